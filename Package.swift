@@ -1,0 +1,54 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// One package, no dependencies beyond the toolchain and the system's SQLite.
+// The dependency direction is one way:
+// SimRuntime <- SimSecurity (with CSQLite) <- SimDevice <- AppHarness <- app builds;
+// Entitlements and UpgradeRunner sit beside the app builds and talk to them only by launching them.
+let package = Package(
+    name: "upgrade-runner",
+    products: [
+        .library(name: "SimRuntime", targets: ["SimRuntime"]),
+        .library(name: "SimSecurity", targets: ["SimSecurity"]),
+        .library(name: "SimDevice", targets: ["SimDevice"]),
+        .library(name: "Entitlements", targets: ["Entitlements"]),
+        .library(name: "UpgradeRunner", targets: ["UpgradeRunner"]),
+        .executable(name: "upgrade-runner", targets: ["upgrade-runner"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .target(name: "SimRuntime"),
+        .target(name: "SimSecurity", dependencies: ["SimRuntime", "CSQLite"]),
+        .target(name: "SimDevice", dependencies: ["SimSecurity", "SimRuntime"]),
+        .target(name: "Entitlements"),
+        .target(name: "UpgradeRunner", dependencies: ["SimDevice", "Entitlements"]),
+        .executableTarget(name: "upgrade-runner", dependencies: ["UpgradeRunner"]),
+
+        // A minimal app build: opens the keychain, reads one item, writes a status file.
+        .executableTarget(name: "TinyApp", dependencies: ["SimDevice"]),
+
+        // Helpers for tests and benchmarks.
+        .target(name: "TestSupport", dependencies: ["SimRuntime"]),
+        .executableTarget(name: "keychain-writer", dependencies: ["SimSecurity"], path: "Sources/Tools/keychain-writer"),
+        .executableTarget(name: "bare-exit", path: "Sources/Tools/bare-exit"),
+        .executableTarget(name: "keychain-bench", dependencies: ["SimSecurity", "CSQLite"], path: "Sources/Tools/keychain-bench"),
+        .executableTarget(name: "launch-bench", dependencies: ["SimDevice", "TestSupport"], path: "Sources/Tools/launch-bench"),
+
+        .testTarget(name: "SimRuntimeTests", dependencies: ["SimRuntime", "TestSupport"]),
+        .testTarget(name: "SimSecurityTests", dependencies: ["SimSecurity", "TestSupport"]),
+        // The same iOS-style wrapper compiled in both language modes: only its import line differs from iOS code.
+        .testTarget(name: "SimSecurityCompatTests", dependencies: ["SimSecurity"]),
+        .testTarget(
+            name: "SimSecurityCompatSwift5Tests",
+            dependencies: ["SimSecurity"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .testTarget(name: "SimDeviceTests", dependencies: ["SimDevice", "TestSupport"]),
+        .testTarget(name: "EntitlementsTests", dependencies: ["Entitlements", "TestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "UpgradeRunnerTests", dependencies: ["UpgradeRunner", "TestSupport"]),
+    ]
+)

@@ -1,0 +1,1 @@
+// Entitlements: see DESIGN.md. Work in progress.

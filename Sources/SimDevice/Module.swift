@@ -1,0 +1,1 @@
+// SimDevice: see DESIGN.md. Work in progress.

@@ -1,0 +1,82 @@
+import Foundation
+
+/// A store operation that passes through the ``Seam``.
+public enum StoreOperation: String, Codable, Sendable, CaseIterable, Comparable {
+    case secItemAdd = "SecItemAdd"
+    case secItemCopyMatching = "SecItemCopyMatching"
+    case secItemUpdate = "SecItemUpdate"
+    case secItemDelete = "SecItemDelete"
+    case preferencesWrite = "preferences.write"
+    case fileWrite = "file.write"
+    case fileRemove = "file.remove"
+
+    /// Whether a successful call changes the store (and so counts as a mutation).
+    public var isMutating: Bool { self != .secItemCopyMatching }
+
+    /// Whether the operation is a keychain call.
+    public var isKeychain: Bool { rawValue.hasPrefix("SecItem") }
+
+    public static func < (lhs: StoreOperation, rhs: StoreOperation) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// What a fault does to the call it hits.
+public enum FaultAction: Hashable, Sendable, Codable {
+    /// The call answers this OSStatus and leaves the store untouched.
+    case status(Int32)
+    /// The call answers success and stores nothing (a lost write).
+    case dropWrite
+
+    private enum CodingKeys: String, CodingKey { case kind, status }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        switch try container.decode(String.self, forKey: .kind) {
+        case "status": self = .status(try container.decode(Int32.self, forKey: .status))
+        case "dropWrite": self = .dropWrite
+        case let other:
+            throw DecodingError.dataCorruptedError(forKey: .kind, in: container,
+                                                   debugDescription: "unknown fault kind \"\(other)\"")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .status(let status):
+            try container.encode("status", forKey: .kind)
+            try container.encode(status, forKey: .status)
+        case .dropWrite:
+            try container.encode("dropWrite", forKey: .kind)
+        }
+    }
+}
+
+/// One injected fault: the `call`-th call (counting from 1) of `operation` does `action`.
+public struct Fault: Hashable, Sendable, Codable {
+    public var operation: StoreOperation
+    public var call: Int
+    public var action: FaultAction
+
+    public init(_ operation: StoreOperation, call: Int, _ action: FaultAction) {
+        self.operation = operation
+        self.call = call
+        self.action = action
+    }
+}
+
+/// What the seam does to a launch: faults on given calls, and an optional crash point.
+public struct FaultPlan: Hashable, Sendable, Codable {
+    public var faults: [Fault]
+    /// End the process (SIGKILL) right after the k-th mutation commits, counting from 1.
+    public var crashAfterMutation: Int?
+
+    public init(faults: [Fault] = [], crashAfterMutation: Int? = nil) {
+        self.faults = faults
+        self.crashAfterMutation = crashAfterMutation
+    }
+
+    /// A plan that changes nothing.
+    public static let none = FaultPlan()
+
+    public var isEmpty: Bool { faults.isEmpty && crashAfterMutation == nil }
+}

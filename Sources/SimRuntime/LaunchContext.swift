@@ -1,0 +1,83 @@
+import Foundation
+
+/// Everything a launched app's process learns from the device that launched it.
+///
+/// The launcher (SimDevice) writes it as JSON into the environment variable
+/// ``environmentKey``; the platform layer reads it once at start-up. The app's identity comes from
+/// the device's install record, never from the app's own claim.
+public struct LaunchContext: Hashable, Sendable, Codable {
+    public var udid: String
+    public var deviceDirectory: String
+    public var bundleID: String
+    public var identity: AppIdentity
+    public var runtime: RuntimeVersion
+    /// The device's keychain database.
+    public var keychainPath: String
+    /// The app's data container (Documents, Library, tmp).
+    public var dataContainer: String
+    /// App group id to container path, for the groups the app is entitled to.
+    public var appGroupContainers: [String: String]
+    /// The file holding the device's lock state, read on every check.
+    public var lockStatePath: String
+    /// The device clock at launch (the simulated clock does not run on its own).
+    public var clock: Date
+    /// The arguments the app was launched with (also its argv).
+    public var arguments: [String]
+    public var faultPlan: FaultPlan
+    /// Where the seam appends the launch's mutation log.
+    public var mutationLogPath: String?
+
+    public init(udid: String, deviceDirectory: String, bundleID: String, identity: AppIdentity,
+                runtime: RuntimeVersion, keychainPath: String, dataContainer: String,
+                appGroupContainers: [String: String], lockStatePath: String, clock: Date,
+                arguments: [String], faultPlan: FaultPlan, mutationLogPath: String?) {
+        self.udid = udid
+        self.deviceDirectory = deviceDirectory
+        self.bundleID = bundleID
+        self.identity = identity
+        self.runtime = runtime
+        self.keychainPath = keychainPath
+        self.dataContainer = dataContainer
+        self.appGroupContainers = appGroupContainers
+        self.lockStatePath = lockStatePath
+        self.clock = clock
+        self.arguments = arguments
+        self.faultPlan = faultPlan
+        self.mutationLogPath = mutationLogPath
+    }
+
+    /// The environment variable that carries the context.
+    public static let environmentKey = "UPGRADE_RUNNER_LAUNCH_CONTEXT"
+
+    /// The context of this process, or nil when it was not launched by a simulated device.
+    /// A context that is present but unreadable ends the process with a one-line error: running
+    /// an app against the wrong store would be worse.
+    public static let current: LaunchContext? = {
+        guard let text = ProcessInfo.processInfo.environment[environmentKey] else { return nil }
+        do {
+            return try decode(text)
+        } catch {
+            FileHandle.standardError.write(Data("launch context (\(environmentKey)): \(error)\n".utf8))
+            exit(2)
+        }
+    }()
+
+    /// The JSON text to put into the environment.
+    public func encoded() throws -> String {
+        String(decoding: try LaunchContext.encoder.encode(self), as: UTF8.self)
+    }
+
+    /// Reads a context from its JSON text.
+    public static func decode(_ text: String) throws -> LaunchContext {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return try decoder.decode(LaunchContext.self, from: Data(text.utf8))
+    }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
+    }()
+}

@@ -1,0 +1,182 @@
+import Foundation
+
+/// What a store operation touched: names only, never a value.
+public struct SeamSubject: Hashable, Sendable, Codable {
+    /// The keychain class (`genp`, `inet`, ...) or the store kind (`preferences`, `file`).
+    public var store: String
+    public var service: String?
+    public var account: String?
+    /// A preference key or a file path inside the container.
+    public var name: String?
+
+    public init(store: String, service: String? = nil, account: String? = nil, name: String? = nil) {
+        self.store = store
+        self.service = service
+        self.account = account
+        self.name = name
+    }
+}
+
+/// One line of the mutation log: an operation, what it touched, how it ended.
+public struct SeamEntry: Hashable, Sendable, Codable {
+    /// The position of this call among all calls through the seam, from 1.
+    public var sequence: Int
+    public var operation: StoreOperation
+    public var subject: SeamSubject
+    public var status: Int32
+    /// The mutation's number when this call changed the store, from 1.
+    public var mutation: Int?
+    /// Set when a fault of the plan decided this call's answer.
+    public var injected: FaultAction?
+}
+
+/// The one place every store operation of an app passes through.
+///
+/// It counts calls per operation and mutations overall, hands each call's entry to a sink (the
+/// launch's mutation log), applies the fault plan and, at the planned crash point, ends the process
+/// with SIGKILL right after the mutation committed, the way a watchdog or the OOM killer would.
+public final class Seam: @unchecked Sendable {
+    /// The answer of ``begin(_:)``: run the operation, or answer without touching the store.
+    public enum Decision: Equatable, Sendable {
+        case proceed
+        case fail(Int32)
+        case pretendSuccess
+    }
+
+    private let lock = NSLock()
+    private var plan: FaultPlan
+    private var calls: [StoreOperation: Int] = [:]
+    private var sequence = 0
+    private var mutationCount = 0
+    private let sink: (@Sendable (SeamEntry) -> Void)?
+    private let crash: @Sendable (Int) -> Void
+
+    /// Creates a seam.
+    /// - Parameters:
+    ///   - plan: the faults and the crash point.
+    ///   - sink: receives every entry, in order, before a planned crash.
+    ///   - crash: called with the mutation number at the planned crash point; the default kills
+    ///     the process with SIGKILL.
+    public init(plan: FaultPlan = .none,
+                sink: (@Sendable (SeamEntry) -> Void)? = nil,
+                crash: @escaping @Sendable (Int) -> Void = Seam.killProcess) {
+        self.plan = plan
+        self.sink = sink
+        self.crash = crash
+    }
+
+    /// The seam of this process: from the launch context when there is one, else a seam with no plan.
+    public static let process: Seam = {
+        guard let context = LaunchContext.current else { return Seam() }
+        guard let path = context.mutationLogPath, let file = MutationLogFile(path: path) else {
+            return Seam(plan: context.faultPlan)
+        }
+        let sink: @Sendable (SeamEntry) -> Void = { file.append($0) }
+        return Seam(plan: context.faultPlan, sink: sink)
+    }()
+
+    /// Replaces the fault plan (for in-process tests); call counts are kept.
+    public func setPlan(_ plan: FaultPlan) {
+        lock.withLock { self.plan = plan }
+    }
+
+    /// How many mutations have committed through this seam.
+    public var mutations: Int { lock.withLock { mutationCount } }
+
+    /// How many times `operation` has been called.
+    public func callCount(_ operation: StoreOperation) -> Int { lock.withLock { calls[operation, default: 0] } }
+
+    /// Registers a call and says whether the store should be touched.
+    public func begin(_ operation: StoreOperation) -> Decision {
+        lock.withLock {
+            let call = calls[operation, default: 0] + 1
+            calls[operation] = call
+            guard let fault = plan.faults.first(where: { $0.operation == operation && $0.call == call }) else {
+                return .proceed
+            }
+            switch fault.action {
+            case .status(let status): return .fail(status)
+            case .dropWrite: return .pretendSuccess
+            }
+        }
+    }
+
+    /// Records how a call ended. A successful mutating call that touched the store counts as a
+    /// mutation; when it is the planned crash point the process ends here.
+    public func end(_ operation: StoreOperation, _ subject: SeamSubject, status: Int32, decision: Decision) {
+        let (entry, crashHere): (SeamEntry, Bool) = lock.withLock {
+            sequence += 1
+            let committed = operation.isMutating && status == 0 && decision == .proceed
+            var number: Int?
+            if committed {
+                mutationCount += 1
+                number = mutationCount
+            }
+            let injected: FaultAction? = switch decision {
+            case .proceed: nil
+            case .fail(let status): .status(status)
+            case .pretendSuccess: .dropWrite
+            }
+            let entry = SeamEntry(sequence: sequence, operation: operation, subject: subject,
+                                  status: status, mutation: number, injected: injected)
+            return (entry, number != nil && number == plan.crashAfterMutation)
+        }
+        sink?(entry)
+        if crashHere { crash(entry.mutation ?? 0) }
+    }
+
+    /// Runs one store operation through the seam.
+    /// - Parameter body: performs the operation and returns its OSStatus (0 for success).
+    public func perform(_ operation: StoreOperation, _ subject: SeamSubject, _ body: () -> Int32) -> Int32 {
+        let decision = begin(operation)
+        let status: Int32 = switch decision {
+        case .proceed: body()
+        case .fail(let injected): injected
+        case .pretendSuccess: 0
+        }
+        end(operation, subject, status: status, decision: decision)
+        return status
+    }
+
+    /// The exit code a launch reports when it ended at a planned crash point is SIGKILL's; the
+    /// mutation log's last line says which point it was.
+    public static let killProcess: @Sendable (Int) -> Void = { _ in
+        kill(getpid(), SIGKILL)
+        _exit(137)
+    }
+}
+
+/// The launch's mutation log: one JSON object per line, appended with a single `write(2)` so that
+/// a line is never lost or torn when the process is killed right after.
+public final class MutationLogFile: Sendable {
+    private let descriptor: Int32
+
+    /// Opens (creating if needed) the log at `path` for appending; nil when it cannot be opened.
+    public init?(path: String) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return nil }
+        descriptor = fd
+    }
+
+    deinit { close(descriptor) }
+
+    /// Appends one entry as a line of sorted-key JSON.
+    public func append(_ entry: SeamEntry) {
+        guard var line = try? MutationLogFile.encoder.encode(entry) else { return }
+        line.append(0x0A)
+        line.withUnsafeBytes { buffer in _ = write(descriptor, buffer.baseAddress, buffer.count) }
+    }
+
+    /// Reads a mutation log back; lines that do not parse (a torn tail) are skipped.
+    public static func read(_ path: String) -> [SeamEntry] {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
+        let decoder = JSONDecoder()
+        return text.split(separator: "\n").compactMap { try? decoder.decode(SeamEntry.self, from: Data($0.utf8)) }
+    }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+}

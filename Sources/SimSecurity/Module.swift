@@ -1,0 +1,1 @@
+// SimSecurity: work in progress

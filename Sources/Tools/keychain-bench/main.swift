@@ -1,0 +1,1 @@
+// keychain-bench: work in progress

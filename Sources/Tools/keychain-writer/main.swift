@@ -1,0 +1,1 @@
+// keychain-writer: work in progress

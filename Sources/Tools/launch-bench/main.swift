@@ -1,0 +1,1 @@
+// launch-bench: work in progress

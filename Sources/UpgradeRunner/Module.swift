@@ -1,0 +1,1 @@
+// UpgradeRunner: command logic of the upgrade-runner CLI. Work in progress.
