@@ -41,7 +41,7 @@ enum CodesignTextForm {
             throw EntitlementsError(file, "line \(lines[parser.position].number): text after the top-level [Dict]")
         }
         guard case .dictionary(let entries) = value else {
-            throw EntitlementsError(file, "codesign text form is a \(value.typeName), not a dictionary")
+            throw EntitlementsError(file, "codesign text form is \(value.typeNameWithArticle), not a dictionary")
         }
         return entries
     }

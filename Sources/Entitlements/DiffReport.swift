@@ -45,7 +45,7 @@ public struct DiffReport: Sendable, Equatable, Encodable {
     public let verdict: Verdict
 
     /// 0 when compatible, 1 when not (2, bad input, never reaches a report).
-    public var exitCode: Int32 { verdict == .compatible ? 0 : 1 }
+    public let exitCode: Int32
 
     /// Compares two loaded inputs.
     public init(old: LoadedEntitlements, new: LoadedEntitlements, itemCounts: [String: Int]?) {
@@ -62,6 +62,7 @@ public struct DiffReport: Sendable, Equatable, Encodable {
             all.filter { $0.id == .unreachableGroup }.reduce(0) { $0 + ($1.items ?? 0) }
         }
         verdict = all.contains { $0.severity == .error } ? .incompatible : .compatible
+        exitCode = verdict == .compatible ? 0 : 1
     }
 
     /// The report as pretty-printed JSON with sorted keys, ending in a newline.

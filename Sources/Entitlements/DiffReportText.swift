@@ -34,8 +34,9 @@ extension DiffReport {
             lines.append("")
             lines.append("items per access group on the device")
             if itemCounts.isEmpty { lines.append("  (none)") }
+            let width = itemCounts.keys.map(\.count).max() ?? 0
             for group in itemCounts.keys.sorted() {
-                lines.append("  \(group)  \(itemCounts[group] ?? 0)")
+                lines.append("  \(group.padding(toLength: width, withPad: " ", startingAt: 0))  \(itemCounts[group] ?? 0)")
             }
         }
         lines.append("")
@@ -54,9 +55,9 @@ extension DiffReport {
         lines.append("")
         switch verdict {
         case .compatible:
-            lines.append("verdict: PASS (exit 0): the new build reaches every access group the old build could")
+            lines.append("verdict: PASS (exit 0): nothing the old build could reach becomes unreachable to the new build")
         case .incompatible:
-            lines.append("verdict: FAIL (exit 1): the new build cannot reach everything the old build could")
+            lines.append("verdict: FAIL (exit 1): the new build cannot reach items the old build could")
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -20,6 +20,24 @@ public struct KeyChange: Sendable, Equatable, Encodable {
     /// For arrays: whether the elements both hold appear in a different order.
     public let orderChanged: Bool
 
+    enum CodingKeys: String, CodingKey {
+        case key, kind, old, new, elementsAdded, elementsRemoved, orderChanged
+    }
+
+    /// Encodes the element-wise fields only for arrays that changed, so scalar changes stay short.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(key, forKey: .key)
+        try container.encode(kind, forKey: .kind)
+        try container.encodeIfPresent(old, forKey: .old)
+        try container.encodeIfPresent(new, forKey: .new)
+        if case .array? = old, case .array? = new {
+            try container.encode(elementsAdded, forKey: .elementsAdded)
+            try container.encode(elementsRemoved, forKey: .elementsRemoved)
+            try container.encode(orderChanged, forKey: .orderChanged)
+        }
+    }
+
     /// Every key that differs between `old` and `new`, sorted by key.
     public static func changes(from old: Entitlements, to new: Entitlements) -> [KeyChange] {
         let keys = Set(old.values.keys).union(new.values.keys).sorted()

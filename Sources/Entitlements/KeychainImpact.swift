@@ -16,13 +16,16 @@ public enum KeychainImpact {
         for group in unreachable {
             findings.append(unreachableGroup(group, itemCounts: itemCounts))
         }
-        if let before = oldGroups.first, let after = newGroups.first, before != after {
+        // A list with a wildcard (`TEAMID.*`) is a profile's set of allowed patterns, which has no first group.
+        let isPattern = { (groups: [String]) in groups.contains { $0.contains("*") } }
+        if !isPattern(oldGroups), !isPattern(newGroups), let before = oldGroups.first, let after = newGroups.first, before != after {
             let reordered = Set(oldGroups) == Set(newGroups)
+            let stillGranted = Entitlements.grants(newGroups, before)
             findings.append(Finding(.firstGroupChanged, .warning, subject: after,
                 "items added without kSecAttrAccessGroup now land in \(after) instead of \(before)"
                     + (reordered ? " (the same groups, only reordered)" : "")
-                    + "; code that reads without naming a group still finds both, but another app sharing \(before) "
-                    + "no longer sees new items"))
+                    + (stillGranted ? "; reads that name no group still search both, but other apps that share "
+                        + "\(before) and not \(after) stop seeing new items" : "")))
         }
         for group in old.applicationGroups.filter({ !new.applicationGroups.contains($0) }).sorted() {
             findings.append(Finding(.appGroupRemoved, .warning, subject: group,

@@ -61,10 +61,10 @@ public struct MachOFile: Sendable, Equatable {
             var section: Entitlements?
             var signature: Entitlements?
             if let bytes = slice.sectionPlist {
-                section = Entitlements(try PropertyListReader.dictionary(from: Data(bytes), file: "\(file) (\(slice.architecture) __TEXT,__entitlements)"))
+                section = Entitlements(try Self.plist(bytes, file: file, place: "\(slice.architecture) __TEXT,__entitlements"))
             }
             if let bytes = slice.signaturePlist {
-                signature = Entitlements(try PropertyListReader.dictionary(from: Data(bytes), file: "\(file) (\(slice.architecture) code signature)"))
+                signature = Entitlements(try Self.plist(bytes, file: file, place: "\(slice.architecture) code signature"))
             }
             if let section, let signature {
                 var a = section.values, b = signature.values
@@ -93,5 +93,14 @@ public struct MachOFile: Sendable, Equatable {
                 + "its keychain calls would answer errSecMissingEntitlement (-34018)")
         }
         return (first.entitlements, chosen.map(\.origin).joined(separator: ", "), warnings)
+    }
+
+    /// The plist in a section or blob; errors keep the file and say where in it the bad plist was.
+    static func plist(_ bytes: [UInt8], file: String, place: String) throws(EntitlementsError) -> [String: PlistValue] {
+        do {
+            return try PropertyListReader.dictionary(from: Data(bytes), file: file)
+        } catch {
+            throw EntitlementsError(file, "\(place): \(error.problem)")
+        }
     }
 }

@@ -58,6 +58,12 @@ public enum PlistValue: Sendable, Hashable {
         }
     }
 
+    /// The type's name with its article, for messages (`a string`, `an array`).
+    public var typeNameWithArticle: String {
+        let name = typeName
+        return ("aeiou".contains(name.prefix(1)) ? "an " : "a ") + name
+    }
+
     /// A compact, deterministic one-line rendering: JSON-like, dictionary keys sorted, dates in ISO 8601 UTC.
     public var rendered: String {
         switch self {

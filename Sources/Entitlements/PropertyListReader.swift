@@ -16,7 +16,7 @@ public enum PropertyListReader {
             throw EntitlementsError(file, "property list holds a value of an unknown type")
         }
         guard case .dictionary(let entries) = value else {
-            throw EntitlementsError(file, "property list is a \(value.typeName), not a dictionary")
+            throw EntitlementsError(file, "property list is \(value.typeNameWithArticle), not a dictionary")
         }
         return entries
     }

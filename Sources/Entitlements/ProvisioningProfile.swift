@@ -25,7 +25,7 @@ public struct ProvisioningProfile: Sendable, Equatable {
             throw EntitlementsError(file, "profile has no Entitlements dictionary")
         }
         guard let entries = entitlementsValue.dictionary else {
-            throw EntitlementsError(file, "profile's Entitlements is a \(entitlementsValue.typeName), not a dictionary")
+            throw EntitlementsError(file, "profile's Entitlements is \(entitlementsValue.typeNameWithArticle), not a dictionary")
         }
         var expiration: Date?
         if case .date(let date)? = plist["ExpirationDate"] { expiration = date }
