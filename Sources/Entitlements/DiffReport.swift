@@ -26,7 +26,10 @@ public struct DiffReport: Sendable, Equatable, Encodable {
 
     /// Whether the new build reaches everything the old one could.
     public enum Verdict: String, Sendable, Encodable {
-        case compatible, incompatible
+        /// No finding is an error: exit 0.
+        case compatible
+        /// At least one finding is an error: exit 1.
+        case incompatible
     }
 
     /// The old build.

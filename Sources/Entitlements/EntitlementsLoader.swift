@@ -2,13 +2,21 @@ import Foundation
 
 /// The kinds of input the loader recognises, by content first and extension second.
 public enum SourceKind: String, Sendable, Encodable, CaseIterable {
+    /// A build folder (`builds/<id>/build.json`), named by id or path.
     case build = "build"
+    /// An XML property list, bare or as `codesign --entitlements :-` / `- --xml` prints it.
     case xmlPlist = "xml-plist"
+    /// A binary (`bplist00`) property list.
     case binaryPlist = "binary-plist"
+    /// The `[Dict]` text form `codesign --entitlements -` prints.
     case codesignText = "codesign-text"
+    /// An Xcode `.entitlements` file, with its variables expanded.
     case xcodeEntitlements = "xcode-entitlements"
+    /// An `embedded.mobileprovision` (CMS SignedData).
     case provisioningProfile = "provisioning-profile"
+    /// A thin or universal Mach-O executable.
     case machO = "mach-o"
+    /// A `.app` folder.
     case appBundle = "app"
 }
 

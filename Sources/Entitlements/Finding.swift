@@ -23,7 +23,12 @@ public enum FindingID: String, Sendable, Encodable, CaseIterable {
 public struct Finding: Sendable, Equatable, Encodable {
     /// How much the finding matters; only errors fail the verdict.
     public enum Severity: String, Sendable, Encodable {
-        case error, warning, info
+        /// The new build cannot reach something the old build could: the verdict fails.
+        case error
+        /// Worth a look, but nothing becomes unreachable.
+        case warning
+        /// For the record.
+        case info
     }
 
     /// The stable id.

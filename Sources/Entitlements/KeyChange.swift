@@ -2,7 +2,12 @@
 public struct KeyChange: Sendable, Equatable, Encodable {
     /// Whether the key appeared, disappeared or changed value.
     public enum Kind: String, Sendable, Encodable {
-        case added, removed, changed
+        /// The key is only in the new build.
+        case added
+        /// The key is only in the old build.
+        case removed
+        /// The key is in both, with different values.
+        case changed
     }
 
     /// The entitlement key.

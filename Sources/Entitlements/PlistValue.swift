@@ -2,13 +2,21 @@ import Foundation
 
 /// One property-list value, as entitlements hold them: a closed, `Sendable` mirror of Foundation's plist types.
 public enum PlistValue: Sendable, Hashable {
+    /// `<string>`.
     case string(String)
+    /// `<integer>`.
     case integer(Int64)
+    /// `<real>`.
     case real(Double)
+    /// `<true/>` or `<false/>`.
     case bool(Bool)
+    /// `<date>`.
     case date(Date)
+    /// `<data>`.
     case data(Data)
+    /// `<array>`.
     case array([PlistValue])
+    /// `<dict>`.
     case dictionary([String: PlistValue])
 
     /// The string, when this is a string.

@@ -21,7 +21,7 @@ enum FixtureFiles {
     static var buildsRoot: String { path("builds") }
 
     /// Where a golden file of this target lives (in the source tree, so re-recording shows in review).
-    static func golden(_ name: String) -> String { (testsFolder as NSString).appendingPathComponent("Golden/\(name)") }
+    static func golden(_ name: String) -> String { (testsFolder as NSString).appendingPathComponent("Fixtures/golden/\(name)") }
 
     /// The entitlements of `src/ledger.plist`, which most fixtures carry in one form or another.
     static func ledger() throws -> Entitlements {

@@ -78,4 +78,24 @@ import TestSupport
         #expect(error?.file == directory.file("Ledger.app/Ledger"))
         #expect(error?.problem.hasPrefix("truncated:") == true)
     }
+
+    @Test("an app bundle with a mutated Info.plist, executable or profile is read or rejected naming that file",
+          arguments: ["Info.plist", "Ledger", "embedded.mobileprovision"])
+    func mutatedApp(member: String) throws {
+        let directory = try TemporaryDirectory("app")
+        let folder = directory.file("Ledger.app")
+        try FileManager.default.copyItem(atPath: FixtureFiles.path("Ledger.app"), toPath: folder)
+        let path = folder + "/" + member
+        let original = try FixtureFiles.bytes("Ledger.app/" + member)
+        let mutants = Self.mutants(of: original)
+        for mutant in Swift.stride(from: 0, to: mutants.count, by: 3).map({ mutants[$0] }) {
+            try Data(mutant).write(to: URL(fileURLWithPath: path))
+            do {
+                _ = try AppBundle.read(folder: folder)
+            } catch {
+                #expect(error.file.hasPrefix(folder), "\(error)")
+                #expect(!error.description.contains("\n"))
+            }
+        }
+    }
 }
