@@ -47,6 +47,12 @@ public enum EntitlementsLoader {
             if FileManager.default.fileExists(atPath: manifest) {
                 return try loadBuild(folder: input, input: input, variables: variables)
             }
+            let looksLikeApp = input.hasSuffix(".app") || input.hasSuffix(".app/")
+                || FileManager.default.fileExists(atPath: (input as NSString).appendingPathComponent("Info.plist"))
+                || FileManager.default.fileExists(atPath: (input as NSString).appendingPathComponent("Contents/Info.plist"))
+            guard looksLikeApp else {
+                throw EntitlementsError(input, "folder is neither an app bundle (no Info.plist) nor a build (no build.json)")
+            }
             let app = try AppBundle.read(folder: input)
             var summary = "app bundle, executable \(app.executableName) (\(app.origin))"
             if let profile = app.profile { summary += "; embedded.mobileprovision: " + describe(profile) }
@@ -65,6 +71,9 @@ public enum EntitlementsLoader {
     public static func loadBuild(folder: String, input: String, variables: XcodeVariables) throws(EntitlementsError) -> LoadedEntitlements {
         let manifest = try BuildManifest.read(folder: folder)
         let path = (folder as NSString).appendingPathComponent(manifest.entitlements)
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw EntitlementsError(path, "no such file (named by \"entitlements\" in \(BuildManifest.fileName))")
+        }
         let buildVariables = XcodeVariables(team: manifest.team ?? variables.team, bundleID: manifest.bundleID)
         let inner = try load(path, variables: buildVariables, buildsRoot: "")
         guard inner.kind != .build else { throw EntitlementsError(path, "a build's entitlements cannot be another build") }

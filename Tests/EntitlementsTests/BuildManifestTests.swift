@@ -30,6 +30,15 @@ import TestSupport
         #expect(error?.problem == problem)
     }
 
+    @Test("a manifest naming a missing entitlements file says so")
+    func missingEntitlements() throws {
+        let directory = try write(#"{"id": "v1", "bundleID": "b", "entitlements": "gone.entitlements"}"#)
+        let error = #expect(throws: EntitlementsError.self) {
+            try EntitlementsLoader.load(directory.path, variables: XcodeVariables(), buildsRoot: "/nonexistent")
+        }
+        #expect(error?.description == "\(directory.file("gone.entitlements")): no such file (named by \"entitlements\" in build.json)")
+    }
+
     @Test("a build's own team and bundle id expand its .entitlements file, over those passed in")
     func manifestWins() throws {
         let loaded = try EntitlementsLoader.load("transfer", variables: XcodeVariables(team: "IGNOREDXXX", bundleID: "ignored"),

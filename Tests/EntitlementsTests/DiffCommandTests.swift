@@ -68,7 +68,7 @@ import TestSupport
         ("no-such-build", "error: no-such-build: no such file, folder or build id (build ids are looked up in BUILDS)\n"),
         ("array.plist", "error: FIXTURES/array.plist: property list is an array, not a dictionary\n"),
         ("Unknown.entitlements", "error: FIXTURES/Unknown.entitlements: variable $(MY_CUSTOM_GROUP) left unexpanded: unknown build setting MY_CUSTOM_GROUP\n"),
-        ("src", "error: FIXTURES/src: no Info.plist: not an app bundle\n"),
+        ("src", "error: FIXTURES/src: folder is neither an app bundle (no Info.plist) nor a build (no build.json)\n"),
     ])
     func badInput(input: String, message: String) {
         let path = input == "no-such-build" ? input : FixtureFiles.path(input)
