@@ -99,7 +99,9 @@ public enum EntitlementsLoader {
                                       summary: "Mach-O executable (\(found.origin))", warnings: found.warnings)
         }
         let ext = (file as NSString).pathExtension.lowercased()
-        if bytes[0] == 0x30 || ext == "mobileprovision" || ext == "provisionprofile" {
+        // A DER SEQUENCE with a long-form length (a profile is hundreds of bytes), not text that starts with "0".
+        let der = bytes[0] == 0x30 && bytes.count > 1 && bytes[1] >= 0x80
+        if der || ext == "mobileprovision" || ext == "provisionprofile" {
             let profile = try ProvisioningProfile.read(data, file: file)
             return LoadedEntitlements(input: file, kind: .provisioningProfile, entitlements: profile.entitlements,
                                       summary: "provisioning profile " + describe(profile), warnings: [])
