@@ -11,7 +11,8 @@ guard arguments.count >= 3, let count = Int(arguments[2]) else {
     exit(2)
 }
 let prefix = arguments.count > 3 ? arguments[3] : "item"
-let keychain = Keychain(.init(storage: .file(arguments[1])))
+// Seam.process: a launch context in the environment can inject faults or a crash point.
+let keychain = Keychain(.init(storage: .file(arguments[1]), seam: .process))
 if let error = keychain.openError {
     FileHandle.standardError.write(Data("keychain-writer: \(error)\n".utf8))
     exit(2)
