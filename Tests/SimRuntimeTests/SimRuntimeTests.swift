@@ -38,7 +38,7 @@ struct SimRuntimeTests {
 
     @Test("bad entitlements name the file and the problem")
     func badEntitlements() throws {
-        let notPlist = Data("hello".utf8)
+        let notPlist = Data("<?xml version=\"1.0\"?><plist><dict><key>a".utf8)
         #expect(throws: EntitlementsFileError(file: "a.plist", reason: "not a property list")) {
             try AppIdentity.fromEntitlements(notPlist, source: "a.plist")
         }
