@@ -115,8 +115,11 @@ public struct Device: Sendable {
     /// before first unlock, whatever the record says.
     static func writeLockStateFile(_ record: DeviceRecord, _ layout: DeviceLayout) throws(DeviceError) {
         let state: LockState = record.state == .booted ? record.lockState : .beforeFirstUnlock
+        let text = Data((state.rawValue + "\n").utf8)
+        // Launches call this too; an unchanged file is left alone (an atomic write costs a sync).
+        if FileManager.default.contents(atPath: layout.lockStatePath) == text { return }
         do {
-            try Data((state.rawValue + "\n").utf8).write(to: URL(fileURLWithPath: layout.lockStatePath), options: .atomic)
+            try text.write(to: URL(fileURLWithPath: layout.lockStatePath), options: .atomic)
         } catch {
             throw .fileSystem(layout.lockStatePath, reason: "cannot be written")
         }

@@ -19,7 +19,15 @@ do {
 }
 let defaults = platform.preferences
 let mode = defaults.string(forKey: "TinyMode") ?? "read"
-var status: [String: Any] = ["bundleID": platform.context.bundleID, "mode": mode, "runtime": "\(platform.context.runtime)"]
+// The status file's fields, as JSON literals; written with sorted keys, without JSONSerialization,
+// whose first use costs more than the rest of this app.
+var status: [String: String] = [
+    "bundleID": quoted(platform.context.bundleID), "mode": quoted(mode), "runtime": quoted("\(platform.context.runtime)"),
+]
+
+func quoted(_ text: String) -> String {
+    "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+}
 
 func query(_ extra: [CFString: Any]) -> CFDictionary {
     var query: [CFString: Any] = [kSecClass: kSecClassGenericPassword, kSecAttrService: "tiny", kSecAttrAccount: "token"]
@@ -30,21 +38,23 @@ func query(_ extra: [CFString: Any]) -> CFDictionary {
 switch mode {
 case "seed":
     let value = defaults.string(forKey: "TinyValue") ?? "tiny-secret"
-    status["SecItemAdd"] = SecItemAdd(query([kSecValueData: Data(value.utf8)]), nil)
+    status["SecItemAdd"] = "\(SecItemAdd(query([kSecValueData: Data(value.utf8)]), nil))"
 case "hang":
     print("TinyApp: hanging")
     fflush(nil)
-    while true { sleep(60) }
+    let seconds = defaults.integer(forKey: "TinyHangSeconds")
+    var slept = 0
+    while seconds == 0 || slept < seconds { sleep(1); slept += 1 }
 case "signal":
     print("TinyApp: raising signal")
     fflush(nil)
     kill(getpid(), Int32(defaults.integer(forKey: "TinySignal")))
 case "prefs":
     let count = defaults.integer(forKey: "TinyCounter") + 1
-    status["stored"] = defaults.set(count, forKey: "TinyCounter")
-    status["counter"] = defaults.integer(forKey: "TinyCounter")
+    status["stored"] = "\(defaults.set(count, forKey: "TinyCounter"))"
+    status["counter"] = "\(defaults.integer(forKey: "TinyCounter"))"
 case "wait":
-    status["available"] = platform.protectedData.waitUntilAvailable(timeout: Double(defaults.integer(forKey: "TinyWaitSeconds")))
+    status["available"] = "\(platform.protectedData.waitUntilAvailable(timeout: Double(defaults.integer(forKey: "TinyWaitSeconds"))))"
 case "env":
     let environment = ProcessInfo.processInfo.environment
     print("HOME=\(environment["HOME"] ?? "")")
@@ -54,14 +64,14 @@ case "env":
 default:
     var result: CFTypeRef?
     let read = SecItemCopyMatching(query([kSecReturnData: kCFBooleanTrue!]), &result)
-    status["SecItemCopyMatching"] = read
-    status["found"] = (result as? Data) != nil
+    status["SecItemCopyMatching"] = "\(read)"
+    status["found"] = "\((result as? Data) != nil)"
 }
 
 let url = platform.containers.documents.appendingPathComponent("tiny-status.json")
 do {
-    let data = try JSONSerialization.data(withJSONObject: status, options: [.sortedKeys])
-    try platform.files.write(data, to: url)
+    let fields = status.sorted { $0.key < $1.key }.map { quoted($0.key) + ":" + $0.value }
+    try platform.files.write(Data(("{" + fields.joined(separator: ",") + "}\n").utf8), to: url)
 } catch {
     FileHandle.standardError.write(Data("TinyApp: status file: \(error)\n".utf8))
     exit(3)
