@@ -113,13 +113,15 @@ extension DeviceSession {
                             endedAtCrashPoint: endedAtCrashPoint)
     }
 
-    /// The app's environment: a few variables of the runner's that a Linux process needs, the
-    /// caller's `SIMCTL_CHILD_*` variables without their prefix, `extra`, the simulator's home
+    /// The app's environment: a few variables of the runner's that a Linux process needs, the Swift
+    /// crash backtracer turned off, the caller's `SIMCTL_CHILD_*` variables without their prefix, `extra`, the simulator's home
     /// variables, and the launch context.
     static func environment(context: String, dataContainer: String, extra: [String: String]) -> [String] {
         var values: [String: String] = [:]
         let parent = ProcessInfo.processInfo.environment
         for key in ["PATH", "LANG", "LC_ALL", "LD_LIBRARY_PATH"] { values[key] = parent[key] }
+        // A crashing app should end at once, as on a device, not spend seconds printing a backtrace.
+        values["SWIFT_BACKTRACE"] = "enable=no"
         for (key, value) in parent where key.hasPrefix("SIMCTL_CHILD_") { values[String(key.dropFirst(13))] = value }
         values.merge(extra) { $1 }
         values["HOME"] = dataContainer

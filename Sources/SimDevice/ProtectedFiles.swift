@@ -36,6 +36,12 @@ public struct FileAccessError: Error, Equatable, CustomStringConvertible {
     /// app's containers, `EIO`, or a status injected by the fault plan.
     public var code: Int32
 
+    public init(path: String, operation: StoreOperation?, code: Int32) {
+        self.path = path
+        self.operation = operation
+        self.code = code
+    }
+
     public var description: String {
         let reason = code == EPERM ? "not permitted while protected data is unavailable" : String(cString: strerror(code))
         return "\(path): \(reason) (errno \(code))"
@@ -69,13 +75,10 @@ public final class ProtectedFiles: @unchecked Sendable {
         let status = seam.perform(.fileWrite, SeamSubject(store: "file", name: relative)) {
             let exists = FileManager.default.fileExists(atPath: url.path)
             guard protection.canWrite(lockState.current, exists: exists) else { return EPERM }
-            guard setRegistry(container, relative, protection) else { return EIO }
-            do {
-                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try data.write(to: url, options: .atomic)
-            } catch {
-                return EIO
-            }
+            guard (try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)) != nil,
+                  setRegistry(container, relative, protection),
+                  (try? data.write(to: url, options: .atomic)) != nil
+            else { return EIO }
             return 0
         }
         guard status == 0 else { throw FileAccessError(path: relative, operation: .fileWrite, code: status) }

@@ -48,7 +48,11 @@ case "hang":
 case "signal":
     print("TinyApp: raising signal")
     fflush(nil)
-    kill(getpid(), Int32(defaults.integer(forKey: "TinySignal")))
+    // The default action, as when the system kills an app; the Swift runtime's crash handler is bypassed.
+    let number = Int32(defaults.integer(forKey: "TinySignal"))
+    signal(number, SIG_DFL)
+    kill(getpid(), number)
+    while true { pause() }
 case "prefs":
     let count = defaults.integer(forKey: "TinyCounter") + 1
     status["stored"] = "\(defaults.set(count, forKey: "TinyCounter"))"

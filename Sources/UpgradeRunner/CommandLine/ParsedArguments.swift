@@ -81,5 +81,6 @@ public struct ParsedArguments: Equatable, Sendable {
         return (String(word[..<equals]), String(word[word.index(after: equals)...]))
     }
 
-    private static func isNumber(_ word: String) -> Bool { Double(word) != nil }
+    /// `-5`, `-2d`: a negative number or duration is a positional, not an option.
+    private static func isNumber(_ word: String) -> Bool { word.dropFirst().first?.isNumber == true }
 }
