@@ -17,6 +17,10 @@ public struct Device: Sendable {
     /// - Throws: a ``DeviceError`` naming `device.json` and the field when the record is missing or malformed.
     public init(layout: DeviceLayout) throws(DeviceError) {
         let record = try JSONFile.read(DeviceRecord.self, from: layout.recordPath, what: "device record")
+        guard record.formatVersion <= DeviceRecord.currentFormatVersion else {
+            throw .malformedFile(layout.recordPath, reason: "field \"formatVersion\" is \(record.formatVersion), newer than this "
+                                 + "upgrade-runner reads (\(DeviceRecord.currentFormatVersion)); use a newer upgrade-runner")
+        }
         let folder = (layout.directory as NSString).lastPathComponent
         guard record.udid == folder else {
             throw .malformedFile(layout.recordPath, reason: "field \"udid\" is \"\(record.udid)\" but the folder is \(folder)")

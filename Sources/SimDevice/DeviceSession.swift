@@ -5,14 +5,19 @@ import SimRuntime
 ///
 /// It holds the device's OS lock until ``release()`` or until the value or the process goes away.
 public final class DeviceSession: @unchecked Sendable {
-    /// The device as it is now (updated by every change made through this session).
-    public private(set) var device: Device
     private let deviceLock: DeviceLock
+    // A launch waits on one thread while another changes the lock state (a prewarmed app waiting
+    // for an unlock), so the current record is guarded.
+    private let state = NSLock()
+    private var current: Device
 
     init(device: Device, lock: DeviceLock) {
-        self.device = device
+        self.current = device
         self.deviceLock = lock
     }
+
+    /// The device as it is now (updated by every change made through this session).
+    public var device: Device { state.withLock { current } }
 
     public var layout: DeviceLayout { device.layout }
     public var record: DeviceRecord { device.record }
@@ -23,11 +28,13 @@ public final class DeviceSession: @unchecked Sendable {
 
     /// Changes the record and writes `device.json` and the lock-state file.
     func update(_ change: (inout DeviceRecord) -> Void) throws(DeviceError) {
-        var record = device.record
+        state.lock()
+        defer { state.unlock() }
+        var record = current.record
         change(&record)
-        try JSONFile.write(record, to: layout.recordPath)
-        try Device.writeLockStateFile(record, layout)
-        device = Device(layout: layout, record: record)
+        try JSONFile.write(record, to: current.layout.recordPath)
+        try Device.writeLockStateFile(record, current.layout)
+        current = Device(layout: current.layout, record: record)
     }
 
     // MARK: Power, lock state and clock

@@ -48,6 +48,17 @@ import TestSupport
         #expect(oneLine(error).contains("field \"lockState\""))
     }
 
+    @Test("a device.json from a newer upgrade-runner is refused, not misread")
+    func tooNew() throws {
+        let fixture = try Fixture()
+        let path = fixture.device.layout.recordPath
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"formatVersion\" : 1", with: "\"formatVersion\" : 2")
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let error = try #require(throws: DeviceError.self) { try fixture.set.device(fixture.device.udid) }
+        #expect(oneLine(error).hasPrefix("\(path): field \"formatVersion\" is 2, newer than"))
+    }
+
     enum BuildDamage: String, CaseIterable, Sendable {
         case noManifest, badJSON, missingField, wrongType, idMismatch, noEntitlements, badEntitlements, wrongBundle, noExecutable
     }
