@@ -78,9 +78,11 @@ extension DeviceSession {
                 try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             }
         }
-        // The seam appends; each launch starts its log empty.
-        guard FileManager.default.createFile(atPath: mutationLogPath, contents: nil) else {
-            throw .notWritable(mutationLogPath, reason: "cannot create the mutation log")
+        // The seam appends; each launch starts its logs empty. Creating them here also names an
+        // unwritable log in the error, rather than the executable that posix_spawn would name.
+        for (path, what) in [(logPath, "log"), (mutationLogPath, "mutation log")]
+        where !FileManager.default.createFile(atPath: path, contents: nil) {
+            throw .notWritable(path, reason: "cannot create the launch's \(what)")
         }
         // The record is the truth; the file apps read is rewritten in case someone edited one of them.
         try Device.writeLockStateFile(record, layout)

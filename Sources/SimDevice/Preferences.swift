@@ -52,7 +52,7 @@ public final class Preferences: @unchecked Sendable {
     public func integer(forKey key: String) -> Int {
         switch object(forKey: key) {
         case let value as NSNumber: value.intValue
-        case let value as String: Int(value) ?? Int(Double(value) ?? 0)
+        case let value as String: Int(value) ?? Double(value).flatMap { Int(exactly: $0.rounded(.towardZero)) } ?? 0
         default: 0
         }
     }

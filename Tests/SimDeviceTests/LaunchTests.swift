@@ -109,6 +109,17 @@ import TestSupport
         #expect(try status(session).contains("\"available\":true"))
     }
 
+    @Test("a log that cannot be created is named, and nothing is started")
+    func unwritableLog() throws {
+        let fixture = try Fixture()
+        let session = try fixture.bootedWithTinyApp()
+        try "x".write(toFile: fixture.directory.file("file"), atomically: true, encoding: .utf8)
+        let log = fixture.directory.file("file/app.log")
+        #expect(throws: DeviceError.notWritable(log, reason: "cannot create the launch's log")) {
+            try session.launch("com.example.tiny", LaunchOptions(logPath: log))
+        }
+    }
+
     @Test("launching needs a booted device and an installed app")
     func preconditions() throws {
         let fixture = try Fixture()

@@ -76,7 +76,10 @@ import TestSupport
     @Test("a property-list value in the arguments is parsed; typed getters read strings as UserDefaults does")
     func typedArguments() throws {
         let directory = try TemporaryDirectory("prefs")
-        let preferences = make(directory, arguments: ["-list", "(a, b)", "-on", "YES", "-n", "42"], state: MutableLockState(.unlocked))
+        let preferences = make(directory, arguments: ["-list", "(a, b)", "-on", "YES", "-n", "42", "-f", "3.9", "-huge", "1e300"],
+                               state: MutableLockState(.unlocked))
+        #expect(preferences.integer(forKey: "f") == 3)
+        #expect(preferences.integer(forKey: "huge") == 0)
         #expect(preferences.stringArray(forKey: "list") == ["a", "b"])
         #expect(preferences.bool(forKey: "on"))
         #expect(preferences.integer(forKey: "n") == 42)
