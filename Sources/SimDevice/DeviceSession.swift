@@ -10,6 +10,9 @@ public final class DeviceSession: @unchecked Sendable {
     // for an unlock), so the current record is guarded.
     private let state = NSLock()
     private var current: Device
+    // What a launch of each bundle id needs from the containers. Nothing but this session changes
+    // the containers while it holds the device, so it is kept until an install, uninstall or erase.
+    private var targets: [String: LaunchTarget] = [:]
 
     init(device: Device, lock: DeviceLock) {
         self.current = device
@@ -25,6 +28,30 @@ public final class DeviceSession: @unchecked Sendable {
 
     /// Gives the device back to other runs.
     public func release() { deviceLock.release() }
+
+    /// The installed app and its containers, from the cache or the device.
+    func launchTarget(_ bundleID: String) throws(DeviceError) -> LaunchTarget {
+        if let cached = state.withLock({ targets[bundleID] }) { return cached }
+        let device = self.device
+        let app = try device.installedApp(bundleID)
+        let data: String
+        if let existing = device.dataContainer(bundleID) {
+            data = existing.path
+        } else {
+            data = try ContainerDirectory.create(.data, identifier: bundleID,
+                                                 at: layout.containersDirectory(.data) + "/" + UUID().uuidString).path
+        }
+        var groups: [String: String] = [:]
+        for group in app.record.identity.applicationGroups {
+            if let container = device.groupContainer(group) { groups[group] = container.path }
+        }
+        let target = LaunchTarget(app: app, dataContainer: data, groups: groups)
+        state.withLock { targets[bundleID] = target }
+        return target
+    }
+
+    /// Forgets cached launch targets after the containers changed.
+    func containersChanged() { state.withLock { targets.removeAll() } }
 
     /// Changes the record and writes `device.json` and the lock-state file.
     func update(_ change: (inout DeviceRecord) -> Void) throws(DeviceError) {
@@ -95,6 +122,7 @@ public final class DeviceSession: @unchecked Sendable {
                 throw .fileSystem(folder, reason: "cannot be removed (\(error.localizedDescription))")
             }
         }
+        containersChanged()
         try Device.makeSkeleton(layout)
         try shutdown()
         HistoryEvent.append(HistoryEvent(event: "erase", clock: record.clock), to: layout)
@@ -116,4 +144,11 @@ extension Device {
         self.layout = layout
         self.record = record
     }
+}
+
+/// What launching one bundle id needs: the installed app, its data container, its group containers.
+struct LaunchTarget {
+    var app: InstalledApp
+    var dataContainer: String
+    var groups: [String: String]
 }

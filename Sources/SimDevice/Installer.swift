@@ -23,6 +23,7 @@ extension DeviceSession {
             kind = .install
         }
 
+        containersChanged()
         let uuid = UUID().uuidString
         let staged = layout.stagingDirectory + "/" + uuid
         let container = try ContainerDirectory.create(.bundle, identifier: manifest.bundleID, uuid: uuid, at: staged)
@@ -81,6 +82,7 @@ extension DeviceSession {
     public func uninstall(_ bundleID: String) throws(DeviceError) {
         let bundles = ContainerDirectory.find(.bundle, identifier: bundleID, in: layout)
         guard !bundles.isEmpty else { throw .notInstalled(bundleID: bundleID, udid: udid) }
+        containersChanged()
         for container in bundles + ContainerDirectory.find(.data, identifier: bundleID, in: layout) {
             do {
                 try FileManager.default.removeItem(atPath: container.path)

@@ -58,18 +58,8 @@ extension DeviceSession {
     ///   How the app ended (a crash, a timeout) is a result, not an error.
     public func launch(_ bundleID: String, _ options: LaunchOptions = LaunchOptions()) throws(DeviceError) -> LaunchResult {
         try requireBooted()
-        let app = try device.installedApp(bundleID)
-        let data: Container
-        if let existing = device.dataContainer(bundleID) {
-            data = existing
-        } else {
-            data = try ContainerDirectory.create(.data, identifier: bundleID,
-                                                 at: layout.containersDirectory(.data) + "/" + UUID().uuidString)
-        }
-        var groups: [String: String] = [:]
-        for group in app.record.identity.applicationGroups {
-            if let container = device.groupContainer(group) { groups[group] = container.path }
-        }
+        let target = try launchTarget(bundleID)
+        let app = target.app
         let logPath = options.logPath ?? layout.logsDirectory + "/" + bundleID + ".log"
         let mutationLogPath = options.mutationLogPath ?? layout.logsDirectory + "/" + bundleID + ".mutations.jsonl"
         for path in [logPath, mutationLogPath] {
@@ -89,8 +79,8 @@ extension DeviceSession {
 
         let context = LaunchContext(
             udid: udid, deviceDirectory: layout.directory, bundleID: bundleID, identity: app.record.identity,
-            runtime: record.runtime, keychainPath: layout.keychainPath, dataContainer: data.path,
-            appGroupContainers: groups, lockStatePath: layout.lockStatePath, clock: record.clock,
+            runtime: record.runtime, keychainPath: layout.keychainPath, dataContainer: target.dataContainer,
+            appGroupContainers: target.groups, lockStatePath: layout.lockStatePath, clock: record.clock,
             arguments: options.arguments, faultPlan: options.faultPlan, mutationLogPath: mutationLogPath)
         let contextText: String
         do {
@@ -98,7 +88,7 @@ extension DeviceSession {
         } catch {
             throw .fileSystem(layout.directory, reason: "cannot encode the launch context (\(error))")
         }
-        let environment = Self.environment(context: contextText, dataContainer: data.path, extra: options.environment)
+        let environment = Self.environment(context: contextText, dataContainer: target.dataContainer, extra: options.environment)
 
         let start = DispatchTime.now().uptimeNanoseconds
         let outcome = try Spawner.run(path: app.executablePath, arguments: [app.executablePath] + options.arguments,
@@ -118,13 +108,19 @@ extension DeviceSession {
     /// The app's environment: a few variables of the runner's that a Linux process needs, the Swift
     /// crash backtracer turned off, the caller's `SIMCTL_CHILD_*` variables without their prefix, `extra`, the simulator's home
     /// variables, and the launch context.
-    static func environment(context: String, dataContainer: String, extra: [String: String]) -> [String] {
+    /// What every app inherits from this process, read once.
+    private static let inherited: [String: String] = {
         var values: [String: String] = [:]
         let parent = ProcessInfo.processInfo.environment
         for key in ["PATH", "LANG", "LC_ALL", "LD_LIBRARY_PATH"] { values[key] = parent[key] }
         // A crashing app should end at once, as on a device, not spend seconds printing a backtrace.
         values["SWIFT_BACKTRACE"] = "enable=no"
         for (key, value) in parent where key.hasPrefix("SIMCTL_CHILD_") { values[String(key.dropFirst(13))] = value }
+        return values
+    }()
+
+    static func environment(context: String, dataContainer: String, extra: [String: String]) -> [String] {
+        var values = inherited
         values.merge(extra) { $1 }
         values["HOME"] = dataContainer
         values["CFFIXED_USER_HOME"] = dataContainer

@@ -109,6 +109,21 @@ import TestSupport
         #expect(try status(session).contains("\"available\":true"))
     }
 
+    @Test("launches in one session follow installs, upgrades and uninstalls made in it")
+    func sessionFollowsInstalls() throws {
+        let fixture = try Fixture()
+        let session = try fixture.bootedWithTinyApp()
+        #expect(try session.launch("com.example.tiny").buildID == "v1")
+        try session.install(try fixture.build("v2", buildNumber: "200"))
+        let upgraded = try session.launch("com.example.tiny")
+        #expect(upgraded.buildID == "v2")
+        #expect(upgraded.exitedCleanly)
+        try session.uninstall("com.example.tiny")
+        #expect(throws: DeviceError.notInstalled(bundleID: "com.example.tiny", udid: session.udid)) {
+            try session.launch("com.example.tiny")
+        }
+    }
+
     @Test("a log that cannot be created is named, and nothing is started")
     func unwritableLog() throws {
         let fixture = try Fixture()
