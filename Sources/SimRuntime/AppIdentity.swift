@@ -49,26 +49,26 @@ public struct AppIdentity: Hashable, Sendable, Codable {
         do {
             object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
         } catch {
-            throw EntitlementsError(file: source, reason: "not a property list")
+            throw EntitlementsFileError(file: source, reason: "not a property list")
         }
         guard let plist = object as? [String: Any] else {
-            throw EntitlementsError(file: source, reason: "the property list is not a dictionary")
+            throw EntitlementsFileError(file: source, reason: "the property list is not a dictionary")
         }
         func strings(_ key: String) throws -> [String] {
             guard let value = plist[key] else { return [] }
             guard let list = value as? [String] else {
-                throw EntitlementsError(file: source, reason: "\"\(key)\" is not an array of strings")
+                throw EntitlementsFileError(file: source, reason: "\"\(key)\" is not an array of strings")
             }
             return list
         }
         let appID = plist["application-identifier"] ?? plist["com.apple.application-identifier"]
         if appID != nil, !(appID is String) {
-            throw EntitlementsError(file: source, reason: "\"application-identifier\" is not a string")
+            throw EntitlementsFileError(file: source, reason: "\"application-identifier\" is not a string")
         }
         let appIDString = appID as? String
         let derivedBundle = appIDString?.split(separator: ".", maxSplits: 1).dropFirst().first.map(String.init)
         guard let bundle = bundleID ?? derivedBundle else {
-            throw EntitlementsError(file: source, reason: "no bundle id given and no \"application-identifier\"")
+            throw EntitlementsFileError(file: source, reason: "no bundle id given and no \"application-identifier\"")
         }
         return AppIdentity(bundleID: bundle, applicationIdentifier: appIDString,
                            keychainAccessGroups: try strings("keychain-access-groups"),
@@ -78,15 +78,20 @@ public struct AppIdentity: Hashable, Sendable, Codable {
     /// Reads an identity from an entitlements property list file.
     public static func fromEntitlementsFile(_ path: String, bundleID: String? = nil) throws -> AppIdentity {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw EntitlementsError(file: path, reason: "cannot be read")
+            throw EntitlementsFileError(file: path, reason: "cannot be read")
         }
         return try fromEntitlements(data, bundleID: bundleID, source: path)
     }
 }
 
 /// An entitlements file that cannot be used, with the file and the reason.
-public struct EntitlementsError: Error, Equatable, CustomStringConvertible {
+public struct EntitlementsFileError: Error, Equatable, CustomStringConvertible {
     public var file: String
     public var reason: String
+
+    public init(file: String, reason: String) {
+        self.file = file
+        self.reason = reason
+    }
     public var description: String { "\(file): \(reason)" }
 }

@@ -1,0 +1,68 @@
+/// A build's entitlements: the dictionary as signed, with typed accessors for the keys the keychain reads.
+public struct Entitlements: Sendable, Equatable {
+    /// Every key and value, as read.
+    public let values: [String: PlistValue]
+
+    /// Wraps a dictionary of entitlements.
+    public init(_ values: [String: PlistValue]) {
+        self.values = values
+    }
+
+    /// `application-identifier` (iOS), else `com.apple.application-identifier` (macOS): `TEAMID.bundle.id`.
+    public var applicationIdentifier: String? {
+        values["application-identifier"]?.string ?? values["com.apple.application-identifier"]?.string
+    }
+
+    /// The application identifier's prefix (before the first dot), else `com.apple.developer.team-identifier`.
+    public var teamIdentifier: String? {
+        if let appID = applicationIdentifier, let dot = appID.firstIndex(of: "."), dot > appID.startIndex {
+            return String(appID[appID.startIndex..<dot])
+        }
+        return values["com.apple.developer.team-identifier"]?.string
+    }
+
+    /// `keychain-access-groups`, in order.
+    public var keychainAccessGroups: [String] { values["keychain-access-groups"]?.strings ?? [] }
+
+    /// `com.apple.security.application-groups`, in order.
+    public var applicationGroups: [String] { values["com.apple.security.application-groups"]?.strings ?? [] }
+
+    /// The access groups securityd grants, in its order: keychain-access-groups, the application identifier, then
+    /// the application groups, without duplicates; an item added without `kSecAttrAccessGroup` lands in the first.
+    public var accessGroups: [String] {
+        var seen = Set<String>()
+        var groups: [String] = []
+        for group in keychainAccessGroups + (applicationIdentifier.map { [$0] } ?? []) + applicationGroups
+        where seen.insert(group).inserted {
+            groups.append(group)
+        }
+        return groups
+    }
+
+    /// `get-task-allow` (or macOS's `com.apple.security.get-task-allow`), when present.
+    public var getTaskAllow: Bool? {
+        values["get-task-allow"]?.bool ?? values["com.apple.security.get-task-allow"]?.bool
+    }
+
+    /// `aps-environment` (or macOS's `com.apple.developer.aps-environment`), when present.
+    public var apsEnvironment: String? {
+        values["aps-environment"]?.string ?? values["com.apple.developer.aps-environment"]?.string
+    }
+
+    /// The markers of a development signature present in these entitlements, as `key value` phrases.
+    public var developmentMarkers: [String] {
+        var markers: [String] = []
+        if getTaskAllow == true { markers.append("get-task-allow true") }
+        if apsEnvironment == "development" { markers.append("aps-environment development") }
+        return markers
+    }
+
+    /// Whether `group` is granted by one of `patterns`, which may end in a `*` wildcard as profiles' do.
+    static func grants(_ patterns: [String], _ group: String) -> Bool {
+        patterns.contains { pattern in
+            if pattern == group { return true }
+            guard pattern.hasSuffix("*") else { return false }
+            return group.hasPrefix(pattern.dropLast())
+        }
+    }
+}

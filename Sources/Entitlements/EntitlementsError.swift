@@ -1,0 +1,24 @@
+/// A one-line reason why an input could not be read, naming the file and what was wrong with it.
+public struct EntitlementsError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file, folder or build id the problem is in, as the user named it.
+    public let file: String
+    /// What was wrong, in a few words (no trailing period).
+    public let problem: String
+
+    /// Makes an error for `file` saying `problem`.
+    public init(_ file: String, _ problem: String) {
+        self.file = file
+        self.problem = problem
+    }
+
+    /// `file: problem`, on one line.
+    public var description: String {
+        let flat = problem.replacingOccurrences(of: "\n", with: " ")
+        return "\(file): \(flat)"
+    }
+}
+
+extension String {
+    /// `0x1f`-style hex, for offsets and magics in error messages.
+    static func hex<T: BinaryInteger>(_ value: T) -> String { "0x" + String(value, radix: 16) }
+}

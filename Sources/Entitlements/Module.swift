@@ -1,1 +1,0 @@
-// Entitlements: see DESIGN.md. Work in progress.

@@ -1,0 +1,80 @@
+import Foundation
+
+// The Core Foundation types that keychain code names. On Linux they are Foundation's NS types, so
+// that `query as CFDictionary`, `[CFString: Any]`, `kSecClass as String` and `result as? Data`
+// compile and behave as they do against Apple's Security framework.
+
+/// A Security framework result code; `errSecSuccess` (0) is success.
+public typealias OSStatus = Int32
+/// Any Core Foundation object.
+public typealias CFTypeRef = AnyObject
+public typealias CFDictionary = NSDictionary
+public typealias CFMutableDictionary = NSMutableDictionary
+public typealias CFString = NSString
+public typealias CFData = NSData
+public typealias CFArray = NSArray
+public typealias CFBoolean = NSNumber
+public typealias CFNumber = NSNumber
+public typealias CFDate = NSDate
+public typealias CFError = NSError
+public typealias CFIndex = Int
+
+/// The allocator argument of Core Foundation functions; SimSecurity ignores it.
+public final class CFAllocator: Sendable {
+    fileprivate init() {}
+}
+
+/// The default allocator.
+public let kCFAllocatorDefault: CFAllocator! = CFAllocator()
+
+/// Core Foundation's true, an implicitly unwrapped optional as in Apple's SDK.
+public let kCFBooleanTrue: CFBoolean! = NSNumber(value: true)
+/// Core Foundation's false, an implicitly unwrapped optional as in Apple's SDK.
+public let kCFBooleanFalse: CFBoolean! = NSNumber(value: false)
+
+/// Access-control flags for ``SecAccessControlCreateWithFlags(_:_:_:_:)``, with Apple's members and values.
+public struct SecAccessControlCreateFlags: OptionSet, Hashable, Sendable {
+    public let rawValue: UInt
+    public init(rawValue: UInt) { self.rawValue = rawValue }
+
+    public static let userPresence = SecAccessControlCreateFlags(rawValue: 1 << 0)
+    public static let biometryAny = SecAccessControlCreateFlags(rawValue: 1 << 1)
+    @available(*, deprecated, renamed: "biometryAny")
+    public static let touchIDAny = SecAccessControlCreateFlags(rawValue: 1 << 1)
+    public static let biometryCurrentSet = SecAccessControlCreateFlags(rawValue: 1 << 3)
+    @available(*, deprecated, renamed: "biometryCurrentSet")
+    public static let touchIDCurrentSet = SecAccessControlCreateFlags(rawValue: 1 << 3)
+    public static let devicePasscode = SecAccessControlCreateFlags(rawValue: 1 << 4)
+    public static let watch = SecAccessControlCreateFlags(rawValue: 1 << 5)
+    public static let or = SecAccessControlCreateFlags(rawValue: 1 << 14)
+    public static let and = SecAccessControlCreateFlags(rawValue: 1 << 15)
+    public static let privateKeyUsage = SecAccessControlCreateFlags(rawValue: 1 << 30)
+    public static let applicationPassword = SecAccessControlCreateFlags(rawValue: 1 << 31)
+}
+
+/// An access-control object: a protection class (a `kSecAttrAccessible…` value) and flags.
+///
+/// SimSecurity stores the protection class (it decides availability under lock, as on iOS) and
+/// the flags; it does not simulate biometric or passcode prompts: reads of such items succeed
+/// when the class key is available, as with an `LAContext` that already authenticated.
+public final class SecAccessControl: Sendable {
+    public let protection: String
+    public let flags: SecAccessControlCreateFlags
+
+    init(protection: String, flags: SecAccessControlCreateFlags) {
+        self.protection = protection
+        self.flags = flags
+    }
+}
+
+/// Creates an access-control object; answers nil (and an error) for an unknown protection class.
+public func SecAccessControlCreateWithFlags(
+    _ allocator: CFAllocator?, _ protection: CFTypeRef, _ flags: SecAccessControlCreateFlags,
+    _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
+) -> SecAccessControl? {
+    guard let protection = protection as? String, Accessibility(rawValue: protection) != nil else {
+        error?.pointee = Unmanaged.passRetained(NSError(domain: "NSOSStatusErrorDomain", code: Int(errSecParam)))
+        return nil
+    }
+    return SecAccessControl(protection: protection, flags: flags)
+}

@@ -1,0 +1,448 @@
+import Foundation
+import SimRuntime
+
+/// One simulated keychain: a store, the calling app's identity, the device's lock state and
+/// runtime version, and the seam every call passes through.
+///
+/// The `SecItem*` functions act on ``current``. Code that needs no particular set-up gets an
+/// in-memory store and the ``AppIdentity/testHost`` identity. A test, or a keychain library's own
+/// test suite, chooses its own:
+///
+/// ```swift
+/// let keychain = Keychain(.init(storage: .file(path), identity: identity, lockState: .fixed(.locked),
+///                               runtime: RuntimeVersion("iOS 12.4")!))
+/// Keychain.withCurrent(keychain) {
+///     SecItemCopyMatching(query as CFDictionary, &result)   // acts on `keychain`
+/// }
+/// ```
+/// An app process launched by a simulated device uses the device's keychain file, the identity
+/// from its install record and the device's lock state, read from its launch context.
+public final class Keychain: @unchecked Sendable {
+    /// Where the items live.
+    public enum Storage: Hashable, Sendable {
+        /// A private SQLite database in memory, gone with the ``Keychain`` value.
+        case inMemory
+        /// An SQLite database file, created when missing (its folder must exist).
+        case file(String)
+    }
+
+    /// Everything a keychain needs to know about the device and the calling app.
+    public struct Configuration: Sendable {
+        public var storage: Storage
+        public var identity: AppIdentity
+        public var lockState: LockStateSource
+        public var runtime: RuntimeVersion
+        public var clock: @Sendable () -> Date
+        /// Whether the device has a passcode (items of class WhenPasscodeSetThisDeviceOnly need one).
+        public var passcodeSet: Bool
+        public var seam: Seam
+
+        public init(storage: Storage = .inMemory, identity: AppIdentity = .testHost,
+                    lockState: LockStateSource = .fixed(.unlocked), runtime: RuntimeVersion = .current,
+                    clock: @escaping @Sendable () -> Date = { Date() }, passcodeSet: Bool = true,
+                    seam: Seam = Seam()) {
+            self.storage = storage
+            self.identity = identity
+            self.lockState = lockState
+            self.runtime = runtime
+            self.clock = clock
+            self.passcodeSet = passcodeSet
+            self.seam = seam
+        }
+
+        /// What a launched app uses: the context's keychain file, identity, lock-state file,
+        /// runtime and clock, and the process's seam.
+        public static func launched(_ context: LaunchContext) -> Configuration {
+            let clock = context.clock
+            return Configuration(storage: .file(context.keychainPath), identity: context.identity,
+                                 lockState: .file(context.lockStatePath), runtime: context.runtime,
+                                 clock: { clock }, seam: .process)
+        }
+    }
+
+    public let configuration: Configuration
+    /// Why the store could not be opened; every call then answers this error's status.
+    public let openError: KeychainOpenError?
+    let store: KeychainStore?
+    /// Serialises calls: one SecItem call at a time per keychain, as securityd does per client.
+    private let lock = NSLock()
+    private let overrideLock = NSLock()
+    private var lockStateOverride: LockState?
+
+    /// Opens (or creates) the store. A store that cannot be used is reported once on standard
+    /// error, naming the file; the process goes on and every call answers the error's status.
+    public init(_ configuration: Configuration) {
+        self.configuration = configuration
+        do {
+            switch configuration.storage {
+            case .inMemory: store = try KeychainStore(path: ":memory:", inMemory: true)
+            case .file(let path): store = try KeychainStore(path: path, inMemory: false)
+            }
+            openError = nil
+        } catch {
+            store = nil
+            openError = error
+            FileHandle.standardError.write(Data("\(error)\n".utf8))
+        }
+    }
+
+    /// The lock state now.
+    public var lockState: LockState {
+        overrideLock.withLock { lockStateOverride } ?? configuration.lockState.current
+    }
+
+    /// Sets the lock state in-process, overriding the configured source.
+    public func setLockState(_ state: LockState) {
+        overrideLock.withLock { lockStateOverride = state }
+    }
+
+    // MARK: Which keychain the SecItem functions use
+
+    @TaskLocal private static var taskOverride: Keychain?
+    private static let processLock = NSLock()
+    nonisolated(unsafe) private static var processKeychain: Keychain?
+
+    /// The keychain the `SecItem*` functions act on: the one bound by ``withCurrent(_:_:)`` in
+    /// this task, else the process's (set by ``setProcessDefault(_:)``, else from the launch
+    /// context, else an in-memory store for the test host).
+    public static var current: Keychain {
+        if let bound = taskOverride { return bound }
+        return processLock.withLock {
+            if let keychain = processKeychain { return keychain }
+            let made = Keychain(LaunchContext.current.map { Configuration.launched($0) } ?? Configuration())
+            processKeychain = made
+            return made
+        }
+    }
+
+    /// Makes `keychain` the process's default.
+    public static func setProcessDefault(_ keychain: Keychain) {
+        processLock.withLock { processKeychain = keychain }
+    }
+
+    /// Runs `body` with `keychain` as ``current`` for this task and the tasks it starts.
+    public static func withCurrent<T>(_ keychain: Keychain, _ body: () throws -> T) rethrows -> T {
+        try $taskOverride.withValue(keychain, operation: body)
+    }
+
+    /// Runs async `body` with `keychain` as ``current``.
+    public static func withCurrent<T>(_ keychain: Keychain, _ body: () async throws -> T) async rethrows -> T {
+        try await $taskOverride.withValue(keychain, operation: body)
+    }
+
+    // MARK: Calls
+
+    /// `SecItemAdd` on this keychain.
+    public func add(_ attributes: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
+        call(.secItemAdd, attributes) { store in try self.addItem(attributes, result, store) }
+    }
+
+    /// `SecItemCopyMatching` on this keychain.
+    public func copyMatching(_ query: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
+        call(.secItemCopyMatching, query) { store in try self.copyItems(query, result, store) }
+    }
+
+    /// `SecItemUpdate` on this keychain.
+    public func update(_ query: CFDictionary, _ attributesToUpdate: CFDictionary) -> OSStatus {
+        call(.secItemUpdate, query) { store in try self.updateItems(query, attributesToUpdate, store) }
+    }
+
+    /// `SecItemDelete` on this keychain.
+    public func delete(_ query: CFDictionary) -> OSStatus {
+        call(.secItemDelete, query) { store in try self.deleteItems(query, store) }
+    }
+
+    /// Runs one call through the seam, serialised with the other calls of this process.
+    private func call(_ operation: StoreOperation, _ query: CFDictionary,
+                      _ body: @escaping (KeychainStore) throws -> Void) -> OSStatus {
+        configuration.seam.perform(operation, Self.subject(of: query)) {
+            lock.withLock {
+                guard let store else { return openError?.status ?? errSecNotAvailable }
+                do {
+                    try body(store)
+                    return errSecSuccess
+                } catch let failure as KeychainFailure {
+                    return failure.status
+                } catch let error as SQLiteError {
+                    return report(error)
+                } catch {
+                    return errSecIO
+                }
+            }
+        }
+    }
+
+    /// Runs `body` holding this keychain's call lock.
+    func lockedStore<T>(_ body: () throws -> T) rethrows -> T { try lock.withLock(body) }
+
+    private func report(_ error: SQLiteError) -> OSStatus {
+        let status: OSStatus = switch error.code {
+        case .constraint: errSecDuplicateItem
+        case .corrupt, .notADatabase: errSecDecode
+        default: errSecIO
+        }
+        if status != errSecDuplicateItem {
+            let path = store?.path ?? "keychain"
+            FileHandle.standardError.write(Data("keychain \(path): \(error.message) (\(SecurityStatus(status)))\n".utf8))
+        }
+        return status
+    }
+
+    /// The names a call touches, for the mutation log: class, service and account, never a value.
+    private static func subject(of query: CFDictionary) -> SeamSubject {
+        func text(_ key: String) -> String? { query[key as NSString] as? String }
+        return SeamSubject(store: text("class") ?? "?", service: text("svce") ?? text("srvr"), account: text("acct"))
+    }
+
+    // MARK: Identity and lock
+
+    private var accessGroups: [String] { configuration.identity.accessGroups }
+
+    private var lockView: LockStateView {
+        let state = lockState
+        return LockStateView(unlocked: state.isProtectedDataAvailable, unlockedSinceBoot: state.hasBeenUnlockedSinceBoot)
+    }
+
+    /// Checks the entitlements a call needs (rows 9 and 11).
+    private func checkEntitlement(_ query: ParsedQuery, isRead: Bool) throws(KeychainFailure) {
+        guard !accessGroups.isEmpty else { throw KeychainFailure(errSecMissingEntitlement) }
+        if let group = query.accessGroup, !accessGroups.contains(group) {
+            // Before iOS 13 securityd did not check an explicit group on reads: the item was
+            // simply not found (row 9).
+            throw KeychainFailure(isRead && configuration.runtime.major < 13 ? errSecItemNotFound : errSecMissingEntitlement)
+        }
+    }
+
+    /// The rows a search query selects: its attributes, its group (or every group the app holds,
+    /// row 8), its synchronizable match (row 13) and, as a plain filter, its accessibility (row 15).
+    private func filter(for query: ParsedQuery) -> RowFilter {
+        var filter = RowFilter()
+        for (spec, value) in query.attributes {
+            filter.require(spec.key, equals: value)
+        }
+        if let group = query.accessGroup {
+            filter.require("agrp", equals: .text(group))
+        } else {
+            filter.require("agrp", in: accessGroups.map { .text($0) })
+        }
+        switch query.sync ?? .localOnly {
+        case .localOnly: filter.require("sync", equals: .integer(0))
+        case .syncedOnly: filter.require("sync", equals: .integer(1))
+        case .any: break
+        }
+        if let accessibility = query.accessibility {
+            filter.require("pdmn", equals: .text(accessibility.rawValue))
+        }
+        if let reference = query.persistentRef {
+            guard let (itemClass, rowid) = PersistentReference.decode(reference), itemClass == query.itemClass else {
+                filter.conditions.append("0")
+                return filter
+            }
+            filter.require("rowid", equals: .integer(rowid))
+        }
+        return filter
+    }
+
+    // MARK: SecItemAdd
+
+    private func addItem(_ attributes: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?,
+                         _ store: KeychainStore) throws {
+        let query = try QueryParser.parse(attributes)
+        guard !accessGroups.isEmpty else { throw KeychainFailure(errSecMissingEntitlement) }
+        // Identities need a SecIdentity reference; passwords cannot be added by reference (row 23);
+        // a match limit in an add is refused rather than silently ignored (row 41, our choice).
+        guard query.itemClass != .identity, !query.valueRef, query.persistentRef == nil,
+              query.limit == nil, !query.otherMatchKeys else { throw KeychainFailure(errSecParam) }
+        if case .some(.none) = query.valueData { throw KeychainFailure(errSecParam) }  // row 25
+        let synchronizable: Bool
+        switch query.sync {
+        case .any: throw KeychainFailure(errSecParam)
+        case .syncedOnly: synchronizable = true
+        case .localOnly, nil: synchronizable = false
+        }
+        let accessibility = try resolvedAccessibility(query, default: query.itemClass.defaultAccessibility)
+        // ThisDeviceOnly items never sync: SecItemAdd answers errSecParam (row 14, our choice);
+        // items with access control are not synchronizable either.
+        if synchronizable && (accessibility.isThisDeviceOnly || query.accessControl != nil) {
+            throw KeychainFailure(errSecParam)
+        }
+        try checkEntitlement(query, isRead: false)
+        if accessibility == .whenPasscodeSetThisDeviceOnly && !configuration.passcodeSet {
+            throw KeychainFailure(errSecAuthFailed)  // row 40
+        }
+        // The class key is needed to encrypt: the lock error wins over a duplicate (row 35).
+        guard accessibility.isAvailable(in: lockView) else { throw KeychainFailure(errSecInteractionNotAllowed) }
+
+        let now = SQLiteValue.real(configuration.clock().timeIntervalSinceReferenceDate)
+        var columns: [String: SQLiteValue] = [:]
+        for spec in query.itemClass.primaryKey { columns[spec.key] = spec.defaultValue }  // row 4
+        for (spec, value) in query.attributes { columns[spec.key] = value }
+        columns["agrp"] = .text(query.accessGroup ?? accessGroups[0])  // row 7
+        columns["sync"] = .integer(synchronizable ? 1 : 0)
+        columns["pdmn"] = .text(accessibility.rawValue)
+        columns["cdat"] = columns["cdat"] ?? now
+        columns["mdat"] = columns["mdat"] ?? now
+        if case .some(.some(let data)) = query.valueData { columns["data"] = .blob(data) }
+        if let control = query.accessControl { columns["accc"] = .text(AccessControlCoding.encode(control)) }
+        let ordered = columns.sorted { $0.key < $1.key }
+        let rowid: Int64
+        do {
+            rowid = try store.insert(into: query.itemClass, ordered)
+        } catch {
+            throw Self.duplicateIfConstraint(error)  // row 5
+        }
+        guard !query.returns.isEmpty else { return }
+        var row = StoredRow(rowid: rowid, columns: columns)
+        row.columns["rowid"] = nil
+        result?.pointee = ResultBuilder.result(for: [row], itemClass: query.itemClass, returns: query.returns, limit: .one)
+    }
+
+    /// A primary-key collision is errSecDuplicateItem; other SQLite errors pass on.
+    private static func duplicateIfConstraint(_ error: SQLiteError) -> any Error {
+        error.code == .constraint ? KeychainFailure(errSecDuplicateItem) : error
+    }
+
+    /// The protection class an add or update asks for: from its access control, else from
+    /// `kSecAttrAccessible`, else `fallback`. Both, disagreeing, is errSecParam.
+    private func resolvedAccessibility(_ query: ParsedQuery, default fallback: Accessibility?) throws(KeychainFailure) -> Accessibility {
+        if let control = query.accessControl {
+            guard let fromControl = Accessibility(rawValue: control.protection) else { throw KeychainFailure(errSecParam) }
+            if let explicit = query.accessibility, explicit != fromControl { throw KeychainFailure(errSecParam) }
+            return fromControl
+        }
+        if let explicit = query.accessibility { return explicit }
+        guard let fallback else { throw KeychainFailure(errSecParam) }
+        return fallback
+    }
+
+    // MARK: SecItemCopyMatching
+
+    private func copyItems(_ queryDictionary: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?,
+                           _ store: KeychainStore) throws {
+        let query = try QueryParser.parse(queryDictionary)
+        try checkEntitlement(query, isRead: true)
+        guard query.itemClass != .identity else { throw KeychainFailure(errSecItemNotFound) }
+        let limit = query.limit ?? .one  // row 20
+        var filter = filter(for: query)
+        if query.returns == .data {
+            // An item without data has nothing to return for data alone (row 24; Valet relies on it).
+            filter.conditions.append("data IS NOT NULL")
+        }
+        let rows = try store.select(from: query.itemClass, filter, limit: limit.rowLimit)
+        guard !rows.isEmpty else { throw KeychainFailure(errSecItemNotFound) }  // rows 20, 36
+        // Each returned row must be decrypted (even for attributes only, row 34); the first that
+        // cannot be stops the call (row 37).
+        let view = lockView
+        for row in rows where !(row.accessibility?.isAvailable(in: view) ?? false) {
+            throw KeychainFailure(errSecInteractionNotAllowed)
+        }
+        result?.pointee = ResultBuilder.result(for: rows, itemClass: query.itemClass, returns: query.returns, limit: limit)
+    }
+
+    // MARK: SecItemUpdate
+
+    private func updateItems(_ queryDictionary: CFDictionary, _ attributesDictionary: CFDictionary,
+                             _ store: KeychainStore) throws {
+        let query = try QueryParser.parse(queryDictionary)
+        // iOS refuses return keys (row 26) and any match key (row 27) in an update's query.
+        guard query.returns.isEmpty, query.limit == nil, !query.otherMatchKeys else { throw KeychainFailure(errSecParam) }
+        let changes = try QueryParser.parseUpdate(attributesDictionary, for: query.itemClass)
+        if case .some(.none) = changes.valueData { throw KeychainFailure(errSecParam) }  // row 25
+        if changes.sync == .any { throw KeychainFailure(errSecParam) }
+        try checkEntitlement(query, isRead: false)
+        if let group = changes.accessGroup, !accessGroups.contains(group) {
+            // Moving an item into a group the app does not hold (row 10).
+            throw KeychainFailure(configuration.runtime.major < 13 ? errSecNoAccessForItem : errSecMissingEntitlement)
+        }
+        guard query.itemClass != .identity else { throw KeychainFailure(errSecItemNotFound) }
+        let newAccessibility: Accessibility? = changes.accessControl != nil || changes.accessibility != nil
+            ? try resolvedAccessibility(changes, default: nil) : nil
+        if newAccessibility == .whenPasscodeSetThisDeviceOnly && !configuration.passcodeSet {
+            throw KeychainFailure(errSecAuthFailed)
+        }
+
+        var assignments: [(String, SQLiteValue)] = changes.attributes.map { ($0.spec.key, $0.value) }
+        if let group = changes.accessGroup { assignments.append(("agrp", .text(group))) }
+        if let newAccessibility { assignments.append(("pdmn", .text(newAccessibility.rawValue))) }
+        if let control = changes.accessControl { assignments.append(("accc", .text(AccessControlCoding.encode(control)))) }
+        if case .some(.some(let data)) = changes.valueData { assignments.append(("data", .blob(data))) }
+        if let sync = changes.sync { assignments.append(("sync", .integer(sync == .syncedOnly ? 1 : 0))) }
+        if !assignments.contains(where: { $0.0 == "mdat" }) {
+            assignments.append(("mdat", .real(configuration.clock().timeIntervalSinceReferenceDate)))  // row 28
+        }
+
+        try store.database.transaction(immediate: true) {
+            let rows = try store.select(from: query.itemClass, filter(for: query), limit: nil)  // row 28: all matches
+            guard !rows.isEmpty else { throw KeychainFailure(errSecItemNotFound) }
+            let view = lockView
+            for row in rows {
+                // Re-encryption needs the item's class key and the new one (row 38).
+                guard let current = row.accessibility, current.isAvailable(in: view),
+                      newAccessibility?.isAvailable(in: view) ?? true else {
+                    throw KeychainFailure(errSecInteractionNotAllowed)
+                }
+                let synced = changes.sync.map { $0 == .syncedOnly } ?? row.isSynchronizable
+                if synced && (newAccessibility ?? current).isThisDeviceOnly { throw KeychainFailure(errSecParam) }
+            }
+            for row in rows {
+                do throws(SQLiteError) {
+                    try store.update(query.itemClass, rowid: row.rowid, assignments)
+                } catch {
+                    throw Self.duplicateIfConstraint(error)  // row 29: the whole update rolls back
+                }
+            }
+        }
+    }
+
+    // MARK: SecItemDelete
+
+    private func deleteItems(_ queryDictionary: CFDictionary, _ store: KeychainStore) throws {
+        let query = try QueryParser.parse(queryDictionary)
+        guard query.limit == nil, !query.otherMatchKeys else { throw KeychainFailure(errSecParam) }  // row 27
+        try checkEntitlement(query, isRead: false)
+        guard query.itemClass != .identity else { throw KeychainFailure(errSecItemNotFound) }
+        try store.database.transaction(immediate: true) {
+            let rows = try store.select(from: query.itemClass, filter(for: query), limit: nil)  // row 31
+            guard !rows.isEmpty else { throw KeychainFailure(errSecItemNotFound) }
+            let view = lockView
+            // Deleting needs no class key for local items (row 39); a synchronizable item's
+            // tombstone does, so those answer the lock error.
+            for row in rows where row.isSynchronizable && !(row.accessibility?.isAvailable(in: view) ?? false) {
+                throw KeychainFailure(errSecInteractionNotAllowed)
+            }
+            for row in rows {
+                try store.delete(query.itemClass, rowid: row.rowid)
+            }
+        }
+    }
+}
+
+/// `kSecValuePersistentRef` values: the class's four letters and the row's id, big-endian.
+/// Rowids are never reused (AUTOINCREMENT), so a reference never names a later item.
+enum PersistentReference {
+    static func encode(_ itemClass: ItemClass, rowid: Int64) -> Data {
+        var data = Data(itemClass.rawValue.utf8)
+        withUnsafeBytes(of: rowid.bigEndian) { data.append(contentsOf: $0) }
+        return data
+    }
+
+    static func decode(_ data: Data) -> (ItemClass, Int64)? {
+        let bytes = [UInt8](data)
+        guard bytes.count == 12, let itemClass = ItemClass(rawValue: String(decoding: bytes[0..<4], as: UTF8.self)) else {
+            return nil
+        }
+        let rowid = bytes[4..<12].reduce(Int64(0)) { $0 << 8 | Int64($1) }
+        return (itemClass, rowid)
+    }
+}
+
+/// Stores an access-control object in the `accc` column as `protection;flags`.
+enum AccessControlCoding {
+    static func encode(_ control: SecAccessControl) -> String { "\(control.protection);\(control.flags.rawValue)" }
+
+    static func decode(_ text: String) -> SecAccessControl? {
+        let parts = text.split(separator: ";")
+        guard parts.count == 2, let flags = UInt(parts[1]) else { return nil }
+        return SecAccessControl(protection: String(parts[0]), flags: SecAccessControlCreateFlags(rawValue: flags))
+    }
+}

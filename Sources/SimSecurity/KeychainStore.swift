@@ -1,0 +1,189 @@
+import Foundation
+
+/// A keychain database that could not be opened, with the OSStatus every call then answers.
+public struct KeychainOpenError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var path: String
+    public var status: OSStatus
+    public var reason: String
+
+    public var description: String {
+        "keychain \(path): \(reason) (\(SecurityStatus(status)))"
+    }
+}
+
+/// A row read from an item table: its rowid and its columns by name.
+struct StoredRow {
+    var rowid: Int64
+    var columns: [String: SQLiteValue]
+
+    subscript(_ column: String) -> SQLiteValue? { columns[column] }
+
+    var accessibility: Accessibility? {
+        if case .text(let raw)? = columns["pdmn"] { return Accessibility(rawValue: raw) }
+        return nil
+    }
+
+    var isSynchronizable: Bool {
+        if case .integer(let value)? = columns["sync"] { return value != 0 }
+        return false
+    }
+}
+
+/// A WHERE clause and its bindings.
+struct RowFilter {
+    var conditions: [String] = []
+    var bindings: [SQLiteValue] = []
+
+    mutating func require(_ column: String, equals value: SQLiteValue) {
+        conditions.append("\(column) = ?")
+        bindings.append(value)
+    }
+
+    mutating func require(_ column: String, in values: [SQLiteValue]) {
+        conditions.append("\(column) IN (\(Array(repeating: "?", count: values.count).joined(separator: ", ")))")
+        bindings.append(contentsOf: values)
+    }
+
+    var sql: String { conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ") }
+}
+
+/// The keychain's SQLite database: one table per item class with the real keychain's table and
+/// column names, a unique index on each class's primary key, WAL journal.
+///
+/// Schema history is append-only: version 1 is the only one so far. A database whose `tversion`
+/// is newer than this code is refused with errSecNotAvailable rather than misread.
+final class KeychainStore {
+    static let schemaVersion: Int64 = 1
+
+    let database: SQLiteDatabase
+    let path: String
+
+    /// Opens the store, creating the schema in an empty or new database. Never deletes,
+    /// truncates or recreates an existing file.
+    init(path: String, inMemory: Bool) throws(KeychainOpenError) {
+        self.path = path
+        let fileManager = FileManager.default
+        if !inMemory {
+            var isDirectory: ObjCBool = false
+            if fileManager.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+                throw KeychainOpenError(path: path, status: errSecIO, reason: "is a directory, not a database file")
+            }
+            let folder = (path as NSString).deletingLastPathComponent
+            if !fileManager.fileExists(atPath: path), !fileManager.isWritableFile(atPath: folder.isEmpty ? "." : folder) {
+                throw KeychainOpenError(path: path, status: errSecIO, reason: "cannot create the database: folder is missing or not writable")
+            }
+        }
+        do {
+            database = try SQLiteDatabase(path: inMemory ? ":memory:" : path, create: true)
+        } catch {
+            throw KeychainOpenError(path: path, status: errSecIO, reason: "cannot open: \(error.message)")
+        }
+        do {
+            try prepareSchema(inMemory: inMemory)
+        } catch let error as KeychainOpenError {
+            throw error
+        } catch let error as SQLiteError {
+            switch error.code {
+            case .notADatabase, .corrupt:
+                throw KeychainOpenError(path: path, status: errSecDecode, reason: "not a keychain database (\(error.message))")
+            default:
+                throw KeychainOpenError(path: path, status: errSecIO, reason: error.message)
+            }
+        } catch {
+            throw KeychainOpenError(path: path, status: errSecIO, reason: "\(error)")
+        }
+    }
+
+    private func prepareSchema(inMemory: Bool) throws {
+        // Reading the schema is the first access to the file: a non-database fails here.
+        let tables = try database.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table'") ?? 0
+        if tables == 0 {
+            if !inMemory {
+                try database.execute("PRAGMA journal_mode = WAL")
+            }
+            try database.execute("PRAGMA synchronous = NORMAL")
+            try database.transaction(immediate: true) { try database.execute(Self.schemaSQL) }
+            return
+        }
+        guard try database.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('tversion', 'genp', 'inet', 'cert', 'keys')") == 5 else {
+            throw KeychainOpenError(path: path, status: errSecDecode, reason: "not a keychain database (no keychain tables)")
+        }
+        let version = try database.scalarInt("SELECT max(version) FROM tversion") ?? 0
+        if version > Self.schemaVersion {
+            throw KeychainOpenError(path: path, status: errSecNotAvailable,
+                                    reason: "written by a newer schema version (\(version); this build reads up to \(Self.schemaVersion))")
+        }
+        if version < 1 {
+            throw KeychainOpenError(path: path, status: errSecDecode, reason: "keychain schema version \(version) is not one this build knows")
+        }
+        if !inMemory {
+            try database.execute("PRAGMA journal_mode = WAL")
+        }
+        try database.execute("PRAGMA synchronous = NORMAL")
+    }
+
+    /// The schema, generated from the item classes so that columns and primary keys cannot drift.
+    static let schemaSQL: String = {
+        var sql = """
+            CREATE TABLE tversion(rowid INTEGER PRIMARY KEY AUTOINCREMENT, version INTEGER, minor INTEGER);
+            INSERT INTO tversion(version, minor) VALUES(\(schemaVersion), 0);
+
+            """
+        for itemClass in ItemClass.stored {
+            let columns = itemClass.attributes.map { spec -> String in
+                let type = switch spec.kind {
+                case .text, .blob: "BLOB"
+                case .integer, .bool, .fourCC: "INTEGER"
+                case .date: "REAL"
+                }
+                return spec.primaryKey ? "\(spec.key) \(type) NOT NULL" : "\(spec.key) \(type)"
+            }
+            let all = ["rowid INTEGER PRIMARY KEY AUTOINCREMENT"] + columns + ["data BLOB", "accc BLOB"]
+            sql += "CREATE TABLE \(itemClass.table)(\(all.joined(separator: ", ")));\n"
+            let key = itemClass.primaryKey.map(\.key).joined(separator: ", ")
+            sql += "CREATE UNIQUE INDEX \(itemClass.table)PrimaryKey ON \(itemClass.table)(\(key));\n"
+        }
+        return sql
+    }()
+
+    // MARK: Rows
+
+    /// Inserts a row; a primary-key collision throws a constraint error.
+    func insert(into itemClass: ItemClass, _ columns: [(String, SQLiteValue)]) throws(SQLiteError) -> Int64 {
+        let names = columns.map(\.0).joined(separator: ", ")
+        let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+        try database.statement("INSERT INTO \(itemClass.table)(\(names)) VALUES(\(marks))").run(columns.map(\.1))
+        return database.lastInsertRowID
+    }
+
+    /// Reads the rows that match `filter`, in rowid order, up to `limit`.
+    func select(from itemClass: ItemClass, _ filter: RowFilter, limit: Int?) throws(SQLiteError) -> [StoredRow] {
+        let limitSQL = limit.map { " LIMIT \($0)" } ?? ""
+        let statement = try database.statement("SELECT * FROM \(itemClass.table)\(filter.sql) ORDER BY rowid\(limitSQL)")
+        try statement.bind(filter.bindings)
+        var rows: [StoredRow] = []
+        let count = statement.columnCount
+        while try statement.step() {
+            var columns: [String: SQLiteValue] = [:]
+            var rowid: Int64 = 0
+            for index in 0..<count {
+                let name = statement.columnName(index)
+                if name == "rowid" { rowid = statement.int(index) } else { columns[name] = statement.value(index) }
+            }
+            rows.append(StoredRow(rowid: rowid, columns: columns))
+        }
+        return rows
+    }
+
+    /// Sets columns of one row.
+    func update(_ itemClass: ItemClass, rowid: Int64, _ columns: [(String, SQLiteValue)]) throws(SQLiteError) {
+        let assignments = columns.map { "\($0.0) = ?" }.joined(separator: ", ")
+        try database.statement("UPDATE \(itemClass.table) SET \(assignments) WHERE rowid = ?")
+            .run(columns.map(\.1) + [.integer(rowid)])
+    }
+
+    /// Deletes one row.
+    func delete(_ itemClass: ItemClass, rowid: Int64) throws(SQLiteError) {
+        try database.statement("DELETE FROM \(itemClass.table) WHERE rowid = ?").run([.integer(rowid)])
+    }
+}

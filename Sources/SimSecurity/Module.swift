@@ -1,1 +1,0 @@
-// SimSecurity: work in progress

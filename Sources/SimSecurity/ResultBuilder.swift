@@ -1,0 +1,56 @@
+import Foundation
+
+/// Builds what `SecItemCopyMatching` (and `SecItemAdd` with return keys) hands back (rows 22–24).
+enum ResultBuilder {
+    /// - Returns: nil when no return key was given, or only `kSecReturnRef` for a class whose
+    ///   items have no reference type here (row 23).
+    static func result(for rows: [StoredRow], itemClass: ItemClass, returns: ReturnKeys, limit: MatchLimit) -> CFTypeRef? {
+        let values = rows.compactMap { item(for: $0, itemClass: itemClass, returns: returns) }
+        if limit.returnsArray {
+            return returns.isEmpty ? nil : NSArray(array: values)
+        }
+        return values.first
+    }
+
+    private static func item(for row: StoredRow, itemClass: ItemClass, returns: ReturnKeys) -> AnyObject? {
+        let data: Data? = if case .blob(let bytes)? = row["data"] { bytes } else { nil }
+        let reference = PersistentReference.encode(itemClass, rowid: row.rowid)
+        switch returns {
+        case .data: return data.map { NSData(data: $0) }
+        case .persistentRef: return NSData(data: reference)
+        case .attributes: return NSDictionary(dictionary: attributes(of: row, itemClass: itemClass))
+        case [], .ref: return nil
+        default:
+            var dictionary = returns.contains(.attributes) ? attributes(of: row, itemClass: itemClass) : [:]
+            if returns.contains(.data), let data { dictionary["v_Data"] = data }
+            if returns.contains(.persistentRef) { dictionary["v_PersistentRef"] = reference }
+            return NSDictionary(dictionary: dictionary)
+        }
+    }
+
+    /// The item's attributes under their raw keys, as `kSecReturnAttributes` gives them.
+    static func attributes(of row: StoredRow, itemClass: ItemClass) -> [String: Any] {
+        var dictionary: [String: Any] = ["class": itemClass.rawValue]
+        for spec in itemClass.attributes {
+            guard let stored = row[spec.key], let value = value(stored, kind: spec.kind) else { continue }
+            dictionary[spec.key] = value
+        }
+        if case .text(let encoded)? = row["accc"], let control = AccessControlCoding.decode(encoded) {
+            dictionary["accc"] = control
+        }
+        return dictionary
+    }
+
+    private static func value(_ stored: SQLiteValue, kind: AttributeKind) -> Any? {
+        switch (stored, kind) {
+        case (.null, _): return nil
+        case (.text(let string), _): return string
+        case (.blob(let data), _): return data
+        case (.integer(let number), .bool): return NSNumber(value: number != 0)
+        case (.integer(let number), .fourCC): return QueryParser.fourCCString(number)
+        case (.integer(let number), _): return NSNumber(value: number)
+        case (.real(let seconds), .date): return Date(timeIntervalSinceReferenceDate: seconds)
+        case (.real(let number), _): return NSNumber(value: number)
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import SimRuntime
+import TestSupport
+import Testing
+
+@Suite("SimRuntime: runtime versions, identities, lock state, plans and launch contexts")
+struct SimRuntimeTests {
+    @Test("runtime versions parse in simctl's spellings and order numerically",
+          arguments: [("iOS 17.5", 17, 5), ("17.5", 17, 5), ("iOS 12", 12, 0), ("com.apple.CoreSimulator.SimRuntime.iOS-13-4", 13, 4)])
+    func runtimeParsing(_ text: String, _ major: Int, _ minor: Int) {
+        #expect(RuntimeVersion(text) == RuntimeVersion(major: major, minor: minor))
+    }
+
+    @Test("nonsense runtimes are refused", arguments: ["", "iOS", "iOS x.1", "1.0", "iOS 17.5.1.2"])
+    func runtimeRejects(_ text: String) {
+        #expect(RuntimeVersion(text) == nil)
+    }
+
+    @Test("runtime order is numeric, not textual")
+    func runtimeOrder() {
+        #expect(RuntimeVersion("iOS 9.3")! < RuntimeVersion("iOS 12.4")!)
+        #expect(RuntimeVersion("iOS 17.10")! > RuntimeVersion("iOS 17.5")!)
+    }
+
+    @Test("an entitlements property list gives access groups in securityd's order")
+    func identityFromEntitlements() throws {
+        let plist: [String: Any] = [
+            "application-identifier": "Q7X2K9M4TD.com.example.wallet",
+            "keychain-access-groups": ["Q7X2K9M4TD.com.example.shared", "Q7X2K9M4TD.com.example.wallet"],
+            "com.apple.security.application-groups": ["group.com.example.wallet"],
+        ]
+        let data = try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0)
+        let identity = try AppIdentity.fromEntitlements(data, source: "wallet.entitlements")
+        #expect(identity.bundleID == "com.example.wallet")
+        #expect(identity.teamIdentifier == "Q7X2K9M4TD")
+        #expect(identity.accessGroups == ["Q7X2K9M4TD.com.example.shared", "Q7X2K9M4TD.com.example.wallet", "group.com.example.wallet"])
+    }
+
+    @Test("bad entitlements name the file and the problem")
+    func badEntitlements() throws {
+        let notPlist = Data("<?xml version=\"1.0\"?><plist><dict><key>a".utf8)
+        #expect(throws: EntitlementsFileError(file: "a.plist", reason: "not a property list")) {
+            try AppIdentity.fromEntitlements(notPlist, source: "a.plist")
+        }
+        let array = try PropertyListSerialization.data(fromPropertyList: ["x"], format: .xml, options: 0)
+        #expect(throws: EntitlementsFileError(file: "b.plist", reason: "the property list is not a dictionary")) {
+            try AppIdentity.fromEntitlements(array, source: "b.plist")
+        }
+        let wrongType = try PropertyListSerialization.data(
+            fromPropertyList: ["application-identifier": "T.a", "keychain-access-groups": "T.a"], format: .xml, options: 0)
+        #expect(throws: EntitlementsFileError(file: "c.plist", reason: "\"keychain-access-groups\" is not an array of strings")) {
+            try AppIdentity.fromEntitlements(wrongType, source: "c.plist")
+        }
+    }
+
+    @Test("a lock-state file is read on every check; a missing or garbled file reads as locked")
+    func lockStateFile() throws {
+        let tmp = try TemporaryDirectory()
+        let path = tmp.file("lockstate")
+        let source = LockStateSource.file(path)
+        #expect(source.current == .locked)
+        try "unlocked\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(source.current == .unlocked)
+        try "beforeFirstUnlock".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(source.current == .beforeFirstUnlock)
+        try "open sesame".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(source.current == .locked)
+    }
+
+    @Test("a launch context survives its trip through the environment")
+    func launchContextRoundTrip() throws {
+        let context = LaunchContext(
+            udid: "UDID", deviceDirectory: "/d", bundleID: "com.example.ledger", identity: .testHost,
+            runtime: RuntimeVersion("iOS 16.4")!, keychainPath: "/d/k.db", dataContainer: "/d/data",
+            appGroupContainers: ["group.x": "/d/g"], lockStatePath: "/d/lock", clock: Date(timeIntervalSince1970: 1_700_000_000),
+            arguments: ["-UITestSeedLegacyKeychain"],
+            faultPlan: FaultPlan(faults: [Fault(.secItemUpdate, call: 3, .status(-25308)), Fault(.fileRemove, call: 1, .dropWrite)],
+                                 crashAfterMutation: 4),
+            mutationLogPath: "/d/log")
+        let text = try context.encoded()
+        #expect(try LaunchContext.decode(text) == context)
+        #expect(text.contains("\"runtime\":\"iOS 16.4\""))
+        #expect(try context.encoded() == text)  // deterministic
+    }
+}

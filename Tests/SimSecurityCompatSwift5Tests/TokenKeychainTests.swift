@@ -1,0 +1,1 @@
+../SimSecurityCompatTests/TokenKeychainTests.swift

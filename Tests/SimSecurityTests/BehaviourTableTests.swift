@@ -1,0 +1,464 @@
+import Foundation
+import SimRuntime
+import TestSupport
+import Testing
+@testable import SimSecurity
+
+/// One case of ../shared/keychain-behaviour.md's table: the row number, what it checks, and the check.
+struct Row: CustomTestStringConvertible, Sendable {
+    let number: Int
+    let title: String
+    let check: @Sendable () throws -> Void
+
+    init(_ number: Int, _ title: String, _ check: @escaping @Sendable () throws -> Void) {
+        self.number = number
+        self.title = title
+        self.check = check
+    }
+
+    var testDescription: String { String(format: "row %02d: %@", number, title) }
+}
+
+/// The behaviour table, row by row. Every row of the specification has at least one case here,
+/// named by its number; rows marked I or D check the choice the specification names.
+@Suite("Keychain behaviour table")
+struct BehaviourTableTests {
+    @Test("behaviour row", arguments: rowsPrimaryKeysAndAdd + rowsGroups + rowsQueries + rowsUpdateDelete + rowsLock)
+    func row(_ row: Row) throws {
+        try row.check()
+    }
+
+    @Test("every row of the specification has a case")
+    func coverage() {
+        let all = rowsPrimaryKeysAndAdd + rowsGroups + rowsQueries + rowsUpdateDelete + rowsLock
+        #expect(Set(all.map(\.number)) == Set(1...43))
+    }
+}
+
+let rowsPrimaryKeysAndAdd: [Row] = [
+    Row(1, "genp primary key is acct+svce+agrp+sync; label, data, accessibility are not in it") {
+        let keychain = makeKeychain()
+        #expect(keychain.add(password("a", [kSecValueData: Data("1"), kSecAttrLabel: "one"])) == errSecSuccess)
+        #expect(keychain.add(password("a", [kSecValueData: Data("2"), kSecAttrLabel: "two",
+                                            kSecAttrAccessible: kSecAttrAccessibleAfterFirstUnlock])) == errSecDuplicateItem)
+        #expect(keychain.add(password("b")) == errSecSuccess)
+        #expect(keychain.add(password("a", service: "other")) == errSecSuccess)
+        #expect(keychain.add(password("a", [kSecAttrSynchronizable: true])) == errSecSuccess)
+    },
+    Row(1, "the store has a unique index on the genp primary key") {
+        let keychain = makeKeychain()
+        let sql = try #require(keychain.store).database.scalarInt(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'genpPrimaryKey' AND sql LIKE '%UNIQUE%(acct, svce, agrp, sync)%'")
+        #expect(sql == 1)
+    },
+    Row(2, "inet primary key includes server, protocol, port and path") {
+        let keychain = makeKeychain()
+        let base: Query = [kSecClass: kSecClassInternetPassword, kSecAttrAccount: "u", kSecAttrServer: "example.com",
+                           kSecAttrProtocol: kSecAttrProtocolHTTPS, kSecAttrPort: 443, kSecAttrPath: "/"]
+        #expect(keychain.add(base) == errSecSuccess)
+        #expect(keychain.add(base) == errSecDuplicateItem)
+        #expect(keychain.add(base.merging([kSecAttrPort: 8443]) { _, new in new }) == errSecSuccess)
+        #expect(keychain.add(base.merging([kSecAttrProtocol: kSecAttrProtocolHTTP]) { _, new in new }) == errSecSuccess)
+        #expect(keychain.add(base.merging([kSecAttrLabel: "x"]) { _, new in new }) == errSecDuplicateItem)
+        let attributes = keychain.copy(base.merging([kSecReturnAttributes: true]) { _, new in new }).result as? [String: Any]
+        #expect(attributes?["ptcl"] as? String == "htps")
+        #expect(attributes?["port"] as? Int == 443)
+    },
+    Row(3, "keys primary key includes the application tag; cert primary key includes issuer and serial") {
+        let keychain = makeKeychain()
+        let key: Query = [kSecClass: kSecClassKey, kSecAttrApplicationTag: Data("tag"), kSecAttrKeyType: kSecAttrKeyTypeRSA,
+                          kSecValueData: Data("k")]
+        #expect(keychain.add(key) == errSecSuccess)
+        #expect(keychain.add(key) == errSecDuplicateItem)
+        #expect(keychain.add(key.merging([kSecAttrApplicationTag: Data("other")]) { _, new in new }) == errSecSuccess)
+        let cert: Query = [kSecClass: kSecClassCertificate, kSecAttrIssuer: Data("ca"), kSecAttrSerialNumber: Data([1])]
+        #expect(keychain.add(cert) == errSecSuccess)
+        #expect(keychain.add(cert) == errSecDuplicateItem)
+        #expect(keychain.add(cert.merging([kSecAttrSerialNumber: Data([2])]) { _, new in new }) == errSecSuccess)
+    },
+    Row(4, "missing primary-key attributes default to empty, so two bare adds collide") {
+        let keychain = makeKeychain()
+        #expect(keychain.add([kSecClass: kSecClassGenericPassword, kSecValueData: Data("1")]) == errSecSuccess)
+        #expect(keychain.add([kSecClass: kSecClassGenericPassword, kSecValueData: Data("2")]) == errSecDuplicateItem)
+        let attributes = keychain.copy([kSecClass: kSecClassGenericPassword, kSecReturnAttributes: true]).result as? [String: Any]
+        #expect(attributes?["acct"] as? String == "")
+        #expect(attributes?["svce"] as? String == "")
+    },
+    Row(5, "a duplicate add leaves the stored item unchanged (no upsert)") {
+        let keychain = makeKeychain()
+        #expect(keychain.add(password("a", [kSecValueData: Data("first")])) == errSecSuccess)
+        #expect(keychain.add(password("a", [kSecValueData: Data("second")])) == errSecDuplicateItem)
+        #expect(keychain.secret("a") == Data("first"))
+    },
+    Row(6, "default accessibility is WhenUnlocked (ak) for passwords and keys, Always (dk) for certificates") {
+        let keychain = makeKeychain()
+        #expect(keychain.add(password("a")) == errSecSuccess)
+        #expect(keychain.add([kSecClass: kSecClassCertificate, kSecAttrSerialNumber: Data([9])]) == errSecSuccess)
+        #expect(keychain.add([kSecClass: kSecClassKey, kSecAttrApplicationTag: Data("t")]) == errSecSuccess)
+        let records = try keychain.dump()
+        #expect(records.first { $0.itemClass == "genp" }?.accessible == "ak")
+        #expect(records.first { $0.itemClass == "cert" }?.accessible == "dk")
+        #expect(records.first { $0.itemClass == "keys" }?.accessible == "ak")
+    },
+    Row(7, "an add without a group lands in the first keychain-access-group") {
+        let identity = appIdentity(keychainGroups: ["TEAM000001.com.example.shared"], appGroups: ["group.com.example"])
+        let keychain = makeKeychain(identity: identity)
+        #expect(keychain.add(password("a")) == errSecSuccess)
+        let attributes = keychain.copy(password("a", [kSecReturnAttributes: true])).result as? [String: Any]
+        #expect(attributes?["agrp"] as? String == "TEAM000001.com.example.shared")
+    },
+    Row(7, "without keychain-access-groups the application identifier is first; app groups are valid groups") {
+        let identity = appIdentity(appGroups: ["group.com.example"])
+        #expect(identity.accessGroups == ["TEAM000001.com.example.ledger", "group.com.example"])
+        let keychain = makeKeychain(identity: identity)
+        #expect(keychain.add(password("a")) == errSecSuccess)
+        #expect(keychain.add(password("b", [kSecAttrAccessGroup: "group.com.example"])) == errSecSuccess)
+        let groups = try keychain.dump().map(\.accessGroup)
+        #expect(groups == ["TEAM000001.com.example.ledger", "group.com.example"])
+    },
+]
+
+let rowsGroups: [Row] = [
+    Row(8, "a query without a group searches every group the app holds") {
+        let identity = appIdentity(keychainGroups: ["TEAM000001.shared"], appGroups: ["group.x"])
+        let keychain = makeKeychain(identity: identity)
+        for (account, group) in [("a", "TEAM000001.shared"), ("b", "TEAM000001.com.example.ledger"), ("c", "group.x")] {
+            #expect(keychain.add(password(account, [kSecAttrAccessGroup: group])) == errSecSuccess)
+        }
+        let all = keychain.copy([kSecClass: kSecClassGenericPassword, kSecMatchLimit: kSecMatchLimitAll,
+                                 kSecReturnAttributes: true]).result as? [[String: Any]]
+        #expect(all?.count == 3)
+        #expect(keychain.delete([kSecClass: kSecClassGenericPassword]) == errSecSuccess)
+        #expect(keychain.count() == 0)
+    },
+    Row(9, "an explicit group the app does not hold answers errSecMissingEntitlement on iOS 13 and later") {
+        let keychain = makeKeychain(identity: appIdentity())
+        let foreign: Query = [kSecAttrAccessGroup: "OTHERTEAM.com.example"]
+        #expect(keychain.add(password("a", foreign)) == errSecMissingEntitlement)
+        #expect(keychain.copy(password("a", foreign)).status == errSecMissingEntitlement)
+        #expect(keychain.update(password("a", foreign), [kSecValueData: Data("x")]) == errSecMissingEntitlement)
+        #expect(keychain.delete(password("a", foreign)) == errSecMissingEntitlement)
+    },
+    Row(9, "before iOS 13 an explicit foreign group on CopyMatching answers errSecItemNotFound") {
+        let keychain = makeKeychain(identity: appIdentity(), runtime: "iOS 12.4")
+        let foreign: Query = [kSecAttrAccessGroup: "OTHERTEAM.com.example"]
+        #expect(keychain.copy(password("a", foreign)).status == errSecItemNotFound)
+        #expect(keychain.add(password("a", foreign)) == errSecMissingEntitlement)
+    },
+    Row(10, "moving an item to a group the app does not hold: -34018 now, -25243 before iOS 13") {
+        for (runtime, expected) in [("iOS 17.5", errSecMissingEntitlement), ("iOS 12.4", errSecNoAccessForItem)] {
+            let keychain = makeKeychain(identity: appIdentity(), runtime: runtime)
+            #expect(keychain.add(password("a")) == errSecSuccess)
+            #expect(keychain.update(password("a"), [kSecAttrAccessGroup: "OTHERTEAM.x"]) == expected)
+        }
+    },
+    Row(11, "a process with no keychain entitlement at all gets errSecMissingEntitlement from every call") {
+        let keychain = makeKeychain(identity: AppIdentity(bundleID: "com.example.unsigned", applicationIdentifier: nil))
+        #expect(keychain.add(password("a")) == errSecMissingEntitlement)
+        #expect(keychain.copy(password("a")).status == errSecMissingEntitlement)
+        #expect(keychain.update(password("a"), [kSecValueData: Data("x")]) == errSecMissingEntitlement)
+        #expect(keychain.delete(password("a")) == errSecMissingEntitlement)
+    },
+    Row(12, "after a team change old items are invisible to implicit queries and refused to explicit ones") {
+        let tmp = try TemporaryDirectory()
+        let path = tmp.file("keychain.db")
+        let old = makeKeychain(identity: appIdentity(team: "OLDTEAM001"), path: path)
+        #expect(old.add(password("token", [kSecValueData: Data("s")])) == errSecSuccess)
+        let new = makeKeychain(identity: appIdentity(team: "NEWTEAM002"), path: path)
+        #expect(new.copy(password("token", [kSecReturnData: true])).status == errSecItemNotFound)
+        #expect(new.copy(password("token", [kSecAttrAccessGroup: "OLDTEAM001.com.example.ledger"])).status == errSecMissingEntitlement)
+        #expect(new.count() == 1)  // still on the device
+    },
+]
+
+let rowsQueries: [Row] = [
+    Row(13, "without kSecAttrSynchronizable only local items match; Any matches both twins") {
+        let keychain = makeKeychain()
+        #expect(keychain.add(password("a", [kSecValueData: Data("local")])) == errSecSuccess)
+        #expect(keychain.add(password("a", [kSecValueData: Data("synced"), kSecAttrSynchronizable: true])) == errSecSuccess)
+        #expect(keychain.secret("a") == Data("local"))
+        #expect(keychain.secret("a", [kSecAttrSynchronizable: kCFBooleanTrue!]) == Data("synced"))
+        let both = keychain.copy(password("a", [kSecAttrSynchronizable: kSecAttrSynchronizableAny,
+                                                kSecMatchLimit: kSecMatchLimitAll, kSecReturnData: true])).result as? [Data]
+        #expect(both?.count == 2)
+        #expect(keychain.delete(password("a")) == errSecSuccess)
+        #expect(keychain.count() == 1)
+    },
+    Row(14, "ThisDeviceOnly with synchronizable is refused with errSecParam (the specification's choice)") {
+        let keychain = makeKeychain()
+        #expect(keychain.add(password("a", [kSecAttrSynchronizable: true,
+                                            kSecAttrAccessible: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly])) == errSecParam)
+        #expect(keychain.add(password("a", [kSecAttrSynchronizable: true,
+                                            kSecAttrAccessible: kSecAttrAccessibleAfterFirstUnlock])) == errSecSuccess)
+        #expect(keychain.update(password("a", [kSecAttrSynchronizable: true]),
+                                [kSecAttrAccessible: kSecAttrAccessibleWhenUnlockedThisDeviceOnly]) == errSecParam)
+    },
+    Row(15, "kSecAttrAccessible in a search is a filter: not found, then duplicate on add") {
+        let keychain = makeKeychain()
+        #expect(keychain.add(password("a")) == errSecSuccess)  // stored ak
+        let phantom = password("a", [kSecAttrAccessible: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly])
+        #expect(keychain.copy(phantom).status == errSecItemNotFound)
+        #expect(keychain.add(phantom) == errSecDuplicateItem)
+    },
+    Row(16, "kSecValueData in a search is not a match criterion") {
+        let keychain = makeKeychain()
+        #expect(keychain.add(password("a", [kSecValueData: Data("real")])) == errSecSuccess)
+        #expect(keychain.copy(password("a", [kSecValueData: Data("other"), kSecReturnData: true])).result as? Data == Data("real"))
+        #expect(keychain.delete(password("a", [kSecValueData: Data("other")])) == errSecSuccess)
+    },
+    Row(17, "an attribute the class does not have answers errSecNoSuchAttr") {
+        let keychain = makeKeychain()
+        #expect(keychain.add(password("a", [kSecAttrServer: "example.com"])) == errSecNoSuchAttr)
+        #expect(keychain.copy(password("a", [kSecAttrServer: "example.com"])).status == errSecNoSuchAttr)
+        #expect(keychain.delete(password("a", [kSecAttrServer: "example.com"])) == errSecNoSuchAttr)
+        #expect(keychain.add([kSecClass: kSecClassCertificate, kSecAttrApplicationTag: Data("t")]) == errSecNoSuchAttr)
+    },
+    Row(18, "a missing class is errSecParam; an unknown class is errSecNoSuchClass") {
+        let keychain = makeKeychain()
+        #expect(keychain.add([kSecAttrAccount: "a"]) == errSecParam)
+        #expect(keychain.copy([kSecAttrAccount: "a"]).status == errSecParam)
+        #expect(keychain.add([kSecClass: "blob", kSecAttrAccount: "a"]) == errSecNoSuchClass)
+        #expect(keychain.delete([kSecClass: "blob"]) == errSecNoSuchClass)
+    },
+    Row(19, "kSecUseDataProtectionKeychain is silently ignored") {
+        let keychain = makeKeychain()
+        #expect(keychain.add(password("a", [kSecUseDataProtectionKeychain: true, kSecValueData: Data("x")])) == errSecSuccess)
+        #expect(keychain.secret("a", [kSecUseDataProtectionKeychain: true]) == Data("x"))
+        #expect(keychain.secret("a") == Data("x"))
+    },
+    Row(20, "the default limit returns one object; LimitAll or N returns an array; no hits is not found; a bad limit is errSecParam") {
+        let keychain = makeKeychain()
+        #expect(keychain.add(password("a", [kSecValueData: Data("1")])) == errSecSuccess)
+        #expect(keychain.copy(password("a", [kSecReturnData: true])).result is Data)
+        #expect((keychain.copy(password("a", [kSecReturnData: true, kSecMatchLimit: kSecMatchLimitAll])).result as? [Data])?.count == 1)
+        #expect((keychain.copy(password("a", [kSecReturnData: true, kSecMatchLimit: 5])).result as? [Data])?.count == 1)
+        #expect(keychain.copy(password("a", [kSecReturnData: true, kSecMatchLimit: 1])).result is Data)
+        #expect(keychain.copy(password("zz", [kSecReturnData: true, kSecMatchLimit: kSecMatchLimitAll])).status == errSecItemNotFound)
+        #expect(keychain.copy(password("a", [kSecMatchLimit: "lots"])).status == errSecParam)
+        #expect(keychain.copy(password("a", [kSecMatchLimit: 0])).status == errSecParam)
+    },
+    Row(21, "the first item is the earliest inserted (a documented choice: apps must not rely on it)") {
+        let keychain = makeKeychain()
+        for (account, value) in [("b", "first"), ("a", "second"), ("c", "third")] {
+            #expect(keychain.add(password(account, [kSecValueData: Data(value)])) == errSecSuccess)
+        }
+        let first = keychain.copy([kSecClass: kSecClassGenericPassword, kSecReturnData: true]).result as? Data
+        #expect(first == Data("first"))
+    },
+    Row(22, "return keys decide the shape: data, persistent ref, attributes, a dictionary for two or more, nothing for none") {
+        let keychain = makeKeychain()
+        #expect(keychain.add(password("a", [kSecValueData: Data("v")])) == errSecSuccess)
+        #expect(keychain.copy(password("a", [kSecReturnData: true])).result as? Data == Data("v"))
+        let reference = keychain.copy(password("a", [kSecReturnPersistentRef: true])).result as? Data
+        #expect(reference != nil)
+        #expect((keychain.copy(password("a", [kSecReturnAttributes: true])).result as? [String: Any])?["acct"] as? String == "a")
+        let both = keychain.copy(password("a", [kSecReturnData: true, kSecReturnAttributes: true, kSecReturnPersistentRef: true]))
+            .result as? [String: Any]
+        #expect(both?["v_Data"] as? Data == Data("v"))
+        #expect(both?["v_PersistentRef"] as? Data == reference)
+        let none = keychain.copy(password("a"))
+        #expect(none.status == errSecSuccess && none.result == nil)
+        // A persistent reference finds the item it named.
+        let byReference = keychain.copy([kSecClass: kSecClassGenericPassword, kSecValuePersistentRef: reference ?? Data(),
+                                          kSecReturnData: true]).result as? Data
+        #expect(byReference == Data("v"))
+        // Data with LimitAll is allowed on iOS.
+        #expect((keychain.copy(password("a", [kSecReturnData: true, kSecMatchLimit: kSecMatchLimitAll])).result as? [Data]) == [Data("v")])
+    },
+    Row(23, "kSecReturnRef on a password succeeds with a nil result; adding a password by reference is errSecParam") {
+        let keychain = makeKeychain()
+        #expect(keychain.add(password("a", [kSecValueData: Data("v")])) == errSecSuccess)
+        let reply = keychain.copy(password("a", [kSecReturnRef: true]))
+        #expect(reply.status == errSecSuccess && reply.result == nil)
+        #expect(keychain.add(password("b", [kSecValueRef: NSObject()])) == errSecParam)
+    },
+    Row(24, "an item without data can be added; data+attributes returns a dictionary without v_Data") {
+        let keychain = makeKeychain()
+        #expect(keychain.add(password("a")) == errSecSuccess)
+        let reply = keychain.copy(password("a", [kSecReturnData: true, kSecReturnAttributes: true])).result as? [String: Any]
+        #expect(reply?["acct"] as? String == "a")
+        #expect(reply?["v_Data"] == nil)
+    },
+    Row(25, "kSecValueData that is not a CFData is errSecParam in add and update") {
+        let keychain = makeKeychain()
+        #expect(keychain.add(password("a", [kSecValueData: "plain string"])) == errSecParam)
+        #expect(keychain.add(password("a")) == errSecSuccess)
+        #expect(keychain.update(password("a"), [kSecValueData: "plain string"]) == errSecParam)
+    },
+]
+
+let rowsUpdateDelete: [Row] = [
+    Row(26, "return keys in an update's query are errSecParam on iOS") {
+        let keychain = makeKeychain()
+        #expect(keychain.add(password("a")) == errSecSuccess)
+        #expect(keychain.update(password("a", [kSecReturnData: true]), [kSecValueData: Data("x")]) == errSecParam)
+        #expect(keychain.update(password("a", [kSecReturnAttributes: true]), [kSecValueData: Data("x")]) == errSecParam)
+    },
+    Row(27, "a match limit in an update or delete is errSecParam") {
+        let keychain = makeKeychain()
+        #expect(keychain.add(password("a")) == errSecSuccess)
+        #expect(keychain.update(password("a", [kSecMatchLimit: kSecMatchLimitOne]), [kSecValueData: Data("x")]) == errSecParam)
+        #expect(keychain.delete(password("a", [kSecMatchLimit: kSecMatchLimitAll])) == errSecParam)
+        #expect(keychain.count() == 1)
+    },
+    Row(28, "update changes every match, sets mdat and keeps cdat; no match is not found") {
+        let clock = ManualClock(Date(timeIntervalSinceReferenceDate: 1_000))
+        let keychain = makeKeychain(clock: { clock.now })
+        #expect(keychain.add(password("a", service: "s")) == errSecSuccess)
+        #expect(keychain.add(password("b", service: "s")) == errSecSuccess)
+        clock.now = Date(timeIntervalSinceReferenceDate: 2_000)
+        #expect(keychain.update([kSecClass: kSecClassGenericPassword, kSecAttrService: "s"], [kSecValueData: Data("new")]) == errSecSuccess)
+        #expect(keychain.secret("a", service: "s") == Data("new") && keychain.secret("b", service: "s") == Data("new"))
+        let attributes = keychain.copy(password("a", service: "s", [kSecReturnAttributes: true])).result as? [String: Any]
+        #expect(attributes?["cdat"] as? Date == Date(timeIntervalSinceReferenceDate: 1_000))
+        #expect(attributes?["mdat"] as? Date == Date(timeIntervalSinceReferenceDate: 2_000))
+        #expect(keychain.update(password("zz"), [kSecValueData: Data("x")]) == errSecItemNotFound)
+    },
+    Row(29, "an update may change a primary-key attribute; a collision is a duplicate and rolls the whole update back") {
+        let keychain = makeKeychain()
+        #expect(keychain.add(password("a", service: "old", [kSecValueData: Data("1")])) == errSecSuccess)
+        #expect(keychain.update(password("a", service: "old"), [kSecAttrService: "new"]) == errSecSuccess)
+        #expect(keychain.secret("a", service: "new") == Data("1"))
+        #expect(keychain.add(password("b", service: "new", [kSecValueData: Data("2")])) == errSecSuccess)
+        // Both items would collapse onto account "c": the second write collides, nothing changes.
+        #expect(keychain.update([kSecClass: kSecClassGenericPassword, kSecAttrService: "new"], [kSecAttrAccount: "c"]) == errSecDuplicateItem)
+        #expect(keychain.secret("a", service: "new") == Data("1") && keychain.secret("b", service: "new") == Data("2"))
+    },
+    Row(30, "an update may change kSecAttrAccessible") {
+        let keychain = makeKeychain()
+        #expect(keychain.add(password("a")) == errSecSuccess)
+        #expect(keychain.update(password("a"), [kSecAttrAccessible: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly]) == errSecSuccess)
+        let records = try keychain.dump()
+        #expect(records.first?.accessible == "cku")
+    },
+    Row(31, "delete removes every match; none is not found; return keys are not checked") {
+        let keychain = makeKeychain()
+        #expect(keychain.add(password("a", service: "s")) == errSecSuccess)
+        #expect(keychain.add(password("b", service: "s")) == errSecSuccess)
+        #expect(keychain.delete([kSecClass: kSecClassGenericPassword, kSecAttrService: "s", kSecReturnData: true]) == errSecSuccess)
+        #expect(keychain.count() == 0)
+        #expect(keychain.delete([kSecClass: kSecClassGenericPassword, kSecAttrService: "s"]) == errSecItemNotFound)
+    },
+]
+
+let rowsLock: [Row] = [
+    Row(32, "WhenUnlocked needs unlocked; AfterFirstUnlock needs a first unlock; Always is always readable") {
+        let tmp = try TemporaryDirectory()
+        let path = tmp.file("keychain.db")
+        let setup = makeKeychain(path: path)
+        for (account, accessible) in [("ak", kSecAttrAccessibleWhenUnlocked), ("ck", kSecAttrAccessibleAfterFirstUnlock),
+                                      ("dk", kSecAttrAccessibleAlways), ("cku", kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly)] {
+            #expect(setup.add(password(account, [kSecValueData: Data(account), kSecAttrAccessible: accessible])) == errSecSuccess)
+        }
+        let expectations: [(LockState, [String: OSStatus])] = [
+            (.unlocked, ["ak": 0, "ck": 0, "dk": 0, "cku": 0]),
+            (.locked, ["ak": errSecInteractionNotAllowed, "ck": 0, "dk": 0, "cku": 0]),
+            (.beforeFirstUnlock, ["ak": errSecInteractionNotAllowed, "ck": errSecInteractionNotAllowed, "dk": 0,
+                                  "cku": errSecInteractionNotAllowed]),
+        ]
+        for (state, answers) in expectations {
+            let keychain = makeKeychain(lock: state, path: path)
+            for (account, expected) in answers {
+                #expect(keychain.copy(password(account, [kSecReturnData: true])).status == expected, "\(account) while \(state)")
+            }
+        }
+    },
+    Row(33, "an unavailable class key answers errSecInteractionNotAllowed") {
+        let keychain = makeKeychain()
+        #expect(keychain.add(password("a", [kSecValueData: Data("v")])) == errSecSuccess)
+        keychain.setLockState(.locked)
+        #expect(keychain.copy(password("a", [kSecReturnData: true])).status == errSecInteractionNotAllowed)
+        keychain.setLockState(.unlocked)
+        #expect(keychain.secret("a") == Data("v"))
+    },
+    Row(34, "while locked even an attributes-only read of a WhenUnlocked item fails; AfterFirstUnlock items still read") {
+        let keychain = makeKeychain()
+        #expect(keychain.add(password("a")) == errSecSuccess)
+        #expect(keychain.add(password("c", [kSecAttrAccessible: kSecAttrAccessibleAfterFirstUnlock])) == errSecSuccess)
+        keychain.setLockState(.locked)
+        #expect(keychain.copy(password("a", [kSecReturnAttributes: true])).status == errSecInteractionNotAllowed)
+        #expect(keychain.copy(password("c", [kSecReturnAttributes: true])).status == errSecSuccess)
+    },
+    Row(35, "adding a WhenUnlocked item while locked fails with the lock error, even when it would be a duplicate") {
+        let keychain = makeKeychain()
+        #expect(keychain.add(password("a")) == errSecSuccess)
+        keychain.setLockState(.locked)
+        #expect(keychain.add(password("a")) == errSecInteractionNotAllowed)
+        #expect(keychain.add(password("b")) == errSecInteractionNotAllowed)
+        #expect(keychain.add(password("c", [kSecAttrAccessible: kSecAttrAccessibleAfterFirstUnlock])) == errSecSuccess)
+    },
+    Row(36, "while locked, a query that matches nothing answers not found") {
+        let keychain = makeKeychain(lock: .locked)
+        #expect(keychain.copy(password("missing", [kSecReturnData: true])).status == errSecItemNotFound)
+    },
+    Row(37, "one undecryptable row poisons a LimitAll read; LimitOne only looks at the first row") {
+        let keychain = makeKeychain()
+        #expect(keychain.add(password("a", service: "s", [kSecAttrAccessible: kSecAttrAccessibleAfterFirstUnlock])) == errSecSuccess)
+        #expect(keychain.add(password("b", service: "s")) == errSecSuccess)  // ak
+        keychain.setLockState(.locked)
+        let query: Query = [kSecClass: kSecClassGenericPassword, kSecAttrService: "s", kSecReturnAttributes: true]
+        #expect(keychain.copy(query.merging([kSecMatchLimit: kSecMatchLimitAll]) { _, new in new }).status == errSecInteractionNotAllowed)
+        #expect(keychain.copy(query).status == errSecSuccess)
+    },
+    Row(38, "updating a WhenUnlocked item while locked fails with the lock error") {
+        let keychain = makeKeychain()
+        #expect(keychain.add(password("a", [kSecValueData: Data("v")])) == errSecSuccess)
+        keychain.setLockState(.locked)
+        #expect(keychain.update(password("a"), [kSecValueData: Data("w")]) == errSecInteractionNotAllowed)
+        keychain.setLockState(.unlocked)
+        #expect(keychain.secret("a") == Data("v"))
+    },
+    Row(39, "delete works while locked for local items (the destructive read-then-delete pattern)") {
+        let keychain = makeKeychain()
+        #expect(keychain.add(password("a", [kSecValueData: Data("v")])) == errSecSuccess)
+        #expect(keychain.add(password("s", [kSecAttrSynchronizable: true])) == errSecSuccess)
+        keychain.setLockState(.locked)
+        #expect(keychain.copy(password("a", [kSecReturnData: true])).status == errSecInteractionNotAllowed)
+        #expect(keychain.delete(password("a")) == errSecSuccess)
+        #expect(keychain.delete(password("s", [kSecAttrSynchronizable: true])) == errSecInteractionNotAllowed)
+        keychain.setLockState(.unlocked)
+        #expect(keychain.copy(password("a")).status == errSecItemNotFound)
+    },
+    Row(40, "a WhenPasscodeSet item cannot be added without a passcode (errSecAuthFailed)") {
+        let query = password("a", [kSecAttrAccessible: kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly])
+        #expect(makeKeychain(passcode: false).add(query) == errSecAuthFailed)
+        #expect(makeKeychain(passcode: true).add(query) == errSecSuccess)
+    },
+    Row(41, "a match limit inside SecItemAdd is errSecParam (the specification's choice over a silent no-op)") {
+        let keychain = makeKeychain()
+        #expect(keychain.add(password("a", [kSecMatchLimit: kSecMatchLimitOne])) == errSecParam)
+        #expect(keychain.count() == 0)
+    },
+    Row(42, "items survive the app's removal: a store reopened by a reinstalled app still holds them") {
+        let tmp = try TemporaryDirectory()
+        let path = tmp.file("keychain.db")
+        do {
+            let first = makeKeychain(identity: appIdentity(), path: path)
+            #expect(first.add(password("a", [kSecValueData: Data("v")])) == errSecSuccess)
+        }
+        let reinstalled = makeKeychain(identity: appIdentity(), path: path)
+        #expect(reinstalled.secret("a") == Data("v"))
+    },
+    Row(43, "a prewarmed launch before first unlock reads WhenUnlocked and AfterFirstUnlock items as -25308") {
+        let tmp = try TemporaryDirectory()
+        let path = tmp.file("keychain.db")
+        let setup = makeKeychain(path: path)
+        #expect(setup.add(password("ak", [kSecValueData: Data("1")])) == errSecSuccess)
+        #expect(setup.add(password("cku", [kSecValueData: Data("2"),
+                                           kSecAttrAccessible: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly])) == errSecSuccess)
+        let prewarmed = makeKeychain(lock: .beforeFirstUnlock, path: path)
+        #expect(prewarmed.copy(password("ak", [kSecReturnData: true])).status == errSecInteractionNotAllowed)
+        #expect(prewarmed.copy(password("cku", [kSecReturnData: true])).status == errSecInteractionNotAllowed)
+    },
+]
+
+/// A clock a test moves by hand.
+final class ManualClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Date
+    init(_ start: Date) { value = start }
+    var now: Date {
+        get { lock.withLock { value } }
+        set { lock.withLock { value = newValue } }
+    }
+}
