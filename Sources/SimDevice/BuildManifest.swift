@@ -92,7 +92,7 @@ public struct BuildCatalog: Sendable {
         do {
             identity = try AppIdentity.fromEntitlementsFile(entitlementsPath, bundleID: manifest.bundleID)
         } catch {
-            throw .malformedFile(entitlementsPath, reason: (error as? EntitlementsError)?.reason ?? "\(error)")
+            throw .malformedFile(entitlementsPath, reason: (error as? EntitlementsFileError)?.reason ?? "\(error)")
         }
         if let appID = identity.applicationIdentifier, !appID.hasSuffix("." + manifest.bundleID), !appID.hasSuffix(".*") {
             throw .malformedFile(entitlementsPath, reason:
