@@ -29,7 +29,7 @@ let package = Package(
         .executableTarget(name: "upgrade-runner", dependencies: ["UpgradeRunner"]),
 
         // A minimal app build: opens the keychain, reads one item, writes a status file.
-        .executableTarget(name: "TinyApp", dependencies: ["SimDevice"]),
+        .executableTarget(name: "TinyApp", dependencies: ["SimDevice", "SimSecurity", "SimRuntime"]),
 
         // Helpers for tests and benchmarks.
         .target(name: "TestSupport", dependencies: ["SimRuntime"]),
@@ -47,8 +47,8 @@ let package = Package(
             dependencies: ["SimSecurity"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
-        .testTarget(name: "SimDeviceTests", dependencies: ["SimDevice", "TestSupport"]),
+        .testTarget(name: "SimDeviceTests", dependencies: ["SimDevice", "SimSecurity", "SimRuntime", "TestSupport"]),
         .testTarget(name: "EntitlementsTests", dependencies: ["Entitlements", "TestSupport"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "UpgradeRunnerTests", dependencies: ["UpgradeRunner", "TestSupport"]),
+        .testTarget(name: "UpgradeRunnerTests", dependencies: ["UpgradeRunner", "TestSupport"], exclude: ["Golden"]),
     ]
 )

@@ -1,1 +1,83 @@
+// TinyApp: the smallest app build. It opens the device keychain, reads (or seeds) one item, and
+// writes a small status file into its data container. Launch arguments pick other behaviours that
+// the tests need (`-TinyMode hang|signal|prefs|wait|env`); they reach it through the argument domain.
+import Foundation
 import SimDevice
+import SimRuntime
+#if canImport(Security)
+import Security
+#else
+import SimSecurity
+#endif
+
+let platform: Platform
+do {
+    platform = try Platform.launched()
+} catch {
+    FileHandle.standardError.write(Data("TinyApp: \(error)\n".utf8))
+    exit(2)
+}
+let defaults = platform.preferences
+let mode = defaults.string(forKey: "TinyMode") ?? "read"
+// The status file's fields, as JSON literals; written with sorted keys, without JSONSerialization,
+// whose first use costs more than the rest of this app.
+var status: [String: String] = [
+    "bundleID": quoted(platform.context.bundleID), "mode": quoted(mode), "runtime": quoted("\(platform.context.runtime)"),
+]
+
+func quoted(_ text: String) -> String {
+    "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+}
+
+func query(_ extra: [CFString: Any]) -> CFDictionary {
+    var query: [CFString: Any] = [kSecClass: kSecClassGenericPassword, kSecAttrService: "tiny", kSecAttrAccount: "token"]
+    query.merge(extra) { $1 }
+    return query as CFDictionary
+}
+
+switch mode {
+case "seed":
+    let value = defaults.string(forKey: "TinyValue") ?? "tiny-secret"
+    status["SecItemAdd"] = "\(SecItemAdd(query([kSecValueData: Data(value.utf8)]), nil))"
+case "hang":
+    print("TinyApp: hanging")
+    fflush(nil)
+    let seconds = defaults.integer(forKey: "TinyHangSeconds")
+    var slept = 0
+    while seconds == 0 || slept < seconds { sleep(1); slept += 1 }
+case "signal":
+    print("TinyApp: raising signal")
+    fflush(nil)
+    // The default action, as when the system kills an app; the Swift runtime's crash handler is bypassed.
+    let number = Int32(defaults.integer(forKey: "TinySignal"))
+    signal(number, SIG_DFL)
+    kill(getpid(), number)
+    while true { pause() }
+case "prefs":
+    let count = defaults.integer(forKey: "TinyCounter") + 1
+    status["stored"] = "\(defaults.set(count, forKey: "TinyCounter"))"
+    status["counter"] = "\(defaults.integer(forKey: "TinyCounter"))"
+case "wait":
+    status["available"] = "\(platform.protectedData.waitUntilAvailable(timeout: Double(defaults.integer(forKey: "TinyWaitSeconds"))))"
+case "env":
+    let environment = ProcessInfo.processInfo.environment
+    print("HOME=\(environment["HOME"] ?? "")")
+    print("TMPDIR=\(environment["TMPDIR"] ?? "")")
+    print("arguments=\(platform.arguments.joined(separator: " "))")
+    FileHandle.standardError.write(Data("stderr line\n".utf8))
+default:
+    var result: CFTypeRef?
+    let read = SecItemCopyMatching(query([kSecReturnData: kCFBooleanTrue!]), &result)
+    status["SecItemCopyMatching"] = "\(read)"
+    status["found"] = "\((result as? Data) != nil)"
+}
+
+let url = platform.containers.documents.appendingPathComponent("tiny-status.json")
+do {
+    let fields = status.sorted { $0.key < $1.key }.map { quoted($0.key) + ":" + $0.value }
+    try platform.files.write(Data(("{" + fields.joined(separator: ",") + "}\n").utf8), to: url)
+} catch {
+    FileHandle.standardError.write(Data("TinyApp: status file: \(error)\n".utf8))
+    exit(3)
+}
+exit(Int32(defaults.integer(forKey: "TinyExit")))

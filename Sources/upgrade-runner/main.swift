@@ -1,5 +1,4 @@
 import Foundation
 import UpgradeRunner
 
-FileHandle.standardError.write(Data("upgrade-runner: not implemented yet\n".utf8))
-exit(2)
+exit(UpgradeRunner.main(CommandLine.arguments))

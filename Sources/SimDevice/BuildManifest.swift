@@ -1,0 +1,128 @@
+import Foundation
+import SimRuntime
+
+/// The contents of `builds/<id>/build.json`: one archived app build.
+public struct BuildManifest: Codable, Equatable, Sendable {
+    public var id: String
+    public var bundleID: String
+    /// `CFBundleShortVersionString`, such as `2.1`.
+    public var marketingVersion: String
+    /// `CFBundleVersion`, such as `210`; it orders upgrades and downgrades.
+    public var buildNumber: String
+    /// The executable product name, looked up in the products folder.
+    public var executable: String
+    /// The app's data schema version (what its migrations bring the data to).
+    public var schemaVersion: Int
+    /// The entitlements property list, a file name inside the build folder.
+    public var entitlements: String
+    public var notes: String?
+
+    public init(id: String, bundleID: String, marketingVersion: String, buildNumber: String, executable: String,
+                schemaVersion: Int, entitlements: String, notes: String? = nil) {
+        self.id = id
+        self.bundleID = bundleID
+        self.marketingVersion = marketingVersion
+        self.buildNumber = buildNumber
+        self.executable = executable
+        self.schemaVersion = schemaVersion
+        self.entitlements = entitlements
+        self.notes = notes
+    }
+
+    /// Orders build numbers as dotted integers (`9` < `10` < `10.1`), as the App Store does.
+    public static func compareBuildNumbers(_ lhs: String, _ rhs: String) -> ComparisonResult {
+        let left = lhs.split(separator: ".").map { Int($0) ?? 0 }
+        let right = rhs.split(separator: ".").map { Int($0) ?? 0 }
+        for index in 0..<max(left.count, right.count) {
+            let l = index < left.count ? left[index] : 0
+            let r = index < right.count ? right[index] : 0
+            if l != r { return l < r ? .orderedAscending : .orderedDescending }
+        }
+        return .orderedSame
+    }
+}
+
+/// A build ready to install: its manifest, its entitlements, and its executable located.
+public struct Build: Sendable, Equatable {
+    public var manifest: BuildManifest
+    public var folder: String
+    public var entitlementsPath: String
+    /// The app's identity from its entitlements (never from the app itself).
+    public var identity: AppIdentity
+    public var executablePath: String
+}
+
+/// The archived builds: `<folder>/<id>/build.json` plus an entitlements file each, with executables
+/// in a products folder (`.build/debug` unless told otherwise).
+public struct BuildCatalog: Sendable {
+    public static let productsEnvironmentKey = "UPGRADE_RUNNER_PRODUCTS"
+
+    public var folder: String
+    public var productsFolder: String
+
+    public init(folder: String, productsFolder: String) {
+        self.folder = folder
+        self.productsFolder = productsFolder
+    }
+
+    /// The build with this id, or the build in this folder when `idOrPath` names one.
+    /// - Throws: a ``DeviceError`` naming the manifest and field, the entitlements file, or the
+    ///   missing executable.
+    public func build(_ idOrPath: String) throws(DeviceError) -> Build {
+        let buildFolder: String
+        if idOrPath.contains("/") {
+            buildFolder = idOrPath.hasSuffix("/") ? String(idOrPath.dropLast()) : idOrPath
+        } else {
+            buildFolder = folder + "/" + idOrPath
+        }
+        let manifestPath = buildFolder + "/build.json"
+        guard FileManager.default.fileExists(atPath: manifestPath) else {
+            if FileManager.default.fileExists(atPath: buildFolder) {
+                throw .missingFile(manifestPath, what: "build manifest")
+            }
+            throw .unknownBuild(idOrPath, buildsFolder: folder)
+        }
+        let manifest = try JSONFile.read(BuildManifest.self, from: manifestPath, what: "build manifest")
+        try validate(manifest, manifestPath: manifestPath, folderName: (buildFolder as NSString).lastPathComponent)
+        let entitlementsPath = buildFolder + "/" + manifest.entitlements
+        guard FileManager.default.fileExists(atPath: entitlementsPath) else {
+            throw .missingFile(entitlementsPath, what: "entitlements file named by \(manifestPath)")
+        }
+        let identity: AppIdentity
+        do {
+            identity = try AppIdentity.fromEntitlementsFile(entitlementsPath, bundleID: manifest.bundleID)
+        } catch {
+            throw .malformedFile(entitlementsPath, reason: (error as? EntitlementsFileError)?.reason ?? "\(error)")
+        }
+        if let appID = identity.applicationIdentifier, !appID.hasSuffix("." + manifest.bundleID), !appID.hasSuffix(".*") {
+            throw .malformedFile(entitlementsPath, reason:
+                "\"application-identifier\" \(appID) does not name bundle id \(manifest.bundleID) of \(manifestPath)")
+        }
+        let executablePath = productsFolder + "/" + manifest.executable
+        guard FileManager.default.isExecutableFile(atPath: executablePath) else {
+            throw .missingExecutable(manifest.executable, productsFolder: productsFolder, build: manifest.id)
+        }
+        return Build(manifest: manifest, folder: buildFolder, entitlementsPath: entitlementsPath,
+                     identity: identity, executablePath: executablePath)
+    }
+
+    private func validate(_ manifest: BuildManifest, manifestPath: String, folderName: String) throws(DeviceError) {
+        let required: [(String, String)] = [
+            ("id", manifest.id), ("bundleID", manifest.bundleID), ("marketingVersion", manifest.marketingVersion),
+            ("buildNumber", manifest.buildNumber), ("executable", manifest.executable), ("entitlements", manifest.entitlements),
+        ]
+        for (field, value) in required where value.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw .malformedFile(manifestPath, reason: "field \"\(field)\" is empty")
+        }
+        if manifest.id != folderName {
+            throw .malformedFile(manifestPath, reason: "field \"id\" is \"\(manifest.id)\" but the folder is \(folderName)")
+        }
+        for (field, value) in [("executable", manifest.executable), ("entitlements", manifest.entitlements)]
+        where value.contains("/") || value.hasPrefix(".") {
+            throw .malformedFile(manifestPath, reason: "field \"\(field)\" must be a plain file name, not \"\(value)\"")
+        }
+        if manifest.buildNumber.split(separator: ".", omittingEmptySubsequences: false).contains(where: { Int($0) == nil }) {
+            throw .malformedFile(manifestPath, reason: "field \"buildNumber\" is \"\(manifest.buildNumber)\", not dotted integers")
+        }
+    }
+}

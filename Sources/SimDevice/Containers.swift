@@ -1,0 +1,96 @@
+import Foundation
+
+/// The kinds of container a device holds, as MobileContainerManager names them.
+public enum ContainerKind: String, CaseIterable, Sendable {
+    /// The installed build (replaced, under a new UUID, on every install).
+    case bundle
+    /// The app's data: Documents, Library, tmp (kept across an in-place install).
+    case data
+    /// An app group's shared container.
+    case appGroup
+
+    var relativePath: String {
+        switch self {
+        case .bundle: "Bundle/Application"
+        case .data: "Data/Application"
+        case .appGroup: "Shared/AppGroup"
+        }
+    }
+
+    /// `MCMMetadataContentClass` of the real metadata file.
+    var contentClass: Int {
+        switch self {
+        case .bundle: 1
+        case .data: 2
+        case .appGroup: 7
+        }
+    }
+}
+
+/// One container folder and the identifier its metadata file names.
+public struct Container: Sendable, Equatable {
+    public var kind: ContainerKind
+    /// The bundle id or app group id from `MCMMetadataIdentifier`.
+    public var identifier: String
+    public var uuid: String
+    public var path: String
+}
+
+/// Finds and creates containers through their `.com.apple.mobile_container_manager.metadata.plist`,
+/// never by folder name: the folder is a UUID that changes on every install, as on a real device.
+public enum ContainerDirectory {
+    public static let metadataFileName = ".com.apple.mobile_container_manager.metadata.plist"
+
+    /// Every container of `kind` under `layout`, sorted by identifier then UUID. Folders without a
+    /// readable metadata file (an install interrupted before it was moved into place) are skipped.
+    public static func all(_ kind: ContainerKind, in layout: DeviceLayout) -> [Container] {
+        let parent = layout.containersDirectory(kind)
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: parent) else { return [] }
+        return names.compactMap { name -> Container? in
+            let folder = parent + "/" + name
+            guard let identifier = identifier(of: folder) else { return nil }
+            return Container(kind: kind, identifier: identifier, uuid: name, path: folder)
+        }
+        .sorted { ($0.identifier, $0.uuid) < ($1.identifier, $1.uuid) }
+    }
+
+    /// The containers of `kind` whose metadata names `identifier`.
+    public static func find(_ kind: ContainerKind, identifier: String, in layout: DeviceLayout) -> [Container] {
+        all(kind, in: layout).filter { $0.identifier == identifier }
+    }
+
+    /// The identifier that the metadata file in `folder` names, or nil.
+    static func identifier(of folder: String) -> String? {
+        guard let data = FileManager.default.contents(atPath: folder + "/" + metadataFileName),
+              let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
+        else { return nil }
+        return plist["MCMMetadataIdentifier"] as? String
+    }
+
+    /// Creates a container folder of `kind` for `identifier` in `parent` (the final place, or a
+    /// staging folder), with its metadata file and, for data and group containers, the standard folders.
+    static func create(_ kind: ContainerKind, identifier: String, uuid: String = UUID().uuidString,
+                       at folder: String) throws(DeviceError) -> Container {
+        let metadata: [String: Any] = [
+            "MCMMetadataIdentifier": identifier,
+            "MCMMetadataUUID": uuid,
+            "MCMMetadataContentClass": kind.contentClass,
+            "MCMMetadataSchemaVersion": 1,
+        ]
+        let subfolders: [String] = switch kind {
+        case .bundle: []
+        case .data: ["Documents", "Library/Preferences", "Library/Caches", "Library/Application Support", "tmp"]
+        case .appGroup: ["Library/Preferences", "Library/Caches"]
+        }
+        do {
+            for sub in [""] + subfolders {
+                try FileManager.default.createDirectory(atPath: folder + "/" + sub, withIntermediateDirectories: true)
+            }
+            let data = try PropertyListSerialization.data(fromPropertyList: metadata, format: .xml, options: 0)
+            try data.write(to: URL(fileURLWithPath: folder + "/" + metadataFileName), options: .atomic)
+        } catch {
+            throw .fileSystem(folder, reason: "cannot create container (\(error.localizedDescription))")
+        }
+        return Container(kind: kind, identifier: identifier, uuid: uuid, path: folder)
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import SimRuntime
+import SimSecurity
+
+/// A simulated device as read from its folder: its record, its installed apps and its containers.
+///
+/// A `Device` only reads. Everything that changes a device goes through a ``DeviceSession``, which
+/// holds the device's OS lock, so two runs can never change one device at once.
+public struct Device: Sendable {
+    public let layout: DeviceLayout
+    /// The record as it was when the device was opened.
+    public let record: DeviceRecord
+
+    public var udid: String { record.udid }
+
+    /// Opens the device in `layout.directory`.
+    /// - Throws: a ``DeviceError`` naming `device.json` and the field when the record is missing or malformed.
+    public init(layout: DeviceLayout) throws(DeviceError) {
+        let record = try JSONFile.read(DeviceRecord.self, from: layout.recordPath, what: "device record")
+        guard record.formatVersion <= DeviceRecord.currentFormatVersion else {
+            throw .malformedFile(layout.recordPath, reason: "field \"formatVersion\" is \(record.formatVersion), newer than this "
+                                 + "upgrade-runner reads (\(DeviceRecord.currentFormatVersion)); use a newer upgrade-runner")
+        }
+        let folder = (layout.directory as NSString).lastPathComponent
+        guard record.udid == folder else {
+            throw .malformedFile(layout.recordPath, reason: "field \"udid\" is \"\(record.udid)\" but the folder is \(folder)")
+        }
+        self.layout = layout
+        self.record = record
+    }
+
+    /// Takes the device for this run.
+    /// - Throws: `device <UDID> is in use by pid N` when another run holds it.
+    public func acquire() throws(DeviceError) -> DeviceSession {
+        let lock = try DeviceLock(path: layout.lockFilePath, udid: udid)
+        // Re-read under the lock: the record may have changed since this value was made.
+        return DeviceSession(device: try Device(layout: layout), lock: lock)
+    }
+
+    /// The installed apps, sorted by bundle id.
+    public func installedApps() -> [InstalledApp] {
+        var latest: [String: InstalledApp] = [:]
+        for container in ContainerDirectory.all(.bundle, in: layout) {
+            guard let app = try? InstalledApp(container: container) else { continue }
+            // Two bundle containers for one id only exist after an install was interrupted between
+            // moving the new one into place and removing the old one: the newer install wins.
+            if let other = latest[app.bundleID], other.record.sequence > app.record.sequence { continue }
+            latest[app.bundleID] = app
+        }
+        return latest.values.sorted { $0.bundleID < $1.bundleID }
+    }
+
+    /// The installed app with this bundle id.
+    public func installedApp(_ bundleID: String) throws(DeviceError) -> InstalledApp {
+        guard let app = installedApps().first(where: { $0.bundleID == bundleID }) else {
+            throw .notInstalled(bundleID: bundleID, udid: udid)
+        }
+        return app
+    }
+
+    /// The data container of `bundleID`, if the app has one.
+    public func dataContainer(_ bundleID: String) -> Container? {
+        ContainerDirectory.find(.data, identifier: bundleID, in: layout).first
+    }
+
+    /// The shared container of an app group, if one exists.
+    public func groupContainer(_ groupID: String) -> Container? {
+        ContainerDirectory.find(.appGroup, identifier: groupID, in: layout).first
+    }
+
+    /// The key of keyed digests in keychain dumps: random per device, kept outside `data/`, so that
+    /// two dumps of one device compare equal without either showing a value.
+    public func digestKey() throws(DeviceError) -> Data {
+        guard let key = FileManager.default.contents(atPath: layout.digestKeyPath), key.count == 32 else {
+            throw .malformedFile(layout.digestKeyPath, reason: "missing or not 32 bytes")
+        }
+        return key
+    }
+
+    /// Every keychain item on the device, whatever its access group or protection class.
+    public func keychainItems() throws(DeviceError) -> [KeychainItemRecord] {
+        guard FileManager.default.fileExists(atPath: layout.keychainPath) else {
+            throw .missingFile(layout.keychainPath, what: "keychain database")
+        }
+        let keychain = Keychain(Keychain.Configuration(storage: .file(layout.keychainPath), runtime: record.runtime))
+        if let problem = keychain.openError { throw .malformedFile(layout.keychainPath, reason: "\(problem)") }
+        do {
+            return try keychain.dump()
+        } catch {
+            throw .malformedFile(layout.keychainPath, reason: "\(error)")
+        }
+    }
+
+    // MARK: Building blocks shared by create and erase
+
+    /// The empty `data/` tree: container folders and a fresh keychain database.
+    static func makeSkeleton(_ layout: DeviceLayout) throws(DeviceError) {
+        do {
+            for kind in ContainerKind.allCases {
+                try FileManager.default.createDirectory(atPath: layout.containersDirectory(kind), withIntermediateDirectories: true)
+            }
+            try FileManager.default.createDirectory(atPath: layout.keychainDirectory, withIntermediateDirectories: true)
+        } catch {
+            throw .notWritable(layout.directory, reason: error.localizedDescription)
+        }
+        let keychain = Keychain(Keychain.Configuration(storage: .file(layout.keychainPath)))
+        if let problem = keychain.openError { throw .fileSystem(layout.keychainPath, reason: "\(problem)") }
+    }
+
+    static func writeDigestKey(_ layout: DeviceLayout) throws(DeviceError) {
+        var generator = SystemRandomNumberGenerator()
+        let key = Data((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        guard FileManager.default.createFile(atPath: layout.digestKeyPath, contents: key, attributes: [.posixPermissions: 0o600]) else {
+            throw .notWritable(layout.digestKeyPath, reason: "cannot create the digest key")
+        }
+    }
+
+    /// Writes the one-word lock-state file that app processes read. A shut-down device reads as
+    /// before first unlock, whatever the record says.
+    static func writeLockStateFile(_ record: DeviceRecord, _ layout: DeviceLayout) throws(DeviceError) {
+        let state: LockState = record.state == .booted ? record.lockState : .beforeFirstUnlock
+        let text = Data((state.rawValue + "\n").utf8)
+        // Launches call this too; an unchanged file is left alone (an atomic write costs a sync).
+        if FileManager.default.contents(atPath: layout.lockStatePath) == text { return }
+        do {
+            try text.write(to: URL(fileURLWithPath: layout.lockStatePath), options: .atomic)
+        } catch {
+            throw .fileSystem(layout.lockStatePath, reason: "cannot be written")
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+
+/// Why a device operation could not be done, in one line that names the device, file or build.
+public enum DeviceError: Error, Equatable, CustomStringConvertible {
+    /// No device with this UDID or name under the devices root.
+    case unknownDevice(String, root: String)
+    /// More than one device has this name.
+    case ambiguousDevice(String, udids: [String])
+    /// A file that exists but cannot be used; `reason` says which field or why.
+    case malformedFile(String, reason: String)
+    /// A file or folder that should exist and does not.
+    case missingFile(String, what: String)
+    /// A folder the device needs to write to and cannot.
+    case notWritable(String, reason: String)
+    /// Another process holds the device.
+    case inUse(udid: String, pid: Int32?)
+    /// The bundle id has no installed app on the device.
+    case notInstalled(bundleID: String, udid: String)
+    /// The operation needs a booted device.
+    case shutDown(udid: String)
+    /// No build with this id in the builds folder.
+    case unknownBuild(String, buildsFolder: String)
+    /// The build's executable product is not in the products folder.
+    case missingExecutable(String, productsFolder: String, build: String)
+    /// A file operation failed.
+    case fileSystem(String, reason: String)
+    /// The app could not be started.
+    case spawnFailed(String, errno: Int32)
+
+    public var description: String {
+        switch self {
+        case .unknownDevice(let name, let root):
+            return "unknown device \"\(name)\" (no such UDID or name in \(root))"
+        case .ambiguousDevice(let name, let udids):
+            return "device name \"\(name)\" is ambiguous: \(udids.joined(separator: ", ")); use a UDID"
+        case .malformedFile(let path, let reason):
+            return "\(path): \(reason)"
+        case .missingFile(let path, let what):
+            return "\(path): \(what) is missing"
+        case .notWritable(let path, let reason):
+            return "\(path) is not writable (\(reason))"
+        case .inUse(let udid, let pid):
+            return "device \(udid) is in use by pid \(pid.map(String.init) ?? "unknown")"
+        case .notInstalled(let bundleID, let udid):
+            return "\(bundleID) is not installed on device \(udid)"
+        case .shutDown(let udid):
+            return "device \(udid) is shut down; boot it first (upgrade-runner device boot \(udid))"
+        case .unknownBuild(let id, let folder):
+            return "unknown build \"\(id)\" (no \(folder)/\(id)/build.json)"
+        case .missingExecutable(let name, let folder, let build):
+            return "build \(build): executable \"\(name)\" not found in products folder \(folder)"
+        case .fileSystem(let path, let reason):
+            return "\(path): \(reason)"
+        case .spawnFailed(let path, let code):
+            return "\(path): cannot be started (\(String(cString: strerror(code))))"
+        }
+    }
+}
+
+/// Reading and writing the JSON files of a device and a build, with errors that name the file and field.
+enum JSONFile {
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
+    }()
+
+    /// Decodes `T` from the file at `path`; every failure becomes a one-line ``DeviceError``.
+    static func read<T: Decodable>(_ type: T.Type, from path: String, what: String) throws(DeviceError) -> T {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw FileManager.default.fileExists(atPath: path)
+                ? .malformedFile(path, reason: "cannot be read") : .missingFile(path, what: what)
+        }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        do {
+            return try decoder.decode(T.self, from: data)
+        } catch let error as DecodingError {
+            throw .malformedFile(path, reason: describe(error))
+        } catch {
+            throw .malformedFile(path, reason: "not valid JSON")
+        }
+    }
+
+    /// Writes `value` as sorted-key JSON, atomically (a crash leaves the old file or the new one).
+    static func write<T: Encodable>(_ value: T, to path: String) throws(DeviceError) {
+        do {
+            var data = try encoder.encode(value)
+            data.append(0x0A)
+            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw .fileSystem(path, reason: "cannot be written (\(error.localizedDescription))")
+        }
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        func field(_ path: [any CodingKey], _ last: (any CodingKey)? = nil) -> String {
+            let names = (path + (last.map { [$0] } ?? [])).map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
+            return names.joined(separator: ".")
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return "field \"\(field(context.codingPath, key))\" is missing"
+        case .typeMismatch(let type, let context):
+            return "field \"\(field(context.codingPath))\" is not \(typeName(type))"
+        case .valueNotFound(let type, let context):
+            return "field \"\(field(context.codingPath))\" is null, expected \(typeName(type))"
+        case .dataCorrupted(let context):
+            if context.codingPath.isEmpty { return "not valid JSON" }
+            return "field \"\(field(context.codingPath))\": \(context.debugDescription)"
+        @unknown default:
+            return "not readable"
+        }
+    }
+
+    private static func typeName(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: return "a string"
+        case is Int.Type, is Int32.Type: return "an integer"
+        case is Bool.Type: return "a boolean"
+        case is Double.Type: return "a number"
+        default: return "a \(type)"
+        }
+    }
+}

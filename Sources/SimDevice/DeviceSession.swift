@@ -1,0 +1,154 @@
+import Foundation
+import SimRuntime
+
+/// A device taken by one run: the only way to change a device.
+///
+/// It holds the device's OS lock until ``release()`` or until the value or the process goes away.
+public final class DeviceSession: @unchecked Sendable {
+    private let deviceLock: DeviceLock
+    // A launch waits on one thread while another changes the lock state (a prewarmed app waiting
+    // for an unlock), so the current record is guarded.
+    private let state = NSLock()
+    private var current: Device
+    // What a launch of each bundle id needs from the containers. Nothing but this session changes
+    // the containers while it holds the device, so it is kept until an install, uninstall or erase.
+    private var targets: [String: LaunchTarget] = [:]
+
+    init(device: Device, lock: DeviceLock) {
+        self.current = device
+        self.deviceLock = lock
+    }
+
+    /// The device as it is now (updated by every change made through this session).
+    public var device: Device { state.withLock { current } }
+
+    public var layout: DeviceLayout { device.layout }
+    public var record: DeviceRecord { device.record }
+    public var udid: String { device.udid }
+
+    /// Gives the device back to other runs.
+    public func release() { deviceLock.release() }
+
+    /// The installed app and its containers, from the cache or the device.
+    func launchTarget(_ bundleID: String) throws(DeviceError) -> LaunchTarget {
+        if let cached = state.withLock({ targets[bundleID] }) { return cached }
+        let device = self.device
+        let app = try device.installedApp(bundleID)
+        let data: String
+        if let existing = device.dataContainer(bundleID) {
+            data = existing.path
+        } else {
+            data = try ContainerDirectory.create(.data, identifier: bundleID,
+                                                 at: layout.containersDirectory(.data) + "/" + UUID().uuidString).path
+        }
+        var groups: [String: String] = [:]
+        for group in app.record.identity.applicationGroups {
+            if let container = device.groupContainer(group) { groups[group] = container.path }
+        }
+        let target = LaunchTarget(app: app, dataContainer: data, groups: groups)
+        state.withLock { targets[bundleID] = target }
+        return target
+    }
+
+    /// Forgets cached launch targets after the containers changed.
+    func containersChanged() { state.withLock { targets.removeAll() } }
+
+    /// Changes the record and writes `device.json` and the lock-state file.
+    func update(_ change: (inout DeviceRecord) -> Void) throws(DeviceError) {
+        state.lock()
+        defer { state.unlock() }
+        var record = current.record
+        change(&record)
+        try JSONFile.write(record, to: current.layout.recordPath)
+        try Device.writeLockStateFile(record, current.layout)
+        current = Device(layout: current.layout, record: record)
+    }
+
+    // MARK: Power, lock state and clock
+
+    /// Boots the device. A simulator with no passcode prompt comes up unlocked; pass
+    /// `.beforeFirstUnlock` for a prewarmed launch after a reboot.
+    public func boot(lockState: LockState = .unlocked) throws(DeviceError) {
+        try update {
+            $0.state = .booted
+            $0.lockState = lockState
+        }
+    }
+
+    /// Shuts the device down; it boots again before first unlock unless told otherwise.
+    public func shutdown() throws(DeviceError) {
+        try update {
+            $0.state = .shutdown
+            $0.lockState = .beforeFirstUnlock
+        }
+    }
+
+    /// Locks the device. A device never unlocked since boot stays before first unlock.
+    public func lock() throws(DeviceError) {
+        try requireBooted()
+        try update { if $0.lockState == .unlocked { $0.lockState = .locked } }
+    }
+
+    /// Unlocks the device (the user entered the passcode).
+    public func unlock() throws(DeviceError) {
+        try requireBooted()
+        try update { $0.lockState = .unlocked }
+    }
+
+    /// Moves the device clock forward (or back, with a negative interval).
+    public func advanceClock(by interval: TimeInterval) throws(DeviceError) {
+        try update { $0.clock = $0.clock.addingTimeInterval(interval) }
+    }
+
+    /// Sets the device clock.
+    public func setClock(_ date: Date) throws(DeviceError) {
+        try update { $0.clock = date }
+    }
+
+    func requireBooted() throws(DeviceError) {
+        guard record.state == .booted else { throw .shutDown(udid: udid) }
+    }
+
+    // MARK: Erase and delete
+
+    /// Factory reset: every app, container and keychain item goes; the device is shut down.
+    /// Its name, runtime, clock and digest key stay.
+    public func erase() throws(DeviceError) {
+        for folder in [layout.dataDirectory, layout.stagingDirectory, layout.logsDirectory, layout.historyPath]
+        where FileManager.default.fileExists(atPath: folder) {
+            do {
+                try FileManager.default.removeItem(atPath: folder)
+            } catch {
+                throw .fileSystem(folder, reason: "cannot be removed (\(error.localizedDescription))")
+            }
+        }
+        containersChanged()
+        try Device.makeSkeleton(layout)
+        try shutdown()
+        HistoryEvent.append(HistoryEvent(event: "erase", clock: record.clock), to: layout)
+    }
+
+    /// Removes the device folder. The session is of no further use.
+    public func delete() throws(DeviceError) {
+        do {
+            try FileManager.default.removeItem(atPath: layout.directory)
+        } catch {
+            throw .fileSystem(layout.directory, reason: "cannot be removed (\(error.localizedDescription))")
+        }
+        release()
+    }
+}
+
+extension Device {
+    init(layout: DeviceLayout, record: DeviceRecord) {
+        self.layout = layout
+        self.record = record
+    }
+}
+
+/// What launching one bundle id needs: the installed app, its data container, its group containers.
+struct LaunchTarget {
+    var app: InstalledApp
+    var dataContainer: String
+    var groups: [String: String]
+}

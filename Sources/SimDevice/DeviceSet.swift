@@ -1,0 +1,89 @@
+import Foundation
+import SimRuntime
+import SimSecurity
+
+/// The folder that holds simulated devices, one sub-folder per UDID, like CoreSimulator's device set.
+public struct DeviceSet: Sendable {
+    /// The environment variable that sets the devices root.
+    public static let environmentKey = "UPGRADE_RUNNER_DEVICES"
+
+    public let root: String
+
+    public init(root: String) { self.root = root }
+
+    /// The devices root: `flag` (`--devices-root`), else `$UPGRADE_RUNNER_DEVICES`, else
+    /// `~/.upgrade-runner/devices`.
+    public static func resolveRoot(flag: String?, environment: [String: String]) -> String {
+        if let flag, !flag.isEmpty { return flag }
+        if let value = environment[environmentKey], !value.isEmpty { return value }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return home + "/.upgrade-runner/devices"
+    }
+
+    /// Every device in the set, sorted by name then UDID, and the device folders that could not be read.
+    public func list() -> (devices: [Device], problems: [DeviceError]) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: root) else { return ([], []) }
+        var devices: [Device] = []
+        var problems: [DeviceError] = []
+        for name in names.sorted() where !name.hasPrefix(".") {
+            let layout = DeviceLayout(directory: root + "/" + name)
+            guard FileManager.default.fileExists(atPath: layout.recordPath) else { continue }
+            do {
+                devices.append(try Device(layout: layout))
+            } catch {
+                problems.append(error)
+            }
+        }
+        devices.sort { ($0.record.name, $0.udid) < ($1.record.name, $1.udid) }
+        return (devices, problems)
+    }
+
+    /// The device with this UDID, or else the only device with this name.
+    public func device(_ nameOrUDID: String) throws(DeviceError) -> Device {
+        let direct = DeviceLayout(directory: root + "/" + nameOrUDID)
+        if !nameOrUDID.contains("/"), !nameOrUDID.hasPrefix("."), FileManager.default.fileExists(atPath: direct.directory) {
+            return try Device(layout: direct)
+        }
+        let named = list().devices.filter { $0.record.name == nameOrUDID }
+        switch named.count {
+        case 0: throw .unknownDevice(nameOrUDID, root: root)
+        case 1: return named[0]
+        default: throw .ambiguousDevice(nameOrUDID, udids: named.map(\.udid))
+        }
+    }
+
+    /// Creates a device, shut down and before first unlock, with an empty keychain.
+    /// - Parameters:
+    ///   - clock: the device clock; the default is now, to the second.
+    ///   - udid: the UDID; the default is a new random one.
+    public func create(name: String, runtime: RuntimeVersion = .current, deviceType: String = "iPhone 15",
+                       clock: Date? = nil, udid: String = UUID().uuidString) throws(DeviceError) -> Device {
+        do {
+            try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        } catch {
+            throw .notWritable(root, reason: "cannot create the devices root")
+        }
+        guard access(root, W_OK) == 0 else { throw .notWritable(root, reason: String(cString: strerror(errno))) }
+        let now = clock ?? Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+        let record = DeviceRecord(udid: udid, name: name, deviceType: deviceType, runtime: runtime, clock: now)
+        // Assembled under a hidden name and moved into place with one rename, so a device is either
+        // complete or absent.
+        let staging = DeviceLayout(directory: root + "/.creating-" + udid)
+        let final = DeviceLayout(directory: root + "/" + udid)
+        guard !FileManager.default.fileExists(atPath: final.directory) else {
+            throw .fileSystem(final.directory, reason: "a device with this UDID exists")
+        }
+        do {
+            try Device.makeSkeleton(staging)
+            try Device.writeDigestKey(staging)
+            try JSONFile.write(record, to: staging.recordPath)
+            try Device.writeLockStateFile(record, staging)
+            try FileManager.default.moveItem(atPath: staging.directory, toPath: final.directory)
+        } catch {
+            try? FileManager.default.removeItem(atPath: staging.directory)
+            if let error = error as? DeviceError { throw error }
+            throw .fileSystem(final.directory, reason: error.localizedDescription)
+        }
+        return try Device(layout: final)
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import SimRuntime
+
+extension DeviceSession {
+    /// Installs `build`. Over an installed app with the same bundle id this is an upgrade in place
+    /// (or a downgrade or reinstall): the data container stays, and the bundle is replaced under a
+    /// new bundle UUID. App group containers the entitlements name are created when missing.
+    ///
+    /// The new bundle container is assembled in the staging folder and moved into place with one
+    /// rename before the old one is removed, so an interrupted install leaves the old app or the new one.
+    @discardableResult
+    public func install(_ build: Build) throws(DeviceError) -> InstalledApp {
+        let manifest = build.manifest
+        let previous = device.installedApps().first { $0.bundleID == manifest.bundleID }
+        let kind: InstallKind
+        if let previous {
+            switch BuildManifest.compareBuildNumbers(manifest.buildNumber, previous.record.buildNumber) {
+            case .orderedDescending: kind = .upgrade
+            case .orderedAscending: kind = .downgrade
+            case .orderedSame: kind = .reinstall
+            }
+        } else {
+            kind = .install
+        }
+
+        containersChanged()
+        let uuid = UUID().uuidString
+        let staged = layout.stagingDirectory + "/" + uuid
+        let container = try ContainerDirectory.create(.bundle, identifier: manifest.bundleID, uuid: uuid, at: staged)
+        defer { try? FileManager.default.removeItem(atPath: staged) }
+        let appFolder = staged + "/" + manifest.executable + ".app"
+        let executable = appFolder + "/" + manifest.executable
+        let entitlements = appFolder + "/" + manifest.entitlements
+        do {
+            try FileManager.default.createDirectory(atPath: appFolder, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: build.folder + "/build.json", toPath: appFolder + "/build.json")
+            try FileManager.default.copyItem(atPath: build.entitlementsPath, toPath: entitlements)
+            try FileManager.default.copyItem(atPath: build.executablePath, toPath: executable)
+        } catch {
+            throw .fileSystem(appFolder, reason: "cannot copy build \(manifest.id) (\(error.localizedDescription))")
+        }
+        // Hash the copies: the record pins what is installed, whatever happens to the products folder.
+        guard let executableHash = SHA256.hexOfFile(atPath: executable),
+              let entitlementsHash = SHA256.hexOfFile(atPath: entitlements)
+        else { throw .fileSystem(appFolder, reason: "cannot read the installed copy") }
+        let record = InstallRecord(
+            bundleID: manifest.bundleID, buildID: manifest.id, marketingVersion: manifest.marketingVersion,
+            buildNumber: manifest.buildNumber, schemaVersion: manifest.schemaVersion,
+            executable: manifest.executable, executableSHA256: executableHash,
+            entitlements: manifest.entitlements, entitlementsSHA256: entitlementsHash,
+            identity: build.identity, kind: kind,
+            replaced: previous.map {
+                ReplacedBuild(buildID: $0.record.buildID, marketingVersion: $0.record.marketingVersion,
+                              buildNumber: $0.record.buildNumber)
+            },
+            installedAt: self.record.clock, sequence: (previous?.record.sequence ?? 0) + 1)
+        try JSONFile.write(record, to: staged + "/" + InstalledApp.recordName)
+
+        if device.dataContainer(manifest.bundleID) == nil {
+            _ = try ContainerDirectory.create(.data, identifier: manifest.bundleID,
+                                              at: layout.containersDirectory(.data) + "/" + UUID().uuidString)
+        }
+        for group in build.identity.applicationGroups where device.groupContainer(group) == nil {
+            _ = try ContainerDirectory.create(.appGroup, identifier: group,
+                                              at: layout.containersDirectory(.appGroup) + "/" + UUID().uuidString)
+        }
+
+        let final = layout.containersDirectory(.bundle) + "/" + uuid
+        guard rename(staged, final) == 0 else {
+            throw .fileSystem(final, reason: "cannot move the new bundle into place (\(String(cString: strerror(errno))))")
+        }
+        if let previous { try? FileManager.default.removeItem(atPath: previous.container.path) }
+        HistoryEvent.append(HistoryEvent(event: kind.rawValue, bundleID: manifest.bundleID, buildID: manifest.id,
+                                         buildNumber: manifest.buildNumber, clock: self.record.clock), to: layout)
+        var installed = container
+        installed.path = final
+        return InstalledApp(container: installed, record: record)
+    }
+
+    /// Uninstalls the app: its bundle and data containers go; its keychain items and app group
+    /// containers stay, as on iOS.
+    public func uninstall(_ bundleID: String) throws(DeviceError) {
+        let bundles = ContainerDirectory.find(.bundle, identifier: bundleID, in: layout)
+        guard !bundles.isEmpty else { throw .notInstalled(bundleID: bundleID, udid: udid) }
+        containersChanged()
+        for container in bundles + ContainerDirectory.find(.data, identifier: bundleID, in: layout) {
+            do {
+                try FileManager.default.removeItem(atPath: container.path)
+            } catch {
+                throw .fileSystem(container.path, reason: "cannot be removed (\(error.localizedDescription))")
+            }
+        }
+        HistoryEvent.append(HistoryEvent(event: "uninstall", bundleID: bundleID, clock: record.clock), to: layout)
+    }
+}
+
+extension InstalledApp {
+    init(container: Container, record: InstallRecord) {
+        self.container = container
+        self.record = record
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import SimRuntime
+
+/// How to launch an app.
+public struct LaunchOptions: Sendable {
+    /// The launch arguments (argv after the executable); `-Key value` pairs also reach the app's
+    /// preferences as the argument domain.
+    public var arguments: [String]
+    public var faultPlan: FaultPlan
+    /// Seconds before the app is killed with SIGKILL.
+    public var timeout: Double
+    /// Where stdout and stderr go; the default is `<device>/logs/<bundle id>.log`.
+    public var logPath: String?
+    /// Where the seam logs store operations; the default is `<device>/logs/<bundle id>.mutations.jsonl`.
+    public var mutationLogPath: String?
+    /// Extra environment variables for the app, as `SIMCTL_CHILD_` variables give them with simctl.
+    public var environment: [String: String]
+
+    public init(arguments: [String] = [], faultPlan: FaultPlan = .none, timeout: Double = 30,
+                logPath: String? = nil, mutationLogPath: String? = nil, environment: [String: String] = [:]) {
+        self.arguments = arguments
+        self.faultPlan = faultPlan
+        self.timeout = timeout
+        self.logPath = logPath
+        self.mutationLogPath = mutationLogPath
+        self.environment = environment
+    }
+}
+
+/// How a launch went.
+public struct LaunchResult: Sendable, Equatable {
+    public var bundleID: String
+    public var buildID: String
+    public var pid: Int32
+    public var termination: Termination
+    /// Wall time from spawn to reaping, in seconds (for timing files, never for status files).
+    public var duration: Double
+    public var logPath: String
+    public var mutationLogPath: String
+    /// The planned crash point, if the fault plan had one.
+    public var crashPoint: Int?
+    /// Whether the app was killed right after the planned crash point's mutation: SIGKILL, and the
+    /// mutation log's last entry is that mutation.
+    public var endedAtCrashPoint: Bool
+
+    /// Whether the app exited with status 0.
+    public var exitedCleanly: Bool { termination == .exited(0) }
+}
+
+extension DeviceSession {
+    /// Launches an installed app as a new process of its installed executable and waits for it.
+    ///
+    /// The app learns the device, its identity (from the install record, never its own claim), its
+    /// containers, the lock-state file, the clock, its arguments and the fault plan from the launch
+    /// context in its environment. As on the simulator, `HOME` and `CFFIXED_USER_HOME` are the data
+    /// container and `TMPDIR` its `tmp/`.
+    /// - Throws: when the device is shut down, the app is not installed, or it cannot be started.
+    ///   How the app ended (a crash, a timeout) is a result, not an error.
+    public func launch(_ bundleID: String, _ options: LaunchOptions = LaunchOptions()) throws(DeviceError) -> LaunchResult {
+        try requireBooted()
+        let target = try launchTarget(bundleID)
+        let app = target.app
+        let logPath = options.logPath ?? layout.logsDirectory + "/" + bundleID + ".log"
+        let mutationLogPath = options.mutationLogPath ?? layout.logsDirectory + "/" + bundleID + ".mutations.jsonl"
+        for path in [logPath, mutationLogPath] {
+            let folder = (path as NSString).deletingLastPathComponent
+            if !FileManager.default.fileExists(atPath: folder) {
+                try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            }
+        }
+        // The seam appends; each launch starts its logs empty. Creating them here also names an
+        // unwritable log in the error, rather than the executable that posix_spawn would name.
+        for (path, what) in [(logPath, "log"), (mutationLogPath, "mutation log")]
+        where !FileManager.default.createFile(atPath: path, contents: nil) {
+            throw .notWritable(path, reason: "cannot create the launch's \(what)")
+        }
+        // The record is the truth; the file apps read is rewritten in case someone edited one of them.
+        try Device.writeLockStateFile(record, layout)
+
+        let context = LaunchContext(
+            udid: udid, deviceDirectory: layout.directory, bundleID: bundleID, identity: app.record.identity,
+            runtime: record.runtime, keychainPath: layout.keychainPath, dataContainer: target.dataContainer,
+            appGroupContainers: target.groups, lockStatePath: layout.lockStatePath, clock: record.clock,
+            arguments: options.arguments, faultPlan: options.faultPlan, mutationLogPath: mutationLogPath)
+        let contextText: String
+        do {
+            contextText = try context.encoded()
+        } catch {
+            throw .fileSystem(layout.directory, reason: "cannot encode the launch context (\(error))")
+        }
+        let environment = Self.environment(context: contextText, dataContainer: target.dataContainer, extra: options.environment)
+
+        let start = DispatchTime.now().uptimeNanoseconds
+        let outcome = try Spawner.run(path: app.executablePath, arguments: [app.executablePath] + options.arguments,
+                                      environment: environment, logPath: logPath, timeout: options.timeout)
+        let duration = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+
+        var endedAtCrashPoint = false
+        if let point = options.faultPlan.crashAfterMutation, outcome.termination == .signaled(SIGKILL) {
+            endedAtCrashPoint = MutationLogFile.read(mutationLogPath).last?.mutation == point
+        }
+        return LaunchResult(bundleID: bundleID, buildID: app.record.buildID, pid: outcome.pid,
+                            termination: outcome.termination, duration: duration, logPath: logPath,
+                            mutationLogPath: mutationLogPath, crashPoint: options.faultPlan.crashAfterMutation,
+                            endedAtCrashPoint: endedAtCrashPoint)
+    }
+
+    /// The app's environment: a few variables of the runner's that a Linux process needs, the Swift
+    /// crash backtracer turned off, the caller's `SIMCTL_CHILD_*` variables without their prefix, `extra`, the simulator's home
+    /// variables, and the launch context.
+    /// What every app inherits from this process, read once.
+    private static let inherited: [String: String] = {
+        var values: [String: String] = [:]
+        let parent = ProcessInfo.processInfo.environment
+        for key in ["PATH", "LANG", "LC_ALL", "LD_LIBRARY_PATH"] { values[key] = parent[key] }
+        // A crashing app should end at once, as on a device, not spend seconds printing a backtrace.
+        values["SWIFT_BACKTRACE"] = "enable=no"
+        for (key, value) in parent where key.hasPrefix("SIMCTL_CHILD_") { values[String(key.dropFirst(13))] = value }
+        return values
+    }()
+
+    static func environment(context: String, dataContainer: String, extra: [String: String]) -> [String] {
+        var values = inherited
+        values.merge(extra) { $1 }
+        values["HOME"] = dataContainer
+        values["CFFIXED_USER_HOME"] = dataContainer
+        values["TMPDIR"] = dataContainer + "/tmp/"
+        values[LaunchContext.environmentKey] = context
+        return values.map { "\($0.key)=\($0.value)" }.sorted()
+    }
+}

@@ -1,1 +1,0 @@
-// SimDevice: see DESIGN.md. Work in progress.

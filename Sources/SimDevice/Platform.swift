@@ -1,0 +1,79 @@
+import Foundation
+import SimRuntime
+import SimSecurity
+
+/// What an app build calls instead of UIKit and Foundation singletons: its containers, preferences,
+/// protected files, protected-data availability, keychain and clock, all on the simulated device
+/// that launched it.
+///
+/// An app build starts with `let platform = try Platform.launched()`.
+public final class Platform: Sendable {
+    public let context: LaunchContext
+    public let containers: AppContainers
+    /// `UserDefaults.standard`.
+    public let preferences: Preferences
+    public let files: ProtectedFiles
+    public let protectedData: ProtectedData
+    /// The keychain the SecItem functions use in this process.
+    public let keychain: Keychain
+    private let seam: Seam
+
+    /// The platform of this process, from the launch context in its environment.
+    /// - Throws: ``PlatformError/notLaunched`` when the process was not launched by a simulated device.
+    public static func launched() throws(PlatformError) -> Platform {
+        guard let context = LaunchContext.current else { throw .notLaunched }
+        return Platform(context: context, seam: .process, keychain: .current)
+    }
+
+    /// A platform for `context` inside the current process (for tests): its own seam and keychain.
+    public init(context: LaunchContext, seam: Seam, keychain: Keychain? = nil) {
+        self.context = context
+        self.seam = seam
+        let lockState = LockStateSource.file(context.lockStatePath)
+        let home = URL(fileURLWithPath: context.dataContainer, isDirectory: true)
+        let groups = context.appGroupContainers.mapValues { URL(fileURLWithPath: $0, isDirectory: true) }
+        containers = AppContainers(home: home, groups: groups)
+        protectedData = ProtectedData(lockState: lockState)
+        preferences = Preferences(
+            domain: context.bundleID,
+            plistPath: containers.preferences.appendingPathComponent(context.bundleID + ".plist").path,
+            argumentDomain: Preferences.argumentDomain(context.arguments), lockState: lockState, seam: seam)
+        files = ProtectedFiles(containers: [home] + groups.keys.sorted().compactMap { groups[$0] },
+                               lockState: lockState, seam: seam)
+        self.keychain = keychain ?? {
+            var configuration = Keychain.Configuration.launched(context)
+            configuration.seam = seam
+            return Keychain(configuration)
+        }()
+    }
+
+    /// The device clock (it does not run while the app does).
+    public var now: Date { context.clock }
+
+    /// The launch arguments (argv without the executable).
+    public var arguments: [String] { context.arguments }
+
+    /// Whether the app was launched with the argument `flag` (such as `-UITestSeedLegacyKeychain`).
+    public func hasArgument(_ flag: String) -> Bool { context.arguments.contains(flag) }
+
+    /// `UserDefaults(suiteName:)` for an app group the app is entitled to; nil otherwise.
+    public func preferences(suiteName group: String) -> Preferences? {
+        guard let container = containers.groups[group] else { return nil }
+        return Preferences(
+            domain: group,
+            plistPath: container.appendingPathComponent("Library/Preferences/" + group + ".plist").path,
+            argumentDomain: preferences.argumentDomain, lockState: protectedData.lockState, seam: seam)
+    }
+}
+
+/// Why the platform is not available.
+public enum PlatformError: Error, Equatable, CustomStringConvertible {
+    case notLaunched
+
+    public var description: String {
+        switch self {
+        case .notLaunched:
+            "not launched by a simulated device (no \(LaunchContext.environmentKey) in the environment); use upgrade-runner launch"
+        }
+    }
+}

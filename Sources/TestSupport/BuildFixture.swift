@@ -1,0 +1,44 @@
+import Foundation
+
+/// Writes archived build folders (`<builds>/<id>/build.json` and an entitlements plist) for tests
+/// and benchmarks, without depending on the modules that read them.
+public enum BuildFixture {
+    /// Writes `<builds>/<id>/` with a manifest and an XML entitlements file, and returns the folder.
+    /// - Parameters:
+    ///   - team: the team prefix of `application-identifier` and of the keychain access group.
+    ///   - groups: app group ids (`com.apple.security.application-groups`).
+    @discardableResult
+    public static func write(in builds: String, id: String, bundleID: String = "com.example.tiny",
+                             marketingVersion: String = "1.0", buildNumber: String = "100",
+                             executable: String = "TinyApp", schemaVersion: Int = 1,
+                             team: String = "TEAM123456", groups: [String] = []) throws -> String {
+        let folder = builds + "/" + id
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let manifest: [String: Any] = [
+            "id": id, "bundleID": bundleID, "marketingVersion": marketingVersion, "buildNumber": buildNumber,
+            "executable": executable, "schemaVersion": schemaVersion, "entitlements": "App.entitlements",
+            "notes": "test fixture",
+        ]
+        try JSONSerialization.data(withJSONObject: manifest, options: [.prettyPrinted, .sortedKeys])
+            .write(to: URL(fileURLWithPath: folder + "/build.json"))
+        var entitlements: [String: Any] = [
+            "application-identifier": "\(team).\(bundleID)",
+            "keychain-access-groups": ["\(team).\(bundleID)"],
+        ]
+        if !groups.isEmpty { entitlements["com.apple.security.application-groups"] = groups }
+        try PropertyListSerialization.data(fromPropertyList: entitlements, format: .xml, options: 0)
+            .write(to: URL(fileURLWithPath: folder + "/App.entitlements"))
+        return folder
+    }
+
+    /// A snapshot of every path under `folder` with its size, to show that a failed command changed nothing.
+    public static func tree(_ folder: String) -> [String] {
+        guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return [] }
+        var entries: [String] = []
+        while let path = enumerator.nextObject() as? String {
+            let size = (try? FileManager.default.attributesOfItem(atPath: folder + "/" + path)[.size] as? Int) ?? 0
+            entries.append("\(path) \(size)")
+        }
+        return entries.sorted()
+    }
+}

@@ -1,0 +1,79 @@
+/// One option of a command: what the parser accepts and what the help text shows, from one table.
+public struct OptionSpec: Sendable, Equatable {
+    /// The long name with its dashes, such as `--json`.
+    public var name: String
+    /// The value's placeholder (`DIR`); nil for a flag.
+    public var value: String?
+    public var help: String
+
+    public init(_ name: String, value: String? = nil, _ help: String) {
+        self.name = name
+        self.value = value
+        self.help = help
+    }
+
+    public var isFlag: Bool { value == nil }
+}
+
+/// One positional argument of a command.
+public struct ArgumentSpec: Sendable, Equatable {
+    public var name: String
+    public var help: String
+    public var optional: Bool
+    /// Takes every remaining positional (`DIR...`).
+    public var repeating: Bool
+
+    public init(_ name: String, _ help: String, optional: Bool = false, repeating: Bool = false) {
+        self.name = name
+        self.help = help
+        self.optional = optional
+        self.repeating = repeating
+    }
+}
+
+/// A command: its words, its arguments and options, and its help, in one value that both the
+/// parser and the help text read, so the two cannot drift apart.
+public struct CommandSpec: Sendable, Equatable {
+    /// The words after `upgrade-runner`, such as `["device", "create"]`.
+    public var path: [String]
+    /// One line for command lists.
+    public var summary: String
+    public var arguments: [ArgumentSpec]
+    public var options: [OptionSpec]
+    /// Whether `-- ARGS...` passes the rest through (to a launched app).
+    public var passthrough: ArgumentSpec?
+    /// Paragraphs after the usage line.
+    public var discussion: String
+    /// False for verbs a later issue implements: they answer "not implemented yet" but their help is real.
+    public var implemented: Bool
+
+    public init(_ path: [String], summary: String, arguments: [ArgumentSpec] = [], options: [OptionSpec] = [],
+                passthrough: ArgumentSpec? = nil, discussion: String, implemented: Bool = true) {
+        self.path = path
+        self.summary = summary
+        self.arguments = arguments
+        self.options = options
+        self.passthrough = passthrough
+        self.discussion = discussion
+        self.implemented = implemented
+    }
+
+    public var name: String { path.joined(separator: " ") }
+
+    public func option(_ name: String) -> OptionSpec? { options.first { $0.name == name } }
+}
+
+/// Options that several commands share.
+enum CommonOptions {
+    static let devicesRoot = OptionSpec(
+        "--devices-root", value: "DIR",
+        "The folder of simulated devices (default: $UPGRADE_RUNNER_DEVICES, else ~/.upgrade-runner/devices).")
+    static let json = OptionSpec("--json", "Print JSON (sorted keys) instead of text.")
+    static let builds = OptionSpec("--builds", value: "DIR", "The archived builds folder (default: $UPGRADE_RUNNER_BUILDS, else ./builds).")
+    static let products = OptionSpec(
+        "--products", value: "DIR",
+        "Where build executables are (default: $UPGRADE_RUNNER_PRODUCTS, else ./.build/debug).")
+    static let out = OptionSpec("--out", value: "DIR", "The artifacts folder.")
+    static let jobs = OptionSpec("--jobs", value: "N", "Paths run in parallel, each on its own device.")
+    static let device = ArgumentSpec("DEVICE", "The device's UDID or name.")
+}

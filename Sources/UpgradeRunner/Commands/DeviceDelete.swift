@@ -1,0 +1,15 @@
+import SimDevice
+
+enum DeviceDelete {
+    static let spec = CommandSpec(
+        ["device", "delete"], summary: "Delete a device and its folder.",
+        arguments: [CommonOptions.device], options: [CommonOptions.devicesRoot],
+        discussion: "Removes <devices root>/<UDID> entirely. A device in use by another run is not touched.")
+
+    static func run(_ invocation: Invocation) throws -> Int32 {
+        let session = try invocation.session()
+        try session.delete()
+        invocation.console.output("\(session.udid): deleted")
+        return ExitStatus.pass
+    }
+}

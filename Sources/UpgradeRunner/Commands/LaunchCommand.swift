@@ -1,0 +1,101 @@
+import Foundation
+import SimDevice
+import SimRuntime
+
+enum LaunchCommand {
+    static let spec = CommandSpec(
+        ["launch"], summary: "Launch an installed app as a process and wait for it.",
+        arguments: [CommonOptions.device, ArgumentSpec("BUNDLE-ID", "The app's bundle id.")],
+        options: [
+            OptionSpec("--timeout", value: "SECONDS", "Kill the app with SIGKILL after this long (default: 30)."),
+            OptionSpec("--log", value: "FILE", "Where the app's stdout and stderr go (default: <device>/logs/<bundle id>.log)."),
+            OptionSpec("--crash-after", value: "K", "Kill the app right after its K-th store mutation (a crash point)."),
+            OptionSpec("--fault-plan", value: "FILE", "A fault plan (JSON) for the app's store operations."),
+            CommonOptions.json, CommonOptions.devicesRoot,
+        ],
+        passthrough: ArgumentSpec("ARGS", "Launch arguments for the app; -Key value pairs also reach its preferences."),
+        discussion: """
+        Starts the installed executable with posix_spawn, with a launch context (device, identity from the install
+        record, containers, lock state, clock, arguments, fault plan) in its environment; SIMCTL_CHILD_FOO=x in this
+        environment becomes FOO=x in the app's. Waits for it and reports how it ended.
+        Exit code: 0 when the app exited with status 0 or ended at the planned crash point, 1 when it exited with
+        another status, 2 when it was killed by a signal or timed out.
+        """)
+
+    struct Report: Encodable {
+        var bundleID: String
+        var buildID: String
+        var pid: Int32
+        var exitStatus: Int32?
+        var signal: Int32?
+        var timedOut: Bool
+        var crashPoint: Int?
+        var endedAtCrashPoint: Bool
+        var milliseconds: Int
+        var log: String
+        var mutationLog: String
+    }
+
+    static func run(_ invocation: Invocation) throws -> Int32 {
+        var options = LaunchOptions(arguments: invocation.parsed.passthrough)
+        if let text = invocation.option("--timeout") {
+            guard let seconds = Double(text), seconds > 0 else {
+                throw UsageError.invalidValue(text, for: "--timeout", reason: "is not a positive number of seconds")
+            }
+            options.timeout = seconds
+        }
+        if let path = invocation.option("--fault-plan") {
+            options.faultPlan = try readFaultPlan(invocation.absolute(path))
+        }
+        if let point = try invocation.integer("--crash-after", in: 1...1_000_000) {
+            options.faultPlan.crashAfterMutation = point
+        }
+        options.logPath = invocation.option("--log").map(invocation.absolute)
+        let bundleID = invocation.argument("BUNDLE-ID")
+        let session = try invocation.session()
+        let result = try session.launch(bundleID, options)
+
+        if invocation.flag("--json") {
+            var exitStatus: Int32?, signal: Int32?
+            switch result.termination {
+            case .exited(let code): exitStatus = code
+            case .signaled(let number): signal = number
+            case .timedOut: signal = SIGKILL
+            }
+            try invocation.printJSON(Report(
+                bundleID: bundleID, buildID: result.buildID, pid: result.pid, exitStatus: exitStatus, signal: signal,
+                timedOut: { if case .timedOut = result.termination { true } else { false } }(),
+                crashPoint: result.crashPoint, endedAtCrashPoint: result.endedAtCrashPoint,
+                milliseconds: Int(result.duration * 1000), log: result.logPath, mutationLog: result.mutationLogPath))
+        }
+        let summary = "\(bundleID) (\(result.buildID)) pid \(result.pid) \(result.termination)"
+        if result.endedAtCrashPoint {
+            if !invocation.flag("--json") {
+                invocation.console.output("\(summary) at planned crash point \(result.crashPoint ?? 0); log: \(result.logPath)")
+            }
+            return ExitStatus.pass
+        }
+        switch result.termination {
+        case .exited(0):
+            if !invocation.flag("--json") {
+                invocation.console.output("\(summary) in \(Int(result.duration * 1000)) ms; log: \(result.logPath)")
+            }
+            return ExitStatus.pass
+        case .exited:
+            throw CommandFailure(message: "\(summary); log: \(result.logPath)", code: ExitStatus.fail)
+        case .signaled, .timedOut:
+            throw CommandFailure(message: "\(summary); log: \(result.logPath)", code: ExitStatus.usage)
+        }
+    }
+
+    private static func readFaultPlan(_ path: String) throws -> FaultPlan {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw UsageError.invalidValue(path, for: "--fault-plan", reason: "cannot be read")
+        }
+        do {
+            return try JSONDecoder().decode(FaultPlan.self, from: data)
+        } catch {
+            throw UsageError.invalidValue(path, for: "--fault-plan", reason: "is not a fault plan (\(error))")
+        }
+    }
+}

@@ -1,0 +1,75 @@
+/// Verbs that later issues implement. Their help already describes them; running one answers
+/// "not implemented yet" with exit code 2.
+enum PlannedCommands {
+    static func run(_ invocation: Invocation) throws -> Int32 {
+        throw UsageError.notImplemented(command: invocation.spec.name)
+    }
+
+    static let gate = CommandSpec(
+        ["gate"], summary: "Run the release gate over every old-to-new path and scenario.",
+        options: [
+            OptionSpec("--builds", value: "IDS", "The builds, oldest first, comma-separated (default: every build in builds/)."),
+            OptionSpec("--scenarios", value: "LIST", "The scenarios to run, comma-separated (default: all)."),
+            CommonOptions.jobs,
+            OptionSpec("--shard", value: "I/N", "Run the I-th of N deterministic slices (for a CI job matrix)."),
+            CommonOptions.out,
+        ],
+        discussion: """
+        Runs every upgrade path between the builds through every scenario, each on a fresh device, and writes
+        run.json, gate.json, junit.xml and summary.md to the artifacts folder. The verdict fails closed: a path that
+        did not finish, a missing shard or a skipped scenario makes it UNKNOWN (exit 3), never PASS.
+        """,
+        implemented: false)
+
+    static let run = CommandSpec(
+        ["run"], summary: "Run one upgrade path.",
+        options: [
+            OptionSpec("--from", value: "OLD", "The old build id."),
+            OptionSpec("--to", value: "NEW", "The new build id."),
+            OptionSpec("--scenario", value: "S", "The scenario (default: upgrade)."),
+            OptionSpec("--case-id", value: "ID", "The test-case id (default: random, recorded in run.json)."),
+            OptionSpec("--runtime", value: "VERSION", "The device runtime, such as \"iOS 17.5\"."),
+            CommonOptions.out,
+        ],
+        discussion: "Installs OLD on a fresh device, seeds it, upgrades in place to NEW, launches and verifies, and judges\nthe path's gate conditions.",
+        implemented: false)
+
+    static let replay = CommandSpec(
+        ["replay"], summary: "Rerun a run from its artifacts and compare the status files.",
+        arguments: [ArgumentSpec("DIR", "An artifacts folder holding run.json.")],
+        discussion: "Reruns from run.json and compares the new status files with the archived ones, byte for byte. A build\nwhose sha256 differs from the archived one is reported before anything runs.",
+        implemented: false)
+
+    static let merge = CommandSpec(
+        ["merge"], summary: "Join the artifacts of shards into one verdict.",
+        arguments: [ArgumentSpec("DIR", "A shard's artifacts folder.", repeating: true)],
+        options: [CommonOptions.out],
+        discussion: "Merges the shards of one gate into one verdict; a missing shard makes it UNKNOWN.",
+        implemented: false)
+
+    static let builds = CommandSpec(
+        ["builds"], summary: "List the archived builds with versions, teams, groups and sha256.",
+        options: [CommonOptions.builds, CommonOptions.json],
+        discussion: "Lists the builds in builds/ with their ids, versions, teams, access groups and sha256.",
+        implemented: false)
+
+    static let entitlementsDiff = CommandSpec(
+        ["entitlements", "diff"], summary: "Diff two builds' entitlements and say what it does to the keychain.",
+        arguments: [ArgumentSpec("OLD", "A build id, an entitlements file, or an .app bundle."),
+                    ArgumentSpec("NEW", "A build id, an entitlements file, or an .app bundle.")],
+        options: [CommonOptions.json],
+        discussion: "Compares the two builds key by key and reports unreachable access groups, a changed team prefix, a\nchanged first group and development-signing markers.",
+        implemented: false)
+
+    static let scanSecrets = CommandSpec(
+        ["scan-secrets"], summary: "Scan a folder for seeded secrets.",
+        arguments: [ArgumentSpec("DIR", "The folder to scan.")],
+        discussion: "Looks for every seeded secret, raw and in base64, hex and SHA-256 hex, in every file under DIR.",
+        implemented: false)
+
+    static let mutants = CommandSpec(
+        ["mutants"], summary: "Run the known-bad builds against the gate: which condition caught each.",
+        options: [CommonOptions.jobs, CommonOptions.out],
+        discussion: "Runs the catalogue of known-bad builds through the gate and reports the condition that caught each\nand the gate's power (the share caught).",
+        implemented: false)
+}

@@ -1,0 +1,16 @@
+import SimDevice
+
+enum UninstallCommand {
+    static let spec = CommandSpec(
+        ["uninstall"], summary: "Uninstall an app; its keychain items stay.",
+        arguments: [CommonOptions.device, ArgumentSpec("BUNDLE-ID", "The app's bundle id.")],
+        options: [CommonOptions.devicesRoot],
+        discussion: "Removes the app's bundle and data containers. Its keychain items and app group containers stay,\nas on iOS: a reinstalled app finds them.")
+
+    static func run(_ invocation: Invocation) throws -> Int32 {
+        let session = try invocation.session()
+        try session.uninstall(invocation.argument("BUNDLE-ID"))
+        invocation.console.output("\(session.udid): uninstalled \(invocation.argument("BUNDLE-ID")); keychain items kept")
+        return ExitStatus.pass
+    }
+}

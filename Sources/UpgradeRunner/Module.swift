@@ -1,1 +1,0 @@
-// UpgradeRunner: command logic of the upgrade-runner CLI. Work in progress.

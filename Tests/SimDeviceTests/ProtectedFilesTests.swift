@@ -1,0 +1,117 @@
+import Foundation
+import SimDevice
+import SimRuntime
+import Testing
+import TestSupport
+
+@Suite struct ProtectedFilesTests {
+    private func make(_ directory: TemporaryDirectory, _ state: MutableLockState, seam: Seam = Seam()) -> (ProtectedFiles, URL) {
+        let home = directory.url.appendingPathComponent("home")
+        return (ProtectedFiles(containers: [home], lockState: state.source, seam: seam), home)
+    }
+
+    @Test("reads follow the protection class and the lock state", arguments: [
+        (FileProtection.complete, LockState.unlocked, true), (.complete, .locked, false), (.complete, .beforeFirstUnlock, false),
+        (.completeUnlessOpen, .locked, false),
+        (.completeUntilFirstUserAuthentication, .locked, true), (.completeUntilFirstUserAuthentication, .beforeFirstUnlock, false),
+        (.none, .beforeFirstUnlock, true),
+    ])
+    func readMatrix(protection: FileProtection, state: LockState, readable: Bool) throws {
+        let directory = try TemporaryDirectory("files")
+        let lock = MutableLockState(.unlocked)
+        let (files, home) = make(directory, lock)
+        let url = home.appendingPathComponent("Library/Application Support/session.archive")
+        try files.write(Data("payload".utf8), to: url, protection: protection)
+        #expect(files.protection(of: url) == protection)
+        lock.set(state)
+        if readable {
+            #expect(try files.read(url) == Data("payload".utf8))
+        } else {
+            #expect(throws: FileAccessError(path: "Library/Application Support/session.archive", operation: nil, code: EPERM)) {
+                try files.read(url)
+            }
+        }
+    }
+
+    @Test("writes while locked: complete fails, complete-unless-open may create, removal always works")
+    func writesWhileLocked() throws {
+        let directory = try TemporaryDirectory("files")
+        let lock = MutableLockState(.locked)
+        let recording = RecordingSeam()
+        let (files, home) = make(directory, lock, seam: recording.seam)
+        let a = home.appendingPathComponent("Documents/a")
+        #expect(throws: FileAccessError.self) { try files.write(Data("x".utf8), to: a, protection: .complete) }
+        #expect(!files.fileExists(a))
+        let b = home.appendingPathComponent("Documents/b")
+        try files.write(Data("x".utf8), to: b, protection: .completeUnlessOpen)
+        #expect(throws: FileAccessError.self) { try files.write(Data("y".utf8), to: b, protection: .completeUnlessOpen) }
+        try files.remove(b)
+        #expect(!files.fileExists(b))
+        #expect(recording.entries.map(\.operation) == [.fileWrite, .fileWrite, .fileWrite, .fileRemove])
+        #expect(recording.entries.map(\.status) == [EPERM, 0, EPERM, 0])
+        #expect(recording.entries.map(\.subject.name) == ["Documents/a", "Documents/b", "Documents/b", "Documents/b"])
+    }
+
+    @Test("a path outside the app's containers is refused")
+    func sandbox() throws {
+        let directory = try TemporaryDirectory("files")
+        let (files, _) = make(directory, MutableLockState(.unlocked))
+        #expect(throws: FileAccessError.self) { try files.write(Data(), to: directory.url.appendingPathComponent("elsewhere")) }
+        #expect(throws: FileAccessError.self) { try files.read(directory.url.appendingPathComponent("home/../elsewhere")) }
+    }
+
+    @Test("protected data becomes available when another process unlocks the device")
+    func becameAvailable() throws {
+        let directory = try TemporaryDirectory("files")
+        let path = directory.file("lockstate")
+        try "beforeFirstUnlock\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let data = ProtectedData(lockState: .file(path))
+        #expect(!data.isAvailable)
+        #expect(!data.waitUntilAvailable(timeout: 0.05))
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) {
+            try? "unlocked\n".write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        #expect(data.waitUntilAvailable(timeout: 5))
+        #expect(data.isAvailable)
+    }
+}
+
+final class Session: NSObject, NSSecureCoding {
+    static var supportsSecureCoding: Bool { true }
+    let token: String
+    let expiry: Date
+
+    init(token: String, expiry: Date) {
+        self.token = token
+        self.expiry = expiry
+    }
+
+    required init?(coder: NSCoder) {
+        guard let token = coder.decodeObject(of: NSString.self, forKey: "token") as String?,
+              let expiry = coder.decodeObject(of: NSDate.self, forKey: "expiry") as Date?
+        else { return nil }
+        self.token = token
+        self.expiry = expiry
+    }
+
+    func encode(with coder: NSCoder) {
+        coder.encode(token as NSString, forKey: "token")
+        coder.encode(expiry as NSDate, forKey: "expiry")
+    }
+}
+
+@Suite struct ArchiveTests {
+    @Test("an NSSecureCoding object round-trips through a keyed archive")
+    func roundTrip() throws {
+        let data = try Archive.data(of: Session(token: "abc", expiry: Date(timeIntervalSince1970: 1_000)))
+        #expect(data.starts(with: Data("bplist00".utf8)))
+        let session = try Archive.object(Session.self, from: data)
+        #expect(session.token == "abc")
+        #expect(session.expiry == Date(timeIntervalSince1970: 1_000))
+    }
+
+    @Test("a corrupt archive throws instead of crashing")
+    func corrupt() {
+        #expect(throws: (any Error).self) { try Archive.object(Session.self, from: Data("not an archive".utf8)) }
+    }
+}

@@ -1,0 +1,200 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import UpgradeRunner
+
+@Suite struct CLITests {
+    @Test("a session from create to keychain dump, with the exit codes of DESIGN.md")
+    func session() throws {
+        let cli = try CLI()
+        let udid = try cli.bootedDevice()
+        let list = cli.run(["device", "list", "--json"])
+        #expect(list.code == 0)
+        let devices = try JSONSerialization.jsonObject(with: Data(list.output.utf8)) as? [[String: Any]]
+        #expect(devices?.first?["udid"] as? String == udid)
+        #expect(devices?.first?["state"] as? String == "booted")
+        #expect(devices?.first?["clock"] as? String == "2024-05-01T00:00:00Z")
+        #expect((devices?.first?["apps"] as? [[String: Any]])?.first?["buildID"] as? String == "v1")
+
+        let seed = cli.run(["launch", udid, "com.example.tiny", "--", "-TinyMode", "seed", "-TinyValue", "hunter2-secret"])
+        #expect(seed.code == 0, "\(seed.error)")
+        #expect(seed.output.contains("com.example.tiny (v1) pid "))
+        #expect(seed.output.contains("exited with status 0"))
+
+        let dump = cli.run(["keychain", udid, "dump", "--json"])
+        #expect(dump.code == 0)
+        #expect(!dump.output.contains("hunter2"), "a dump never shows a value")
+        let items = try JSONSerialization.jsonObject(with: Data(dump.output.utf8)) as? [[String: Any]]
+        #expect(items?.count == 1)
+        #expect(items?.first?["service"] as? String == "tiny")
+        #expect((items?.first?["dataDigest"] as? String)?.hasPrefix("hmac-sha256:") == true)
+        #expect(cli.run(["keychain", udid, "dump", "--json"]).output == dump.output, "keyed digests are stable per device")
+        let text = cli.run(["keychain", "Phone", "dump"])
+        #expect(text.output.contains("TEAM123456.com.example.tiny"))
+
+        #expect(cli.run(["device", "advance-clock", udid, "31d"]).output == "\(udid): clock 2024-06-01T00:00:00Z\n")
+        #expect(cli.run(["device", "lock", udid]).output == "\(udid): locked\n")
+        #expect(cli.run(["device", "unlock", udid]).output == "\(udid): unlocked\n")
+        try BuildFixture.write(in: cli.builds, id: "v2", buildNumber: "200")
+        let upgrade = cli.run(["install", udid, "v2"])
+        #expect(upgrade.output.hasPrefix("\(udid): upgrade com.example.tiny v2 (1.0 build 200) over v1 (1.0 build 100); data container kept"))
+        #expect(cli.run(["uninstall", udid, "com.example.tiny"]).code == 0)
+        #expect(cli.run(["device", "shutdown", udid]).code == 0)
+        #expect(cli.run(["device", "erase", udid]).code == 0)
+        #expect(cli.run(["keychain", udid, "dump"]).output == "\(udid): keychain is empty\n")
+        #expect(cli.run(["device", "delete", udid]).code == 0)
+        #expect(cli.run(["device", "list"]).output.hasPrefix("no devices in "))
+    }
+
+    @Test("launch exit codes: 1 for a non-zero status, 2 for a signal or a timeout, 0 at a planned crash point")
+    func launchExitCodes() throws {
+        let cli = try CLI()
+        let udid = try cli.bootedDevice()
+        let failed = cli.run(["launch", udid, "com.example.tiny", "--", "-TinyExit", "3"])
+        #expect(failed.code == 1)
+        #expect(failed.error.hasPrefix("error: com.example.tiny (v1) pid "))
+        #expect(failed.error.contains("exited with status 3; log: "))
+        let killed = cli.run(["launch", udid, "com.example.tiny", "--", "-TinyMode", "signal", "-TinySignal", "6"])
+        #expect(killed.code == 2)
+        #expect(killed.error.contains("was killed by signal 6 (SIGABRT)"))
+        #expect(killed.error.split(separator: "\n").count == 1)
+        let hung = cli.run(["launch", udid, "com.example.tiny", "--timeout", "0.5", "--", "-TinyMode", "hang"])
+        #expect(hung.code == 2)
+        #expect(hung.error.contains("timed out after 0.5 s and was killed"))
+        let crash = cli.run(["launch", udid, "com.example.tiny", "--crash-after", "1", "--json", "--", "-TinyMode", "seed"])
+        #expect(crash.code == 0)
+        let report = try JSONSerialization.jsonObject(with: Data(crash.output.utf8)) as? [String: Any]
+        #expect(report?["endedAtCrashPoint"] as? Bool == true)
+        #expect(report?["signal"] as? Int == 9)
+    }
+
+    @Test("verbs of later issues answer not implemented with exit 2", arguments: [
+        ["gate"], ["run", "--from", "v1", "--to", "v2"], ["replay", "out"], ["merge", "a", "b", "--out", "c"], ["builds"],
+        ["entitlements", "diff", "v1", "v2"], ["scan-secrets", "out"], ["mutants"],
+    ])
+    func planned(words: [String]) throws {
+        let result = try CLI().run(words)
+        #expect(result.code == 2)
+        #expect(result.error.contains("not implemented yet"))
+    }
+
+    @Test("usage errors are one line with exit 2", arguments: [
+        (["instal"], "error: unknown command \"instal\"; did you mean \"install\"?\n"),
+        (["device", "creat"], "error: unknown command \"device creat\"; did you mean \"device create\"?\n"),
+        (["device", "create"], "error: device create: missing argument NAME; see upgrade-runner device create --help\n"),
+        (["device", "list", "--jsn"], "error: device list: unknown option --jsn; did you mean --json?\n"),
+        (["device", "create", "x", "--runtime", "Android 14"], "error: --runtime: \"Android 14\" is not an iOS version such as \"iOS 17.5\"\n"),
+        (["launch", "D", "B", "--timeout", "soon"], "error: --timeout: \"soon\" is not a positive number of seconds\n"),
+    ])
+    func usageErrors(words: [String], expected: String) throws {
+        let result = try CLI().run(words)
+        #expect(result.code == 2)
+        #expect(result.error == expected)
+    }
+}
+
+/// Each bad input of the issue through the command line: one line naming the thing, exit 2, nothing deleted.
+@Suite struct CLIBadInputTests {
+    private func expectRefused(_ cli: CLI, _ words: [String], naming: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let before = BuildFixture.tree(cli.directory.path)
+        let result = cli.run(words)
+        #expect(result.code == 2, sourceLocation: sourceLocation)
+        #expect(result.error.hasPrefix("error: "), sourceLocation: sourceLocation)
+        #expect(result.error.split(separator: "\n").count == 1, "\(result.error)", sourceLocation: sourceLocation)
+        #expect(result.error.contains(naming), "\(result.error)", sourceLocation: sourceLocation)
+        #expect(BuildFixture.tree(cli.directory.path) == before, "nothing changed", sourceLocation: sourceLocation)
+    }
+
+    @Test("unknown device")
+    func unknownDevice() throws {
+        let cli = try CLI()
+        _ = try cli.bootedDevice()
+        for words in [["device", "boot", "Nope"], ["install", "Nope", "v1"], ["launch", "Nope", "com.example.tiny"],
+                      ["keychain", "Nope", "dump"], ["device", "delete", "Nope"]] {
+            expectRefused(cli, words, naming: "unknown device \"Nope\"")
+        }
+    }
+
+    @Test("malformed device.json")
+    func malformedRecord() throws {
+        let cli = try CLI()
+        let udid = try cli.bootedDevice()
+        let record = cli.root + "/" + udid + "/device.json"
+        try "{\"udid\": 3}".write(toFile: record, atomically: true, encoding: .utf8)
+        expectRefused(cli, ["device", "erase", udid], naming: "\(record): field \"")
+        expectRefused(cli, ["launch", udid, "com.example.tiny"], naming: record)
+        let list = cli.run(["device", "list"])
+        #expect(list.code == 2)
+        #expect(list.error.contains(record))
+    }
+
+    @Test("builds folder with a missing or malformed manifest or entitlements, and a missing executable")
+    func badBuilds() throws {
+        let cli = try CLI()
+        let udid = try cli.bootedDevice()
+        let folder = try BuildFixture.write(in: cli.builds, id: "v5", buildNumber: "500")
+        try FileManager.default.removeItem(atPath: folder + "/build.json")
+        expectRefused(cli, ["install", udid, "v5"], naming: "\(folder)/build.json: build manifest is missing")
+        try "{\"id\": \"v5\"}".write(toFile: folder + "/build.json", atomically: true, encoding: .utf8)
+        expectRefused(cli, ["install", udid, "v5"], naming: "\(folder)/build.json: field \"bundleID\" is missing")
+        try BuildFixture.write(in: cli.builds, id: "v5", buildNumber: "500")
+        try "junk".write(toFile: folder + "/App.entitlements", atomically: true, encoding: .utf8)
+        expectRefused(cli, ["install", udid, "v5"], naming: "\(folder)/App.entitlements: the property list is not a dictionary")
+        try FileManager.default.removeItem(atPath: folder + "/App.entitlements")
+        expectRefused(cli, ["install", udid, "v5"], naming: "\(folder)/App.entitlements")
+        try BuildFixture.write(in: cli.builds, id: "v5", buildNumber: "500", executable: "Missing")
+        expectRefused(cli, ["install", udid, "v5"], naming: "build v5: executable \"Missing\" not found in products folder")
+        expectRefused(cli, ["install", udid, "v6"], naming: "unknown build \"v6\"")
+    }
+
+    @Test("devices root that is not writable")
+    func rootNotWritable() throws {
+        let cli = try CLI()
+        try "x".write(toFile: cli.directory.file("file"), atomically: true, encoding: .utf8)
+        let root = cli.directory.file("file/devices")
+        expectRefused(cli, ["device", "create", "x", "--devices-root", root], naming: "\(root) is not writable")
+    }
+
+    @Test("an app that hangs, and an app killed by a signal, leave the device as it was")
+    func badApps() throws {
+        let cli = try CLI()
+        let udid = try cli.bootedDevice()
+        let data = try #require(FileManager.default.contentsOfDirectory(atPath: cli.root + "/\(udid)/data/Containers/Data/Application").first)
+        let containers = cli.root + "/\(udid)/data/Containers"
+        _ = cli.run(["launch", udid, "com.example.tiny"])
+        let before = BuildFixture.tree(containers)
+        let hung = cli.run(["launch", udid, "com.example.tiny", "--timeout", "0.3", "--", "-TinyMode", "hang"])
+        #expect(hung.code == 2)
+        #expect(hung.error.contains("com.example.tiny (v1)"))
+        let killed = cli.run(["launch", udid, "com.example.tiny", "--", "-TinyMode", "signal", "-TinySignal", "11"])
+        #expect(killed.code == 2)
+        #expect(killed.error.contains("SIGSEGV"))
+        #expect(BuildFixture.tree(containers) == before)
+        #expect(FileManager.default.fileExists(atPath: containers + "/Data/Application/\(data)"))
+    }
+
+    @Test("a device in use by another process is refused with that process's pid, and freed when it dies")
+    func deviceInUse() throws {
+        let cli = try CLI()
+        let udid = try cli.bootedDevice()
+        // Another upgrade-runner process holds the device while its app hangs.
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: BuiltProducts.executable("upgrade-runner"))
+        holder.arguments = ["launch", udid, "com.example.tiny", "--devices-root", cli.root, "--timeout", "60",
+                            "--", "-TinyMode", "hang", "-TinyHangSeconds", "5"]
+        holder.standardOutput = FileHandle.nullDevice
+        holder.standardError = FileHandle.nullDevice
+        try holder.run()
+        let lockFile = cli.root + "/\(udid)/device.lock"
+        let deadline = Date().addingTimeInterval(20)
+        while (try? String(contentsOfFile: lockFile, encoding: .utf8)) != "\(holder.processIdentifier)\n", Date() < deadline {
+            usleep(20_000)
+        }
+        expectRefused(cli, ["device", "lock", udid], naming: "device \(udid) is in use by pid \(holder.processIdentifier)")
+        kill(holder.processIdentifier, SIGKILL)
+        holder.waitUntilExit()
+        // The app it launched may still run; it never held the lock.
+        let lock = cli.run(["device", "lock", udid])
+        #expect(lock.code == 0, "\(lock.error)")
+    }
+}
