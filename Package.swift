@@ -49,6 +49,6 @@ let package = Package(
         ),
         .testTarget(name: "SimDeviceTests", dependencies: ["SimDevice", "TestSupport"]),
         .testTarget(name: "EntitlementsTests", dependencies: ["Entitlements", "TestSupport"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "UpgradeRunnerTests", dependencies: ["UpgradeRunner", "TestSupport"]),
+        .testTarget(name: "UpgradeRunnerTests", dependencies: ["UpgradeRunner", "TestSupport"], exclude: ["Gate/Golden"]),
     ]
 )
