@@ -16,9 +16,12 @@ public struct BuildManifest: Codable, Equatable, Sendable {
     /// The entitlements property list, a file name inside the build folder.
     public var entitlements: String
     public var notes: String?
+    /// Days after a migration before the build removes non-secret legacy artefacts (nil: it never
+    /// does). The gate's artefact-window scenario checks they stay before and go after.
+    public var artefactWindowDays: Int?
 
     public init(id: String, bundleID: String, marketingVersion: String, buildNumber: String, executable: String,
-                schemaVersion: Int, entitlements: String, notes: String? = nil) {
+                schemaVersion: Int, entitlements: String, notes: String? = nil, artefactWindowDays: Int? = nil) {
         self.id = id
         self.bundleID = bundleID
         self.marketingVersion = marketingVersion
@@ -27,6 +30,7 @@ public struct BuildManifest: Codable, Equatable, Sendable {
         self.schemaVersion = schemaVersion
         self.entitlements = entitlements
         self.notes = notes
+        self.artefactWindowDays = artefactWindowDays
     }
 
     /// Orders build numbers as dotted integers (`9` < `10` < `10.1`), as the App Store does.

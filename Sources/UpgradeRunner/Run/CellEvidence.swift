@@ -1,0 +1,54 @@
+import Foundation
+import SimDevice
+import SimRuntime
+
+/// What running one (path, scenario) cell left for the checkers: its launches, named device
+/// snapshots and the facts a scenario adds. Names, digests and statuses only; never a value.
+struct CellEvidence: Sendable {
+    let unit: PlanUnit
+    let runtime: RuntimeVersion
+    let caseID: String
+    var launches: [LaunchRecord] = []
+    /// Snapshots by moment (`after-seed`, `after-first-launch`, ...).
+    var snapshots: [String: DeviceSnapshot] = [:]
+    /// The old build's secrets that its seed launch reported written (CaseSecrets labels).
+    var seeded: [String] = []
+    /// Scenario-specific facts, such as the entitlements diff.
+    var entitlementsVerdict: Int32?
+    var entitlementsSummary: String?
+    /// Whether the new build declares a cleanup window for legacy artefacts.
+    var artefactWindowDays: Int?
+    /// Set when the scenario could not be carried out (a device error): every condition is UNKNOWN.
+    var aborted: String?
+
+    var path: String { unit.path.id }
+    var scenario: Scenario { unit.scenario }
+
+    /// The launches of `build` in `mode`, in order.
+    func launches(of build: String, _ mode: LaunchMode) -> [LaunchRecord] {
+        launches.filter { $0.build == build && $0.mode == mode }
+    }
+
+    /// A finding on this cell.
+    func finding(_ condition: GateCondition, _ verdict: Verdict, item: String? = nil, operation: String? = nil,
+                 status: Int32? = nil, _ detail: String) -> GateFinding {
+        GateFinding(condition, path: path, scenario: scenario, item: item, verdict: verdict, operation: operation,
+                    status: status, runtime: status == nil ? nil : runtime, detail: detail)
+    }
+
+    /// FAIL findings for launches that did not end cleanly or left no readable status file, or
+    /// nil when every launch did.
+    func launchProblems(_ condition: GateCondition, among records: [LaunchRecord]? = nil) -> [GateFinding]? {
+        var problems: [GateFinding] = []
+        for record in records ?? launches {
+            if !record.exitedCleanly {
+                problems.append(finding(condition, .fail, item: record.stem, "the launch ended with \(record.termination)"))
+            } else if let problem = record.statusProblem {
+                problems.append(finding(condition, .fail, item: record.stem, problem))
+            } else if record.status == nil {
+                problems.append(finding(condition, .fail, item: record.stem, "the launch wrote no status file"))
+            }
+        }
+        return problems.isEmpty ? nil : problems
+    }
+}

@@ -1,0 +1,189 @@
+import Entitlements
+import Foundation
+import SimDevice
+import SimRuntime
+import SimSecurity
+
+/// Runs one (path, scenario) cell on its own fresh device and judges it.
+///
+/// Every cell starts from an empty device with a fixed clock, installs the old build, seeds the
+/// case, then does what its scenario says (DESIGN.md's table). A launch that crashes, hangs or
+/// leaves no status file fails the conditions that needed it; a device error aborts the cell and
+/// leaves its conditions UNKNOWN, never PASS.
+struct CellRunner {
+    let unit: PlanUnit
+    let old: Build?
+    let new: Build
+    let runtime: RuntimeVersion
+    let caseID: String
+    let devices: DeviceSet
+    let outFolder: String
+    let timeout: Double
+
+    var cellFolder: String { outFolder + "/" + unit.folder }
+
+    /// Runs the scenario and returns its evidence; judging is ``CellJudge``'s.
+    func run() -> CellEvidence {
+        var evidence = CellEvidence(unit: unit, runtime: runtime, caseID: caseID)
+        evidence.artefactWindowDays = new.manifest.artefactWindowDays
+        let device: ScenarioDevice
+        do {
+            device = try ScenarioDevice(devices: devices, name: "\(unit.path.id)-\(unit.scenario)", runtime: runtime,
+                                        cellFolder: cellFolder, caseID: caseID, timeout: timeout)
+        } catch {
+            evidence.aborted = "cannot prepare a device: \(error)"
+            return evidence
+        }
+        do {
+            try script(device, &evidence)
+        } catch {
+            evidence.aborted = "the scenario stopped: \(error)"
+        }
+        evidence.launches = device.launches
+        let failed = evidence.aborted != nil || CellJudge.judge(evidence).contains { $0.verdict != .pass }
+        device.finish(keepSnapshotFor: failed ? new : nil)
+        return evidence
+    }
+
+    private func seed(_ device: ScenarioDevice, _ evidence: inout CellEvidence, mode: LaunchMode = .seed,
+                      caseID: String? = nil) throws {
+        guard let old else { return }
+        try device.install(old)
+        let record = try device.launch(old, mode, caseID: caseID)
+        let labels = Set(CaseSecrets(caseID: self.caseID).labelled.map(\.label))
+        evidence.seeded = (record.status?.items ?? []).filter { $0.result == "written" && labels.contains($0.name) }
+            .map(\.name).sorted()
+        evidence.snapshots["after-seed"] = try device.snapshot(old)
+    }
+
+    private func upgrade(_ device: ScenarioDevice, _ evidence: inout CellEvidence) throws {
+        try device.install(new)
+        try device.launch(new, .launch)
+        evidence.snapshots["after-first-launch"] = try device.snapshot(new)
+    }
+
+    private func script(_ device: ScenarioDevice, _ evidence: inout CellEvidence) throws {
+        switch unit.scenario {
+        case .freshInstall:
+            try device.install(new)
+            try device.launch(new, .launch)
+            evidence.snapshots["after-first-launch"] = try device.snapshot(new)
+            try device.launch(new, .launch)
+            evidence.snapshots["after-second-launch"] = try device.snapshot(new)
+        case .upgrade, .skipVersion:
+            try seed(device, &evidence)
+            try upgrade(device, &evidence)
+            try device.launch(new, .verify)
+        case .relaunch:
+            try seed(device, &evidence)
+            try upgrade(device, &evidence)
+            try device.launch(new, .launch)
+            evidence.snapshots["after-relaunch-1"] = try device.snapshot(new)
+            try device.launch(new, .launch)
+            evidence.snapshots["after-relaunch-2"] = try device.snapshot(new)
+        case .malformed:
+            try seed(device, &evidence, mode: .seedMalformed)
+            try upgrade(device, &evidence)
+        case .reinstall:
+            try seed(device, &evidence)
+            if let old { try device.uninstall(old) }
+            try device.install(new)
+            try device.launch(new, .launch)
+            evidence.snapshots["after-first-launch"] = try device.snapshot(new)
+            try device.launch(new, .verify)
+        case .markerWithoutData:
+            try seed(device, &evidence)
+            try upgrade(device, &evidence)
+            try removeDataKeepingMarkers(device)
+            evidence.snapshots["after-data-removed"] = try device.snapshot(new)
+            try device.launch(new, .launch)
+            try device.launch(new, .verify)
+        case .staleLeftovers:
+            // An earlier case, interrupted after seeding, left its data; this case seeds nothing.
+            try seed(device, &evidence, caseID: caseID + "-interrupted")
+            evidence.seeded = []
+            try upgrade(device, &evidence)
+            try device.launch(new, .verify)
+        case .entitlements:
+            try seed(device, &evidence)
+            try diffEntitlements(device, &evidence)
+        case .isolation:
+            try addNeighbourItems(device)
+            evidence.snapshots["neighbour-before"] = try device.snapshot(old ?? new)
+            try seed(device, &evidence)
+            try upgrade(device, &evidence)
+            try device.launch(new, .verify)
+            try device.launch(new, .cleanup)
+            evidence.snapshots["neighbour-after"] = try device.snapshot(new)
+        case .cleanup:
+            try addNeighbourItems(device)
+            try seed(device, &evidence, caseID: caseID + "-other")
+            try seed(device, &evidence)
+            try upgrade(device, &evidence)
+            try device.launch(new, .verify)
+            evidence.snapshots["before-cleanup"] = try device.snapshot(new)
+            try device.launch(new, .cleanup)
+            evidence.snapshots["after-cleanup"] = try device.snapshot(new)
+        case .artefactWindow:
+            try seed(device, &evidence)
+            try upgrade(device, &evidence)
+            try device.advanceClock(days: 29)
+            try device.launch(new, .launch)
+            evidence.snapshots["day-29"] = try device.snapshot(new)
+            try device.advanceClock(days: 2)
+            try device.launch(new, .launch)
+            evidence.snapshots["day-31"] = try device.snapshot(new)
+        case .writeFailure, .crashPoints, .prewarm, .lockedBackground:
+            evidence.aborted = "scenario \(unit.scenario) is not implemented yet (exploration)"
+        }
+    }
+
+    /// marker-without-data: the migration markers (items whose account starts with `vault.`) stay,
+    /// every other item of the app goes, as when a user's keychain was restored without them.
+    private func removeDataKeepingMarkers(_ device: ScenarioDevice) throws {
+        let keychain = adminKeychain(device, identity: new.identity)
+        for item in try keychain.dump() where new.identity.accessGroups.contains(item.accessGroup) {
+            guard !(item.account ?? "").hasPrefix("vault.") else { continue }
+            var query: [CFString: Any] = [kSecClass: item.itemClass as CFString, kSecAttrAccessGroup: item.accessGroup,
+                                          kSecAttrSynchronizable: kSecAttrSynchronizableAny]
+            if let service = item.service { query[kSecAttrService] = service }
+            if let account = item.account { query[kSecAttrAccount] = account }
+            let status = keychain.delete(query as CFDictionary)
+            guard status == errSecSuccess || status == errSecItemNotFound else {
+                throw DeviceError.fileSystem(device.session.layout.keychainPath, reason: "cannot remove an item: \(SecurityStatus(status))")
+            }
+        }
+    }
+
+    /// Another team's app's items on the same device (isolation and cleanup check they stay).
+    static let neighbour = AppIdentity(bundleID: "com.neighbour.wallet", applicationIdentifier: "NEIGHBOUR1.com.neighbour.wallet")
+
+    private func addNeighbourItems(_ device: ScenarioDevice) throws {
+        let keychain = adminKeychain(device, identity: Self.neighbour)
+        for (account, accessible) in [("session", kSecAttrAccessibleWhenUnlocked), ("refresh", kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly)] {
+            let value = Data(SHA256.hash(Data("neighbour-\(account)-\(caseID)".utf8)))
+            let query: [CFString: Any] = [kSecClass: kSecClassGenericPassword, kSecAttrService: "com.neighbour.wallet",
+                                          kSecAttrAccount: account, kSecAttrAccessible: accessible, kSecValueData: value]
+            let status = keychain.add(query as CFDictionary, nil)
+            guard status == errSecSuccess else {
+                throw DeviceError.fileSystem(device.session.layout.keychainPath, reason: "cannot add a neighbour item: \(SecurityStatus(status))")
+            }
+        }
+    }
+
+    private func adminKeychain(_ device: ScenarioDevice, identity: AppIdentity) -> Keychain {
+        Keychain(.init(storage: .file(device.session.layout.keychainPath), identity: identity, runtime: runtime,
+                       clock: { ScenarioDevice.epoch }))
+    }
+
+    /// entitlements: the old and new builds' entitlements against the items the old build left.
+    private func diffEntitlements(_ device: ScenarioDevice, _ evidence: inout CellEvidence) throws {
+        guard let old else { return }
+        var counts: [String: Int] = [:]
+        for item in try device.device.keychainItems() { counts[item.accessGroup, default: 0] += 1 }
+        let report = try EntitlementsDiffer.diff(old: old, new: new, itemCounts: counts)
+        evidence.entitlementsVerdict = report.exitCode
+        evidence.entitlementsSummary = report.summary
+        try report.text.write(toFile: cellFolder + "/entitlements.diff", atomically: true, encoding: .utf8)
+    }
+}

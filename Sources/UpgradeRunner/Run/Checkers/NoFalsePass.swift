@@ -1,0 +1,21 @@
+/// no-false-pass: items an earlier, interrupted case left on the device do not make this case's
+/// verify launch pass.
+enum NoFalsePass: CellChecker {
+    static let condition = GateCondition.noFalsePass
+
+    static func check(_ evidence: CellEvidence) -> [GateFinding] {
+        if let problems = evidence.launchProblems(condition) { return problems }
+        guard let status = evidence.verifyLaunch?.status else {
+            return [evidence.finding(condition, .unknown, "the new build was not launched to verify")]
+        }
+        let found = status.items.filter { $0.result == "found" }.map(\.name)
+        let labels = ["authToken", "refreshToken", "sessionToken", "deviceKey"]
+        if labels.allSatisfy(found.contains) {
+            return [evidence.finding(condition, .fail, "the verify launch reported every item found, though this case seeded nothing")]
+        }
+        if status.caseID != evidence.caseID {
+            return [evidence.finding(condition, .fail, "the verify launch reported case \(status.caseID), not this case")]
+        }
+        return [evidence.finding(condition, .pass, "leftovers of an earlier case were not taken for this case's data")]
+    }
+}
