@@ -1,0 +1,90 @@
+/// Writes `junit.xml` in the de facto Ant/Jenkins junit-4 shape: one `testsuite` per path, one
+/// `testcase` per (path, scenario) with `classname` = path id and `name` = scenario id.
+///
+/// A FAIL carries a `<failure type="FAIL">`; an UNKNOWN carries an `<error type="UNKNOWN">`, never
+/// `<skipped>`: CI systems count skipped tests as passing, and UNKNOWN must fail closed. Findings on
+/// the whole run and reasons the run is incomplete go into a last suite named `gate`. No times: the
+/// file is byte-for-byte the same for the same findings.
+enum JUnitWriter {
+    static func render(report: GateReport, inputs: RunInputs) -> String {
+        var suites: [Suite] = report.paths.map { path in
+            Suite(name: path.path, verdict: path.verdict, cases: path.scenarios.map { scenario in
+                let reasons = scenario.conditions.filter { $0.verdict == scenario.verdict && $0.verdict != .pass }
+                    .flatMap { cell in cell.reasons.map { "\(cell.condition): \($0)" } }
+                return Case(classname: path.path, name: scenario.scenario.rawValue, verdict: scenario.verdict, reasons: reasons)
+            })
+        }
+        var gateCases: [Case] = []
+        for condition in Set(report.runFindings.map(\.condition)).sorted() {
+            let findings = report.runFindings.filter { $0.condition == condition }
+            let verdict = Verdict.combine(findings.map(\.verdict))
+            gateCases.append(Case(classname: "gate", name: condition.rawValue, verdict: verdict,
+                                  reasons: findings.filter { $0.verdict == verdict && verdict != .pass }.map(\.message)))
+        }
+        if !report.incomplete.isEmpty {
+            gateCases.append(Case(classname: "gate", name: "complete", verdict: .unknown, reasons: report.incomplete))
+        }
+        if !gateCases.isEmpty {
+            suites.append(Suite(name: "gate", verdict: Verdict.combine(gateCases.map(\.verdict)), cases: gateCases))
+        }
+
+        let properties = [("caseID", inputs.caseID), ("inputsDigest", inputs.digest), ("runtime", inputs.runtime.description),
+                          ("shard", inputs.shard?.description ?? "all"), ("verdict", report.verdict.rawValue)]
+        var lines = [#"<?xml version="1.0" encoding="UTF-8"?>"#]
+        let all = suites.flatMap(\.cases)
+        lines.append(#"<testsuites name="upgrade-runner gate" tests="\#(all.count)" failures="\#(all.count { $0.verdict == .fail })" errors="\#(all.count { $0.verdict == .unknown })" skipped="0">"#)
+        for suite in suites {
+            lines.append(#"  <testsuite name="\#(escape(suite.name))" tests="\#(suite.cases.count)" failures="\#(suite.cases.count { $0.verdict == .fail })" errors="\#(suite.cases.count { $0.verdict == .unknown })" skipped="0">"#)
+            lines.append("    <properties>")
+            for (name, value) in properties + [("pathVerdict", suite.verdict.rawValue)] {
+                lines.append(#"      <property name="\#(name)" value="\#(escape(value))"/>"#)
+            }
+            lines.append("    </properties>")
+            for testcase in suite.cases {
+                let head = #"    <testcase classname="\#(escape(testcase.classname))" name="\#(escape(testcase.name))""#
+                guard testcase.verdict != .pass else { lines.append(head + "/>"); continue }
+                let element = testcase.verdict == .fail ? "failure" : "error"
+                let reasons = testcase.reasons.isEmpty ? ["\(testcase.verdict)"] : testcase.reasons
+                lines.append(head + ">")
+                lines.append(#"      <\#(element) type="\#(testcase.verdict)" message="\#(escape(reasons[0]))">\#(escape(reasons.joined(separator: "\n"), attribute: false))</\#(element)>"#)
+                lines.append("    </testcase>")
+            }
+            lines.append("  </testsuite>")
+        }
+        lines.append("</testsuites>")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private struct Suite {
+        var name: String
+        var verdict: Verdict
+        var cases: [Case]
+    }
+
+    private struct Case {
+        var classname: String
+        var name: String
+        var verdict: Verdict
+        var reasons: [String]
+    }
+
+    /// Escapes XML's five special characters (only `&`, `<`, `>` outside attributes) and replaces
+    /// characters XML 1.0 cannot hold with U+FFFD.
+    static func escape(_ text: String, attribute: Bool = true) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"" where attribute: out += "&quot;"
+            case "'" where attribute: out += "&apos;"
+            case "\n" where attribute: out += "&#10;"
+            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
+            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF: out += "\u{FFFD}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}

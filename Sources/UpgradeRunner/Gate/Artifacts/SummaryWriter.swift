@@ -1,0 +1,91 @@
+import Foundation
+
+/// Writes `summary.md`: a verdict table fit for a CI step summary (`$GITHUB_STEP_SUMMARY`).
+///
+/// The overall verdict line first, then rows of paths by columns of scenarios (`—` where a
+/// scenario does not run on a path), a table of conditions, and every failure and unknown with its
+/// reason. Built only from findings, which hold names, never values.
+enum SummaryWriter {
+    static func render(report: GateReport, inputs: RunInputs) -> String {
+        var lines: [String] = []
+        lines.append("## Upgrade gate: \(mark(report.verdict))")
+        lines.append("")
+        var scope = "case `\(code(inputs.caseID))`, \(inputs.runtime), builds \(inputs.builds.joined(separator: ", "))"
+        if let shard = inputs.shard { scope += ", shard \(shard)" }
+        lines.append("Inputs `\(inputs.digest.prefix(19))…` (\(scope)).")
+        let cases = report.paths.flatMap(\.scenarios)
+        lines.append("\(report.paths.count) paths, \(cases.count) path × scenario cases: "
+            + "\(cases.count { $0.verdict == .pass }) passed, \(cases.count { $0.verdict == .fail }) failed, "
+            + "\(cases.count { $0.verdict == .unknown }) unknown.")
+        lines.append("")
+
+        let scenarios = report.scenarios
+        if !report.paths.isEmpty {
+            lines.append("| path | " + scenarios.map(\.rawValue).joined(separator: " | ") + " | verdict |")
+            lines.append("| --- |" + String(repeating: " :---: |", count: scenarios.count) + " --- |")
+            for path in report.paths {
+                let cells = scenarios.map { scenario in
+                    path.scenarios.first { $0.scenario == scenario }.map { mark($0.verdict) } ?? "—"
+                }
+                lines.append("| `\(path.path)` | " + cells.joined(separator: " | ") + " | \(mark(path.verdict)) |")
+            }
+            lines.append("")
+        }
+
+        if !report.conditions.isEmpty {
+            lines.append("| condition | verdict | passed | failed | unknown |")
+            lines.append("| --- | --- | ---: | ---: | ---: |")
+            for result in report.conditions {
+                lines.append("| `\(result.condition)` | \(mark(result.verdict)) | \(result.passed) | \(result.failed) | \(result.unknown) |")
+            }
+            lines.append("")
+        }
+        if !report.notChecked.isEmpty {
+            lines.append("Not checked (no selected scenario checks them): " + report.notChecked.map { "`\($0)`" }.joined(separator: ", ") + ".")
+            lines.append("")
+        }
+
+        var problems: [String] = []
+        for problem in report.problems {
+            let head = "\(mark(problem.verdict)) `\(problem.path)` \(problem.scenario)"
+            for reason in problem.reasons { problems.append("- \(head): " + text(reason)) }
+        }
+        for finding in report.runFindings where finding.verdict != .pass {
+            problems.append("- \(mark(finding.verdict)) whole run: \(finding.condition): " + text(finding.message))
+        }
+        for reason in report.incomplete { problems.append("- \(mark(.unknown)) incomplete: " + text(reason)) }
+        if !problems.isEmpty {
+            lines.append("### Failures and unknowns")
+            lines.append("")
+            lines.append(contentsOf: problems)
+            lines.append("")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `✅ PASS`, `❌ FAIL` or `⚠️ UNKNOWN`.
+    static func mark(_ verdict: Verdict) -> String {
+        switch verdict {
+        case .pass: "✅ PASS"
+        case .fail: "❌ FAIL"
+        case .unknown: "⚠️ UNKNOWN"
+        }
+    }
+
+    /// Text safe in a Markdown table or list: one line, no HTML, no table breaks.
+    static func text(_ raw: String) -> String {
+        var out = ""
+        for character in GateFinding.oneLine(raw) {
+            switch character {
+            case "|": out += "\\|"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "`": out += "'"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    private static func code(_ raw: String) -> String { text(raw).replacingOccurrences(of: "'", with: "") }
+}

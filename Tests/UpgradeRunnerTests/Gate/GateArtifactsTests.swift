@@ -1,0 +1,164 @@
+import Foundation
+import SimRuntime
+import Testing
+import TestSupport
+@testable import UpgradeRunner
+
+/// A small gate with one of everything: a PASS path, a FAIL, an UNKNOWN (a cell that never ran),
+/// a whole-run leak and an incomplete reason.
+enum SampleGate {
+    static let runtime = RuntimeVersion(major: 17, minor: 5)
+
+    static func inputs(shard: ShardSpec? = nil) -> RunInputs {
+        RunInputs(builds: ["v1", "v2"], runtime: runtime, caseID: "case-7",
+                  scenarios: [.freshInstall, .upgrade, .relaunch],
+                  buildFiles: ["v1": .init(executable: String(repeating: "1", count: 64), entitlements: String(repeating: "2", count: 64)),
+                               "v2": .init(executable: String(repeating: "3", count: 64), entitlements: String(repeating: "4", count: 64))],
+                  runnerVersion: "0.1.0", shard: shard)
+    }
+
+    static func findings(for cells: [GateCell]) -> [GateFinding] {
+        var findings: [GateFinding] = []
+        for cell in cells {
+            if cell.path == "v1-to-v2" && cell.scenario == .relaunch && cell.condition == .idempotent { continue }
+            if cell.path == "v1-to-v2" && cell.condition == .readsOldData {
+                findings.append(GateFinding(.readsOldData, path: cell.path, scenario: cell.scenario, item: "refreshToken", verdict: .fail,
+                                            operation: "SecItemCopyMatching", status: -25300, runtime: runtime,
+                                            detail: "seeded in preferences by v1, found in neither the keychain nor preferences <after> \"migration\" & | sweep"))
+                continue
+            }
+            findings.append(GateFinding(cell.condition, path: cell.path, scenario: cell.scenario, verdict: .pass, detail: "checked"))
+        }
+        findings.append(GateFinding(.noSecretInArtifacts, path: nil, scenario: nil, item: "run.json", verdict: .fail,
+                                    detail: "holds secret #2 (authToken) as base64"))
+        return findings
+    }
+
+    static func report() throws -> GateReport {
+        let cells = try inputs().plan().expectedCells(in: nil)
+        return GateEngine.evaluate(expected: cells, findings: findings(for: cells), incomplete: ["shard 2/2 is missing"])
+    }
+}
+
+@Suite struct GateArtifactsTests {
+    func check(_ text: String, golden name: String) {
+        let difference = Golden.compare(text, toFileAt: Golden.folder(of: #filePath) + "/Golden/" + name)
+        #expect(difference == nil, "\(difference ?? "")")
+    }
+
+    @Test("gate.json is pinned by a golden file")
+    func gateJSON() throws {
+        check(String(decoding: GateArtifacts.gateJSON(report: try SampleGate.report(), inputs: SampleGate.inputs()), as: UTF8.self), golden: "gate.json")
+    }
+
+    @Test("junit.xml is pinned by a golden file")
+    func junit() throws {
+        check(GateArtifacts.junitXML(report: try SampleGate.report(), inputs: SampleGate.inputs()), golden: "junit.xml")
+    }
+
+    @Test("summary.md is pinned by a golden file")
+    func summary() throws {
+        check(GateArtifacts.summaryMarkdown(report: try SampleGate.report(), inputs: SampleGate.inputs()), golden: "summary.md")
+    }
+
+    @Test("an all-PASS gate's summary and junit read as passing")
+    func passing() throws {
+        let inputs = SampleGate.inputs()
+        let cells = try inputs.plan().expectedCells(in: nil)
+        let report = GateEngine.evaluate(expected: cells, findings: cells.map {
+            GateFinding($0.condition, path: $0.path, scenario: $0.scenario, verdict: .pass, detail: "ok")
+        })
+        #expect(report.verdict == .pass)
+        check(GateArtifacts.summaryMarkdown(report: report, inputs: inputs), golden: "summary-pass.md")
+        let junit = GateArtifacts.junitXML(report: report, inputs: inputs)
+        #expect(!junit.contains("<failure") && !junit.contains("<error") && junit.contains(#"failures="0" errors="0""#))
+    }
+
+    @Test("UNKNOWN is an <error>, never <skipped>, and FAIL a <failure> with its reason")
+    func junitElements() throws {
+        let junit = GateArtifacts.junitXML(report: try SampleGate.report(), inputs: SampleGate.inputs())
+        #expect(!junit.contains("<skipped"))
+        #expect(junit.contains(#"<testcase classname="v1-to-v2" name="relaunch">"#))
+        #expect(junit.contains(#"<error type="UNKNOWN" message="idempotent: no finding"#))
+        #expect(junit.contains(#"<failure type="FAIL" message="reads-old-data: refreshToken: SecItemCopyMatching answered -25300 (errSecItemNotFound) on iOS 17.5"#))
+        #expect(junit.contains("&lt;after&gt; &quot;migration&quot; &amp;"))
+    }
+
+    @Test("gate.json reads back into the same report")
+    func roundTrip() throws {
+        let dir = try TemporaryDirectory("gatejson")
+        let report = try SampleGate.report()
+        try GateArtifacts.write(report: report, inputs: SampleGate.inputs(), to: dir.path)
+        let document = try GateDocument.read(from: dir.file("gate.json"))
+        #expect(document.report == report)
+        #expect(document.finished && document.inputsDigest == SampleGate.inputs().digest)
+        #expect(GateArtifacts.isFinished(dir.path))
+    }
+
+    @Test("two writes of the same report give the same bytes")
+    func deterministic() throws {
+        let one = try TemporaryDirectory("det1"), two = try TemporaryDirectory("det2")
+        try GateArtifacts.write(report: try SampleGate.report(), inputs: SampleGate.inputs(), to: one.path)
+        try GateArtifacts.write(report: try SampleGate.report(), inputs: SampleGate.inputs(), to: two.path)
+        for name in ["run.json", "gate.json", "junit.xml", "summary.md"] {
+            #expect(FileManager.default.contents(atPath: one.file(name)) == FileManager.default.contents(atPath: two.file(name)), "\(name)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: one.path).sorted() == ["gate.json", "junit.xml", "run.json", "summary.md"])
+    }
+
+    @Test("a run that starts and never finishes leaves an UNKNOWN gate.json behind")
+    func interrupted() throws {
+        let dir = try TemporaryDirectory("interrupted")
+        let out = dir.file("out")
+        try GateArtifacts.begin(inputs: SampleGate.inputs(), at: out, force: false)
+        let placeholder = try GateDocument.read(from: out + "/gate.json")
+        #expect(placeholder.report.verdict == .unknown && !placeholder.finished)
+        #expect(placeholder.report.incomplete == [GateArtifacts.unfinishedReason])
+        #expect(!GateArtifacts.isFinished(out))
+        #expect(try String(contentsOfFile: out + "/junit.xml", encoding: .utf8).contains("<error"))
+        #expect(try String(contentsOfFile: out + "/summary.md", encoding: .utf8).hasPrefix("## Upgrade gate: ⚠️ UNKNOWN"))
+        // The same folder cannot be reused while the marker is there...
+        #expect(throws: GateError.self) { try GateArtifacts.begin(inputs: SampleGate.inputs(), at: out, force: false) }
+        // ...and finishing replaces the placeholder and removes the marker.
+        try GateArtifacts.write(report: try SampleGate.report(), inputs: SampleGate.inputs(), to: out)
+        #expect(GateArtifacts.isFinished(out))
+        #expect(!FileManager.default.fileExists(atPath: out + "/" + GateArtifacts.inProgressMarker))
+    }
+}
+
+@Suite struct OutputFolderTests {
+    @Test("a new or empty folder is accepted")
+    func fresh() throws {
+        let dir = try TemporaryDirectory("guard")
+        try OutputFolder.prepare(dir.path, force: false)
+        try OutputFolder.prepare(dir.file("a/b"), force: false)
+        #expect(FileManager.default.fileExists(atPath: dir.file("a/b")))
+    }
+
+    @Test("another run's files are refused in one line naming the folder, and replaced with --force")
+    func anotherRun() throws {
+        let dir = try TemporaryDirectory("guard")
+        try GateArtifacts.write(report: try SampleGate.report(), inputs: SampleGate.inputs(), to: dir.path)
+        try FileManager.default.createDirectory(atPath: dir.file("paths/v1-to-v2"), withIntermediateDirectories: true)
+        #expect(throws: GateError.outputFolderInUse(folder: dir.path, reason: "holds another run's files (gate.json, junit.xml, paths, run.json, summary.md)")) {
+            try OutputFolder.prepare(dir.path, force: false)
+        }
+        let message = GateError.outputFolderInUse(folder: dir.path, reason: "x").description
+        #expect(message.hasPrefix(dir.path) && message.contains("--force") && !message.contains("\n"))
+        try Data("keep".utf8).write(to: URL(fileURLWithPath: dir.file("notes.txt")))
+        try OutputFolder.prepare(dir.path, force: true)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["notes.txt"])
+    }
+
+    @Test("a folder with unrelated files, or a file, is refused")
+    func unrelated() throws {
+        let dir = try TemporaryDirectory("guard")
+        try Data("x".utf8).write(to: URL(fileURLWithPath: dir.file("photo.jpg")))
+        #expect(throws: GateError.outputFolderInUse(folder: dir.path, reason: "is not empty (it holds photo.jpg) and is not a run's folder")) {
+            try OutputFolder.prepare(dir.path, force: false)
+        }
+        #expect(throws: GateError.outputFolderInUse(folder: dir.file("photo.jpg"), reason: "is a file, not a folder")) {
+            try OutputFolder.prepare(dir.file("photo.jpg"), force: true)
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import UpgradeRunner
+
+@Suite struct GateMergerTests {
+    /// Writes shard `index` of `count` into `root/shard-<index>`, with a PASS finding for every cell
+    /// except those `fail` picks.
+    @discardableResult
+    func writeShard(_ index: Int, of count: Int, in root: TemporaryDirectory, inputs base: RunInputs = SampleGate.inputs(),
+                    fail: (GateCell) -> Bool = { _ in false }) throws -> String {
+        var inputs = base
+        inputs.shard = try ShardSpec(index: index, count: count)
+        let cells = try inputs.plan().expectedCells(in: inputs.shard)
+        let findings = cells.map { GateFinding($0.condition, path: $0.path, scenario: $0.scenario, verdict: fail($0) ? .fail : .pass, detail: "checked") }
+        let folder = root.file("shard-\(index)")
+        try GateArtifacts.begin(inputs: inputs, at: folder, force: false)
+        try GateArtifacts.write(report: GateEngine.evaluate(expected: cells, findings: findings), inputs: inputs, to: folder)
+        return folder
+    }
+
+    @Test("merging every shard gives the unsharded run's artifacts, byte for byte")
+    func complete() throws {
+        let root = try TemporaryDirectory("merge")
+        let folders = try (1...3).reversed().map { try writeShard($0, of: 3, in: root) }
+        let report = try GateMerger.merge(folders: folders, out: root.file("merged"))
+        #expect(report.verdict == .pass)
+
+        let inputs = SampleGate.inputs()
+        let cells = try inputs.plan().expectedCells(in: nil)
+        let whole = GateEngine.evaluate(expected: cells, findings: cells.map {
+            GateFinding($0.condition, path: $0.path, scenario: $0.scenario, verdict: .pass, detail: "checked")
+        })
+        try GateArtifacts.write(report: whole, inputs: inputs, to: root.file("whole"))
+        for name in ["run.json", "gate.json", "junit.xml", "summary.md"] {
+            #expect(FileManager.default.contents(atPath: root.file("merged/\(name)")) == FileManager.default.contents(atPath: root.file("whole/\(name)")), "\(name)")
+        }
+    }
+
+    @Test("a missing shard makes the merge UNKNOWN, never PASS, and names the shard")
+    func missingShard() throws {
+        let root = try TemporaryDirectory("merge")
+        let folders = try [1, 3].map { try writeShard($0, of: 3, in: root) }
+        let report = try GateMerger.merge(folders: folders, out: root.file("merged"))
+        #expect(report.verdict == .unknown && report.verdict.exitCode == 3)
+        #expect(report.incomplete == ["shard 2/3 is missing"])
+        #expect(try GateDocument.read(from: root.file("merged/gate.json")).report.verdict == .unknown)
+    }
+
+    @Test("a shard that started and never finished makes the merge UNKNOWN")
+    func unfinishedShard() throws {
+        let root = try TemporaryDirectory("merge")
+        var inputs = SampleGate.inputs()
+        inputs.shard = try ShardSpec(parsing: "2/2")
+        try GateArtifacts.begin(inputs: inputs, at: root.file("shard-2"), force: false)
+        let report = try GateMerger.merge(folders: [try writeShard(1, of: 2, in: root), root.file("shard-2")], out: root.file("merged"))
+        #expect(report.verdict == .unknown && report.incomplete == ["shard 2/2 did not finish"])
+    }
+
+    @Test("a FAIL in one shard fails the merge")
+    func failingShard() throws {
+        let root = try TemporaryDirectory("merge")
+        let folders = try (1...2).map { try writeShard($0, of: 2, in: root, fail: { $0.condition == .readsOldData }) }
+        #expect(try GateMerger.merge(folders: folders, out: root.file("merged")).verdict == .fail)
+    }
+
+    @Test("shards made from different inputs are refused in one line naming the folder")
+    func differentInputs() throws {
+        let root = try TemporaryDirectory("merge")
+        let one = try writeShard(1, of: 2, in: root)
+        var other = SampleGate.inputs()
+        other.caseID = "case-8"
+        let two = try writeShard(2, of: 2, in: root, inputs: other)
+        do {
+            try GateMerger.merge(folders: [one, two], out: root.file("merged"))
+            Issue.record("merge accepted shards of different inputs")
+        } catch {
+            guard case .shardInputsDiffer(let folder, _, _) = error else { Issue.record("\(error)"); return }
+            #expect(folder == two && error.exitCode == 2 && error.description.hasPrefix(two) && !error.description.contains("\n"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: root.file("merged")))
+    }
+
+    @Test("a repeated shard, another shard count or a missing run.json is refused")
+    func mismatches() throws {
+        let root = try TemporaryDirectory("merge")
+        let one = try writeShard(1, of: 2, in: root)
+        let copy = root.file("copy")
+        try FileManager.default.copyItem(atPath: one, toPath: copy)
+        #expect(throws: GateError.shardMismatch(folder: copy, reason: "repeats shard 1/2 of \(one)")) {
+            try GateMerger.merge(folders: [one, copy], out: root.file("merged"))
+        }
+        let other = try TemporaryDirectory("merge-other")
+        let three = try writeShard(3, of: 3, in: other)
+        #expect(throws: GateError.shardMismatch(folder: three, reason: "is shard 3/3 but \(one) is shard 1/2")) {
+            try GateMerger.merge(folders: [one, three], out: root.file("merged"))
+        }
+        #expect(throws: GateError.unreadable(path: root.file("empty/run.json"), reason: "is missing")) {
+            try GateMerger.merge(folders: [one, root.file("empty")], out: root.file("merged"))
+        }
+        #expect(throws: GateError.self) { try GateMerger.merge(folders: [one], out: one) }
+    }
+
+    @Test("a gate.json edited to claim other inputs is refused")
+    func editedGate() throws {
+        let root = try TemporaryDirectory("merge")
+        let one = try writeShard(1, of: 1, in: root)
+        let path = one + "/gate.json"
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let digest = SampleGate.inputs().digest
+        try text.replacingOccurrences(of: digest, with: "sha256:" + String(repeating: "0", count: 64)).write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(throws: GateError.malformed(path: path, reason: "was not written for the inputs in run.json (inputs digest or shard differs)")) {
+            try GateMerger.merge(folders: [one], out: root.file("merged"))
+        }
+    }
+}
