@@ -1,0 +1,118 @@
+import Foundation
+import SimDevice
+import SimRuntime
+
+/// Carries out a gate (or a single `run`): resolves and pins the builds, guards the output folder,
+/// runs every planned cell on its own fresh device (`jobs` at a time), scans every artifact for the
+/// seeded secrets, judges, and writes the artifacts.
+///
+/// The verdict fails closed: gate.json says UNKNOWN from the first moment (see
+/// ``GateArtifacts/begin(inputs:at:force:)``) and is replaced only when every cell has been judged.
+struct GateRun {
+    var inputs: RunInputs
+    var catalog: BuildCatalog
+    var outFolder: String
+    var jobs: Int
+    var force: Bool
+    var timeout: Double = 30
+    var progress: @Sendable (String) -> Void = { _ in }
+
+    /// Every build a plan needs, checked before anything runs (a bad build id or a missing
+    /// executable is bad input and changes nothing).
+    static func resolveBuilds(_ ids: [String], catalog: BuildCatalog) throws -> [String: Build] {
+        var builds: [String: Build] = [:]
+        for id in ids where builds[id] == nil { builds[id] = try catalog.build(id) }
+        return builds
+    }
+
+    /// The sha256 of each build's executable and entitlements, as run.json pins them.
+    static func pin(_ builds: [String: Build]) throws -> [String: RunInputs.BuildFiles] {
+        try builds.mapValues { try RunInputs.BuildFiles(executableAt: $0.executablePath, entitlementsAt: $0.entitlementsPath) }
+    }
+
+    /// The secrets of every case a run seeds (its own, and the extra cases stale-leftovers and
+    /// cleanup place on their devices), for the leak scan.
+    static func secrets(caseID: String) -> [Secret] {
+        [caseID, caseID + "-interrupted", caseID + "-other"].flatMap { id in
+            CaseSecrets(caseID: id).labelled.map { Secret(label: "\($0.label) of case \(id)", value: Data($0.value.utf8)) }
+        }
+    }
+
+    /// Runs the plan and returns the report (also written to `outFolder`).
+    func execute(builds: [String: Build]) throws -> GateReport {
+        let plan = try GateArtifacts.begin(inputs: inputs, at: outFolder, force: force)
+        let units = plan.units(in: inputs.shard)
+        let workRoot = NSTemporaryDirectory() + "upgrade-runner-devices-\(getpid())-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: workRoot) }
+        let devices = DeviceSet(root: workRoot)
+
+        let results = CellResults(count: units.count)
+        let next = Counter()
+        let workers = max(1, min(jobs, units.count))
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while let index = next.take(below: units.count) {
+                let unit = units[index]
+                let start = DispatchTime.now().uptimeNanoseconds
+                let runner = CellRunner(unit: unit, old: unit.path.old.flatMap { builds[$0] }, new: builds[unit.path.new]!,
+                                        runtime: inputs.runtime, caseID: inputs.caseID, devices: devices,
+                                        outFolder: outFolder, timeout: timeout)
+                let evidence = runner.run()
+                let findings = CellJudge.judge(evidence)
+                let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+                results.set(index, findings: findings, seconds: seconds)
+                let verdict = Verdict.combine(findings.map(\.verdict))
+                progress(String(format: "%@ %@ (%.2fs)", verdict.rawValue, unit.description, seconds))
+            }
+        }
+
+        let expected = plan.expectedCells(in: inputs.shard)
+        var findings = results.findings
+        let scan = try SecretScanner.scan(directory: outFolder, secrets: Self.secrets(caseID: inputs.caseID))
+        findings += NoSecretInArtifactsChecker.findings(for: scan, cells: expected)
+        let report = GateEngine.evaluate(expected: expected, findings: findings)
+        try writeTimings(units: units, seconds: results.seconds, scan: scan)
+        try GateArtifacts.write(report: report, inputs: inputs, to: outFolder)
+        return report
+    }
+
+    /// timings.json: wall time per cell. Not compared by replay, not part of the verdict.
+    private func writeTimings(units: [PlanUnit], seconds: [Double], scan: SecretScanResult) throws {
+        var cells: [String: Double] = [:]
+        for (unit, time) in zip(units, seconds) { cells[unit.description] = (time * 1000).rounded() / 1000 }
+        let document: [String: Any] = ["cells": cells, "jobs": jobs, "leakScan": ["files": scan.filesScanned, "bytes": scan.bytesScanned]]
+        let data = try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .prettyPrinted])
+        try data.write(to: URL(fileURLWithPath: outFolder + "/timings.json"))
+    }
+}
+
+/// Hands out indexes to workers, each once.
+private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    func take(below limit: Int) -> Int? {
+        lock.withLock {
+            guard value < limit else { return nil }
+            defer { value += 1 }
+            return value
+        }
+    }
+}
+
+/// The cells' findings and times, filled in by the workers.
+private final class CellResults: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [[GateFinding]]
+    private var times: [Double]
+    init(count: Int) {
+        stored = Array(repeating: [], count: count)
+        times = Array(repeating: 0, count: count)
+    }
+    func set(_ index: Int, findings: [GateFinding], seconds: Double) {
+        lock.withLock {
+            stored[index] = findings
+            times[index] = seconds
+        }
+    }
+    var findings: [GateFinding] { lock.withLock { stored.flatMap { $0 } } }
+    var seconds: [Double] { lock.withLock { times } }
+}
