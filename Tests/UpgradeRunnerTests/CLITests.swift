@@ -29,8 +29,12 @@ import TestSupport
         #expect(items?.first?["service"] as? String == "tiny")
         #expect((items?.first?["dataDigest"] as? String)?.hasPrefix("hmac-sha256:") == true)
         #expect(cli.run(["keychain", udid, "dump", "--json"]).output == dump.output, "keyed digests are stable per device")
+        let attributes = try #require(items?.first?["attributes"] as? [String: String])
+        #expect(attributes["acct"] == nil, "account has its own column")
+        #expect(attributes["cdat"] == "2024-05-01T00:00:00Z", "created at the device clock")
         let text = cli.run(["keychain", "Phone", "dump"])
         #expect(text.output.contains("TEAM123456.com.example.tiny"))
+        #expect(!text.output.contains("hunter2"))
 
         #expect(cli.run(["device", "advance-clock", udid, "31d"]).output == "\(udid): clock 2024-06-01T00:00:00Z\n")
         #expect(cli.run(["device", "lock", udid]).output == "\(udid): locked\n")
