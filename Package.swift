@@ -49,6 +49,6 @@ let package = Package(
         ),
         .testTarget(name: "SimDeviceTests", dependencies: ["SimDevice", "SimSecurity", "SimRuntime", "TestSupport"]),
         .testTarget(name: "EntitlementsTests", dependencies: ["Entitlements", "TestSupport"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "UpgradeRunnerTests", dependencies: ["UpgradeRunner", "TestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "UpgradeRunnerTests", dependencies: ["UpgradeRunner", "TestSupport"], exclude: ["Golden", "Gate/Golden"]),
     ]
 )

@@ -1,0 +1,42 @@
+/// A gate condition: one named requirement that a scenario checks. The ids are a contract
+/// (DESIGN.md, "Scenarios and gate conditions"): reports, mutant manifests and CI scripts name them.
+public enum GateCondition: String, CaseIterable, Codable, Sendable, Comparable, CustomStringConvertible {
+    case readsOldData = "reads-old-data"
+    case idempotent = "idempotent"
+    case malformedKeepsOld = "malformed-keeps-old"
+    case crashSafe = "crash-safe"
+    case lockedLaunchSafe = "locked-launch-safe"
+    case reinstallSweeps = "reinstall-sweeps"
+    case noFalsePass = "no-false-pass"
+    case entitlementsCompatible = "entitlements-compatible"
+    case isolation = "isolation"
+    case cleanupExact = "cleanup-exact"
+    case artefactWindow = "artefact-window"
+    case noSecretInArtifacts = "no-secret-in-artifacts"
+
+    /// The condition's id, as reports print it.
+    public var description: String { rawValue }
+
+    /// One line for people: what the condition requires.
+    public var summary: String {
+        switch self {
+        case .readsOldData: "the new build reads every item the old build left"
+        case .idempotent: "a second launch changes nothing"
+        case .malformedKeepsOld: "malformed legacy data stays in place and yields an error code"
+        case .crashSafe: "a crash or failed write at any point loses no secret"
+        case .lockedLaunchSafe: "a launch while locked or before first unlock loses nothing"
+        case .reinstallSweeps: "after uninstall and install the old session does not come back"
+        case .noFalsePass: "leftovers of an earlier case do not make a path pass"
+        case .entitlementsCompatible: "the new build can reach every access group holding old items"
+        case .isolation: "another team's items are neither read nor changed"
+        case .cleanupExact: "cleanup removes exactly the legacy data, nothing more"
+        case .artefactWindow: "legacy artefacts are kept for 30 days, then removed"
+        case .noSecretInArtifacts: "no artifact holds a seeded secret in any encoding"
+        }
+    }
+
+    private var order: Int { Self.allCases.firstIndex(of: self)! }
+
+    /// Declaration order, which is the order reports list conditions in.
+    public static func < (lhs: GateCondition, rhs: GateCondition) -> Bool { lhs.order < rhs.order }
+}

@@ -1,0 +1,132 @@
+/// One unit of work: a scenario on a path, run on its own fresh device.
+public struct PlanUnit: Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
+    /// The path.
+    public var path: BuildPair
+    /// The scenario.
+    public var scenario: Scenario
+
+    /// A unit.
+    public init(path: BuildPair, scenario: Scenario) {
+        self.path = path
+        self.scenario = scenario
+    }
+
+    /// The unit's folder under the output folder: `paths/v1-to-v2/upgrade`.
+    public var folder: String { "paths/\(path.id)/\(scenario)" }
+
+    /// `v1-to-v2/upgrade`.
+    public var description: String { "\(path.id)/\(scenario)" }
+
+    /// The cells this unit must judge: its scenario's conditions plus no-secret-in-artifacts.
+    public var cells: [GateCell] {
+        var conditions = scenario.checks
+        if !conditions.contains(.noSecretInArtifacts) { conditions.append(.noSecretInArtifacts) }
+        return conditions.map { GateCell(path: path.id, scenario: scenario, condition: $0) }
+    }
+
+    /// Units sort by path id, then scenario in DESIGN.md's order: the order shards are dealt in.
+    public static func < (lhs: PlanUnit, rhs: PlanUnit) -> Bool { (lhs.path.id, lhs.scenario) < (rhs.path.id, rhs.scenario) }
+}
+
+/// What a gate or a run will do: its paths, its scenarios and the sorted (path, scenario) units.
+///
+/// Which scenarios run on which path: `fresh-install` only on `none-to-X`; on an upgrade path of a
+/// gate, `upgrade` when the old build is the new one's predecessor in the builds list and
+/// `skip-version` otherwise (the same checks, named so reports show which paths skip a release);
+/// every other scenario on every upgrade path. A single `run` path takes the scenarios as given,
+/// except that fresh-install needs no old build and the others need one.
+public struct GatePlan: Equatable, Sendable {
+    /// The paths, sorted by id.
+    public let paths: [BuildPair]
+    /// The scenarios asked for, in DESIGN.md's order.
+    public let scenarios: [Scenario]
+    /// Every unit, sorted; shards slice this list.
+    public let units: [PlanUnit]
+
+    /// The default gate's paths for `builds` (oldest first): every ordered pair old < new in the
+    /// given order, plus a fresh install of each build; sorted by id.
+    /// - Throws: ``GateError`` for an empty list, a repeated build or a build id that cannot name a path.
+    public static func defaultPaths(builds: [String]) throws(GateError) -> [BuildPair] {
+        if builds.isEmpty { throw .invalidValue(flag: "--builds", value: "", reason: "names no build") }
+        for (index, id) in builds.enumerated() {
+            try BuildPair.validate(buildID: id)
+            if builds[..<index].contains(id) {
+                throw .invalidValue(flag: "--builds", value: builds.joined(separator: ","), reason: "names build \"\(id)\" twice")
+            }
+        }
+        var paths = builds.map { BuildPair(old: nil, new: $0) }
+        for (i, old) in builds.enumerated() {
+            for new in builds[(i + 1)...] { paths.append(BuildPair(old: old, new: new)) }
+        }
+        return paths.sorted()
+    }
+
+    /// The gate over `builds` (oldest first) and `scenarios`.
+    /// - Throws: ``GateError`` for bad build ids, or when no scenario applies to any path.
+    public init(builds: [String], scenarios: [Scenario]) throws(GateError) {
+        let paths = try Self.defaultPaths(builds: builds)
+        let position = Dictionary(uniqueKeysWithValues: builds.enumerated().map { ($1, $0) })
+        var units: [PlanUnit] = []
+        for path in paths {
+            for scenario in Set(scenarios) {
+                let applies: Bool
+                if let old = path.old {
+                    let adjacent = position[path.new]! - position[old]! == 1
+                    switch scenario {
+                    case .freshInstall: applies = false
+                    case .upgrade: applies = adjacent
+                    case .skipVersion: applies = !adjacent
+                    default: applies = true
+                    }
+                } else {
+                    applies = scenario.isFreshInstall
+                }
+                if applies { units.append(PlanUnit(path: path, scenario: scenario)) }
+            }
+        }
+        try self.init(paths: paths, scenarios: scenarios, units: units)
+    }
+
+    /// A single path (`run --from OLD --to NEW`, or a fresh install when `path.old` is nil).
+    /// - Throws: ``GateError/nothingToRun(_:)`` when a scenario does not fit the path.
+    public init(path: BuildPair, scenarios: [Scenario]) throws(GateError) {
+        if let old = path.old { try BuildPair.validate(buildID: old) }
+        try BuildPair.validate(buildID: path.new)
+        for scenario in scenarios where scenario.isFreshInstall != path.isFreshInstall {
+            throw .nothingToRun(path.isFreshInstall
+                ? "scenario \(scenario) needs an old build (--from)"
+                : "scenario \(scenario) runs on a fresh install, without --from")
+        }
+        try self.init(paths: [path], scenarios: scenarios, units: scenarios.map { PlanUnit(path: path, scenario: $0) })
+    }
+
+    /// The plan that `inputs` describe: a single path when `inputs.path` is set, else the gate over `inputs.builds`.
+    public init(inputs: RunInputs) throws(GateError) {
+        if let path = inputs.path {
+            try self.init(path: path, scenarios: inputs.scenarios)
+        } else {
+            try self.init(builds: inputs.builds, scenarios: inputs.scenarios)
+        }
+    }
+
+    private init(paths: [BuildPair], scenarios: [Scenario], units: [PlanUnit]) throws(GateError) {
+        if scenarios.isEmpty { throw .invalidValue(flag: "--scenarios", value: "", reason: "names no scenario") }
+        if units.isEmpty {
+            throw .nothingToRun("no scenario of \(scenarios.sorted().map(\.rawValue).joined(separator: ",")) applies to any path")
+        }
+        self.paths = paths.sorted()
+        self.scenarios = Array(Set(scenarios)).sorted()
+        self.units = Array(Set(units)).sorted()
+    }
+
+    /// The units of `shard` (every unit when nil), in order.
+    public func units(in shard: ShardSpec?) -> [PlanUnit] {
+        guard let shard else { return units }
+        return units.enumerated().filter { shard.contains(offset: $0.offset) }.map(\.element)
+    }
+
+    /// The cells the engine must see a finding for, for `shard` (every cell when nil).
+    public func expectedCells(in shard: ShardSpec?) -> [GateCell] {
+        units(in: shard).flatMap(\.cells).sorted()
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import SimDevice
+import SimRuntime
+import SimSecurity
+
+/// What a device held at one moment, in a form that compares equal when nothing changed and
+/// shows no value: keychain items, the app's preferences and its files, each with a keyed digest
+/// (HMAC-SHA256 under the device's own random key) instead of the value.
+struct DeviceSnapshot: Codable, Hashable, Sendable {
+    struct Item: Codable, Hashable, Sendable, Comparable {
+        var itemClass: String
+        var accessGroup: String
+        var service: String
+        var account: String
+        var accessible: String
+        var synchronizable: Bool
+        var digest: String
+
+        /// The item's identity in the store (its class and primary key as an app names it).
+        var key: String { "\(itemClass)/\(accessGroup)/\(service)/\(account)/\(synchronizable ? 1 : 0)" }
+
+        static func < (lhs: Item, rhs: Item) -> Bool { (lhs.key, lhs.digest) < (rhs.key, rhs.digest) }
+    }
+
+    var keychain: [Item]
+    /// Preference key to keyed digest of its value.
+    var preferences: [String: String]
+    /// File path (relative to the data container) to keyed digest of its bytes. The status file,
+    /// `tmp/` and the preferences plist itself are left out.
+    var files: [String: String]
+
+    /// Items whose service or account carries `text` (a case id).
+    func items(naming text: String) -> [Item] {
+        keychain.filter { $0.service.contains(text) || $0.account.contains(text) }
+    }
+
+    /// Takes a snapshot of `device` for the app `bundleID`.
+    static func take(_ device: Device, bundleID: String) throws -> DeviceSnapshot {
+        let key = try device.digestKey()
+        func digest(_ data: Data) -> String { HMACSHA256.authenticationCode(for: data, key: key).hexDigits }
+        let items = try device.keychainItems().map { record in
+            Item(itemClass: record.itemClass, accessGroup: record.accessGroup, service: record.service ?? "",
+                 account: record.account ?? "", accessible: record.accessible, synchronizable: record.synchronizable,
+                 digest: digest(record.data ?? Data()))
+        }.sorted()
+        var preferences: [String: String] = [:]
+        var files: [String: String] = [:]
+        if let container = device.dataContainer(bundleID)?.path {
+            let plistPath = container + "/Library/Preferences/" + bundleID + ".plist"
+            if let data = FileManager.default.contents(atPath: plistPath),
+               let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] {
+                for (name, value) in plist {
+                    let encoded = (try? PropertyListSerialization.data(fromPropertyList: value, format: .binary, options: 0)) ?? Data()
+                    preferences[name] = digest(encoded)
+                }
+            }
+            let skipped = ["tmp/", "Library/Preferences/"]
+            if let walker = FileManager.default.enumerator(atPath: container) {
+                for case let relative as String in walker where !skipped.contains(where: relative.hasPrefix) {
+                    let path = container + "/" + relative
+                    var isDirectory: ObjCBool = false
+                    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+                          !(relative as NSString).lastPathComponent.hasPrefix(".com.") else { continue }
+                    files[relative] = digest(FileManager.default.contents(atPath: path) ?? Data())
+                }
+            }
+        }
+        return DeviceSnapshot(keychain: items, preferences: preferences, files: files)
+    }
+
+    /// The JSON a redacted device folder holds: names and keyed digests only.
+    func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        var data = try encoder.encode(self)
+        data.append(0x0A)
+        return data
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import SimDevice
+import SimRuntime
+
+/// One launch as the gate records it.
+struct LaunchRecord: Sendable {
+    /// 1-based position among the cell's launches (the `NN` of its artifact names).
+    var index: Int
+    var build: String
+    var mode: LaunchMode
+    var termination: Termination
+    var endedAtCrashPoint: Bool
+    /// The status file the app wrote, or nil when it wrote none (it crashed, hung or was killed).
+    var status: LaunchStatus?
+    /// Why a status file that exists could not be read.
+    var statusProblem: String?
+    var duration: Double
+    /// The launch's store operations (names and statuses only).
+    var mutations: [SeamEntry]
+
+    /// `NN-<build>-<mode>`, the stem of its status and log file names.
+    var stem: String { String(format: "%02d-%@-%@", index, build, mode.rawValue) }
+
+    var exitedCleanly: Bool { termination == .exited(0) }
+}
+
+/// A fresh device for one (path, scenario) cell: installs, launches that leave numbered status
+/// files and logs in the cell's folder, snapshots, and clean-up.
+final class ScenarioDevice {
+    let session: DeviceSession
+    let cellFolder: String
+    let caseID: String
+    private(set) var launches: [LaunchRecord] = []
+    private let timeout: Double
+
+    /// The device clock every cell starts from, fixed so that runs repeat exactly.
+    static let epoch = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01T00:00:00Z
+
+    init(devices: DeviceSet, name: String, runtime: RuntimeVersion, cellFolder: String, caseID: String,
+         timeout: Double) throws {
+        let device = try devices.create(name: name, runtime: runtime, clock: Self.epoch)
+        session = try device.acquire()
+        self.cellFolder = cellFolder
+        self.caseID = caseID
+        self.timeout = timeout
+        try session.boot(lockState: .unlocked)
+        for folder in ["status", "logs"] {
+            try FileManager.default.createDirectory(atPath: cellFolder + "/" + folder, withIntermediateDirectories: true)
+        }
+    }
+
+    var device: Device { session.device }
+
+    func install(_ build: Build) throws {
+        _ = try session.install(build)
+    }
+
+    func uninstall(_ build: Build) throws {
+        try session.uninstall(build.manifest.bundleID)
+    }
+
+    /// Launches `build` in `mode` for the cell's case (or `caseID`), and files its status and log.
+    @discardableResult
+    func launch(_ build: Build, _ mode: LaunchMode, caseID: String? = nil, faultPlan: FaultPlan = .none) throws -> LaunchRecord {
+        let index = launches.count + 1
+        var arguments = [LaunchMode.caseIDArgument, caseID ?? self.caseID]
+        if let flag = mode.argument { arguments.insert(flag, at: 0) }
+        let stem = String(format: "%02d-%@-%@", index, build.manifest.id, mode.rawValue)
+        let statusSource = try dataContainer(build) + "/" + LaunchStatus.relativePath
+        try? FileManager.default.removeItem(atPath: statusSource)
+        let result = try session.launch(build.manifest.bundleID, LaunchOptions(
+            arguments: arguments, faultPlan: faultPlan, timeout: timeout,
+            logPath: cellFolder + "/logs/" + stem + ".log"))
+        var record = LaunchRecord(index: index, build: build.manifest.id, mode: mode, termination: result.termination,
+                                  endedAtCrashPoint: result.endedAtCrashPoint, status: nil, statusProblem: nil,
+                                  duration: result.duration, mutations: MutationLogFile.read(result.mutationLogPath))
+        if let data = FileManager.default.contents(atPath: statusSource) {
+            do {
+                record.status = try LaunchStatus.decode(data)
+            } catch {
+                record.statusProblem = "\(LaunchStatus.relativePath): not a status file (\(error))"
+            }
+            try data.write(to: URL(fileURLWithPath: cellFolder + "/status/" + stem + ".json"))
+            try? FileManager.default.removeItem(atPath: statusSource)
+        }
+        launches.append(record)
+        return record
+    }
+
+    func dataContainer(_ build: Build) throws -> String {
+        guard let container = device.dataContainer(build.manifest.bundleID) else {
+            throw DeviceError.notInstalled(bundleID: build.manifest.bundleID, udid: session.udid)
+        }
+        return container.path
+    }
+
+    func snapshot(_ build: Build) throws -> DeviceSnapshot {
+        try DeviceSnapshot.take(device, bundleID: build.manifest.bundleID)
+    }
+
+    func advanceClock(days: Double) throws {
+        try session.advanceClock(by: days * 86_400)
+    }
+
+    /// Ends the cell: on failure a redacted snapshot goes to `device/` in the cell's folder
+    /// (device.json, install records, keychain attributes with keyed digests, preference keys and
+    /// file names with keyed digests; never a value), then the device is deleted.
+    func finish(keepSnapshotFor build: Build?) {
+        if let build {
+            let folder = cellFolder + "/device"
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try? FileManager.default.copyItem(atPath: session.layout.recordPath, toPath: folder + "/device.json")
+            if let snapshot = try? snapshot(build), let data = try? snapshot.encoded() {
+                try? data.write(to: URL(fileURLWithPath: folder + "/snapshot.json"))
+            }
+            for app in device.installedApps() {
+                try? FileManager.default.copyItem(atPath: app.container.path + "/install.json",
+                                                  toPath: folder + "/install-\(app.bundleID).json")
+            }
+        }
+        try? session.delete()
+        session.release()
+    }
+}
