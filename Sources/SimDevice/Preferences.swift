@@ -101,13 +101,10 @@ public final class Preferences: @unchecked Sendable {
                   let data = try? PropertyListSerialization.data(fromPropertyList: domain, format: .binary, options: 0)
             else { return EINVAL }
             let folder = (plistPath as NSString).deletingLastPathComponent
-            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            do {
-                try data.write(to: URL(fileURLWithPath: plistPath), options: .atomic)
-            } catch {
-                return EIO
+            if !FileManager.default.fileExists(atPath: folder) {
+                try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             }
-            return 0
+            return AtomicFile.write(data, to: plistPath)
         }
         return status == 0
     }

@@ -54,7 +54,7 @@ public struct FileAccessError: Error, Equatable, CustomStringConvertible {
 /// container (`.com.upgrade-runner.dataprotection.plist` beside the container's metadata file),
 /// written before the file itself, so a file never exists with a weaker class than it was given.
 /// Writes and removals pass through the seam as `file.write` and `file.remove`; a write replaces the
-/// file atomically, so a kill leaves the old content or the new.
+/// file atomically (``AtomicFile``), so a kill leaves the old content or the new.
 public final class ProtectedFiles: @unchecked Sendable {
     public static let registryName = ".com.upgrade-runner.dataprotection.plist"
 
@@ -75,11 +75,12 @@ public final class ProtectedFiles: @unchecked Sendable {
         let status = seam.perform(.fileWrite, SeamSubject(store: "file", name: relative)) {
             let exists = FileManager.default.fileExists(atPath: url.path)
             guard protection.canWrite(lockState.current, exists: exists) else { return EPERM }
-            guard (try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)) != nil,
-                  setRegistry(container, relative, protection),
-                  (try? data.write(to: url, options: .atomic)) != nil
-            else { return EIO }
-            return 0
+            let folder = url.deletingLastPathComponent()
+            if !FileManager.default.fileExists(atPath: folder.path) {
+                guard (try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)) != nil else { return EIO }
+            }
+            guard setRegistry(container, relative, protection) else { return EIO }
+            return AtomicFile.write(data, to: url.path)
         }
         guard status == 0 else { throw FileAccessError(path: relative, operation: .fileWrite, code: status) }
     }
@@ -148,6 +149,6 @@ public final class ProtectedFiles: @unchecked Sendable {
         guard entries[relative] != value else { return true }
         entries[relative] = value
         guard let data = try? PropertyListSerialization.data(fromPropertyList: entries, format: .xml, options: 0) else { return false }
-        return (try? data.write(to: URL(fileURLWithPath: registryPath(container)), options: .atomic)) != nil
+        return AtomicFile.write(data, to: registryPath(container)) == 0
     }
 }

@@ -29,8 +29,12 @@ import TestSupport
         #expect(items?.first?["service"] as? String == "tiny")
         #expect((items?.first?["dataDigest"] as? String)?.hasPrefix("hmac-sha256:") == true)
         #expect(cli.run(["keychain", udid, "dump", "--json"]).output == dump.output, "keyed digests are stable per device")
+        let attributes = try #require(items?.first?["attributes"] as? [String: String])
+        #expect(attributes["acct"] == nil, "account has its own column")
+        #expect(attributes["cdat"] == "2024-05-01T00:00:00Z", "created at the device clock")
         let text = cli.run(["keychain", "Phone", "dump"])
         #expect(text.output.contains("TEAM123456.com.example.tiny"))
+        #expect(!text.output.contains("hunter2"))
 
         #expect(cli.run(["device", "advance-clock", udid, "31d"]).output == "\(udid): clock 2024-06-01T00:00:00Z\n")
         #expect(cli.run(["device", "lock", udid]).output == "\(udid): locked\n")
@@ -68,9 +72,28 @@ import TestSupport
         #expect(report?["signal"] as? Int == 9)
     }
 
+    @Test("entitlements diff: 0 when the new build reaches every old group, 1 when not, with item counts from a device")
+    func entitlementsDiff() throws {
+        let cli = try CLI()
+        let udid = try cli.bootedDevice()
+        #expect(cli.run(["launch", udid, "com.example.tiny", "--", "-TinyMode", "seed"]).code == 0)
+        try BuildFixture.write(in: cli.builds, id: "v2", buildNumber: "200", groups: ["group.com.example.tiny"])
+        let compatible = cli.run(["entitlements", "diff", "v1", "v2"])
+        #expect(compatible.code == 0, "\(compatible.output)\(compatible.error)")
+        try BuildFixture.write(in: cli.builds, id: "v3", buildNumber: "300", team: "NEWTEAM999")
+        let transferred = cli.run(["entitlements", "diff", "v1", "v3", "--device", udid, "--json"])
+        #expect(transferred.code == 1)
+        let report = try JSONSerialization.jsonObject(with: Data(transferred.output.utf8)) as? [String: Any]
+        #expect((report?["itemCounts"] as? [String: Int])?["TEAM123456.com.example.tiny"] == 1)
+        let missing = cli.run(["entitlements", "diff", "v1", "v9"])
+        #expect(missing.code == 2)
+        #expect(missing.error.hasPrefix("error: "))
+        #expect(cli.run(["entitlements", "diff", "v1", "v3", "--device", "Nope"]).code == 2)
+    }
+
     @Test("verbs of later issues answer not implemented with exit 2", arguments: [
         ["gate"], ["run", "--from", "v1", "--to", "v2"], ["replay", "out"], ["merge", "a", "b", "--out", "c"], ["builds"],
-        ["entitlements", "diff", "v1", "v2"], ["scan-secrets", "out"], ["mutants"],
+        ["scan-secrets", "out"], ["mutants"],
     ])
     func planned(words: [String]) throws {
         let result = try CLI().run(words)

@@ -26,8 +26,22 @@ enum KeychainDumpCommand {
         var dataDigest: String?
     }
 
-    /// Attribute keys that may hold a value rather than a name; they are never printed.
+    /// Attributes that may hold a value rather than a name: shown only as a keyed digest.
     static let valueKeys: Set<String> = ["v_Data", "data", "gena"]
+    /// Attributes that have columns of their own.
+    static let columnKeys: Set<String> = ["class", "agrp", "pdmn", "svce", "acct", "sync"]
+
+    static func digest(_ value: Data, key: Data) -> String {
+        "hmac-sha256:" + HMACSHA256.authenticationCode(for: value, key: key).hexDigits
+    }
+
+    static func attributes(_ record: KeychainItemRecord, key: Data) -> [String: String] {
+        var shown: [String: String] = [:]
+        for (name, value) in record.attributes where !columnKeys.contains(name) {
+            shown[name] = valueKeys.contains(name) ? digest(Data(value.utf8), key: key) : value
+        }
+        return shown
+    }
 
     static func run(_ invocation: Invocation) throws -> Int32 {
         let action = invocation.argument("ACTION")
@@ -39,8 +53,8 @@ enum KeychainDumpCommand {
         let items = try device.keychainItems().map { record in
             Item(itemClass: record.itemClass, accessGroup: record.accessGroup, accessible: record.accessible,
                  service: record.service, account: record.account, synchronizable: record.synchronizable,
-                 attributes: record.attributes.filter { !valueKeys.contains($0.key) },
-                 dataDigest: record.data.map { "hmac-sha256:" + HMACSHA256.authenticationCode(for: $0, key: key).hexDigits })
+                 attributes: attributes(record, key: key),
+                 dataDigest: record.data.map { digest($0, key: key) })
         }.sorted {
             ($0.itemClass, $0.accessGroup, $0.service ?? "", $0.account ?? "", $0.dataDigest ?? "")
                 < ($1.itemClass, $1.accessGroup, $1.service ?? "", $1.account ?? "", $1.dataDigest ?? "")

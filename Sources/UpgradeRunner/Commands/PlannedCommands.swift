@@ -53,14 +53,6 @@ enum PlannedCommands {
         discussion: "Lists the builds in builds/ with their ids, versions, teams, access groups and sha256.",
         implemented: false)
 
-    static let entitlementsDiff = CommandSpec(
-        ["entitlements", "diff"], summary: "Diff two builds' entitlements and say what it does to the keychain.",
-        arguments: [ArgumentSpec("OLD", "A build id, an entitlements file, or an .app bundle."),
-                    ArgumentSpec("NEW", "A build id, an entitlements file, or an .app bundle.")],
-        options: [CommonOptions.json],
-        discussion: "Compares the two builds key by key and reports unreachable access groups, a changed team prefix, a\nchanged first group and development-signing markers.",
-        implemented: false)
-
     static let scanSecrets = CommandSpec(
         ["scan-secrets"], summary: "Scan a folder for seeded secrets.",
         arguments: [ArgumentSpec("DIR", "The folder to scan.")],

@@ -1,0 +1,32 @@
+import Foundation
+
+/// Replaces a file's contents in one step: write a temporary file beside it, then `rename(2)`.
+///
+/// A process killed at any instant (the crash model of crash points) leaves the old contents or
+/// the new, never a mix. Unlike `Data.write(options: .atomic)` it does not `fsync`: the simulated
+/// device has no power loss to survive, and a sync per app write would dominate a launch's cost.
+enum AtomicFile {
+    /// Writes `data` to `path`; returns the `errno` of the step that failed, or 0.
+    static func write(_ data: Data, to path: String) -> Int32 {
+        let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: .min ... .max))"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return errno }
+        var failure: Int32 = 0
+        data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                offset += written
+            }
+        }
+        if close(fd) != 0, failure == 0 { failure = errno }
+        if failure == 0, rename(temporary, path) != 0 { failure = errno }
+        if failure != 0 { unlink(temporary) }
+        return failure
+    }
+}
