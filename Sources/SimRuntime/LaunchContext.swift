@@ -19,7 +19,8 @@ public struct LaunchContext: Hashable, Sendable, Codable {
     public var appGroupContainers: [String: String]
     /// The file holding the device's lock state, read on every check.
     public var lockStatePath: String
-    /// The device clock at launch (the simulated clock does not run on its own).
+    /// The device clock at launch (the simulated clock does not run on its own), in the context as
+    /// seconds since 1970: parsing an ISO 8601 date was half of a small app's start-up.
     public var clock: Date
     /// The arguments the app was launched with (also its argv).
     public var arguments: [String]
@@ -70,14 +71,14 @@ public struct LaunchContext: Hashable, Sendable, Codable {
     /// Reads a context from its JSON text.
     public static func decode(_ text: String) throws -> LaunchContext {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = .secondsSince1970
         return try decoder.decode(LaunchContext.self, from: Data(text.utf8))
     }
 
     private static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = .secondsSince1970
         return encoder
     }()
 }

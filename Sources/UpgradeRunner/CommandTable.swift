@@ -7,8 +7,8 @@ struct Command: Sendable {
 /// Every command, in the order the overview lists them.
 enum CommandTable {
     static let all: [Command] = [
-        Command(spec: PlannedCommands.gate, run: PlannedCommands.run),
-        Command(spec: PlannedCommands.run, run: PlannedCommands.run),
+        Command(spec: GateCommand.spec, run: GateCommand.run),
+        Command(spec: RunCommand.spec, run: RunCommand.run),
         Command(spec: PlannedCommands.replay, run: PlannedCommands.run),
         Command(spec: PlannedCommands.merge, run: PlannedCommands.run),
         Command(spec: PlannedCommands.builds, run: PlannedCommands.run),

@@ -12,6 +12,7 @@ public enum ExitStatus {
         switch error {
         case let error as UsageError: (error.description, usage)
         case let error as DeviceError: (error.description, usage)
+        case let error as GateError: (error.description, error.exitCode)
         case let error as CommandFailure: (error.message, error.code)
         default: ("\(error)", unknown)
         }

@@ -69,7 +69,8 @@ enum CommonOptions {
         "--devices-root", value: "DIR",
         "The folder of simulated devices (default: $UPGRADE_RUNNER_DEVICES, else ~/.upgrade-runner/devices).")
     static let json = OptionSpec("--json", "Print JSON (sorted keys) instead of text.")
-    static let builds = OptionSpec("--builds", value: "DIR", "The archived builds folder (default: $UPGRADE_RUNNER_BUILDS, else ./builds).")
+    static let buildsDir = OptionSpec(
+        "--builds-dir", value: "DIR", "The archived builds folder (default: $UPGRADE_RUNNER_BUILDS, else ./builds).")
     static let products = OptionSpec(
         "--products", value: "DIR",
         "Where build executables are (default: $UPGRADE_RUNNER_PRODUCTS, else ./.build/debug).")

@@ -9,6 +9,7 @@ public enum UsageError: Error, Equatable, CustomStringConvertible {
     case unexpectedArgument(String, command: String)
     case invalidValue(String, for: String, reason: String)
     case notImplemented(command: String)
+    case missingOption(String, command: String)
 
     public var description: String {
         switch self {
@@ -28,6 +29,8 @@ public enum UsageError: Error, Equatable, CustomStringConvertible {
             return "\(command): unexpected argument \"\(value)\""
         case .invalidValue(let value, let name, let reason):
             return "\(name): \"\(value)\" \(reason)"
+        case .missingOption(let option, let command):
+            return "\(command): option \(option) is required; see upgrade-runner \(command) --help"
         case .notImplemented(let command):
             return "\(command): not implemented yet (see upgrade-runner \(command) --help for what it will do)"
         }

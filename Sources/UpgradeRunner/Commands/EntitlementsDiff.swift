@@ -8,7 +8,7 @@ enum EntitlementsDiff {
         arguments: [ArgumentSpec("OLD", "A build id, build folder, .app folder, executable, profile or entitlements file."),
                     ArgumentSpec("NEW", "The same kinds as OLD.")],
         options: [
-            CommonOptions.builds,
+            CommonOptions.buildsDir,
             OptionSpec("--team", value: "TEAM", "Team ID for $(AppIdentifierPrefix) in files that are not builds."),
             OptionSpec("--bundle-id", value: "ID", "Bundle id for $(PRODUCT_BUNDLE_IDENTIFIER) in files that are not builds."),
             OptionSpec("--device", value: "DEVICE", "Count the items per access group on this device: how many would become unreachable."),
@@ -26,10 +26,9 @@ enum EntitlementsDiff {
             let items = try invocation.deviceSet.device(name).keychainItems()
             counts = Dictionary(items.map { ($0.accessGroup, 1) }, uniquingKeysWith: +)
         }
-        let builds = invocation.option("--builds") ?? invocation.tool.environment["UPGRADE_RUNNER_BUILDS"] ?? "builds"
         let output = EntitlementsDiffCommand.run(
             old: invocation.argument("OLD"), new: invocation.argument("NEW"), team: invocation.option("--team"),
-            bundleID: invocation.option("--bundle-id"), buildsRoot: invocation.absolute(builds), itemCounts: counts,
+            bundleID: invocation.option("--bundle-id"), buildsRoot: invocation.buildCatalog.folder, itemCounts: counts,
             json: invocation.flag("--json"))
         if !output.stdout.isEmpty { invocation.console.output(output.stdout, terminator: output.stdout.hasSuffix("\n") ? "" : "\n") }
         if !output.stderr.isEmpty { invocation.console.error(output.stderr, terminator: output.stderr.hasSuffix("\n") ? "" : "\n") }

@@ -5,7 +5,7 @@ enum InstallCommand {
     static let spec = CommandSpec(
         ["install"], summary: "Install a build; over the same bundle id it upgrades in place.",
         arguments: [CommonOptions.device, ArgumentSpec("BUILD", "A build id in the builds folder, or a path to a build folder.")],
-        options: [CommonOptions.builds, CommonOptions.products, CommonOptions.devicesRoot],
+        options: [CommonOptions.buildsDir, CommonOptions.products, CommonOptions.devicesRoot],
         discussion: """
         Reads <builds>/<BUILD>/build.json and its entitlements, copies the build (manifest, entitlements and the
         executable product) into a new bundle container and records the sha256 of each. Over an installed app with
@@ -14,11 +14,7 @@ enum InstallCommand {
         """)
 
     static func run(_ invocation: Invocation) throws -> Int32 {
-        let environment = invocation.tool.environment
-        let catalog = BuildCatalog(
-            folder: invocation.absolute(invocation.option("--builds") ?? environment["UPGRADE_RUNNER_BUILDS"] ?? "builds"),
-            productsFolder: invocation.absolute(
-                invocation.option("--products") ?? environment[BuildCatalog.productsEnvironmentKey] ?? ".build/debug"))
+        let catalog = invocation.buildCatalog
         // The build is checked before the device is touched: a bad build changes nothing.
         let build = try catalog.build(invocation.argument("BUILD"))
         let session = try invocation.session()

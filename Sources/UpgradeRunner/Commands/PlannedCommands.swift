@@ -5,35 +5,6 @@ enum PlannedCommands {
         throw UsageError.notImplemented(command: invocation.spec.name)
     }
 
-    static let gate = CommandSpec(
-        ["gate"], summary: "Run the release gate over every old-to-new path and scenario.",
-        options: [
-            OptionSpec("--builds", value: "IDS", "The builds, oldest first, comma-separated (default: every build in builds/)."),
-            OptionSpec("--scenarios", value: "LIST", "The scenarios to run, comma-separated (default: all)."),
-            CommonOptions.jobs,
-            OptionSpec("--shard", value: "I/N", "Run the I-th of N deterministic slices (for a CI job matrix)."),
-            CommonOptions.out,
-        ],
-        discussion: """
-        Runs every upgrade path between the builds through every scenario, each on a fresh device, and writes
-        run.json, gate.json, junit.xml and summary.md to the artifacts folder. The verdict fails closed: a path that
-        did not finish, a missing shard or a skipped scenario makes it UNKNOWN (exit 3), never PASS.
-        """,
-        implemented: false)
-
-    static let run = CommandSpec(
-        ["run"], summary: "Run one upgrade path.",
-        options: [
-            OptionSpec("--from", value: "OLD", "The old build id."),
-            OptionSpec("--to", value: "NEW", "The new build id."),
-            OptionSpec("--scenario", value: "S", "The scenario (default: upgrade)."),
-            OptionSpec("--case-id", value: "ID", "The test-case id (default: random, recorded in run.json)."),
-            OptionSpec("--runtime", value: "VERSION", "The device runtime, such as \"iOS 17.5\"."),
-            CommonOptions.out,
-        ],
-        discussion: "Installs OLD on a fresh device, seeds it, upgrades in place to NEW, launches and verifies, and judges\nthe path's gate conditions.",
-        implemented: false)
-
     static let replay = CommandSpec(
         ["replay"], summary: "Rerun a run from its artifacts and compare the status files.",
         arguments: [ArgumentSpec("DIR", "An artifacts folder holding run.json.")],
@@ -49,7 +20,7 @@ enum PlannedCommands {
 
     static let builds = CommandSpec(
         ["builds"], summary: "List the archived builds with versions, teams, groups and sha256.",
-        options: [CommonOptions.builds, CommonOptions.json],
+        options: [CommonOptions.buildsDir, CommonOptions.json],
         discussion: "Lists the builds in builds/ with their ids, versions, teams, access groups and sha256.",
         implemented: false)
 
