@@ -31,6 +31,14 @@ let package = Package(
         // A minimal app build: opens the keychain, reads one item, writes a status file.
         .executableTarget(name: "TinyApp", dependencies: ["SimDevice", "SimSecurity", "SimRuntime"]),
 
+        // Automation code compiled into every app build: launch modes, the status file, platform adapters.
+        .target(name: "AppHarness", dependencies: ["SimDevice", "SimRuntime", "SimSecurity"]),
+        // The sample app "Ledger": its migration parts (seed-000 style) and its three frozen builds.
+        .target(name: "LedgerKit", dependencies: ["AppHarness", "SimSecurity"]),
+        .executableTarget(name: "LedgerV1", dependencies: ["LedgerKit", "AppHarness"]),
+        .executableTarget(name: "LedgerV2", dependencies: ["LedgerKit", "AppHarness"]),
+        .executableTarget(name: "LedgerV3", dependencies: ["LedgerKit", "AppHarness"]),
+
         // Helpers for tests and benchmarks.
         .target(name: "TestSupport", dependencies: ["SimRuntime"]),
         .executableTarget(name: "keychain-writer", dependencies: ["SimSecurity"], path: "Sources/Tools/keychain-writer"),
@@ -49,6 +57,7 @@ let package = Package(
         ),
         .testTarget(name: "SimDeviceTests", dependencies: ["SimDevice", "SimSecurity", "SimRuntime", "TestSupport"]),
         .testTarget(name: "EntitlementsTests", dependencies: ["Entitlements", "TestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "AppHarnessTests", dependencies: ["AppHarness", "SimDevice", "SimSecurity", "SimRuntime", "TestSupport"]),
         .testTarget(name: "UpgradeRunnerTests", dependencies: ["UpgradeRunner", "TestSupport"], exclude: ["Golden", "Gate/Golden"]),
     ]
 )

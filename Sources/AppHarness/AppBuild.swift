@@ -1,0 +1,36 @@
+import Foundation
+import SimRuntime
+
+/// One app build as the harness drives it: a hook per launch mode.
+///
+/// A build answers every mode; each hook reports what it did through the launch (its
+/// ``LaunchJournal``) and never throws: a failed store call is a status in the file, not a crash.
+/// A known-bad variant of a build ("mutant") is a type that wraps or copies a build and changes one
+/// hook or one part, so the harness code stays the same for all of them.
+public protocol AppBuild: Sendable {
+    /// The build id the app was compiled as (`v2`); it names the build in every status file.
+    var buildID: String { get }
+    /// `-UITestSeedLegacyKeychain`: write this build's data for the test case.
+    func seed(_ launch: HarnessLaunch) async
+    /// `-UITestSeedMalformed`: write this build's data malformed (corrupt archive, wrong types, non-UTF-8).
+    func seedMalformed(_ launch: HarnessLaunch) async
+    /// `-UITestVerifyKeychainV2`: check that this build reads the case's data where it keeps it.
+    func verify(_ launch: HarnessLaunch) async
+    /// `-UITestCleanup`: delete the case's items by exact service and account.
+    func cleanup(_ launch: HarnessLaunch) async
+    /// No automation argument: the app's own launch sequence.
+    func launch(_ launch: HarnessLaunch) async
+}
+
+extension AppBuild {
+    /// Runs the hook that `launch.mode` selects.
+    public func run(_ launch: HarnessLaunch) async {
+        switch launch.mode {
+        case .seed: await seed(launch)
+        case .seedMalformed: await seedMalformed(launch)
+        case .verify: await verify(launch)
+        case .cleanup: await cleanup(launch)
+        case .launch: await self.launch(launch)
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import SimDevice
+import SimRuntime
+import SimSecurity
+
+/// The automation entry point of every app build: reads the launch mode and test case from the
+/// arguments, runs the build's hook, and writes the status file.
+///
+/// Exit codes: 0 when the hook ran and the status file was written (whatever the hook found; a
+/// failed migration is a result); 2 when the launch cannot be run as asked (no simulated device, an
+/// automation mode without `-UITestCaseID`); 3 when the status file cannot be written. A build that
+/// crashes is ended by a signal, which the launcher reports as such.
+public enum Harness {
+    /// Where the status file goes, relative to the data container.
+    public static let statusRelativePath = LaunchStatus.relativePath
+
+    /// The launch argument that bounds the wait for protected data, in seconds (default 1).
+    public static let protectedDataTimeoutArgument = "-UITestProtectedDataTimeout"
+
+    /// What one run of a build produced.
+    public struct Outcome: Sendable {
+        public var status: LaunchStatus
+        public var exitCode: Int32
+    }
+
+    /// Runs `build` in this process as the launch its environment describes, then exits.
+    public static func main(_ build: some AppBuild) async -> Never {
+        let platform: Platform
+        do {
+            platform = try Platform.launched()
+        } catch {
+            FileHandle.standardError.write(Data("\(build.buildID): \(error)\n".utf8))
+            exit(2)
+        }
+        let outcome = await run(build, platform: platform)
+        exit(outcome.exitCode)
+    }
+
+    /// Runs one launch of `build` on `platform` (in-process for tests; `main` for a real launch):
+    /// removes a stale status file, runs the mode's hook with the platform's keychain as the one the
+    /// `SecItem*` functions use, and writes the new status file.
+    public static func run(_ build: some AppBuild, platform: Platform) async -> Outcome {
+        let environment = AppEnvironment(platform: platform)
+        let statusURL = platform.containers.home.appendingPathComponent(statusRelativePath)
+        // Not a store operation of the app: outside the seam, so it is never counted, faulted or a crash point.
+        try? FileManager.default.removeItem(at: statusURL)
+        let mode = LaunchMode.selected(by: environment.arguments)
+        let caseID = environment.argument(after: LaunchMode.caseIDArgument)
+        let launch = HarnessLaunch(buildID: build.buildID, mode: mode, caseID: caseID ?? "", environment: environment)
+        var exitCode: Int32 = 0
+        if caseID == nil && mode != .launch {
+            launch.recordError("caseID", "arguments", LaunchMode.caseIDArgument, EINVAL)
+            FileHandle.standardError.write(Data("\(build.buildID): \(mode.argument ?? "") needs \(LaunchMode.caseIDArgument) <id>\n".utf8))
+            exitCode = 2
+        } else {
+            await Keychain.withCurrent(platform.keychain) { await build.run(launch) }
+        }
+        let status = launch.currentStatus
+        do {
+            try writeStatus(status, to: statusURL)
+        } catch {
+            FileHandle.standardError.write(Data("\(build.buildID): status file \(statusRelativePath): \(error)\n".utf8))
+            exitCode = 3
+        }
+        return Outcome(status: status, exitCode: exitCode)
+    }
+
+    /// Writes the status file atomically, so a killed launch leaves the whole file or none.
+    static func writeStatus(_ status: LaunchStatus, to url: URL) throws {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try status.encoded().write(to: url, options: .atomic)
+    }
+}
+
+extension AppEnvironment {
+    /// How long a launch waits for protected data before it defers (`-UITestProtectedDataTimeout`).
+    public var protectedDataTimeout: Double {
+        argument(after: Harness.protectedDataTimeoutArgument).flatMap(Double.init) ?? 1
+    }
+}

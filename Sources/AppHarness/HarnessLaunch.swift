@@ -1,0 +1,60 @@
+import Foundation
+import SimRuntime
+
+/// One automation launch of a build: its mode, test case and environment, and the status it
+/// collects while the build's hook runs.
+///
+/// It is the build's ``LaunchJournal``: every entry becomes an ``ItemCheck`` carrying the launch's
+/// runtime. It never sees a value, only names, operations, statuses and results.
+public final class HarnessLaunch: LaunchJournal, @unchecked Sendable {
+    public let mode: LaunchMode
+    /// The test case (`-UITestCaseID`); empty for a plain launch without one.
+    public let caseID: String
+    public let environment: AppEnvironment
+    private let lock = NSLock()
+    private var status: LaunchStatus
+
+    /// Starts collecting the status of one launch of build `buildID`.
+    public init(buildID: String, mode: LaunchMode, caseID: String, environment: AppEnvironment) {
+        self.mode = mode
+        self.caseID = caseID
+        self.environment = environment
+        status = LaunchStatus(build: buildID, mode: mode, caseID: caseID, runtime: environment.runtime)
+    }
+
+    /// The case's secrets, derived from its id (never written anywhere by the harness).
+    public var secrets: CaseSecrets { CaseSecrets(caseID: caseID) }
+
+    /// The runtime every status in this launch stands beside.
+    public var runtime: String { environment.runtime }
+
+    public func record(_ name: String, _ location: String, _ operation: String, _ status: Int32, _ result: String) {
+        let check = ItemCheck(name: name, location: location, operation: operation, status: status,
+                              runtime: runtime, result: result)
+        lock.withLock { self.status.items.append(check) }
+    }
+
+    public func recordError(_ name: String, _ location: String, _ operation: String, _ status: Int32) {
+        let check = ItemCheck(name: name, location: location, operation: operation, status: status,
+                              runtime: runtime, result: "failed")
+        lock.withLock { self.status.errors.append(check) }
+    }
+
+    /// Records a read compared with the value the case expects (the comparison's outcome only).
+    public func recordRead(_ name: String, _ location: String, _ operation: String, _ status: Int32,
+                           actual: Data?, expected: Data) {
+        record(name, location, operation, status, KeychainProbe.result(of: status, matches: actual == expected))
+    }
+
+    /// Sets what the migration did in this launch.
+    public func setMigration(_ outcome: MigrationOutcome?) { lock.withLock { status.migration = outcome } }
+    /// Sets what the reinstall sweep did.
+    public func setSweep(_ sweep: String?) { lock.withLock { status.sweep = sweep } }
+    /// Sets the schema version stored in the keychain when the launch ended.
+    public func setSchemaVersion(_ version: Int?) { lock.withLock { status.schemaVersion = version } }
+    /// Sets the legacy stores as the launch left them.
+    public func setLegacy(_ legacy: LegacyState?) { lock.withLock { status.legacy = legacy } }
+
+    /// The status collected so far.
+    public var currentStatus: LaunchStatus { lock.withLock { status } }
+}

@@ -1,0 +1,133 @@
+import AppHarness
+import Foundation
+import SimRuntime
+#if canImport(Security)
+import Security
+#else
+import SimSecurity
+#endif
+
+/// Automation code the Ledger builds share: what a launch reports about the legacy stores and the
+/// schema version, and the seed, verify and cleanup modes of the builds that keep everything in
+/// the keychain (v2 and later). It reads values only to compare them; it reports words.
+public enum LedgerAutomation {
+    /// The legacy stores as the launch leaves them; nil while protected data is unavailable (the
+    /// preferences may read as empty then, which would look like "gone").
+    public static func legacyState(_ environment: AppEnvironment) -> LegacyState? {
+        guard environment.protectedData.isAvailable else { return nil }
+        let stored = environment.defaults.persistentDomain()
+        let files = environment.files
+        return LegacyState(
+            preferenceKeys: LedgerNames.legacyPreferenceKeys.filter { stored[$0] != nil },
+            archive: files.fileExists(environment.applicationSupport.appendingPathComponent(LedgerNames.sessionArchive)),
+            artefacts: LedgerNames.legacyArtefacts.filter { files.fileExists(environment.documents.appendingPathComponent($0)) })
+    }
+
+    /// The schema version stored in the keychain, nil when none or unreadable.
+    public static func storedSchemaVersion() -> Int? {
+        let (status, data) = KeychainProbe.read(service: LedgerNames.service, account: LedgerNames.versionAccount)
+        guard status == errSecSuccess, let data else { return nil }
+        return Int(String(decoding: data, as: UTF8.self))
+    }
+
+    /// Ends a launch's status with the stored schema version and the legacy stores.
+    public static func finish(_ launch: HarnessLaunch) {
+        launch.setSchemaVersion(storedSchemaVersion())
+        launch.setLegacy(legacyState(launch.environment))
+    }
+
+    /// The session the case expects, as v2 and later store it.
+    public static func expectedSession(_ launch: HarnessLaunch) -> SessionRecord {
+        SessionRecord(userID: LedgerNames.userID(launch.caseID), accessToken: launch.secrets.sessionToken)
+    }
+
+    // MARK: Keychain-era modes (v2 and later)
+
+    /// Writes the case's data as a keychain-era build keeps it.
+    /// - Parameters:
+    ///   - schemaVersion: the version to store.
+    ///   - deviceKeyAccessible: the class of the automation device key (nil: the default class).
+    ///   - malformed: a non-UTF-8 `authToken` and a `session` that is not JSON.
+    ///   - migratedAt: the migration date to store, for builds with the artefact window.
+    public static func seedKeychain(_ launch: HarnessLaunch, schemaVersion: Int, deviceKeyAccessible: String?,
+                                    malformed: Bool, migratedAt: Date?) {
+        let secrets = launch.secrets
+        let tight = kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String
+        let session = (try? expectedSession(launch).encoded()) ?? Data()
+        var values: [(String, Data)] = [
+            ("authToken", malformed ? Data([0xFF, 0xFE, 0x00, 0xC3]) : Data(secrets.authToken.utf8)),
+            ("refreshToken", Data(secrets.refreshToken.utf8)),
+            (LedgerNames.sessionAccount, malformed ? Data("{not json".utf8) : session),
+            (LedgerNames.versionAccount, Data(String(schemaVersion).utf8)),
+        ]
+        if let migratedAt {
+            values.append((LedgerNames.migratedAtAccount, Data(ISO8601DateFormatter().string(from: migratedAt).utf8)))
+        }
+        for (account, data) in values {
+            let (operation, status) = KeychainProbe.addOrUpdate(data, service: LedgerNames.service, account: account,
+                                                                accessible: tight)
+            launch.record(account, "keychain", operation, status, status == errSecSuccess ? "written" : "failed")
+        }
+        let (operation, status) = KeychainProbe.addOrUpdate(
+            Data(secrets.deviceKey.utf8), service: LedgerNames.deviceKeyService(launch.caseID),
+            account: LedgerNames.deviceKeyAccount(launch.caseID), accessible: deviceKeyAccessible)
+        launch.record("deviceKey", "keychain", operation, status, status == errSecSuccess ? "written" : "failed")
+        let marked = launch.environment.defaults.set(true, forKey: LedgerNames.installMarkerKey)
+        if !marked { launch.recordError(LedgerNames.installMarkerKey, "preferences", "set", EPERM) }
+        finish(launch)
+    }
+
+    /// Reads every item a keychain-era build keeps and compares it with the case's secrets.
+    /// - Parameter stamped: whether the build keeps a migration date (reported found or missing).
+    public static func verifyKeychain(_ launch: HarnessLaunch, stamped: Bool) {
+        let secrets = launch.secrets
+        for (account, expected) in [("authToken", secrets.authToken), ("refreshToken", secrets.refreshToken)] {
+            let (status, data) = KeychainProbe.read(service: LedgerNames.service, account: account)
+            launch.recordRead(account, "keychain", "SecItemCopyMatching", status, actual: data, expected: Data(expected.utf8))
+        }
+        let (status, data) = KeychainProbe.read(service: LedgerNames.service, account: LedgerNames.sessionAccount)
+        let session = data.flatMap { try? JSONDecoder().decode(SessionRecord.self, from: $0) }
+        launch.record(LedgerNames.sessionAccount, "keychain", "SecItemCopyMatching", status,
+                      KeychainProbe.result(of: status, matches: session == expectedSession(launch)))
+        verifyDeviceKey(launch)
+        if stamped {
+            let (status, data) = KeychainProbe.read(service: LedgerNames.service, account: LedgerNames.migratedAtAccount)
+            let parses = data.flatMap { ISO8601DateFormatter().date(from: String(decoding: $0, as: UTF8.self)) } != nil
+            launch.record(LedgerNames.migratedAtAccount, "keychain", "SecItemCopyMatching", status,
+                          KeychainProbe.result(of: status, matches: parses))
+        }
+        finish(launch)
+    }
+
+    /// Reads the automation device key where every build leaves it and compares it.
+    public static func verifyDeviceKey(_ launch: HarnessLaunch) {
+        let (status, data) = KeychainProbe.read(service: LedgerNames.deviceKeyService(launch.caseID),
+                                                account: LedgerNames.deviceKeyAccount(launch.caseID))
+        launch.recordRead("deviceKey", "keychain", "SecItemCopyMatching", status, actual: data,
+                          expected: Data(launch.secrets.deviceKey.utf8))
+    }
+
+    /// Deletes the case's items by exact service and account, never by a broader query.
+    public static func cleanupKeychain(_ launch: HarnessLaunch, accounts: [String]) {
+        for account in accounts {
+            record(launch, account, KeychainProbe.deleteExact(service: LedgerNames.service, account: account))
+        }
+        cleanupDeviceKey(launch)
+        finish(launch)
+    }
+
+    /// Deletes the case's automation device key by exact service and account.
+    public static func cleanupDeviceKey(_ launch: HarnessLaunch) {
+        record(launch, "deviceKey", KeychainProbe.deleteExact(service: LedgerNames.deviceKeyService(launch.caseID),
+                                                              account: LedgerNames.deviceKeyAccount(launch.caseID)))
+    }
+
+    private static func record(_ launch: HarnessLaunch, _ name: String, _ status: OSStatus) {
+        let result = switch status {
+        case errSecSuccess: "removed"
+        case errSecItemNotFound: "missing"
+        default: "failed"
+        }
+        launch.record(name, "keychain", "SecItemDelete", status, result)
+    }
+}

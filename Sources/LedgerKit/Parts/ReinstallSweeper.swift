@@ -1,0 +1,72 @@
+import AppHarness
+import Foundation
+#if canImport(Security)
+import Security
+#else
+import SimSecurity
+#endif
+
+/// What the reinstall sweep did in one launch (the status file's `sweep`).
+public enum SweepOutcome: String, Sendable, Equatable {
+    /// Fresh install over old keychain data: every class was deleted, then the marker set.
+    case swept
+    /// The marker was there: not a fresh install.
+    case markerPresent
+    /// No marker, but the container kept the preferences of an earlier build (an in-place upgrade
+    /// from a release that had no marker): the marker was set and nothing deleted.
+    case markedUpgrade
+    /// Protected data did not become available in time: nothing was read or deleted.
+    case deferred
+    /// A delete failed: the marker stays unset, so the sweep runs again next launch.
+    case failed
+}
+
+/// Seed 000's reinstall sweep: before anything touches the keychain, and after protected data is
+/// readable, a missing install marker means "fresh install over old data", and every item goes.
+///
+/// One addition to the seed's code: a release that introduces the marker cannot tell an upgrade
+/// from a build without one (v1) from a fresh install by the marker alone. An upgrade in place
+/// keeps the data container, so stored preferences without a marker mean "upgrade": the marker is
+/// set and nothing is deleted. A reinstall loses the container, so its preferences are empty.
+public actor ReinstallSweeper {
+    private let defaults: any AppDefaults
+    private let protectedData: any ProtectedDataGate
+    private let journal: any LaunchJournal
+    private let timeout: Double
+    private let itemClasses: [String] = [
+        kSecClassGenericPassword as String, kSecClassInternetPassword as String,
+        kSecClassCertificate as String, kSecClassKey as String, kSecClassIdentity as String,
+    ]
+
+    public init(defaults: any AppDefaults, protectedData: any ProtectedDataGate, journal: any LaunchJournal,
+                timeout: Double) {
+        self.defaults = defaults
+        self.protectedData = protectedData
+        self.journal = journal
+        self.timeout = timeout
+    }
+
+    public func sweepIfFreshInstall() async -> SweepOutcome {
+        guard await protectedData.waitUntilAvailable(timeout: timeout) else { return .deferred }
+        guard !defaults.bool(forKey: LedgerNames.installMarkerKey) else { return .markerPresent }
+        let upgrade = !defaults.persistentDomain().isEmpty
+        if !upgrade {
+            for itemClass in itemClasses {
+                let scope: [CFString: Any] = [
+                    kSecClass: itemClass as CFString,
+                    kSecAttrSynchronizable: kSecAttrSynchronizableAny,
+                ]
+                let status = SecItemDelete(scope as CFDictionary)
+                guard status == errSecSuccess || status == errSecItemNotFound else {
+                    journal.recordError(itemClass, "keychain", "SecItemDelete", status)
+                    return .failed
+                }
+            }
+        }
+        guard defaults.set(true, forKey: LedgerNames.installMarkerKey) else {
+            journal.recordError(LedgerNames.installMarkerKey, "preferences", "set", EPERM)
+            return .failed
+        }
+        return upgrade ? .markedUpgrade : .swept
+    }
+}
