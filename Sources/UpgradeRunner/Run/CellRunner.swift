@@ -50,7 +50,7 @@ struct CellRunner {
         guard let old else { return }
         try device.install(old)
         let record = try device.launch(old, mode, caseID: caseID)
-        let labels = Set(CaseSecrets(caseID: self.caseID).labelled.map(\.label))
+        let labels = Set(CaseSecrets.labels)
         evidence.seeded = (record.status?.items ?? []).filter { $0.result == "written" && labels.contains($0.name) }
             .map(\.name).sorted()
         evidence.snapshots["after-seed"] = try device.snapshot(old)
@@ -84,6 +84,7 @@ struct CellRunner {
         case .malformed:
             try seed(device, &evidence, mode: .seedMalformed)
             try upgrade(device, &evidence)
+            try device.launch(new, .verify)
         case .reinstall:
             try seed(device, &evidence)
             if let old { try device.uninstall(old) }
@@ -118,6 +119,7 @@ struct CellRunner {
         case .cleanup:
             try addNeighbourItems(device)
             try seed(device, &evidence, caseID: caseID + "-other")
+            evidence.snapshots["before-case"] = try device.snapshot(old ?? new)
             try seed(device, &evidence)
             try upgrade(device, &evidence)
             try device.launch(new, .verify)
@@ -143,7 +145,7 @@ struct CellRunner {
     private func removeDataKeepingMarkers(_ device: ScenarioDevice) throws {
         let keychain = adminKeychain(device, identity: new.identity)
         for item in try keychain.dump() where new.identity.accessGroups.contains(item.accessGroup) {
-            guard !(item.account ?? "").hasPrefix("vault.") else { continue }
+            guard !(item.account ?? "").hasPrefix(Self.markerPrefix) else { continue }
             var query: [CFString: Any] = [kSecClass: item.itemClass as CFString, kSecAttrAccessGroup: item.accessGroup,
                                           kSecAttrSynchronizable: kSecAttrSynchronizableAny]
             if let service = item.service { query[kSecAttrService] = service }
@@ -154,6 +156,9 @@ struct CellRunner {
             }
         }
     }
+
+    /// Accounts of migration markers (see ``DeviceSnapshot/Item/isMarker``).
+    static let markerPrefix = "vault."
 
     /// Another team's app's items on the same device (isolation and cleanup check they stay).
     static let neighbour = AppIdentity(bundleID: "com.neighbour.wallet", applicationIdentifier: "NEIGHBOUR1.com.neighbour.wallet")
