@@ -39,6 +39,22 @@ let package = Package(
         .executableTarget(name: "LedgerV2", dependencies: ["LedgerKit", "AppHarness"]),
         .executableTarget(name: "LedgerV3", dependencies: ["LedgerKit", "AppHarness"]),
 
+        // Known-bad builds ("mutants"): one anti-pattern of seed 000 each; builds/mutants/<id>/ names the condition that must catch it.
+        .executableTarget(name: "MutantDeleteBeforeWrite", dependencies: ["LedgerKit", "AppHarness"], path: "Sources/Mutants/MutantDeleteBeforeWrite"),
+        .executableTarget(name: "MutantNoReadBack", dependencies: ["LedgerKit", "AppHarness"], path: "Sources/Mutants/MutantNoReadBack"),
+        .executableTarget(name: "MutantMigrateEveryLaunch", dependencies: ["LedgerKit", "AppHarness"], path: "Sources/Mutants/MutantMigrateEveryLaunch"),
+        .executableTarget(name: "MutantPrewarmEmptyRead", dependencies: ["LedgerKit", "AppHarness"], path: "Sources/Mutants/MutantPrewarmEmptyRead"),
+        .executableTarget(name: "MutantLockedReadDeletes", dependencies: ["LedgerKit", "AppHarness"], path: "Sources/Mutants/MutantLockedReadDeletes"),
+        .executableTarget(name: "MutantAccessibleInQuery", dependencies: ["LedgerKit", "AppHarness"], path: "Sources/Mutants/MutantAccessibleInQuery"),
+        .executableTarget(name: "MutantServiceRenamed", dependencies: ["LedgerKit", "AppHarness"], path: "Sources/Mutants/MutantServiceRenamed"),
+        .executableTarget(name: "MutantTeamIDChanged", dependencies: ["LedgerKit", "AppHarness"], path: "Sources/Mutants/MutantTeamIDChanged"),
+        .executableTarget(name: "MutantNoReinstallSweep", dependencies: ["LedgerKit", "AppHarness"], path: "Sources/Mutants/MutantNoReinstallSweep"),
+        .executableTarget(name: "MutantSecretInLog", dependencies: ["LedgerKit", "AppHarness"], path: "Sources/Mutants/MutantSecretInLog"),
+        .executableTarget(name: "MutantSecretInStatus", dependencies: ["LedgerKit", "AppHarness"], path: "Sources/Mutants/MutantSecretInStatus"),
+        .executableTarget(name: "MutantNonIdempotentStep", dependencies: ["LedgerKit", "AppHarness"], path: "Sources/Mutants/MutantNonIdempotentStep"),
+        .executableTarget(name: "MutantCrashOnCorruptArchive", dependencies: ["LedgerKit", "AppHarness"], path: "Sources/Mutants/MutantCrashOnCorruptArchive"),
+        .executableTarget(name: "MutantSweepBeforeUnlock", dependencies: ["LedgerKit", "AppHarness"], path: "Sources/Mutants/MutantSweepBeforeUnlock"),
+
         // Helpers for tests and benchmarks.
         .target(name: "TestSupport", dependencies: ["SimRuntime"]),
         .executableTarget(name: "keychain-writer", dependencies: ["SimSecurity"], path: "Sources/Tools/keychain-writer"),

@@ -19,9 +19,16 @@ public struct BuildManifest: Codable, Equatable, Sendable {
     /// Days after a migration before the build removes non-secret legacy artefacts (nil: it never
     /// does). The gate's artefact-window scenario checks they stay before and go after.
     public var artefactWindowDays: Int?
+    /// For a known-bad build ("mutant", under `builds/mutants/`): the one anti-pattern it carries,
+    /// in words from the seed documents. Nil for a real build.
+    public var antiPattern: String?
+    /// For a mutant: the gate condition id (such as `reads-old-data`) that must FAIL when the
+    /// mutant is the new build. Nil for a real build.
+    public var expectedCondition: String?
 
     public init(id: String, bundleID: String, marketingVersion: String, buildNumber: String, executable: String,
-                schemaVersion: Int, entitlements: String, notes: String? = nil, artefactWindowDays: Int? = nil) {
+                schemaVersion: Int, entitlements: String, notes: String? = nil, artefactWindowDays: Int? = nil,
+                antiPattern: String? = nil, expectedCondition: String? = nil) {
         self.id = id
         self.bundleID = bundleID
         self.marketingVersion = marketingVersion
@@ -31,6 +38,8 @@ public struct BuildManifest: Codable, Equatable, Sendable {
         self.entitlements = entitlements
         self.notes = notes
         self.artefactWindowDays = artefactWindowDays
+        self.antiPattern = antiPattern
+        self.expectedCondition = expectedCondition
     }
 
     /// Orders build numbers as dotted integers (`9` < `10` < `10.1`), as the App Store does.
@@ -57,9 +66,12 @@ public struct Build: Sendable, Equatable {
 }
 
 /// The archived builds: `<folder>/<id>/build.json` plus an entitlements file each, with executables
-/// in a products folder (`.build/debug` unless told otherwise).
+/// in a products folder (`.build/debug` unless told otherwise). Known-bad builds live one level
+/// down, in `<folder>/mutants/<id>/`, and resolve by their plain id too (a real build's folder wins).
 public struct BuildCatalog: Sendable {
     public static let productsEnvironmentKey = "UPGRADE_RUNNER_PRODUCTS"
+    /// The sub-folder of the builds folder that holds the known-bad builds.
+    public static let mutantsFolderName = "mutants"
 
     public var folder: String
     public var productsFolder: String
@@ -76,6 +88,9 @@ public struct BuildCatalog: Sendable {
         let buildFolder: String
         if idOrPath.contains("/") {
             buildFolder = idOrPath.hasSuffix("/") ? String(idOrPath.dropLast()) : idOrPath
+        } else if !FileManager.default.fileExists(atPath: folder + "/" + idOrPath),
+                  FileManager.default.fileExists(atPath: mutantsFolder + "/" + idOrPath + "/build.json") {
+            buildFolder = mutantsFolder + "/" + idOrPath
         } else {
             buildFolder = folder + "/" + idOrPath
         }
@@ -108,6 +123,15 @@ public struct BuildCatalog: Sendable {
         }
         return Build(manifest: manifest, folder: buildFolder, entitlementsPath: entitlementsPath,
                      identity: identity, executablePath: executablePath)
+    }
+
+    /// `<folder>/mutants`, where the known-bad builds are.
+    public var mutantsFolder: String { folder + "/" + Self.mutantsFolderName }
+
+    /// The ids of the known-bad builds (every folder of ``mutantsFolder`` holding a build.json), sorted.
+    public func mutantIDs() -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: mutantsFolder)) ?? []
+        return names.filter { FileManager.default.fileExists(atPath: mutantsFolder + "/" + $0 + "/build.json") }.sorted()
     }
 
     private func validate(_ manifest: BuildManifest, manifestPath: String, folderName: String) throws(DeviceError) {

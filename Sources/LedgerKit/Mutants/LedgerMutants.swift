@@ -1,0 +1,125 @@
+import AppHarness
+import Foundation
+import SimRuntime
+#if canImport(Security)
+import Security
+#else
+import SimSecurity
+#endif
+
+/// The known-bad builds of Ledger, one anti-pattern from seed 000 each, as small variants of the
+/// frozen v2 and v3. Each has an executable (`Sources/Mutants/<Name>/main.swift`) and an archived
+/// manifest under `builds/mutants/<id>/` that names the gate condition that must catch it.
+public enum LedgerMutants {
+    /// v2 whose step 0 -> 1 removes each preference before writing it to the keychain.
+    public static func deleteBeforeWrite() -> LedgerV2Build {
+        var build = LedgerV2Build(buildID: "delete-before-write")
+        build.steps = { [DeleteBeforeWriteStep($0), $0.moveArchive()] }
+        return build
+    }
+
+    /// v2 whose step 0 -> 1 removes each preference without reading the keychain copy back.
+    public static func noReadBack() -> LedgerV2Build {
+        var build = LedgerV2Build(buildID: "no-read-back")
+        build.steps = { [NoReadBackStep($0), $0.moveArchive()] }
+        return build
+    }
+
+    /// v2 that ignores the stored schema version and migrates on every launch.
+    public static func migrateEveryLaunch() -> MigrateEveryLaunchBuild { MigrateEveryLaunchBuild(buildID: "migrate-every-launch") }
+
+    /// v2 that takes a preference read made before first unlock as "nothing to migrate".
+    public static func prewarmEmptyRead() -> PrewarmEmptyReadBuild { PrewarmEmptyReadBuild(buildID: "prewarm-empty-read") }
+
+    /// v2 with a session restore that answers a failed (locked) read with a delete.
+    public static func lockedReadDeletes() -> LedgerVariant<LedgerV2Build> {
+        var build = LedgerVariant(buildID: "locked-read-deletes", base: LedgerV2Build(buildID: "locked-read-deletes"))
+        build.beforeLaunch = { SessionRestore.restoreOrDelete($0) }
+        return build
+    }
+
+    /// v2 whose keychain reads carry `kSecAttrAccessible` in the search query.
+    public static func accessibleInQuery() -> LedgerVariant<LedgerV2Build> {
+        var base = LedgerV2Build(buildID: "accessible-in-query")
+        let steps = base.steps
+        base.steps = { parts in
+            steps(LedgerParts(environment: parts.environment, journal: parts.journal, vault: AccessibleInQueryKeychain()))
+        }
+        var build = LedgerVariant(buildID: base.buildID, base: base)
+        build.verifyHook = { launch in
+            MutantAutomation.verifyKeychain(launch, service: LedgerNames.service,
+                                            read: { AccessibleInQueryKeychain.read(service: $0, account: $1) })
+        }
+        return build
+    }
+
+    /// v3 with `kSecAttrService` renamed and no rekey migration.
+    public static func serviceRenamed() -> RenamedServiceBuild { RenamedServiceBuild(buildID: "service-renamed") }
+
+    /// v3's code signed by another team with no bridge release: the anti-pattern is in its entitlements.
+    public static func teamIDChanged() -> LedgerV3Build { LedgerV3Build(buildID: "team-id-changed") }
+
+    /// v2 without the reinstall sweep.
+    public static func noReinstallSweep() -> LedgerV2Build {
+        var build = LedgerV2Build(buildID: "no-reinstall-sweep")
+        build.sweeps = false
+        return build
+    }
+
+    /// v2 that writes the restored token into its launch log.
+    public static func secretInLog() -> LedgerVariant<LedgerV2Build> {
+        var build = LedgerVariant(buildID: "secret-in-log", base: LedgerV2Build(buildID: "secret-in-log"))
+        build.afterLaunch = { _ in
+            let (status, data) = KeychainProbe.read(service: LedgerNames.service, account: "authToken")
+            guard status == errSecSuccess, let data else { return }
+            print("KeychainMigration: session restored, authToken=\(String(decoding: data, as: UTF8.self))")
+        }
+        return build
+    }
+
+    /// v2 that puts the restored token into a field of its status file.
+    public static func secretInStatus() -> LedgerVariant<LedgerV2Build> {
+        var build = LedgerVariant(buildID: "secret-in-status", base: LedgerV2Build(buildID: "secret-in-status"))
+        build.afterLaunch = { launch in
+            let (status, data) = KeychainProbe.read(service: LedgerNames.service, account: "authToken")
+            guard status == errSecSuccess, let data else { return }
+            launch.record("authToken", "keychain", "SecItemCopyMatching", status,
+                          "restored " + String(decoding: data, as: UTF8.self))
+        }
+        return build
+    }
+
+    /// v2 that counts its migration runs in a preference on every launch (a step that is not idempotent).
+    public static func nonIdempotentStep() -> LedgerVariant<LedgerV2Build> {
+        var build = LedgerVariant(buildID: "non-idempotent-step", base: LedgerV2Build(buildID: "non-idempotent-step"))
+        build.afterLaunch = { launch in
+            let defaults = launch.environment.defaults
+            let runs = (defaults.object(forKey: migrationRunsKey) as? Int ?? 0) + 1
+            let stored = defaults.set(runs, forKey: migrationRunsKey)
+            launch.record(migrationRunsKey, "preferences", "set", stored ? 0 : EPERM, stored ? "written" : "failed")
+        }
+        return build
+    }
+
+    /// The preference mutant `non-idempotent-step` counts its runs in.
+    public static let migrationRunsKey = "LedgerMigrationRuns"
+
+    /// v2 whose step 1 -> 2 force-unwraps the decoded archive.
+    public static func crashOnCorruptArchive() -> LedgerV2Build {
+        var build = LedgerV2Build(buildID: "crash-on-corrupt-archive")
+        build.steps = { [$0.moveDefaults(), ForceUnwrapArchiveStep($0)] }
+        return build
+    }
+
+    /// v2 whose reinstall sweep does not wait for protected data.
+    public static func sweepBeforeUnlock() -> LedgerVariant<LedgerV2Build> {
+        var base = LedgerV2Build(buildID: "sweep-before-unlock")
+        base.sweeps = false
+        var build = LedgerVariant(buildID: base.buildID, base: base)
+        build.beforeLaunch = { launch in
+            let sweeper = EagerReinstallSweeper(defaults: launch.environment.defaults, journal: launch)
+            launch.setSweep(await sweeper.sweepIfFreshInstall().rawValue)
+        }
+        return build
+    }
+}

@@ -1,0 +1,153 @@
+import AppHarness
+import Foundation
+#if canImport(Security)
+import Security
+#else
+import SimSecurity
+#endif
+
+/// Step 0 -> 1 of mutant `delete-before-write`: each preference is removed first and written to
+/// the keychain after (seed 000: "Removing the plaintext before the keychain write is confirmed is
+/// the single most dangerous mistake"). A crash or a failed write in between loses the secret.
+public struct DeleteBeforeWriteStep: MigrationStep {
+    public let from = 0
+    let vault: any MigrationKeychainProtocol
+    let defaults: any AppDefaults
+    let journal: any LaunchJournal
+
+    public init(_ parts: LedgerParts) {
+        vault = parts.vault
+        defaults = parts.environment.defaults
+        journal = parts.journal
+    }
+
+    public func run() async throws(MigrationError) {
+        for key in LedgerNames.legacyPreferenceKeys {
+            guard let plaintext = defaults.persistentDomain()[key] as? String else { continue }
+            defaults.removeObject(forKey: key)
+            journal.record(key, "preferences", "removeObject", 0, "removed")
+            let payload = Data(plaintext.utf8)
+            do {
+                let call = try await vault.save(payload, account: key,
+                                                accessibility: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String)
+                guard try await vault.read(account: key) == payload else { throw MigrationError.readBackMismatch(key) }
+                journal.record(key, "keychain", call, errSecSuccess, "written")
+            } catch let failure as KeychainFailure {
+                journal.record(key, "keychain", failure.operation, failure.status, "failed")
+                throw .keychain(failure)
+            } catch {
+                throw .readBackMismatch(key)
+            }
+        }
+    }
+}
+
+/// Step 0 -> 1 of mutant `no-read-back`: write, then delete the preference, without reading the
+/// keychain copy back. A write that reports success but stored nothing loses the secret.
+public struct NoReadBackStep: MigrationStep {
+    public let from = 0
+    let vault: any MigrationKeychainProtocol
+    let defaults: any AppDefaults
+    let journal: any LaunchJournal
+
+    public init(_ parts: LedgerParts) {
+        vault = parts.vault
+        defaults = parts.environment.defaults
+        journal = parts.journal
+    }
+
+    public func run() async throws(MigrationError) {
+        for key in LedgerNames.legacyPreferenceKeys {
+            guard let plaintext = defaults.persistentDomain()[key] as? String else { continue }
+            do {
+                let call = try await vault.save(Data(plaintext.utf8), account: key,
+                                                accessibility: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String)
+                journal.record(key, "keychain", call, errSecSuccess, "written")
+            } catch {
+                journal.record(key, "keychain", error.operation, error.status, "failed")
+                throw .keychain(error)
+            }
+            defaults.removeObject(forKey: key)
+            journal.record(key, "preferences", "removeObject", 0, "removed")
+        }
+    }
+}
+
+/// Step 0 -> 1 as code that trusts the schema version to run it once: it copies each preference
+/// into the keychain as it reads, an absent one as empty, then removes it. Mutant
+/// `migrate-every-launch` runs it every launch: the second launch reads nothing and writes empty
+/// values over good keychain items (seed 000, trap 3).
+public struct CopyPreferencesStep: MigrationStep {
+    public let from = 0
+    let vault: any MigrationKeychainProtocol
+    let defaults: any AppDefaults
+    let journal: any LaunchJournal
+
+    public init(_ parts: LedgerParts) {
+        vault = parts.vault
+        defaults = parts.environment.defaults
+        journal = parts.journal
+    }
+
+    public func run() async throws(MigrationError) {
+        for key in LedgerNames.legacyPreferenceKeys {
+            let payload = Data((defaults.string(forKey: key) ?? "").utf8)
+            do {
+                let call = try await vault.save(payload, account: key,
+                                                accessibility: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String)
+                journal.record(key, "keychain", call, errSecSuccess, "written")
+            } catch {
+                journal.record(key, "keychain", error.operation, error.status, "failed")
+                throw .keychain(error)
+            }
+            defaults.removeObject(forKey: key)
+        }
+    }
+}
+
+/// Step 0 -> 1 of mutant `prewarm-empty-read`: decides "nothing to migrate" from the preference
+/// keys that were there when the launch began, a read that a prewarmed launch takes before first
+/// unlock (when preferences read as empty). The migration then completes and the schema version
+/// moves on, so the preferences are never migrated.
+public struct EmptyReadMeansDoneStep: MigrationStep {
+    public let from = 0
+    let keysAtLaunch: [String]
+    let step: any MigrationStep
+
+    /// - Parameters:
+    ///   - keysAtLaunch: the legacy preference keys the launch saw when it began.
+    ///   - step: the real step, run when that early read found any.
+    public init(keysAtLaunch: [String], step: any MigrationStep) {
+        self.keysAtLaunch = keysAtLaunch
+        self.step = step
+    }
+
+    public func run() async throws(MigrationError) {
+        guard !keysAtLaunch.isEmpty else { return }
+        try await step.run()
+    }
+}
+
+/// Step 1 -> 2 of mutant `crash-on-corrupt-archive`: the archive is decoded with `try!` and a
+/// force-unwrap before the real step moves it, so a corrupt archive crashes the app instead of
+/// failing the step (seed 000: "An unknown or corrupt legacy format ... never crashes").
+public struct ForceUnwrapArchiveStep: MigrationStep {
+    public let from = 1
+    let files: any AppFiles
+    let archive: URL
+    let step: any MigrationStep
+
+    public init(_ parts: LedgerParts) {
+        files = parts.environment.files
+        archive = parts.environment.applicationSupport.appendingPathComponent(LedgerNames.sessionArchive)
+        step = parts.moveArchive()
+    }
+
+    public func run() async throws(MigrationError) {
+        if files.fileExists(archive), let raw = try? files.read(archive) {
+            let session = try! NSKeyedUnarchiver.unarchivedObject(ofClass: LegacySession.self, from: raw)!
+            _ = session.userID
+        }
+        try await step.run()
+    }
+}

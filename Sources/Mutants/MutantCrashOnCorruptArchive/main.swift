@@ -1,0 +1,5 @@
+// Known-bad Ledger build "crash-on-corrupt-archive" (v2 with one anti-pattern): a crash on a corrupt archive: the decoded session is force-unwrapped.
+import AppHarness
+import LedgerKit
+
+await Harness.main(LedgerMutants.crashOnCorruptArchive())
