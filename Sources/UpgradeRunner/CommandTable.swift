@@ -27,7 +27,7 @@ enum CommandTable {
         Command(spec: LaunchCommand.spec, run: LaunchCommand.run),
         Command(spec: KeychainDumpCommand.spec, run: KeychainDumpCommand.run),
         Command(spec: PlannedCommands.scanSecrets, run: PlannedCommands.run),
-        Command(spec: PlannedCommands.mutants, run: PlannedCommands.run),
+        Command(spec: MutantsCommand.spec, run: MutantsCommand.run),
     ]
 
     static var specs: [CommandSpec] { all.map(\.spec) }

@@ -104,10 +104,10 @@ public enum LedgerMutants {
     /// The preference mutant `non-idempotent-step` counts its runs in.
     public static let migrationRunsKey = "LedgerMigrationRuns"
 
-    /// v2 whose step 1 -> 2 force-unwraps the decoded archive.
-    public static func crashOnCorruptArchive() -> LedgerV2Build {
-        var build = LedgerV2Build(buildID: "crash-on-corrupt-archive")
-        build.steps = { [$0.moveDefaults(), ForceUnwrapArchiveStep($0)] }
+    /// v2 that force-unwraps the decoded legacy archive at launch.
+    public static func crashOnCorruptArchive() -> LedgerVariant<LedgerV2Build> {
+        var build = LedgerVariant(buildID: "crash-on-corrupt-archive", base: LedgerV2Build(buildID: "crash-on-corrupt-archive"))
+        build.beforeLaunch = { LegacySessionPeek.userIDOrCrash($0.environment) }
         return build
     }
 

@@ -128,26 +128,17 @@ public struct EmptyReadMeansDoneStep: MigrationStep {
     }
 }
 
-/// Step 1 -> 2 of mutant `crash-on-corrupt-archive`: the archive is decoded with `try!` and a
-/// force-unwrap before the real step moves it, so a corrupt archive crashes the app instead of
-/// failing the step (seed 000: "An unknown or corrupt legacy format ... never crashes").
-public struct ForceUnwrapArchiveStep: MigrationStep {
-    public let from = 1
-    let files: any AppFiles
-    let archive: URL
-    let step: any MigrationStep
-
-    public init(_ parts: LedgerParts) {
-        files = parts.environment.files
-        archive = parts.environment.applicationSupport.appendingPathComponent(LedgerNames.sessionArchive)
-        step = parts.moveArchive()
-    }
-
-    public func run() async throws(MigrationError) {
-        if files.fileExists(archive), let raw = try? files.read(archive) {
-            let session = try! NSKeyedUnarchiver.unarchivedObject(ofClass: LegacySession.self, from: raw)!
-            _ = session.userID
-        }
-        try await step.run()
+/// Mutant `crash-on-corrupt-archive`: at the start of a launch the app reads the legacy session
+/// archive (to greet the user before the migration moves it) with `try!` and a force-unwrap, so a
+/// corrupt archive crashes the app instead of failing gracefully (seed 000: "An unknown or corrupt
+/// legacy format fails gracefully ... it never crashes").
+public enum LegacySessionPeek {
+    /// The archived session's user id, when an archive is there; a corrupt archive traps.
+    @discardableResult
+    public static func userIDOrCrash(_ environment: AppEnvironment) -> String? {
+        let archive = environment.applicationSupport.appendingPathComponent(LedgerNames.sessionArchive)
+        guard environment.files.fileExists(archive), let raw = try? environment.files.read(archive) else { return nil }
+        let session = try! NSKeyedUnarchiver.unarchivedObject(ofClass: LegacySession.self, from: raw)!
+        return session.userID
     }
 }

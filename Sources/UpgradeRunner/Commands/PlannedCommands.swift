@@ -29,10 +29,4 @@ enum PlannedCommands {
         arguments: [ArgumentSpec("DIR", "The folder to scan.")],
         discussion: "Looks for every seeded secret, raw and in base64, hex and SHA-256 hex, in every file under DIR.",
         implemented: false)
-
-    static let mutants = CommandSpec(
-        ["mutants"], summary: "Run the known-bad builds against the gate: which condition caught each.",
-        options: [CommonOptions.jobs, CommonOptions.out],
-        discussion: "Runs the catalogue of known-bad builds through the gate and reports the condition that caught each\nand the gate's power (the share caught).",
-        implemented: false)
 }
