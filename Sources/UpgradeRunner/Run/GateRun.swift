@@ -50,7 +50,7 @@ struct GateRun {
         let next = Counter()
         let workers = max(1, min(jobs, units.count))
         // The long exploration cells start first, so that no worker is left with one at the end.
-        let order = units.indices.sorted { (!units[$0].scenario.isExploration, $0) < (!units[$1].scenario.isExploration, $1) }
+        let order = units.indices.sorted { (units[$0].scenario.isExploration ? 0 : 1, $0) < (units[$1].scenario.isExploration ? 0 : 1, $1) }
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while let position = next.take(below: units.count) {
                 let index = order[position]
