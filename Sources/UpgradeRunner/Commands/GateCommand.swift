@@ -9,7 +9,6 @@ enum GateCommand {
         options: [
             OptionSpec("--builds", value: "IDS", "The builds, oldest first, comma-separated (default: v1,v2,v3)."),
             OptionSpec("--scenarios", value: "LIST", "The scenarios to run, comma-separated (default: all, exploration included)."),
-            CommonOptions.jobs,
             OptionSpec("--shard", value: "I/N", "Run the I-th of N deterministic slices (for a CI job matrix)."),
         ] + GateOptions.shared,
         discussion: """
@@ -63,7 +62,7 @@ enum GateOptions {
         OptionSpec("--out", value: "DIR", "The artifacts folder (default: artifacts/gate, replaced on each run)."),
         OptionSpec("--force", "Replace another run's files in --out."),
         OptionSpec("--timeout", value: "SECONDS", "Seconds before a hanging app launch is killed (default: 30)."),
-        CommonOptions.buildsDir, CommonOptions.products,
+        CommonOptions.jobs, CommonOptions.buildsDir, CommonOptions.products,
     ]
 
     /// The default artifacts folder; a run replaces the previous one there.
