@@ -16,8 +16,8 @@ enum ReplayCommand {
         Reruns the archived inputs of DIR/run.json (the same case id, builds, scenarios, runtime and shard) on fresh
         devices into a new folder, then compares every status file (paths/**/status/*.json) with the archived one,
         byte for byte. Prints "identical", or each status file that differs with the JSON fields that differ, and
-        the status files present on one side only. Logs, timings.json and the verdict files are not compared: logs
-        and timings hold clock times, and the verdict follows from the status files.
+        the status files present on one side only. Not compared: logs (free-form app output, not deterministic by
+        contract), timings.json (wall times) and the verdict files (they follow from the status files).
         Before anything runs, replay checks that run.json is the one gate.json was written for (its inputs digest)
         and that every build's executable and entitlements file still has the sha256 that run.json archived.
         Exit code: 0 identical, 1 different, 2 bad usage or input (a missing or edited run.json, a changed build).

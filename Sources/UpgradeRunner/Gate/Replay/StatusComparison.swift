@@ -3,9 +3,9 @@ import Foundation
 /// The comparison `replay` makes: every status file (`paths/**/status/*.json`) of an archived run
 /// against the replay's, byte for byte, with the JSON fields that differ for each file that does.
 ///
-/// Only status files are compared. Logs, timings.json, gate.json, junit.xml and summary.md are not:
-/// logs and timings hold wall-clock times and process ids, and the verdict files follow from the
-/// status files (DESIGN.md: "Timings go to a separate file that replay does not compare").
+/// Only status files are compared. Logs (free-form app output, which the status-file contract does
+/// not make deterministic), timings.json (wall times) and the verdict files (they follow from the
+/// status files) are not (DESIGN.md: "Timings go to a separate file that replay does not compare").
 public struct StatusComparison: Equatable, Sendable {
     /// One JSON field whose value differs; a nil side means the field is absent there.
     public struct FieldDifference: Equatable, Sendable, CustomStringConvertible {
