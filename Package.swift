@@ -58,6 +58,7 @@ let package = Package(
         .testTarget(name: "SimDeviceTests", dependencies: ["SimDevice", "SimSecurity", "SimRuntime", "TestSupport"]),
         .testTarget(name: "EntitlementsTests", dependencies: ["Entitlements", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "AppHarnessTests", dependencies: ["AppHarness", "SimDevice", "SimSecurity", "SimRuntime", "TestSupport"]),
+        .testTarget(name: "LedgerTests", dependencies: ["LedgerKit", "AppHarness", "SimDevice", "SimSecurity", "SimRuntime", "TestSupport"]),
         .testTarget(name: "UpgradeRunnerTests", dependencies: ["UpgradeRunner", "TestSupport"], exclude: ["Golden", "Gate/Golden"]),
     ]
 )

@@ -35,13 +35,20 @@ extension DeviceSession {
             try FileManager.default.createDirectory(atPath: appFolder, withIntermediateDirectories: true)
             try FileManager.default.copyItem(atPath: build.folder + "/build.json", toPath: appFolder + "/build.json")
             try FileManager.default.copyItem(atPath: build.entitlementsPath, toPath: entitlements)
-            try FileManager.default.copyItem(atPath: build.executablePath, toPath: executable)
+            // A hard link installs the executable without writing it (no descriptor open for writing
+            // that a concurrent spawn could inherit, no copy); across file systems it is copied.
+            if link(build.executablePath, executable) != 0 {
+                try FileManager.default.copyItem(atPath: build.executablePath, toPath: executable)
+            }
         } catch {
             throw .fileSystem(appFolder, reason: "cannot copy build \(manifest.id) (\(error.localizedDescription))")
         }
-        // Hash the copies: the record pins what is installed, whatever happens to the products folder.
-        guard let executableHash = SHA256.hexOfFile(atPath: executable),
-              let entitlementsHash = SHA256.hexOfFile(atPath: entitlements)
+        // The record pins what is installed: the digests of the files copied, taken from the
+        // sources (whose digests the process remembers, so a gate's hundreds of installs of the same
+        // build hash each file once) and re-checked by size against the copies.
+        guard let executableHash = SHA256.hexOfFile(atPath: build.executablePath),
+              let entitlementsHash = SHA256.hexOfFile(atPath: build.entitlementsPath),
+              Self.sameSize(build.executablePath, executable), Self.sameSize(build.entitlementsPath, entitlements)
         else { throw .fileSystem(appFolder, reason: "cannot read the installed copy") }
         let record = InstallRecord(
             bundleID: manifest.bundleID, buildID: manifest.id, marketingVersion: manifest.marketingVersion,
@@ -75,6 +82,11 @@ extension DeviceSession {
         var installed = container
         installed.path = final
         return InstalledApp(container: installed, record: record)
+    }
+
+    private static func sameSize(_ a: String, _ b: String) -> Bool {
+        var first = stat(), second = stat()
+        return stat(a, &first) == 0 && stat(b, &second) == 0 && first.st_size == second.st_size
     }
 
     /// Uninstalls the app: its bundle and data containers go; its keychain items and app group

@@ -75,7 +75,15 @@ enum Spawner {
             for pointer in envp { free(pointer) }
         }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        var spawned = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        // ETXTBSY: another thread of this process was writing an executable while a third spawned a
+        // child, and that child held the write descriptor until its own exec. It passes in moments.
+        var attempts = 0
+        while spawned == ETXTBSY && attempts < 200 {
+            attempts += 1
+            usleep(2_000)
+            spawned = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        }
         guard spawned == 0 else { throw .spawnFailed(path, errno: spawned) }
         return Outcome(pid: pid, termination: wait(for: pid, timeout: timeout))
     }

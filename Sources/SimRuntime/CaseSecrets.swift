@@ -30,9 +30,15 @@ public struct CaseSecrets: Hashable, Sendable {
     }
 
     /// Every secret with a label, in a fixed order (for leak scans and reports, which print labels only).
+    /// A label is the logical name of the item that holds the secret, as status files name it.
     public var labelled: [(label: String, value: String)] {
-        [("authToken", authToken), ("refreshToken", refreshToken), ("sessionToken", sessionToken), ("deviceKey", deviceKey)]
+        Self.labels.map { label in
+            (label, [authToken, refreshToken, sessionToken, deviceKey][Self.labels.firstIndex(of: label)!])
+        }
     }
+
+    /// The items that hold a case's secrets: `authToken`, `refreshToken`, `session`, `deviceKey`.
+    public static let labels = ["authToken", "refreshToken", "session", "deviceKey"]
 
     /// A new random case id (used when none is given): 12 lowercase hex digits.
     public static func randomCaseID() -> String {

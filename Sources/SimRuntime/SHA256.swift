@@ -66,12 +66,22 @@ public struct SHA256: Sendable {
     }
 
     /// The lower-case hex digest of the file at `path`, read in chunks; nil when it cannot be read.
+    ///
+    /// Digests are remembered for the life of the process by the file's identity and state (device,
+    /// inode, size, modification time to the nanosecond): a gate installs the same few executables
+    /// hundreds of times, and a file that changes gets a new modification time.
     public static func hexOfFile(atPath path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        let key = FileIdentity(info)
+        if let known = FileDigests.shared.digest(for: key) { return known }
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         var hasher = SHA256()
         while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty { hasher.update(chunk) }
-        return hasher.finalize().hexDigits
+        let digest = hasher.finalize().hexDigits
+        FileDigests.shared.remember(digest, for: key)
+        return digest
     }
 
     private static let k: [UInt32] = [
@@ -137,4 +147,31 @@ extension Sequence where Element == UInt8 {
         for byte in self { out.append(digits[Int(byte >> 4)]); out.append(digits[Int(byte & 0xF)]) }
         return String(decoding: out, as: UTF8.self)
     }
+}
+
+/// A file's identity and state, as far as digests are concerned.
+private struct FileIdentity: Hashable {
+    var device: UInt64
+    var inode: UInt64
+    var size: Int64
+    var modifiedSeconds: Int
+    var modifiedNanoseconds: Int
+
+    init(_ info: stat) {
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+        size = Int64(info.st_size)
+        modifiedSeconds = Int(info.st_mtim.tv_sec)
+        modifiedNanoseconds = Int(info.st_mtim.tv_nsec)
+    }
+}
+
+/// The process's remembered file digests.
+private final class FileDigests: @unchecked Sendable {
+    static let shared = FileDigests()
+    private let lock = NSLock()
+    private var digests: [FileIdentity: String] = [:]
+
+    func digest(for key: FileIdentity) -> String? { lock.withLock { digests[key] } }
+    func remember(_ digest: String, for key: FileIdentity) { lock.withLock { digests[key] = digest } }
 }

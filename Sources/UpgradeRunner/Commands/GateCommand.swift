@@ -8,7 +8,7 @@ enum GateCommand {
         ["gate"], summary: "Run the release gate over every old-to-new path and scenario.",
         options: [
             OptionSpec("--builds", value: "IDS", "The builds, oldest first, comma-separated (default: v1,v2,v3)."),
-            OptionSpec("--scenarios", value: "LIST", "The scenarios to run, comma-separated (default: every non-exploration scenario)."),
+            OptionSpec("--scenarios", value: "LIST", "The scenarios to run, comma-separated (default: all, exploration included)."),
             CommonOptions.jobs,
             OptionSpec("--shard", value: "I/N", "Run the I-th of N deterministic slices (for a CI job matrix)."),
         ] + GateOptions.shared,
@@ -83,7 +83,7 @@ enum GateOptions {
         if caseID.isEmpty || caseID.contains(where: { !($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) {
             throw UsageError.invalidValue(caseID, for: "--case-id", reason: "must be letters, digits, - and _ only")
         }
-        let jobs = try invocation.integer("--jobs", in: 1...64) ?? 1
+        let jobs = try invocation.integer("--jobs", in: 1...64) ?? ProcessInfo.processInfo.activeProcessorCount
         let timeout = Double(try invocation.integer("--timeout", in: 1...3600) ?? 30)
         let resolved = try GateRun.resolveBuilds(builds, catalog: catalog)
         let inputs = RunInputs(builds: builds, path: path, runtime: runtime, caseID: caseID, scenarios: scenarios,

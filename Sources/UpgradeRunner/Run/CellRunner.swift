@@ -50,7 +50,7 @@ struct CellRunner {
         guard let old else { return }
         try device.install(old)
         let record = try device.launch(old, mode, caseID: caseID)
-        let labels = Set(CaseSecrets(caseID: self.caseID).labelled.map(\.label))
+        let labels = Set(CaseSecrets.labels)
         evidence.seeded = (record.status?.items ?? []).filter { $0.result == "written" && labels.contains($0.name) }
             .map(\.name).sorted()
         evidence.snapshots["after-seed"] = try device.snapshot(old)
@@ -84,6 +84,7 @@ struct CellRunner {
         case .malformed:
             try seed(device, &evidence, mode: .seedMalformed)
             try upgrade(device, &evidence)
+            try device.launch(new, .verify)
         case .reinstall:
             try seed(device, &evidence)
             if let old { try device.uninstall(old) }
@@ -118,6 +119,7 @@ struct CellRunner {
         case .cleanup:
             try addNeighbourItems(device)
             try seed(device, &evidence, caseID: caseID + "-other")
+            evidence.snapshots["before-case"] = try device.snapshot(old ?? new)
             try seed(device, &evidence)
             try upgrade(device, &evidence)
             try device.launch(new, .verify)
@@ -133,9 +135,28 @@ struct CellRunner {
             try device.advanceClock(days: 2)
             try device.launch(new, .launch)
             evidence.snapshots["day-31"] = try device.snapshot(new)
-        case .writeFailure, .crashPoints, .prewarm, .lockedBackground:
-            evidence.aborted = "scenario \(unit.scenario) is not implemented yet (exploration)"
+        case .crashPoints, .writeFailure, .prewarm, .lockedBackground:
+            try explore(&evidence)
         }
+    }
+
+    /// The exploration scenarios: every attempt on its own device, recorded in attempts.json.
+    private func explore(_ evidence: inout CellEvidence) throws {
+        guard let old else { return }
+        let explorer = Explorer(cell: self, old: old, new: new)
+        let (attempts, note) = switch unit.scenario {
+        case .crashPoints: explorer.crashPoints()
+        case .writeFailure: explorer.writeFailures()
+        case .prewarm: explorer.prewarm()
+        default: explorer.lockedBackground()
+        }
+        evidence.attempts = attempts
+        evidence.explorationNote = note
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        var data = try encoder.encode(["note": AnyEncodable(note), "attempts": AnyEncodable(attempts)])
+        data.append(0x0A)
+        try data.write(to: URL(fileURLWithPath: cellFolder + "/attempts.json"))
     }
 
     /// marker-without-data: the migration markers (items whose account starts with `vault.`) stay,
@@ -143,7 +164,7 @@ struct CellRunner {
     private func removeDataKeepingMarkers(_ device: ScenarioDevice) throws {
         let keychain = adminKeychain(device, identity: new.identity)
         for item in try keychain.dump() where new.identity.accessGroups.contains(item.accessGroup) {
-            guard !(item.account ?? "").hasPrefix("vault.") else { continue }
+            guard !(item.account ?? "").hasPrefix(Self.markerPrefix) else { continue }
             var query: [CFString: Any] = [kSecClass: item.itemClass as CFString, kSecAttrAccessGroup: item.accessGroup,
                                           kSecAttrSynchronizable: kSecAttrSynchronizableAny]
             if let service = item.service { query[kSecAttrService] = service }
@@ -154,6 +175,9 @@ struct CellRunner {
             }
         }
     }
+
+    /// Accounts of migration markers (see ``DeviceSnapshot/Item/isMarker``).
+    static let markerPrefix = "vault."
 
     /// Another team's app's items on the same device (isolation and cleanup check they stay).
     static let neighbour = AppIdentity(bundleID: "com.neighbour.wallet", applicationIdentifier: "NEIGHBOUR1.com.neighbour.wallet")
@@ -186,4 +210,11 @@ struct CellRunner {
         evidence.entitlementsSummary = report.summary
         try report.text.write(toFile: cellFolder + "/entitlements.diff", atomically: true, encoding: .utf8)
     }
+}
+
+/// A type-erased Encodable, for small heterogeneous JSON documents.
+struct AnyEncodable: Encodable {
+    private let encodeValue: (Encoder) throws -> Void
+    init<T: Encodable>(_ value: T) { encodeValue = value.encode }
+    func encode(to encoder: Encoder) throws { try encodeValue(encoder) }
 }

@@ -16,6 +16,11 @@ struct DeviceSnapshot: Codable, Hashable, Sendable {
         var synchronizable: Bool
         var digest: String
 
+        /// Whether the item is a migration marker: by convention for the builds under test, an
+        /// account under `vault.` (the schema version, the migration date). marker-without-data
+        /// keeps these; malformed-keeps-old lets a migration move them on.
+        var isMarker: Bool { account.hasPrefix(CellRunner.markerPrefix) }
+
         /// The item's identity in the store (its class and primary key as an app names it).
         var key: String { "\(itemClass)/\(accessGroup)/\(service)/\(account)/\(synchronizable ? 1 : 0)" }
 

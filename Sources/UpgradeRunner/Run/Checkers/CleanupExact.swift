@@ -1,5 +1,9 @@
-/// cleanup-exact: the test's cleanup removes exactly the case's items (by exact service and
-/// account), and nothing else: not another case's items, not another team's.
+/// cleanup-exact: the test's cleanup removes exactly what the case put on the device (by exact
+/// service and account), and nothing else: not another case's items, not another team's.
+///
+/// The case's items are those in the snapshot before the cleanup whose identity and bytes were not
+/// on the device before the case's seed launch (created, or rewritten with the case's data); every
+/// other item must come through the cleanup unchanged.
 enum CleanupExact: CellChecker {
     static let condition = GateCondition.cleanupExact
 
@@ -7,30 +11,31 @@ enum CleanupExact: CellChecker {
         if let problems = evidence.launchProblems(condition, among: evidence.launches(of: evidence.newBuild, .cleanup)) {
             return problems
         }
-        guard let before = evidence.snapshots["before-cleanup"], let after = evidence.snapshots["after-cleanup"] else {
+        guard let earlier = evidence.snapshots["before-case"], let before = evidence.snapshots["before-cleanup"],
+              let after = evidence.snapshots["after-cleanup"] else {
             return [evidence.finding(condition, .unknown, "the scenario did not reach the cleanup")]
         }
-        let ours = { (item: DeviceSnapshot.Item) in
-            item.service.hasSuffix(evidence.caseID) || item.account.hasSuffix(evidence.caseID)
-        }
+        struct Content: Hashable { var key: String; var digest: String }
+        let earlierContent = Set(earlier.keychain.map { Content(key: $0.key, digest: $0.digest) })
+        let ours = before.keychain.filter { !earlierContent.contains(Content(key: $0.key, digest: $0.digest)) }
+        let others = before.keychain.filter { earlierContent.contains(Content(key: $0.key, digest: $0.digest)) }
         var findings: [GateFinding] = []
         let remaining = Set(after.keychain.map(\.key))
-        for item in before.keychain where ours(item) && remaining.contains(item.key) {
+        for item in ours where remaining.contains(item.key) {
             findings.append(evidence.finding(condition, .fail, item: item.key, "the case's item was not removed"))
         }
-        let expected = before.keychain.filter { !ours($0) }
-        for item in Set(expected).subtracting(after.keychain).sorted() {
+        for item in Set(others).subtracting(after.keychain).sorted() {
             findings.append(evidence.finding(condition, .fail, item: item.key, "an item that is not the case's was removed or changed"))
         }
-        for item in Set(after.keychain).subtracting(before.keychain).sorted() {
-            findings.append(evidence.finding(condition, .fail, item: item.key, "cleanup added or rewrote an item"))
+        for item in after.keychain where !before.keychain.contains(where: { $0.key == item.key }) {
+            findings.append(evidence.finding(condition, .fail, item: item.key, "the cleanup added an item"))
         }
-        if before.keychain.filter(ours).isEmpty {
-            findings.append(evidence.finding(condition, .fail, "the case left no item named for it, so cleanup cannot be exact"))
+        if ours.isEmpty {
+            findings.append(evidence.finding(condition, .fail, "the case left no item, so its cleanup proves nothing"))
         }
         if findings.isEmpty {
-            findings.append(evidence.finding(condition, .pass, "\(before.keychain.filter(ours).count) item(s) of the case removed; "
-                                             + "\(expected.count) other item(s) untouched"))
+            findings.append(evidence.finding(condition, .pass, "\(ours.count) item(s) of the case removed; "
+                                             + "\(others.count) other item(s) untouched"))
         }
         return findings
     }

@@ -1,3 +1,5 @@
+import SimRuntime
+
 /// no-false-pass: items an earlier, interrupted case left on the device do not make this case's
 /// verify launch pass.
 enum NoFalsePass: CellChecker {
@@ -9,8 +11,7 @@ enum NoFalsePass: CellChecker {
             return [evidence.finding(condition, .unknown, "the new build was not launched to verify")]
         }
         let found = status.items.filter { $0.result == "found" }.map(\.name)
-        let labels = ["authToken", "refreshToken", "sessionToken", "deviceKey"]
-        if labels.allSatisfy(found.contains) {
+        if CaseSecrets.labels.allSatisfy(found.contains) {
             return [evidence.finding(condition, .fail, "the verify launch reported every item found, though this case seeded nothing")]
         }
         if status.caseID != evidence.caseID {

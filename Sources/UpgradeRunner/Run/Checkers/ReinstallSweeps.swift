@@ -1,3 +1,5 @@
+import SimRuntime
+
 /// reinstall-sweeps: after uninstalling the old build and installing the new one, the old
 /// session does not come back: no item the old build left survives unchanged and the verify
 /// launch finds none of the case's secrets.
@@ -15,7 +17,7 @@ enum ReinstallSweeps: CellChecker {
         for item in survivors.sorted() {
             findings.append(evidence.finding(condition, .fail, item: item.key, "the old install's keychain item survived the reinstall"))
         }
-        for item in status.items where item.result == "found" {
+        for item in status.items where item.result == "found" && CaseSecrets.labels.contains(item.name) {
             findings.append(evidence.finding(condition, .fail, item: item.name, operation: item.operation, status: item.status,
                                              "the old session's item was read after reinstall"))
         }
