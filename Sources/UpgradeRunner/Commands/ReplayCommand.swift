@@ -30,7 +30,7 @@ enum ReplayCommand {
         let builds = try GateRun.resolveBuilds(inputs.builds, catalog: catalog)
         try checkPinned(inputs, against: try GateRun.pin(builds))
 
-        let jobs = try invocation.integer("--jobs", in: 1...64) ?? 1
+        let jobs = try invocation.integer("--jobs", in: 1...64) ?? ProcessInfo.processInfo.activeProcessorCount
         let timeout = Double(try invocation.integer("--timeout", in: 1...3600) ?? 30)
         let out = invocation.absolute(invocation.option("--out") ?? folder + "/replay")
         let force = invocation.flag("--force") || invocation.option("--out") == nil
