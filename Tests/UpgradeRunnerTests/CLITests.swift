@@ -103,11 +103,16 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: cli.directory.path + "/out"))
     }
 
-    @Test("verbs of later issues answer not implemented with exit 2", arguments: [["mutants"], ["mutants", "--jobs", "2"]])
-    func planned(words: [String]) throws {
-        let result = try CLI().run(words)
+    @Test("mutants with no builds/mutants folder is bad input: exit 2, one line naming the folder", arguments: [
+        ["mutants"], ["mutants", "--jobs", "2"],
+    ])
+    func mutantsWithoutCatalogue(words: [String]) throws {
+        let cli = try CLI()
+        let result = cli.run(words + ["--out", cli.directory.file("out")])
         #expect(result.code == 2)
-        #expect(result.error.contains("not implemented yet"))
+        #expect(result.error.contains(cli.builds + "/mutants"))
+        #expect(result.error.split(separator: "\n").count == 1)
+        #expect(!FileManager.default.fileExists(atPath: cli.directory.file("out")))
     }
 
     @Test("usage errors are one line with exit 2", arguments: [
