@@ -55,9 +55,12 @@ enum BuildsCommand {
         }
         var entries: [Entry] = []
         var problems: [String] = []
-        for name in names.sorted() where !name.hasPrefix(".") {
+        // The known-bad builds in mutants/ resolve by their plain ids and are listed after the real ones.
+        let real = names.sorted().filter { !$0.hasPrefix(".") && $0 != BuildCatalog.mutantsFolderName }
+        for name in real + catalog.mutantIDs() {
             var isDirectory: ObjCBool = false
-            guard manager.fileExists(atPath: catalog.folder + "/" + name, isDirectory: &isDirectory), isDirectory.boolValue else { continue }
+            let folder = real.contains(name) ? catalog.folder + "/" + name : catalog.mutantsFolder + "/" + name
+            guard manager.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else { continue }
             do {
                 entries.append(try entry(name, in: catalog))
             } catch {
