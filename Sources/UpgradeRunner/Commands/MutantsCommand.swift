@@ -38,7 +38,7 @@ enum MutantsCommand {
         if caseID.isEmpty || caseID.contains(where: { !($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) {
             throw UsageError.invalidValue(caseID, for: "--case-id", reason: "must be letters, digits, - and _ only")
         }
-        let jobs = try invocation.integer("--jobs", in: 1...64) ?? 1
+        let jobs = try invocation.integer("--jobs", in: 1...64) ?? ProcessInfo.processInfo.activeProcessorCount
         let timeout = Double(try invocation.integer("--timeout", in: 1...3600) ?? 30)
         let out = invocation.absolute(invocation.option("--out") ?? defaultOut)
         let console = invocation.console

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import UpgradeRunner
+
+/// `upgrade-runner mutants` on a few real mutants with a few scenarios, through the command line.
+@Suite("The mutants command end to end")
+struct MutantsEndToEndTests {
+    /// A builds folder holding the repository's v1 and v2 and the named mutants (links, not copies),
+    /// plus, when asked, `control`: v2's executable relabelled as a mutant, which nothing should catch.
+    static func buildsFolder(_ cli: CLI, mutants: [String], control: Bool = false) throws -> String {
+        let manager = FileManager.default
+        let folder = cli.directory.file("catalogue")
+        try manager.createDirectory(atPath: folder + "/mutants", withIntermediateDirectories: true)
+        for id in ["v1", "v2"] {
+            try manager.createSymbolicLink(atPath: folder + "/" + id, withDestinationPath: RunFolders.repositoryBuilds + "/" + id)
+        }
+        for id in mutants {
+            try manager.createSymbolicLink(atPath: folder + "/mutants/" + id,
+                                           withDestinationPath: RunFolders.repositoryBuilds + "/mutants/" + id)
+        }
+        if control {
+            let build = folder + "/mutants/control"
+            try manager.createDirectory(atPath: build, withIntermediateDirectories: true)
+            try manager.copyItem(atPath: RunFolders.repositoryBuilds + "/v2/Ledger.entitlements", toPath: build + "/Ledger.entitlements")
+            let manifest = #"{"id": "control", "bundleID": "com.example.ledger", "marketingVersion": "2.1", "buildNumber": "210", "executable": "LedgerV2", "schemaVersion": 2, "entitlements": "Ledger.entitlements", "antiPattern": "none: v2 relabelled", "expectedCondition": "reads-old-data"}"#
+            try Data(manifest.utf8).write(to: URL(fileURLWithPath: build + "/build.json"))
+        }
+        return folder
+    }
+
+    static func row(_ output: String, _ id: String) -> String? {
+        output.split(separator: "\n").map(String.init).first { $0.hasPrefix("| `\(id)` |") }
+    }
+
+    @Test("secret-in-log, accessible-in-query and no-reinstall-sweep are caught by their conditions; v2 relabelled is not")
+    func caughtAndControl() throws {
+        let cli = try CLI("mutants")
+        let builds = try Self.buildsFolder(cli, mutants: ["secret-in-log", "accessible-in-query", "no-reinstall-sweep"])
+        let words = ["mutants", "--builds", "v1,v2", "--scenarios", "fresh-install,upgrade,reinstall", "--case-id", "e2e",
+                     "--jobs", "2", "--out", cli.directory.file("out")]
+        let result = cli.run(words, environment: ["UPGRADE_RUNNER_BUILDS": builds])
+        #expect(result.code == 0, "\(result.output)\(result.error)")
+        #expect(Self.row(result.output, "secret-in-log")?.hasSuffix("| `no-secret-in-artifacts` | `no-secret-in-artifacts` | yes |") == true)
+        #expect(Self.row(result.output, "accessible-in-query")?.contains("| `reads-old-data` | `reads-old-data` | yes |") == true)
+        #expect(Self.row(result.output, "no-reinstall-sweep")?.hasSuffix("| `reinstall-sweeps` | `reinstall-sweeps` | yes |") == true)
+        #expect(result.output.contains("Caught 3 of 3 mutants by their expected condition (100%)."))
+        #expect(result.output.contains("Released builds v1, v2: PASS."))
+        let out = cli.directory.file("out")
+        for file in ["mutants.json", "mutants.md", "released/gate.json", "secret-in-log/v1-to-secret-in-log/gate.json",
+                     "secret-in-log/none-to-secret-in-log/summary.md"] {
+            #expect(FileManager.default.fileExists(atPath: out + "/" + file), "\(file)")
+        }
+        let summary = try JSONDecoder().decode(MutantsSummary.self, from: Data(contentsOf: URL(fileURLWithPath: out + "/mutants.json")))
+        #expect(summary.mutants.map(\.id) == ["accessible-in-query", "no-reinstall-sweep", "secret-in-log"])
+
+        // The same run with a build that carries no anti-pattern: it escapes, so the command fails, and the
+        // earlier run's folder is replaced only with --force.
+        let other = try CLI("mutants-control")
+        let withControl = try Self.buildsFolder(other, mutants: ["secret-in-log"], control: true)
+        let refused = cli.run(words, environment: ["UPGRADE_RUNNER_BUILDS": withControl])
+        #expect(refused.code == 2)
+        #expect(refused.error.contains("--force"))
+        let escaped = cli.run(words + ["--force"], environment: ["UPGRADE_RUNNER_BUILDS": withControl])
+        #expect(escaped.code == 1)
+        #expect(Self.row(escaped.output, "control")?.hasSuffix("| `reads-old-data` | — | no |") == true)
+        #expect(escaped.output.contains("Caught 1 of 2 mutants"))
+    }
+
+    @Test("delete-before-write is caught by crash-safe when a keychain write fails")
+    func deleteBeforeWrite() throws {
+        let cli = try CLI("mutants-crash")
+        let builds = try Self.buildsFolder(cli, mutants: ["delete-before-write"])
+        let result = cli.run(["mutants", "--builds", "v1,v2", "--scenarios", "write-failure", "--case-id", "e2e",
+                              "--jobs", "2", "--out", cli.directory.file("out")], environment: ["UPGRADE_RUNNER_BUILDS": builds])
+        #expect(result.code == 0, "\(result.output)\(result.error)")
+        let row = try #require(Self.row(result.output, "delete-before-write"))
+        #expect(row.contains("| `crash-safe` |") && row.hasSuffix("yes |"))
+    }
+}
