@@ -38,6 +38,11 @@ let package = Package(
         .executableTarget(name: "LedgerV1", dependencies: ["LedgerKit", "AppHarness"]),
         .executableTarget(name: "LedgerV2", dependencies: ["LedgerKit", "AppHarness"]),
         .executableTarget(name: "LedgerV3", dependencies: ["LedgerKit", "AppHarness"]),
+        // The team-transfer pair: v3's code re-signed by a new team with no bridge (v4-transfer), the old
+        // team's bridge release (v3-bridge) and the new team's first release after it (v5-transfer).
+        .executableTarget(name: "LedgerV3Bridge", dependencies: ["LedgerKit", "AppHarness"]),
+        .executableTarget(name: "LedgerV4Transfer", dependencies: ["LedgerKit", "AppHarness"]),
+        .executableTarget(name: "LedgerV5Transfer", dependencies: ["LedgerKit", "AppHarness"]),
 
         // Helpers for tests and benchmarks.
         .target(name: "TestSupport", dependencies: ["SimRuntime"]),
