@@ -64,6 +64,8 @@ let package = Package(
         .testTarget(name: "EntitlementsTests", dependencies: ["Entitlements", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "AppHarnessTests", dependencies: ["AppHarness", "SimDevice", "SimSecurity", "SimRuntime", "TestSupport"]),
         .testTarget(name: "LedgerTests", dependencies: ["LedgerKit", "AppHarness", "SimDevice", "SimSecurity", "SimRuntime", "TestSupport"]),
+        // The team-transfer builds through the real gate and the command line.
+        .testTarget(name: "TransferTests", dependencies: ["UpgradeRunner", "TestSupport"]),
         .testTarget(name: "UpgradeRunnerTests", dependencies: ["UpgradeRunner", "TestSupport"], exclude: ["Golden", "Gate/Golden"]),
     ]
 )
