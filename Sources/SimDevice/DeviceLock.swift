@@ -15,7 +15,17 @@ final class DeviceLock: @unchecked Sendable {
         guard fd >= 0 else {
             throw .notWritable(path, reason: String(cString: strerror(errno)))
         }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+        var locked = flock(fd, LOCK_EX | LOCK_NB) == 0
+        // A lock released a moment ago can still be held by a child that another thread of this
+        // process is spawning (it holds copies of every descriptor until its exec closes them).
+        // Such a holder has already emptied the pid file: wait for it, briefly.
+        var waited = 0
+        while !locked && DeviceLock.readPID(fd) == nil && waited < 100 {
+            usleep(5_000)
+            waited += 1
+            locked = flock(fd, LOCK_EX | LOCK_NB) == 0
+        }
+        guard locked else {
             let holder = DeviceLock.readPID(fd)
             close(fd)
             throw .inUse(udid: udid, pid: holder)

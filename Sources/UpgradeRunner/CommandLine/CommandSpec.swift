@@ -75,6 +75,6 @@ enum CommonOptions {
         "--products", value: "DIR",
         "Where build executables are (default: $UPGRADE_RUNNER_PRODUCTS, else ./.build/debug).")
     static let out = OptionSpec("--out", value: "DIR", "The artifacts folder.")
-    static let jobs = OptionSpec("--jobs", value: "N", "Paths run in parallel, each on its own device.")
+    static let jobs = OptionSpec("--jobs", value: "N", "Cells run in parallel, each on its own device (default: the number of CPUs).")
     static let device = ArgumentSpec("DEVICE", "The device's UDID or name.")
 }

@@ -8,8 +8,7 @@ enum GateCommand {
         ["gate"], summary: "Run the release gate over every old-to-new path and scenario.",
         options: [
             OptionSpec("--builds", value: "IDS", "The builds, oldest first, comma-separated (default: v1,v2,v3)."),
-            OptionSpec("--scenarios", value: "LIST", "The scenarios to run, comma-separated (default: every non-exploration scenario)."),
-            CommonOptions.jobs,
+            OptionSpec("--scenarios", value: "LIST", "The scenarios to run, comma-separated (default: all, exploration included)."),
             OptionSpec("--shard", value: "I/N", "Run the I-th of N deterministic slices (for a CI job matrix)."),
         ] + GateOptions.shared,
         discussion: """
@@ -63,7 +62,7 @@ enum GateOptions {
         OptionSpec("--out", value: "DIR", "The artifacts folder (default: artifacts/gate, replaced on each run)."),
         OptionSpec("--force", "Replace another run's files in --out."),
         OptionSpec("--timeout", value: "SECONDS", "Seconds before a hanging app launch is killed (default: 30)."),
-        CommonOptions.buildsDir, CommonOptions.products,
+        CommonOptions.jobs, CommonOptions.buildsDir, CommonOptions.products,
     ]
 
     /// The default artifacts folder; a run replaces the previous one there.
@@ -83,7 +82,7 @@ enum GateOptions {
         if caseID.isEmpty || caseID.contains(where: { !($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) {
             throw UsageError.invalidValue(caseID, for: "--case-id", reason: "must be letters, digits, - and _ only")
         }
-        let jobs = try invocation.integer("--jobs", in: 1...64) ?? 1
+        let jobs = try invocation.integer("--jobs", in: 1...64) ?? ProcessInfo.processInfo.activeProcessorCount
         let timeout = Double(try invocation.integer("--timeout", in: 1...3600) ?? 30)
         let resolved = try GateRun.resolveBuilds(builds, catalog: catalog)
         let inputs = RunInputs(builds: builds, path: path, runtime: runtime, caseID: caseID, scenarios: scenarios,

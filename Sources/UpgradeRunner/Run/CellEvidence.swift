@@ -18,6 +18,10 @@ struct CellEvidence: Sendable {
     var entitlementsSummary: String?
     /// Whether the new build declares a cleanup window for legacy artefacts.
     var artefactWindowDays: Int?
+    /// The attempts of an exploration scenario (crash points, faults, locked launches).
+    var attempts: [ExplorationAttempt] = []
+    /// What the exploration covered: counts, and the sample size where pairs were sampled.
+    var explorationNote: String?
     /// Set when the scenario could not be carried out (a device error): every condition is UNKNOWN.
     var aborted: String?
 
@@ -34,6 +38,26 @@ struct CellEvidence: Sendable {
                  status: Int32? = nil, _ detail: String) -> GateFinding {
         GateFinding(condition, path: path, scenario: scenario, item: item, verdict: verdict, operation: operation,
                     status: status, runtime: status == nil ? nil : runtime, detail: detail)
+    }
+
+    /// Findings for `condition` from the exploration attempts: a FAIL per failed attempt that
+    /// concerns it (its reasons and the store operations around the failure), an UNKNOWN per attempt
+    /// that could not be judged, else one PASS that says what was explored.
+    func explorationFindings(_ condition: GateCondition, counting conditions: Set<GateCondition>) -> [GateFinding] {
+        guard !attempts.isEmpty else { return [finding(condition, .unknown, "nothing was explored")] }
+        var findings: [GateFinding] = []
+        for attempt in attempts {
+            let mine = zip(attempt.reasons, attempt.conditions).filter { conditions.contains($0.1) }.map(\.0)
+            guard !mine.isEmpty else { continue }
+            let log = attempt.log.isEmpty ? "" : " | around it: " + attempt.log.joined(separator: "; ")
+            let verdict: Verdict = attempt.outcome == .failed ? .fail : .unknown
+            findings.append(finding(condition, verdict, item: attempt.id, mine.joined(separator: "; ") + log))
+        }
+        if findings.isEmpty {
+            let note = explorationNote.map { "\($0); " } ?? ""
+            findings.append(finding(condition, .pass, "\(note)all \(attempts.count) attempts ok"))
+        }
+        return findings
     }
 
     /// FAIL findings for launches that did not end cleanly or left no readable status file, or

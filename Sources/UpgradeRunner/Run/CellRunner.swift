@@ -135,9 +135,28 @@ struct CellRunner {
             try device.advanceClock(days: 2)
             try device.launch(new, .launch)
             evidence.snapshots["day-31"] = try device.snapshot(new)
-        case .writeFailure, .crashPoints, .prewarm, .lockedBackground:
-            evidence.aborted = "scenario \(unit.scenario) is not implemented yet (exploration)"
+        case .crashPoints, .writeFailure, .prewarm, .lockedBackground:
+            try explore(&evidence)
         }
+    }
+
+    /// The exploration scenarios: every attempt on its own device, recorded in attempts.json.
+    private func explore(_ evidence: inout CellEvidence) throws {
+        guard let old else { return }
+        let explorer = Explorer(cell: self, old: old, new: new)
+        let (attempts, note) = switch unit.scenario {
+        case .crashPoints: explorer.crashPoints()
+        case .writeFailure: explorer.writeFailures()
+        case .prewarm: explorer.prewarm()
+        default: explorer.lockedBackground()
+        }
+        evidence.attempts = attempts
+        evidence.explorationNote = note
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        var data = try encoder.encode(["note": AnyEncodable(note), "attempts": AnyEncodable(attempts)])
+        data.append(0x0A)
+        try data.write(to: URL(fileURLWithPath: cellFolder + "/attempts.json"))
     }
 
     /// marker-without-data: the migration markers (items whose account starts with `vault.`) stay,
@@ -191,4 +210,11 @@ struct CellRunner {
         evidence.entitlementsSummary = report.summary
         try report.text.write(toFile: cellFolder + "/entitlements.diff", atomically: true, encoding: .utf8)
     }
+}
+
+/// A type-erased Encodable, for small heterogeneous JSON documents.
+struct AnyEncodable: Encodable {
+    private let encodeValue: (Encoder) throws -> Void
+    init<T: Encodable>(_ value: T) { encodeValue = value.encode }
+    func encode(to encoder: Encoder) throws { try encodeValue(encoder) }
 }

@@ -49,8 +49,11 @@ struct GateRun {
         let results = CellResults(count: units.count)
         let next = Counter()
         let workers = max(1, min(jobs, units.count))
+        // The long exploration cells start first, so that no worker is left with one at the end.
+        let order = units.indices.sorted { (units[$0].scenario.isExploration ? 0 : 1, $0) < (units[$1].scenario.isExploration ? 0 : 1, $1) }
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            while let index = next.take(below: units.count) {
+            while let position = next.take(below: units.count) {
+                let index = order[position]
                 let unit = units[index]
                 let start = DispatchTime.now().uptimeNanoseconds
                 let runner = CellRunner(unit: unit, old: unit.path.old.flatMap { builds[$0] }, new: builds[unit.path.new]!,

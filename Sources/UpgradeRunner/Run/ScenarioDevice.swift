@@ -61,9 +61,10 @@ final class ScenarioDevice {
 
     /// Launches `build` in `mode` for the cell's case (or `caseID`), and files its status and log.
     @discardableResult
-    func launch(_ build: Build, _ mode: LaunchMode, caseID: String? = nil, faultPlan: FaultPlan = .none) throws -> LaunchRecord {
+    func launch(_ build: Build, _ mode: LaunchMode, caseID: String? = nil, faultPlan: FaultPlan = .none,
+                extraArguments: [String] = []) throws -> LaunchRecord {
         let index = launches.count + 1
-        var arguments = [LaunchMode.caseIDArgument, caseID ?? self.caseID]
+        var arguments = [LaunchMode.caseIDArgument, caseID ?? self.caseID] + extraArguments
         if let flag = mode.argument { arguments.insert(flag, at: 0) }
         let stem = String(format: "%02d-%@-%@", index, build.manifest.id, mode.rawValue)
         let statusSource = try dataContainer(build) + "/" + LaunchStatus.relativePath

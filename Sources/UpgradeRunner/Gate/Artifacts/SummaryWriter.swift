@@ -45,6 +45,16 @@ enum SummaryWriter {
             lines.append("")
         }
 
+        let explored = exploration(report)
+        if !explored.isEmpty {
+            lines.append("### Exploration")
+            lines.append("")
+            lines.append("| path | scenario | explored | failed |")
+            lines.append("| --- | --- | --- | ---: |")
+            lines.append(contentsOf: explored)
+            lines.append("")
+        }
+
         var problems: [String] = []
         for problem in report.problems {
             let head = "\(mark(problem.verdict)) `\(problem.path)` \(problem.scenario)"
@@ -64,6 +74,21 @@ enum SummaryWriter {
     }
 
     /// `✅ PASS`, `❌ FAIL` or `⚠️ UNKNOWN`.
+    /// One row per exploration cell: what it explored (its checker's note) and how many attempts failed.
+    private static func exploration(_ report: GateReport) -> [String] {
+        var rows: [String] = []
+        for path in report.paths {
+            for scenario in path.scenarios where scenario.scenario.isExploration {
+                let findings = scenario.conditions.filter { $0.condition != .noSecretInArtifacts }.flatMap(\.findings)
+                let failed = Set(findings.filter { $0.verdict != .pass }.compactMap(\.item)).count
+                let note = findings.first { $0.verdict == .pass }?.message
+                    ?? (failed > 0 ? "\(failed) attempt(s) failed or could not be judged" : "nothing recorded")
+                rows.append("| `\(path.path)` | \(scenario.scenario) | \(text(note)) | \(failed) |")
+            }
+        }
+        return rows
+    }
+
     static func mark(_ verdict: Verdict) -> String {
         switch verdict {
         case .pass: "✅ PASS"

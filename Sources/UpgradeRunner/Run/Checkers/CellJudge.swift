@@ -16,7 +16,8 @@ enum CellJudge {
         .readsOldData: ReadsOldData.self, .idempotent: Idempotent.self, .malformedKeepsOld: MalformedKeepsOld.self,
         .reinstallSweeps: ReinstallSweeps.self, .noFalsePass: NoFalsePass.self,
         .entitlementsCompatible: EntitlementsCompatible.self, .isolation: Isolation.self,
-        .cleanupExact: CleanupExact.self, .artefactWindow: ArtefactWindow.self,
+        .cleanupExact: CleanupExact.self, .artefactWindow: ArtefactWindow.self, .crashSafe: CrashSafe.self,
+        .lockedLaunchSafe: LockedLaunchSafe.self,
     ]
 
     static func judge(_ evidence: CellEvidence) -> [GateFinding] {

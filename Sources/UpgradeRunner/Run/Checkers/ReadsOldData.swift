@@ -7,6 +7,9 @@ enum ReadsOldData: CellChecker {
     static let condition = GateCondition.readsOldData
 
     static func check(_ evidence: CellEvidence) -> [GateFinding] {
+        if evidence.scenario == .writeFailure {
+            return evidence.explorationFindings(condition, counting: [.readsOldData])
+        }
         if let problems = evidence.launchProblems(condition) { return problems }
         guard let status = evidence.verifyLaunch?.status else {
             return [evidence.finding(condition, .unknown, "the new build was not launched to verify")]

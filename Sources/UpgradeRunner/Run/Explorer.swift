@@ -1,0 +1,276 @@
+import Foundation
+import SimDevice
+import SimRuntime
+import SimSecurity
+
+/// The exploration scenarios: crash points (and pairs), injected write failures, and launches
+/// while locked or before first unlock. Each attempt runs on its own fresh device, prepared as the
+/// upgrade path prepares it (old build installed and seeded, new build installed in place), and is
+/// judged against the invariants of DESIGN.md: (I1) every seeded secret is in the new item or the
+/// legacy location, never neither; (I2) what a status file reported written exists; (I3) after a
+/// clean run the legacy plaintext is gone; (I4) another launch changes nothing; (I6) a crash during
+/// recovery still satisfies I1. After recovery the verify launch must read every seeded secret.
+struct Explorer {
+    let cell: CellRunner
+    let old: Build
+    let new: Build
+
+    /// Pairs are explored exhaustively while the recovery launch has at most this many mutations;
+    /// beyond, an evenly spaced deterministic sample of this size.
+    static let pairLimit = 20
+    /// How long a locked launch waits for protected data before it defers (a Ledger argument).
+    static let shortWait = ["-UITestProtectedDataTimeout", "0.2"]
+
+    private var locator: SecretLocator { SecretLocator(caseID: cell.caseID) }
+
+    // MARK: Preparing and checking
+
+    /// A fresh device with the old build seeded and the new build installed in place.
+    private func prepared(_ id: String) throws -> (ScenarioDevice, seeded: [String]) {
+        let folder = cell.cellFolder + "/attempts/" + id.replacingOccurrences(of: " ", with: "-")
+        let device = try ScenarioDevice(devices: cell.devices, name: "\(cell.unit.path.id)-\(id)", runtime: cell.runtime,
+                                        cellFolder: folder, caseID: cell.caseID, timeout: cell.timeout)
+        try device.install(old)
+        let seed = try device.launch(old, .seed)
+        let seeded = (seed.status?.items ?? []).filter { $0.result == "written" && CaseSecrets.labels.contains($0.name) }.map(\.name)
+        try device.install(new)
+        return (device, Array(Set(seeded)).sorted())
+    }
+
+    /// I1: every seeded secret is somewhere the app can recover it from.
+    private func checkRecoverable(_ device: ScenarioDevice, _ seeded: [String], when: String,
+                                  _ attempt: inout ExplorationAttempt) throws {
+        let places = try locator.locate(on: device.device, app: new)
+        for label in seeded where places[label, default: []].isEmpty {
+            attempt.fail(.crashSafe, "I1 \(label): in neither the keychain nor a legacy store \(when)")
+        }
+    }
+
+    /// The launch ended cleanly with a status file; otherwise the attempt fails.
+    private func checkClean(_ record: LaunchRecord, _ attempt: inout ExplorationAttempt, condition: GateCondition = .crashSafe) -> Bool {
+        if !record.exitedCleanly {
+            attempt.fail(condition, "\(record.stem) ended with \(record.termination)")
+            attempt.log += ExplorationAttempt.excerpt(record)
+            return false
+        }
+        if record.status == nil {
+            attempt.fail(condition, "\(record.stem) wrote no status file")
+            return false
+        }
+        return true
+    }
+
+    /// After recovery: I2 (what the recovery reported written exists), I4 (another launch changes
+    /// nothing), the verify launch reads every seeded secret, and I3 (legacy plaintext gone).
+    private func checkRecovered(_ device: ScenarioDevice, _ seeded: [String], recovery: LaunchRecord,
+                                _ attempt: inout ExplorationAttempt) throws {
+        try checkRecoverable(device, seeded, when: "after recovery", &attempt)
+        let accounts = Set(try device.device.keychainItems().filter { new.identity.accessGroups.contains($0.accessGroup) }
+            .compactMap(\.account))
+        for item in recovery.status?.items ?? [] where item.location == "keychain" && item.result == "written" {
+            if !accounts.contains(where: { $0 == item.name || $0.hasPrefix(item.name + ".") }) {
+                attempt.fail(.crashSafe, "I2 \(item.name): reported written by \(recovery.stem) but not in the keychain")
+            }
+        }
+        let before = try device.snapshot(new)
+        let again = try device.launch(new, .launch)
+        if checkClean(again, &attempt) {
+            let changes = CellEvidence.differences(before, try device.snapshot(new))
+            if !changes.isEmpty { attempt.fail(.crashSafe, "I4 another launch changed the store: " + changes.joined(separator: "; ")) }
+        }
+        let verify = try device.launch(new, .verify)
+        guard checkClean(verify, &attempt, condition: .readsOldData), let status = verify.status else { return }
+        for label in seeded {
+            let result = status.items.first { $0.name == label }
+            if result?.result != "found" {
+                attempt.fail(.readsOldData, "\(label): read back as \(result?.result ?? "unreported") after recovery"
+                             + (result.map { " (\($0.operation) \(SecurityStatus($0.status)) on \($0.runtime))" } ?? ""))
+            }
+        }
+        if let state = again.status?.migration?.state ?? recovery.status?.migration?.state, ["migrated", "upToDate"].contains(state) {
+            let places = try locator.locate(on: device.device, app: new)
+            for label in seeded where places[label, default: []].contains(.legacy) {
+                attempt.fail(.crashSafe, "I3 \(label): legacy plaintext still present after a clean run")
+            }
+        }
+    }
+
+    /// Runs `body` on a prepared device and records the attempt; a device error makes it unknown.
+    private func attempt(_ id: String, _ body: (ScenarioDevice, [String], inout ExplorationAttempt) throws -> Void) -> ExplorationAttempt {
+        var attempt = ExplorationAttempt(id: id)
+        do {
+            let (device, seeded) = try prepared(id)
+            defer { device.finish(keepSnapshotFor: attempt.outcome == .ok ? nil : new) }
+            if seeded.isEmpty { attempt.unknown("the old build's seed launch reported no secret written") }
+            try body(device, seeded, &attempt)
+        } catch {
+            attempt.unknown("the attempt stopped: \(error)")
+        }
+        return attempt
+    }
+
+    // MARK: Crash points
+
+    /// Counts the mutations of the new build's first launch, then for each k kills it right after
+    /// the k-th commits, recovers and checks; then pairs: a second crash inside the recovery launch.
+    func crashPoints() -> (attempts: [ExplorationAttempt], note: String) {
+        var recoveryMutations: [Int: Int] = [:]
+        var firstLaunchMutations = 0
+        var attempts = [attempt("baseline") { device, seeded, attempt in
+            let first = try device.launch(new, .launch)
+            firstLaunchMutations = first.mutations.compactMap(\.mutation).max() ?? 0
+            guard checkClean(first, &attempt) else { return }
+            try checkRecovered(device, seeded, recovery: first, &attempt)
+        }]
+        for k in stride(from: 1, through: firstLaunchMutations, by: 1) {
+            attempts.append(attempt("crash \(k)") { device, seeded, attempt in
+                let crashed = try device.launch(new, .launch, faultPlan: FaultPlan(crashAfterMutation: k))
+                guard crashed.endedAtCrashPoint else {
+                    attempt.unknown("crash point \(k) was not reached (\(crashed.termination))")
+                    return
+                }
+                attempt.log = ExplorationAttempt.excerpt(crashed)
+                try checkRecoverable(device, seeded, when: "after the crash", &attempt)
+                let recovery = try device.launch(new, .launch)
+                recoveryMutations[k] = recovery.mutations.compactMap(\.mutation).max() ?? 0
+                guard checkClean(recovery, &attempt) else { return }
+                try checkRecovered(device, seeded, recovery: recovery, &attempt)
+            })
+        }
+        var sampled: [Int] = []
+        for k in stride(from: 1, through: firstLaunchMutations, by: 1) {
+            let count = recoveryMutations[k] ?? 0
+            let seconds = Self.sample(count, limit: Self.pairLimit)
+            if seconds.count < count { sampled.append(k) }
+            for j in seconds {
+                attempts.append(attempt("crash \(k) then \(j)") { device, seeded, attempt in
+                    let crashed = try device.launch(new, .launch, faultPlan: FaultPlan(crashAfterMutation: k))
+                    guard crashed.endedAtCrashPoint else { return attempt.unknown("crash point \(k) was not reached") }
+                    let second = try device.launch(new, .launch, faultPlan: FaultPlan(crashAfterMutation: j))
+                    guard second.endedAtCrashPoint else {
+                        return attempt.unknown("crash point \(j) of the recovery launch was not reached (\(second.termination))")
+                    }
+                    attempt.log = ExplorationAttempt.excerpt(crashed, last: 2) + ExplorationAttempt.excerpt(second, last: 2)
+                    try checkRecoverable(device, seeded, when: "after a crash during recovery (I6)", &attempt)
+                    let recovery = try device.launch(new, .launch)
+                    guard checkClean(recovery, &attempt) else { return }
+                    try checkRecovered(device, seeded, recovery: recovery, &attempt)
+                })
+            }
+        }
+        let pairs = attempts.count - 1 - firstLaunchMutations
+        var note = "first launch of \(new.manifest.id): \(firstLaunchMutations) mutations; \(firstLaunchMutations) crash points and \(pairs) pairs explored"
+        if !sampled.isEmpty {
+            note += "; pairs sampled (\(Self.pairLimit) of each) after crash points \(sampled.map(String.init).joined(separator: ", "))"
+        }
+        return (attempts, note)
+    }
+
+    /// 1...count, or an evenly spaced sample of `limit` of them.
+    static func sample(_ count: Int, limit: Int) -> [Int] {
+        guard count > limit else { return Array(stride(from: 1, through: count, by: 1)) }
+        return (0..<limit).map { 1 + $0 * (count - 1) / (limit - 1) }
+    }
+
+    // MARK: Write failures
+
+    /// The k-th keychain write call of the new build's first launch answers
+    /// errSecInteractionNotAllowed, errSecIO (or errSecDuplicateItem for an add), or reports
+    /// success while storing nothing; then the app is relaunched without faults and verified.
+    func writeFailures() -> (attempts: [ExplorationAttempt], note: String) {
+        var calls: [StoreOperation: Int] = [:]
+        var attempts = [attempt("baseline") { device, seeded, attempt in
+            let first = try device.launch(new, .launch)
+            for entry in first.mutations where entry.operation.isKeychain && entry.operation.isMutating {
+                calls[entry.operation, default: 0] += 1
+            }
+            guard checkClean(first, &attempt) else { return }
+            try checkRecovered(device, seeded, recovery: first, &attempt)
+        }]
+        for operation in calls.keys.sorted() {
+            var actions: [FaultAction] = [.status(errSecInteractionNotAllowed), .status(errSecIO), .dropWrite]
+            if operation == .secItemAdd { actions.insert(.status(errSecDuplicateItem), at: 2) }
+            for k in 1...calls[operation]! {
+                for action in actions {
+                    let label = switch action {
+                    case .status(let status): "\(SecurityStatus(status).name ?? "\(status)")"
+                    case .dropWrite: "lost write"
+                    }
+                    attempts.append(attempt("\(operation.rawValue) \(k) \(label)") { device, seeded, attempt in
+                        let faulted = try device.launch(new, .launch, faultPlan: FaultPlan(faults: [Fault(operation, call: k, action)]))
+                        attempt.log = ExplorationAttempt.excerpt(faulted)
+                        guard checkClean(faulted, &attempt) else { return }
+                        try checkRecoverable(device, seeded, when: "after the failed write", &attempt)
+                        let recovery = try device.launch(new, .launch)
+                        guard checkClean(recovery, &attempt) else { return }
+                        try checkRecovered(device, seeded, recovery: recovery, &attempt)
+                    })
+                }
+            }
+        }
+        let total = attempts.count - 1
+        let summary = calls.keys.sorted().map { "\($0.rawValue) x\(calls[$0]!)" }.joined(separator: ", ")
+        return (attempts, "first launch of \(new.manifest.id): keychain writes \(summary); \(total) faults injected")
+    }
+
+    // MARK: Locked launches
+
+    /// prewarm: the new build's first launch happens before first unlock; the device is unlocked
+    /// after the app has exited (then relaunched), or while the app waits for protected data.
+    func prewarm() -> (attempts: [ExplorationAttempt], note: String) {
+        let afterExit = attempt("prewarm unlock after exit") { device, seeded, attempt in
+            try device.session.shutdown()
+            try device.session.boot(lockState: .beforeFirstUnlock)
+            let prewarmed = try device.launch(new, .launch, extraArguments: Self.shortWait)
+            attempt.log = ExplorationAttempt.excerpt(prewarmed)
+            guard checkClean(prewarmed, &attempt, condition: .lockedLaunchSafe) else { return }
+            try checkRecoverable(device, seeded, when: "after a launch before first unlock", &attempt)
+            try device.session.unlock()
+            let recovery = try device.launch(new, .launch)
+            guard checkClean(recovery, &attempt, condition: .lockedLaunchSafe) else { return }
+            try checkRecovered(device, seeded, recovery: recovery, &attempt)
+        }
+        let whileWaiting = attempt("prewarm unlock while waiting") { device, seeded, attempt in
+            try device.session.shutdown()
+            try device.session.boot(lockState: .beforeFirstUnlock)
+            let session = device.session
+            let unlock = DispatchWorkItem { try? session.unlock() }
+            DispatchQueue.global().asyncAfter(deadline: .now() + 0.3, execute: unlock)
+            let waited = try device.launch(new, .launch, extraArguments: ["-UITestProtectedDataTimeout", "10"])
+            unlock.wait()
+            attempt.log = ExplorationAttempt.excerpt(waited)
+            guard checkClean(waited, &attempt, condition: .lockedLaunchSafe) else { return }
+            try checkRecovered(device, seeded, recovery: waited, &attempt)
+        }
+        return ([afterExit, whileWaiting], "2 prewarm launches (unlocked after exit, unlocked while waiting)")
+    }
+
+    /// locked-background: launches while locked after first unlock, before and after the migration.
+    func lockedBackground() -> (attempts: [ExplorationAttempt], note: String) {
+        let beforeMigration = attempt("locked first launch") { device, seeded, attempt in
+            try device.session.lock()
+            let locked = try device.launch(new, .launch, extraArguments: Self.shortWait)
+            attempt.log = ExplorationAttempt.excerpt(locked)
+            guard checkClean(locked, &attempt, condition: .lockedLaunchSafe) else { return }
+            try checkRecoverable(device, seeded, when: "after a locked launch", &attempt)
+            try device.session.unlock()
+            let recovery = try device.launch(new, .launch)
+            guard checkClean(recovery, &attempt, condition: .lockedLaunchSafe) else { return }
+            try checkRecovered(device, seeded, recovery: recovery, &attempt)
+        }
+        let afterMigration = attempt("locked background launch") { device, seeded, attempt in
+            let first = try device.launch(new, .launch)
+            guard checkClean(first, &attempt, condition: .lockedLaunchSafe) else { return }
+            try device.session.lock()
+            for _ in 0..<2 {
+                let background = try device.launch(new, .launch, extraArguments: Self.shortWait)
+                attempt.log = ExplorationAttempt.excerpt(background)
+                guard checkClean(background, &attempt, condition: .lockedLaunchSafe) else { return }
+                try checkRecoverable(device, seeded, when: "after a background launch while locked", &attempt)
+            }
+            try device.session.unlock()
+            try checkRecovered(device, seeded, recovery: first, &attempt)
+        }
+        return ([beforeMigration, afterMigration], "2 launches while locked after first unlock (before and after migration)")
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import SimDevice
+import SimRuntime
+
+/// Where a case's secrets are on a device right now: in a keychain item the app can reach, in a
+/// legacy store (the app's preferences or a file in its data container), both, or nowhere.
+///
+/// The runner knows the case's secrets (they derive from the case id) and looks for their bytes in
+/// memory; nothing it finds is written anywhere, only where it was found.
+struct SecretLocator {
+    struct Place: OptionSet, Hashable {
+        let rawValue: Int
+        static let keychain = Place(rawValue: 1)
+        static let legacy = Place(rawValue: 2)
+    }
+
+    let secrets: [(label: String, value: Data)]
+
+    init(caseID: String) {
+        secrets = CaseSecrets(caseID: caseID).labelled.map { ($0.label, Data($0.value.utf8)) }
+    }
+
+    /// Each secret's places on `device`, for the app `build` (its access groups and data container).
+    func locate(on device: Device, app build: Build) throws -> [String: Place] {
+        let groups = Set(build.identity.accessGroups)
+        let items = try device.keychainItems().filter { groups.contains($0.accessGroup) }.compactMap(\.data)
+        var legacy: [Data] = []
+        if let container = device.dataContainer(build.manifest.bundleID)?.path,
+           let walker = FileManager.default.enumerator(atPath: container) {
+            for case let relative as String in walker where !relative.hasPrefix("tmp/") {
+                if let data = FileManager.default.contents(atPath: container + "/" + relative) { legacy.append(data) }
+            }
+        }
+        var places: [String: Place] = [:]
+        for (label, value) in secrets {
+            var place: Place = []
+            if items.contains(where: { $0.range(of: value) != nil }) { place.insert(.keychain) }
+            if legacy.contains(where: { $0.range(of: value) != nil }) { place.insert(.legacy) }
+            places[label] = place
+        }
+        return places
+    }
+}

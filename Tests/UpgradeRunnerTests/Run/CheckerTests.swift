@@ -1,0 +1,82 @@
+import Foundation
+import SimRuntime
+import Testing
+@testable import UpgradeRunner
+
+/// Checkers judged on evidence built by hand, so that each failure mode is shown to fail.
+@Suite("Gate checkers on hand-made evidence")
+struct CheckerTests {
+    private func item(_ account: String, digest: String = "d", accessible: String = "cku", group: String = "T.app") -> DeviceSnapshot.Item {
+        DeviceSnapshot.Item(itemClass: "genp", accessGroup: group, service: "svc", account: account, accessible: accessible,
+                            synchronizable: false, digest: digest)
+    }
+
+    private func evidence(_ scenario: Scenario, snapshots: [String: DeviceSnapshot]) -> CellEvidence {
+        var evidence = CellEvidence(unit: PlanUnit(path: BuildPair(old: "v1", new: "v2"), scenario: scenario),
+                                    runtime: .current, caseID: "c")
+        evidence.snapshots = snapshots
+        return evidence
+    }
+
+    private func snapshot(_ items: [DeviceSnapshot.Item]) -> DeviceSnapshot {
+        DeviceSnapshot(keychain: items, preferences: [:], files: [:])
+    }
+
+    @Test("cleanup-exact passes when only the case's items go, and fails when another item goes or one of the case's stays")
+    func cleanupExact() {
+        let other = item("deviceKey.c-other"), ours = item("authToken", digest: "new")
+        let before = snapshot([other, ours])
+        let pass = evidence(.cleanup, snapshots: ["before-case": snapshot([other]), "before-cleanup": before,
+                                                  "after-cleanup": snapshot([other])])
+        #expect(CleanupExact.check(pass).map(\.verdict) == [.pass])
+        let broad = evidence(.cleanup, snapshots: ["before-case": snapshot([other]), "before-cleanup": before,
+                                                   "after-cleanup": snapshot([])])
+        #expect(CleanupExact.check(broad).contains { $0.verdict == .fail && $0.item == other.key })
+        let lazy = evidence(.cleanup, snapshots: ["before-case": snapshot([other]), "before-cleanup": before,
+                                                  "after-cleanup": before])
+        #expect(CleanupExact.check(lazy).contains { $0.verdict == .fail && $0.item == ours.key })
+    }
+
+    @Test("idempotent fails when a relaunch changes an item, naming it but not its value")
+    func idempotent() {
+        let a = snapshot([item("authToken", digest: "1")]), b = snapshot([item("authToken", digest: "2")])
+        let changed = evidence(.relaunch, snapshots: ["after-first-launch": a, "after-relaunch-1": a, "after-relaunch-2": b])
+        let findings = Idempotent.check(changed)
+        #expect(findings.map(\.verdict) == [.fail])
+        #expect(findings.first?.message.contains("authToken") == true)
+        let same = evidence(.relaunch, snapshots: ["after-first-launch": a, "after-relaunch-1": a, "after-relaunch-2": a])
+        #expect(Idempotent.check(same).map(\.verdict) == [.pass])
+    }
+
+    @Test("isolation fails when another team's item changes")
+    func isolation() {
+        let neighbour = item("session", group: "NEIGHBOUR1.com.neighbour.wallet")
+        let changed = item("session", digest: "x", group: "NEIGHBOUR1.com.neighbour.wallet")
+        #expect(Isolation.check(evidence(.isolation, snapshots: ["neighbour-before": snapshot([neighbour]),
+                                                                 "neighbour-after": snapshot([changed])])).map(\.verdict) == [.fail])
+        #expect(Isolation.check(evidence(.isolation, snapshots: ["neighbour-before": snapshot([neighbour]),
+                                                                 "neighbour-after": snapshot([neighbour])])).map(\.verdict) == [.pass])
+    }
+
+    @Test("exploration findings: a failed attempt fails with its reasons and log; an aborted cell is UNKNOWN")
+    func exploration() {
+        var cell = evidence(.crashPoints, snapshots: [:])
+        var failed = ExplorationAttempt(id: "crash 3")
+        failed.fail(.crashSafe, "I1 authToken: in neither the keychain nor a legacy store after the crash")
+        failed.log = ["02-v2-launch #5 preferences.write preferences authToken 0 (mutation 3)"]
+        cell.attempts = [ExplorationAttempt(id: "baseline"), failed]
+        let findings = CrashSafe.check(cell)
+        #expect(findings.count == 1 && findings[0].verdict == .fail && findings[0].item == "crash 3")
+        #expect(findings[0].message.contains("mutation 3"))
+        cell.aborted = "cannot prepare a device"
+        #expect(CellJudge.judge(cell).allSatisfy { $0.verdict == .unknown })
+    }
+
+    @Test("pairs beyond the limit are sampled evenly and deterministically")
+    func sampling() {
+        #expect(Explorer.sample(5, limit: 20) == [1, 2, 3, 4, 5])
+        let sample = Explorer.sample(41, limit: 20)
+        #expect(sample.count == 20 && sample.first == 1 && sample.last == 41)
+        #expect(sample == Explorer.sample(41, limit: 20))
+    }
+}
