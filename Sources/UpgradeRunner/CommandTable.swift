@@ -13,6 +13,7 @@ enum CommandTable {
         Command(spec: PlannedCommands.merge, run: PlannedCommands.run),
         Command(spec: PlannedCommands.builds, run: PlannedCommands.run),
         Command(spec: EntitlementsDiff.spec, run: EntitlementsDiff.run),
+        Command(spec: EntitlementsShow.spec, run: EntitlementsShow.run),
         Command(spec: DeviceCreate.spec, run: DeviceCreate.run),
         Command(spec: DeviceList.spec, run: DeviceList.run),
         Command(spec: DeviceBoot.spec, run: DeviceBoot.run),
