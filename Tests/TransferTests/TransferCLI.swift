@@ -17,6 +17,8 @@ final class TransferCLI: @unchecked Sendable {
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("builds").path
 
     let directory: TemporaryDirectory
+    /// The builds folder the commands read (the repository's unless a test points it elsewhere).
+    var buildsFolder = TransferCLI.buildsFolder
     var devices: String { directory.file("devices") }
     var out: String { directory.file("out") }
 
@@ -30,7 +32,7 @@ final class TransferCLI: @unchecked Sendable {
         nonisolated(unsafe) var error = ""
         let console = Console(output: { text in lock.withLock { output += text } },
                               error: { text in lock.withLock { error += text } })
-        let environment = ["UPGRADE_RUNNER_DEVICES": devices, "UPGRADE_RUNNER_BUILDS": Self.buildsFolder,
+        let environment = ["UPGRADE_RUNNER_DEVICES": devices, "UPGRADE_RUNNER_BUILDS": buildsFolder,
                            "UPGRADE_RUNNER_PRODUCTS": BuiltProducts.directory.path, "HOME": directory.path]
         let code = Tool(console: console, environment: environment).run(words)
         return lock.withLock { Result(code: code, output: output, error: error) }
