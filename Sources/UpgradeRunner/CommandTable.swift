@@ -9,9 +9,9 @@ enum CommandTable {
     static let all: [Command] = [
         Command(spec: GateCommand.spec, run: GateCommand.run),
         Command(spec: RunCommand.spec, run: RunCommand.run),
-        Command(spec: PlannedCommands.replay, run: PlannedCommands.run),
-        Command(spec: PlannedCommands.merge, run: PlannedCommands.run),
-        Command(spec: PlannedCommands.builds, run: PlannedCommands.run),
+        Command(spec: ReplayCommand.spec, run: ReplayCommand.run),
+        Command(spec: MergeCommand.spec, run: MergeCommand.run),
+        Command(spec: BuildsCommand.spec, run: BuildsCommand.run),
         Command(spec: EntitlementsDiff.spec, run: EntitlementsDiff.run),
         Command(spec: EntitlementsShow.spec, run: EntitlementsShow.run),
         Command(spec: DeviceCreate.spec, run: DeviceCreate.run),
@@ -27,7 +27,7 @@ enum CommandTable {
         Command(spec: UninstallCommand.spec, run: UninstallCommand.run),
         Command(spec: LaunchCommand.spec, run: LaunchCommand.run),
         Command(spec: KeychainDumpCommand.spec, run: KeychainDumpCommand.run),
-        Command(spec: PlannedCommands.scanSecrets, run: PlannedCommands.run),
+        Command(spec: ScanSecretsCommand.spec, run: ScanSecretsCommand.run),
         Command(spec: PlannedCommands.mutants, run: PlannedCommands.run),
     ]
 

@@ -7,7 +7,8 @@ import Foundation
 /// refuses with one line naming the folder (exit 2). The expected cells come from the inputs' full
 /// plan, so a missing shard's cells have no finding and read UNKNOWN, and the missing shard is named
 /// in `incomplete`; so is a shard that did not finish. The merged artifacts are written with the same
-/// writers as a single run and, for the same findings, are byte-for-byte those of an unsharded run.
+/// writers as a single run and, for the same findings, are byte-for-byte those of an unsharded run;
+/// every shard's `paths/` cell folders (status files, logs, diffs, snapshots) are copied in beside them.
 public enum GateMerger {
     /// One shard folder as merge read it.
     struct Shard {
@@ -20,7 +21,7 @@ public enum GateMerger {
     /// Merges `folders` into `out` and answers the merged report.
     /// - Parameters:
     ///   - folders: shard output folders, in any order.
-    ///   - out: the folder to write run.json, gate.json, junit.xml and summary.md into.
+    ///   - out: the folder to write run.json, gate.json, junit.xml, summary.md and the shards' paths/ into.
     ///   - force: replace an earlier run's files in `out`.
     /// - Throws: ``GateError`` (exit 2) for a missing or malformed run.json or gate.json, shards of
     ///   other inputs or another count, a repeated shard, or an output folder in use.
@@ -28,10 +29,46 @@ public enum GateMerger {
     public static func merge(folders: [String], out: String, force: Bool = false) throws(GateError) -> GateReport {
         let (inputs, findings, incomplete) = try read(folders: folders, out: out)
         let plan = try inputs.plan()
+        let copies = try unitFolders(of: folders)
         let report = GateEngine.evaluate(expected: plan.expectedCells(in: nil), findings: findings, incomplete: incomplete)
         try GateArtifacts.begin(inputs: inputs, at: out, force: force)
+        for (source, relative) in copies {
+            let target = (out as NSString).appendingPathComponent(relative)
+            do {
+                try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                try FileManager.default.copyItem(atPath: source, toPath: target)
+            } catch {
+                throw .unwritable(path: target, reason: "cannot copy \(source)")
+            }
+        }
         try GateArtifacts.write(report: report, inputs: inputs, to: out)
         return report
+    }
+
+    /// The `paths/<path>/<scenario>` entries of every shard folder, to copy into the merged output
+    /// (status files, logs, entitlements.diff, snapshots), checked before anything is written.
+    /// - Throws: ``GateError/shardMismatch(folder:reason:)`` when two shards hold the same cell folder.
+    static func unitFolders(of folders: [String]) throws(GateError) -> [(source: String, relative: String)] {
+        let manager = FileManager.default
+        var owner: [String: String] = [:]
+        var copies: [(source: String, relative: String)] = []
+        for folder in folders {
+            let root = (folder as NSString).appendingPathComponent("paths")
+            guard let paths = try? manager.contentsOfDirectory(atPath: root) else { continue }
+            for path in paths.sorted() {
+                let pathFolder = (root as NSString).appendingPathComponent(path)
+                guard let scenarios = try? manager.contentsOfDirectory(atPath: pathFolder) else { continue }
+                for scenario in scenarios.sorted() {
+                    let relative = "paths/\(path)/\(scenario)"
+                    if let other = owner[relative] {
+                        throw .shardMismatch(folder: folder, reason: "holds \(relative), which shard folder \(other) holds too")
+                    }
+                    owner[relative] = folder
+                    copies.append(((pathFolder as NSString).appendingPathComponent(scenario), relative))
+                }
+            }
+        }
+        return copies
     }
 
     /// Reads and checks the shards: the merged inputs (shard removed), every finding of the finished

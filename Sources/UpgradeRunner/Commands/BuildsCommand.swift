@@ -1,0 +1,111 @@
+import Foundation
+import SimDevice
+import SimRuntime
+
+/// `upgrade-runner builds`: the archived builds with their versions, identity and sha256.
+enum BuildsCommand {
+    static let spec = CommandSpec(
+        ["builds"], summary: "List the archived builds with versions, teams, groups and sha256.",
+        options: [CommonOptions.buildsDir, CommonOptions.products, CommonOptions.json],
+        discussion: """
+        Lists every build folder in the builds folder: its id, marketing version, build number, bundle id, team,
+        keychain access groups (in the order the keychain uses: keychain-access-groups, application-identifier,
+        app groups; new items land in the first), and the sha256 of its executable ("missing" when it is not
+        built) and of its entitlements file: the digests that run.json pins and replay checks.
+        A build folder that cannot be read is reported on standard error with its path and the listing goes on;
+        the exit code is then 2.
+        """)
+
+    /// One listed build.
+    struct Entry: Encodable {
+        var id: String
+        var marketingVersion: String
+        var buildNumber: String
+        var bundleID: String
+        var team: String?
+        var accessGroups: [String]
+        var executable: String
+        /// Lower-case hex, or `missing` when the executable is not built.
+        var executableSHA256: String
+        var entitlements: String
+        var entitlementsSHA256: String
+        var folder: String
+    }
+
+    static func run(_ invocation: Invocation) throws -> Int32 {
+        let catalog = invocation.buildCatalog
+        let (entries, problems) = try list(catalog)
+        if invocation.flag("--json") {
+            try invocation.printJSON(entries)
+        } else if entries.isEmpty {
+            if problems.isEmpty { invocation.console.output("no builds in \(catalog.folder)") }
+        } else {
+            invocation.console.output(entries.map(text).joined(separator: "\n"))
+        }
+        for problem in problems { invocation.console.error("error: \(problem)") }
+        return problems.isEmpty ? ExitStatus.pass : ExitStatus.usage
+    }
+
+    /// Every build folder of `catalog`, sorted by id, and a one-line problem for each folder that cannot be read.
+    /// - Throws: ``GateError`` when the builds folder itself is missing.
+    static func list(_ catalog: BuildCatalog) throws(GateError) -> (entries: [Entry], problems: [String]) {
+        let manager = FileManager.default
+        guard let names = try? manager.contentsOfDirectory(atPath: catalog.folder) else {
+            throw .unreadable(path: catalog.folder, reason: "builds folder is missing or cannot be listed")
+        }
+        var entries: [Entry] = []
+        var problems: [String] = []
+        for name in names.sorted() where !name.hasPrefix(".") {
+            var isDirectory: ObjCBool = false
+            guard manager.fileExists(atPath: catalog.folder + "/" + name, isDirectory: &isDirectory), isDirectory.boolValue else { continue }
+            do {
+                entries.append(try entry(name, in: catalog))
+            } catch {
+                problems.append(ExitStatus.report(error).message)
+            }
+        }
+        return (entries, problems)
+    }
+
+    /// The entry of build `id`: the catalog checks the manifest and entitlements; an executable that is
+    /// not built is listed as `missing`, not as a problem.
+    private static func entry(_ id: String, in catalog: BuildCatalog) throws -> Entry {
+        let build: Build
+        do {
+            build = try catalog.build(id)
+        } catch .missingExecutable {
+            // The catalog checks the executable last, so the manifest and entitlements checked out.
+            return try entryWithoutExecutable(id, in: catalog)
+        }
+        let digests = try RunInputs.BuildFiles(executableAt: build.executablePath, entitlementsAt: build.entitlementsPath)
+        return Entry(id: build.manifest.id, marketingVersion: build.manifest.marketingVersion, buildNumber: build.manifest.buildNumber,
+                     bundleID: build.manifest.bundleID, team: build.identity.teamIdentifier, accessGroups: build.identity.accessGroups,
+                     executable: build.manifest.executable, executableSHA256: digests.executable,
+                     entitlements: build.manifest.entitlements, entitlementsSHA256: digests.entitlements, folder: build.folder)
+    }
+
+    private static func entryWithoutExecutable(_ id: String, in catalog: BuildCatalog) throws -> Entry {
+        let folder = catalog.folder + "/" + id
+        let manifestPath = folder + "/build.json"
+        guard let data = FileManager.default.contents(atPath: manifestPath) else {
+            throw GateError.unreadable(path: manifestPath, reason: "cannot be read")
+        }
+        let manifest = try JSONDecoder().decode(BuildManifest.self, from: data)
+        let entitlementsPath = folder + "/" + manifest.entitlements
+        let identity = try AppIdentity.fromEntitlementsFile(entitlementsPath, bundleID: manifest.bundleID)
+        return Entry(id: manifest.id, marketingVersion: manifest.marketingVersion, buildNumber: manifest.buildNumber,
+                     bundleID: manifest.bundleID, team: identity.teamIdentifier, accessGroups: identity.accessGroups,
+                     executable: manifest.executable, executableSHA256: "missing",
+                     entitlements: manifest.entitlements, entitlementsSHA256: try GateHash.hexOfFile(atPath: entitlementsPath),
+                     folder: folder)
+    }
+
+    private static func text(_ entry: Entry) -> String {
+        """
+        \(entry.id)  \(entry.marketingVersion) (\(entry.buildNumber))  \(entry.bundleID)  team \(entry.team ?? "-")
+          access groups: \(entry.accessGroups.isEmpty ? "-" : entry.accessGroups.joined(separator: ", "))
+          executable:    \(entry.executableSHA256 == "missing" ? "missing (not built)" : "sha256 " + entry.executableSHA256)  \(entry.executable)
+          entitlements:  sha256 \(entry.entitlementsSHA256)  \(entry.entitlements)
+        """
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+
+/// `upgrade-runner merge DIR... --out DIR`: joins the artifacts of a sharded gate into one verdict.
+enum MergeCommand {
+    static let spec = CommandSpec(
+        ["merge"], summary: "Join the artifacts of shards into one verdict.",
+        arguments: [ArgumentSpec("DIR", "A shard's artifacts folder.", repeating: true)],
+        options: [
+            OptionSpec("--out", value: "DIR", "The merged artifacts folder (required)."),
+            OptionSpec("--force", "Replace another run's files in --out."),
+        ],
+        discussion: """
+        Merges the shard folders of one gate (each made with --shard i/n from the same inputs) into one run.json,
+        gate.json, junit.xml and summary.md, copies every shard's paths/ folders beside them, and prints the
+        verdict table. A missing shard, or one that did not finish, makes the verdict UNKNOWN; shards made from
+        different inputs, of different counts or given twice are refused before anything is written.
+        Exit code: 0 PASS, 1 FAIL, 2 bad usage or input, 3 UNKNOWN.
+        """)
+
+    static func run(_ invocation: Invocation) throws -> Int32 {
+        guard let outOption = invocation.option("--out") else { throw UsageError.missingOption("--out", command: "merge") }
+        let folders = invocation.parsed.positionals.map(invocation.absolute)
+        let out = invocation.absolute(outOption)
+        let report = try GateMerger.merge(folders: folders, out: out, force: invocation.flag("--force"))
+        let inputs = try RunInputs.read(from: out + "/" + GateArtifacts.runFile)
+        invocation.console.output(GateArtifacts.summaryMarkdown(report: report, inputs: inputs), terminator: "")
+        invocation.console.error("artifacts: \(out)")
+        return report.verdict.exitCode
+    }
+}

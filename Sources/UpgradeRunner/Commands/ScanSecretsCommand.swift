@@ -1,0 +1,70 @@
+import Foundation
+
+/// `upgrade-runner scan-secrets DIR`: the gate's leak scan on its own.
+enum ScanSecretsCommand {
+    static let spec = CommandSpec(
+        ["scan-secrets"], summary: "Scan a folder for seeded secrets.",
+        arguments: [ArgumentSpec("DIR", "The folder to scan, usually an artifacts folder.")],
+        options: [
+            OptionSpec("--case-id", value: "ID", "The test case whose secrets to look for, when DIR holds no run.json."),
+            CommonOptions.json,
+        ],
+        discussion: """
+        Looks for every secret the run seeded (the case's own and those of the extra cases the stale-leftovers and
+        cleanup scenarios place) in every file under DIR: raw, JSON-escaped, base64 and base64url at every
+        alignment, hex, HEX and SHA-256 hex. The case id comes from DIR/run.json, else from --case-id.
+        Each leak prints as "FILE: holds secret #N (LABEL) as ENCODING"; a secret's value is never printed.
+        Exit code: 0 clean, 1 a secret was found, 2 bad usage or input, 3 a file could not be read (the scan cannot
+        vouch for it).
+        """)
+
+    /// What `--json` prints.
+    struct Output: Encodable {
+        var caseID: String
+        var leaks: [SecretLeak]
+        var unreadable: [String]
+        var filesScanned: Int
+        var bytesScanned: Int
+        var patterns: Int
+    }
+
+    static func run(_ invocation: Invocation) throws -> Int32 {
+        let folder = invocation.absolute(invocation.argument("DIR"))
+        let caseID = try caseID(in: folder, flag: invocation.option("--case-id"))
+        let result = try SecretScanner.scan(directory: folder, secrets: GateRun.secrets(caseID: caseID))
+        if invocation.flag("--json") {
+            try invocation.printJSON(Output(caseID: caseID, leaks: result.leaks, unreadable: result.unreadable,
+                                            filesScanned: result.filesScanned, bytesScanned: result.bytesScanned, patterns: result.patterns))
+        } else {
+            for leak in result.leaks { invocation.console.output(leak.description) }
+            if result.isClean { invocation.console.output("clean: no secret of case \(caseID) in \(result.coverage)") }
+        }
+        for file in result.unreadable { invocation.console.error("error: \(file): cannot be read; the scan cannot vouch for it") }
+        invocation.console.error("scanned \(result.coverage)")
+        if !result.leaks.isEmpty { return ExitStatus.fail }
+        return result.unreadable.isEmpty ? ExitStatus.pass : ExitStatus.unknown
+    }
+
+    /// The case id of `folder/run.json`, else `flag`; both given and different is bad input.
+    static func caseID(in folder: String, flag: String?) throws -> String {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw GateError.unreadable(path: folder, reason: "is not a folder")
+        }
+        let runPath = folder + "/" + GateArtifacts.runFile
+        if FileManager.default.fileExists(atPath: runPath) {
+            let recorded = try RunInputs.read(from: runPath).caseID
+            if let flag, flag != recorded {
+                throw UsageError.invalidValue(flag, for: "--case-id", reason: "differs from case \"\(recorded)\" of \(runPath)")
+            }
+            return recorded
+        }
+        guard let flag else {
+            throw UsageError.invalidValue(folder, for: "scan-secrets", reason: "holds no run.json; pass --case-id to name the case")
+        }
+        guard !flag.isEmpty, flag.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
+            throw UsageError.invalidValue(flag, for: "--case-id", reason: "must be letters, digits, - and _ only")
+        }
+        return flag
+    }
+}
