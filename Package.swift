@@ -38,6 +38,11 @@ let package = Package(
         .executableTarget(name: "LedgerV1", dependencies: ["LedgerKit", "AppHarness"]),
         .executableTarget(name: "LedgerV2", dependencies: ["LedgerKit", "AppHarness"]),
         .executableTarget(name: "LedgerV3", dependencies: ["LedgerKit", "AppHarness"]),
+        // The team-transfer pair: v3's code re-signed by a new team with no bridge (v4-transfer), the old
+        // team's bridge release (v3-bridge) and the new team's first release after it (v5-transfer).
+        .executableTarget(name: "LedgerV3Bridge", dependencies: ["LedgerKit", "AppHarness"]),
+        .executableTarget(name: "LedgerV4Transfer", dependencies: ["LedgerKit", "AppHarness"]),
+        .executableTarget(name: "LedgerV5Transfer", dependencies: ["LedgerKit", "AppHarness"]),
 
         // Known-bad builds ("mutants"): one anti-pattern of seed 000 each; builds/mutants/<id>/ names the condition that must catch it.
         .executableTarget(name: "MutantDeleteBeforeWrite", dependencies: ["LedgerKit", "AppHarness"], path: "Sources/Mutants/MutantDeleteBeforeWrite"),
@@ -75,6 +80,8 @@ let package = Package(
         .testTarget(name: "EntitlementsTests", dependencies: ["Entitlements", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "AppHarnessTests", dependencies: ["AppHarness", "SimDevice", "SimSecurity", "SimRuntime", "TestSupport"]),
         .testTarget(name: "LedgerTests", dependencies: ["LedgerKit", "AppHarness", "SimDevice", "SimSecurity", "SimRuntime", "TestSupport"]),
+        // The team-transfer builds through the real gate and the command line.
+        .testTarget(name: "TransferTests", dependencies: ["UpgradeRunner", "TestSupport"]),
         .testTarget(name: "UpgradeRunnerTests", dependencies: ["UpgradeRunner", "TestSupport"], exclude: ["Golden", "Gate/Golden"]),
     ]
 )

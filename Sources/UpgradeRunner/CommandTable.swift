@@ -13,6 +13,7 @@ enum CommandTable {
         Command(spec: MergeCommand.spec, run: MergeCommand.run),
         Command(spec: BuildsCommand.spec, run: BuildsCommand.run),
         Command(spec: EntitlementsDiff.spec, run: EntitlementsDiff.run),
+        Command(spec: EntitlementsShow.spec, run: EntitlementsShow.run),
         Command(spec: DeviceCreate.spec, run: DeviceCreate.run),
         Command(spec: DeviceList.spec, run: DeviceList.run),
         Command(spec: DeviceBoot.spec, run: DeviceBoot.run),

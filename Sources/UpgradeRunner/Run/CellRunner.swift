@@ -22,8 +22,8 @@ struct CellRunner {
 
     var cellFolder: String { outFolder + "/" + unit.folder }
 
-    /// Runs the scenario and returns its evidence; judging is ``CellJudge``'s.
-    func run() -> CellEvidence {
+    /// Runs the scenario, judges it, and returns the evidence and the findings.
+    func run() -> (evidence: CellEvidence, findings: [GateFinding]) {
         var evidence = CellEvidence(unit: unit, runtime: runtime, caseID: caseID)
         evidence.artefactWindowDays = new.manifest.artefactWindowDays
         let device: ScenarioDevice
@@ -32,7 +32,7 @@ struct CellRunner {
                                         cellFolder: cellFolder, caseID: caseID, timeout: timeout)
         } catch {
             evidence.aborted = "cannot prepare a device: \(error)"
-            return evidence
+            return (evidence, CellJudge.judge(evidence))
         }
         do {
             try script(device, &evidence)
@@ -40,9 +40,9 @@ struct CellRunner {
             evidence.aborted = "the scenario stopped: \(error)"
         }
         evidence.launches = device.launches
-        let failed = evidence.aborted != nil || CellJudge.judge(evidence).contains { $0.verdict != .pass }
-        device.finish(keepSnapshotFor: failed ? new : nil)
-        return evidence
+        let findings = CellJudge.judge(evidence)
+        device.finish(keepSnapshotFor: findings.contains { $0.verdict != .pass } ? new : nil)
+        return (evidence, findings)
     }
 
     private func seed(_ device: ScenarioDevice, _ evidence: inout CellEvidence, mode: LaunchMode = .seed,

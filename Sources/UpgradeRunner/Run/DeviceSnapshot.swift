@@ -24,6 +24,11 @@ struct DeviceSnapshot: Codable, Hashable, Sendable {
         /// The item's identity in the store (its class and primary key as an app names it).
         var key: String { "\(itemClass)/\(accessGroup)/\(service)/\(account)/\(synchronizable ? 1 : 0)" }
 
+        /// The item's identity apart from its access group: an item a build moved into another
+        /// group (a bridge release before an app transfer, the import after it) is still the same
+        /// item when this and its bytes are unchanged.
+        var movableKey: String { "\(itemClass)/\(service)/\(account)/\(synchronizable ? 1 : 0)" }
+
         static func < (lhs: Item, rhs: Item) -> Bool { (lhs.key, lhs.digest) < (rhs.key, rhs.digest) }
     }
 

@@ -59,8 +59,7 @@ struct GateRun {
                 let runner = CellRunner(unit: unit, old: unit.path.old.flatMap { builds[$0] }, new: builds[unit.path.new]!,
                                         runtime: inputs.runtime, caseID: inputs.caseID, devices: devices,
                                         outFolder: outFolder, timeout: timeout)
-                let evidence = runner.run()
-                let findings = CellJudge.judge(evidence)
+                let findings = runner.run().findings
                 let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
                 results.set(index, findings: findings, seconds: seconds)
                 let verdict = Verdict.combine(findings.map(\.verdict))

@@ -3,7 +3,7 @@
 ///
 /// The case's items are those in the snapshot before the cleanup whose identity and bytes were not
 /// on the device before the case's seed launch (created, or rewritten with the case's data); every
-/// other item must come through the cleanup unchanged.
+/// other item must come through the cleanup unchanged. Migration markers are exempt both ways.
 enum CleanupExact: CellChecker {
     static let condition = GateCondition.cleanupExact
 
@@ -15,10 +15,16 @@ enum CleanupExact: CellChecker {
               let after = evidence.snapshots["after-cleanup"] else {
             return [evidence.finding(condition, .unknown, "the scenario did not reach the cleanup")]
         }
+        // Content is matched apart from the access group: an item the upgrade moved unchanged into
+        // another group (a bridge release, the import after an app transfer) is still not the case's.
         struct Content: Hashable { var key: String; var digest: String }
-        let earlierContent = Set(earlier.keychain.map { Content(key: $0.key, digest: $0.digest) })
-        let ours = before.keychain.filter { !earlierContent.contains(Content(key: $0.key, digest: $0.digest)) }
-        let others = before.keychain.filter { earlierContent.contains(Content(key: $0.key, digest: $0.digest)) }
+        let earlierContent = Set(earlier.keychain.map { Content(key: $0.movableKey, digest: $0.digest) })
+        // Migration markers (the schema version, the migration date) are the app's bookkeeping,
+        // one per device whatever the case, and each case's seed rewrites them, often with the
+        // same bytes (the date is the device clock): a cleanup may remove them or leave them.
+        let data = before.keychain.filter { !$0.isMarker }
+        let ours = data.filter { !earlierContent.contains(Content(key: $0.movableKey, digest: $0.digest)) }
+        let others = data.filter { earlierContent.contains(Content(key: $0.movableKey, digest: $0.digest)) }
         var findings: [GateFinding] = []
         let remaining = Set(after.keychain.map(\.key))
         for item in ours where remaining.contains(item.key) {

@@ -22,10 +22,13 @@ enum MalformedKeepsOld: CellChecker {
                                              + (after.files[name] == nil ? "deleted" : "overwritten")))
         }
         // Keychain items are compared by identity and bytes: a build may re-save one under a new
-        // protection class, but must not drop or rewrite what it could not read. Migration markers
-        // (the schema version) are bookkeeping, not legacy data.
+        // protection class, or move it unchanged into another access group, but must not drop or
+        // rewrite what it could not read. Migration markers (the schema version) are bookkeeping,
+        // not legacy data.
         let kept = Dictionary(after.keychain.map { ($0.key, $0.digest) }, uniquingKeysWith: { first, _ in first })
-        for item in before.keychain where !item.isMarker && kept[item.key] != item.digest {
+        let moved = Set(after.keychain.map { "\($0.movableKey)#\($0.digest)" })
+        for item in before.keychain where !item.isMarker && kept[item.key] != item.digest
+            && !moved.contains("\(item.movableKey)#\(item.digest)") {
             findings.append(evidence.finding(condition, .fail, item: item.key, "legacy keychain item "
                                              + (kept[item.key] == nil ? "deleted" : "overwritten")))
         }

@@ -1,0 +1,27 @@
+import AppHarness
+import Foundation
+
+/// The launch sequence v3 fixed, for the releases after it: the reinstall sweep, the schema
+/// migration to `targetVersion`, then (once the migration is known complete) the migration date and
+/// the 30-day janitor, and the status's schema version and legacy stores.
+enum LedgerLaunchSequence {
+    static func run(_ launch: HarnessLaunch, parts: LedgerParts, targetVersion: Int,
+                    steps: [any MigrationStep]) async {
+        launch.setSweep(await parts.sweeper().sweepIfFreshInstall().rawValue)
+        let state = await parts.migrator(targetVersion: targetVersion, steps: steps).migrateIfNeeded()
+        launch.setMigration(state.outcome)
+        switch state {
+        case .migrated, .upToDate:
+            let janitor = parts.janitor()
+            await janitor.stampIfNeeded(now: launch.environment.now)
+            await janitor.sweepIfWindowElapsed(now: launch.environment.now)
+        case .deferred, .failed:
+            break
+        }
+        LedgerAutomation.finish(launch)
+    }
+
+    /// The accounts a v3-style build's cleanup deletes.
+    static let cleanupAccounts = ["authToken", "refreshToken", LedgerNames.sessionAccount, LedgerNames.versionAccount,
+                                  LedgerNames.migratedAtAccount]
+}
