@@ -67,7 +67,6 @@ public struct Tool: Sendable {
             console.output(HelpText.help(command.spec), terminator: "")
             return ExitStatus.pass
         }
-        guard command.spec.implemented else { throw UsageError.notImplemented(command: command.spec.name) }
         return try command.run(Invocation(parsed: parsed, spec: command.spec, tool: self))
     }
 }

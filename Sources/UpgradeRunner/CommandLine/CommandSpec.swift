@@ -44,18 +44,15 @@ public struct CommandSpec: Sendable, Equatable {
     public var passthrough: ArgumentSpec?
     /// Paragraphs after the usage line.
     public var discussion: String
-    /// False for verbs a later issue implements: they answer "not implemented yet" but their help is real.
-    public var implemented: Bool
 
     public init(_ path: [String], summary: String, arguments: [ArgumentSpec] = [], options: [OptionSpec] = [],
-                passthrough: ArgumentSpec? = nil, discussion: String, implemented: Bool = true) {
+                passthrough: ArgumentSpec? = nil, discussion: String) {
         self.path = path
         self.summary = summary
         self.arguments = arguments
         self.options = options
         self.passthrough = passthrough
         self.discussion = discussion
-        self.implemented = implemented
     }
 
     public var name: String { path.joined(separator: " ") }

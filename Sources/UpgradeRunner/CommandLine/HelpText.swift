@@ -20,10 +20,6 @@ public enum HelpText {
     public static func help(_ spec: CommandSpec) -> String {
         var lines = ["USAGE: " + usage(spec), ""]
         lines.append(contentsOf: spec.discussion.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
-        if !spec.implemented {
-            lines.append("")
-            lines.append("Status: not implemented yet; it answers with exit code 2 until then.")
-        }
         let arguments = spec.arguments + (spec.passthrough.map { [ArgumentSpec("-- " + $0.name + "...", $0.help)] } ?? [])
         if !arguments.isEmpty {
             lines.append("")

@@ -8,7 +8,6 @@ public enum UsageError: Error, Equatable, CustomStringConvertible {
     case missingArgument(String, command: String)
     case unexpectedArgument(String, command: String)
     case invalidValue(String, for: String, reason: String)
-    case notImplemented(command: String)
     case missingOption(String, command: String)
 
     public var description: String {
@@ -31,8 +30,6 @@ public enum UsageError: Error, Equatable, CustomStringConvertible {
             return "\(name): \"\(value)\" \(reason)"
         case .missingOption(let option, let command):
             return "\(command): option \(option) is required; see upgrade-runner \(command) --help"
-        case .notImplemented(let command):
-            return "\(command): not implemented yet (see upgrade-runner \(command) --help for what it will do)"
         }
     }
 

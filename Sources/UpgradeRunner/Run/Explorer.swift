@@ -240,7 +240,13 @@ struct Explorer {
             unlock.wait()
             attempt.log = ExplorationAttempt.excerpt(waited)
             guard checkClean(waited, &attempt, condition: .lockedLaunchSafe) else { return }
-            try checkRecovered(device, seeded, recovery: waited, &attempt)
+            try checkRecoverable(device, seeded, when: "after the launch that waited for protected data", &attempt)
+            // A build that migrates once unlocked does it in this launch; one that deferred without
+            // waiting does it in the next. Either loses nothing; the checks that follow need a
+            // settled store, so the next launch comes first.
+            let recovery = try device.launch(new, .launch)
+            guard checkClean(recovery, &attempt, condition: .lockedLaunchSafe) else { return }
+            try checkRecovered(device, seeded, recovery: recovery, &attempt)
         }
         return ([afterExit, whileWaiting], "2 prewarm launches (unlocked after exit, unlocked while waiting)")
     }

@@ -13,7 +13,9 @@ enum ReinstallSweeps: CellChecker {
             return [evidence.finding(condition, .unknown, "the scenario did not reach the verify launch")]
         }
         var findings: [GateFinding] = []
-        let survivors = Set(before.keychain).intersection(after.keychain)
+        // Migration markers are bookkeeping that a fresh install writes again, often with the same
+        // bytes (the same schema version); the old session is the rest.
+        let survivors = Set(before.keychain.filter { !$0.isMarker }).intersection(after.keychain)
         for item in survivors.sorted() {
             findings.append(evidence.finding(condition, .fail, item: item.key, "the old install's keychain item survived the reinstall"))
         }
