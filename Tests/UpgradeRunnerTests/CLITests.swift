@@ -115,6 +115,18 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: cli.directory.file("out")))
     }
 
+    @Test("gate refuses a manifest naming a missing executable before anything runs, naming the build")
+    func gateMissingExecutable() throws {
+        let cli = try CLI()
+        try BuildFixture.write(in: cli.builds, id: "v1")
+        try BuildFixture.write(in: cli.builds, id: "v2", buildNumber: "200", executable: "NoSuchApp")
+        let out = cli.directory.path + "/out"
+        let result = cli.run(["gate", "--builds", "v1,v2", "--out", out])
+        #expect(result.code == 2)
+        #expect(result.error == "error: build v2: executable \"NoSuchApp\" not found in products folder \(BuiltProducts.directory.path)\n")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
     @Test("usage errors are one line with exit 2", arguments: [
         (["instal"], "error: unknown command \"instal\"; did you mean \"install\"?\n"),
         (["device", "creat"], "error: unknown command \"device creat\"; did you mean \"device create\"?\n"),
