@@ -21,7 +21,9 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        .target(name: "SimRuntime"),
+        // SHA-256's block function in C: the debug builds pin every executable by its digest.
+        .target(name: "CSHA256"),
+        .target(name: "SimRuntime", dependencies: ["CSHA256"]),
         .target(name: "SimSecurity", dependencies: ["SimRuntime", "CSQLite"]),
         .target(name: "SimDevice", dependencies: ["SimSecurity", "SimRuntime"]),
         .target(name: "Entitlements"),

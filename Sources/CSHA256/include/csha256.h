@@ -1,0 +1,10 @@
+#ifndef CSHA256_H
+#define CSHA256_H
+#include <stdint.h>
+#include <stddef.h>
+
+/// Runs the SHA-256 compression function (FIPS 180-4, 6.2.2) over `count` consecutive 64-byte
+/// blocks, updating `state` (eight words) in place.
+void csha256_compress_blocks(uint32_t state[8], const uint8_t *blocks, size_t count);
+
+#endif
