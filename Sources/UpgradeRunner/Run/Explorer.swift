@@ -25,16 +25,42 @@ struct Explorer {
 
     // MARK: Preparing and checking
 
-    /// A fresh device with the old build seeded and the new build installed in place.
-    private func prepared(_ id: String) throws -> (ScenarioDevice, seeded: [String]) {
+    /// The prepared state every attempt starts from: a device with the old build installed and
+    /// seeded and the new build installed in place, made once per scenario and cloned per attempt.
+    final class Template {
+        var device: ScenarioDevice?
+        var seeded: [String] = []
+        var problem: String?
+        deinit { device?.finish(keepSnapshotFor: nil) }
+    }
+
+    private func template() -> Template {
+        let template = Template()
+        do {
+            let device = try ScenarioDevice(devices: cell.devices, name: "\(cell.unit.path.id)-\(cell.unit.scenario)-template",
+                                            runtime: cell.runtime, cellFolder: cell.cellFolder + "/attempts/template",
+                                            caseID: cell.caseID, timeout: cell.timeout)
+            template.device = device
+            try device.install(old)
+            let seed = try device.launch(old, .seed)
+            template.seeded = Array(Set((seed.status?.items ?? [])
+                .filter { $0.result == "written" && CaseSecrets.labels.contains($0.name) }.map(\.name))).sorted()
+            try device.install(new)
+        } catch {
+            template.problem = "cannot prepare the device: \(error)"
+        }
+        return template
+    }
+
+    /// A copy of the prepared device for one attempt.
+    private func prepared(_ id: String, from template: Template) throws -> (ScenarioDevice, seeded: [String]) {
+        guard let source = template.device, template.problem == nil else {
+            throw DeviceError.fileSystem(cell.cellFolder, reason: template.problem ?? "no prepared device")
+        }
         let folder = cell.cellFolder + "/attempts/" + id.replacingOccurrences(of: " ", with: "-")
-        let device = try ScenarioDevice(devices: cell.devices, name: "\(cell.unit.path.id)-\(id)", runtime: cell.runtime,
-                                        cellFolder: folder, caseID: cell.caseID, timeout: cell.timeout)
-        try device.install(old)
-        let seed = try device.launch(old, .seed)
-        let seeded = (seed.status?.items ?? []).filter { $0.result == "written" && CaseSecrets.labels.contains($0.name) }.map(\.name)
-        try device.install(new)
-        return (device, Array(Set(seeded)).sorted())
+        let device = try ScenarioDevice(cloning: source, devices: cell.devices, name: "\(cell.unit.path.id)-\(id)",
+                                        cellFolder: folder)
+        return (device, template.seeded)
     }
 
     /// I1: every seeded secret is somewhere the app can recover it from.
@@ -96,10 +122,11 @@ struct Explorer {
     }
 
     /// Runs `body` on a prepared device and records the attempt; a device error makes it unknown.
-    private func attempt(_ id: String, _ body: (ScenarioDevice, [String], inout ExplorationAttempt) throws -> Void) -> ExplorationAttempt {
+    private func attempt(_ id: String, _ template: Template,
+                         _ body: (ScenarioDevice, [String], inout ExplorationAttempt) throws -> Void) -> ExplorationAttempt {
         var attempt = ExplorationAttempt(id: id)
         do {
-            let (device, seeded) = try prepared(id)
+            let (device, seeded) = try prepared(id, from: template)
             defer { device.finish(keepSnapshotFor: attempt.outcome == .ok ? nil : new) }
             if seeded.isEmpty { attempt.unknown("the old build's seed launch reported no secret written") }
             try body(device, seeded, &attempt)
@@ -114,16 +141,17 @@ struct Explorer {
     /// Counts the mutations of the new build's first launch, then for each k kills it right after
     /// the k-th commits, recovers and checks; then pairs: a second crash inside the recovery launch.
     func crashPoints() -> (attempts: [ExplorationAttempt], note: String) {
+        let template = template()
         var recoveryMutations: [Int: Int] = [:]
         var firstLaunchMutations = 0
-        var attempts = [attempt("baseline") { device, seeded, attempt in
+        var attempts = [attempt("baseline", template) { device, seeded, attempt in
             let first = try device.launch(new, .launch)
             firstLaunchMutations = first.mutations.compactMap(\.mutation).max() ?? 0
             guard checkClean(first, &attempt) else { return }
             try checkRecovered(device, seeded, recovery: first, &attempt)
         }]
         for k in stride(from: 1, through: firstLaunchMutations, by: 1) {
-            attempts.append(attempt("crash \(k)") { device, seeded, attempt in
+            attempts.append(attempt("crash \(k)", template) { device, seeded, attempt in
                 let crashed = try device.launch(new, .launch, faultPlan: FaultPlan(crashAfterMutation: k))
                 guard crashed.endedAtCrashPoint else {
                     attempt.unknown("crash point \(k) was not reached (\(crashed.termination))")
@@ -143,7 +171,7 @@ struct Explorer {
             let seconds = Self.sample(count, limit: Self.pairLimit)
             if seconds.count < count { sampled.append(k) }
             for j in seconds {
-                attempts.append(attempt("crash \(k) then \(j)") { device, seeded, attempt in
+                attempts.append(attempt("crash \(k) then \(j)", template) { device, seeded, attempt in
                     let crashed = try device.launch(new, .launch, faultPlan: FaultPlan(crashAfterMutation: k))
                     guard crashed.endedAtCrashPoint else { return attempt.unknown("crash point \(k) was not reached") }
                     let second = try device.launch(new, .launch, faultPlan: FaultPlan(crashAfterMutation: j))
@@ -178,8 +206,9 @@ struct Explorer {
     /// errSecInteractionNotAllowed, errSecIO (or errSecDuplicateItem for an add), or reports
     /// success while storing nothing; then the app is relaunched without faults and verified.
     func writeFailures() -> (attempts: [ExplorationAttempt], note: String) {
+        let template = template()
         var calls: [StoreOperation: Int] = [:]
-        var attempts = [attempt("baseline") { device, seeded, attempt in
+        var attempts = [attempt("baseline", template) { device, seeded, attempt in
             let first = try device.launch(new, .launch)
             for entry in first.mutations where entry.operation.isKeychain && entry.operation.isMutating {
                 calls[entry.operation, default: 0] += 1
@@ -196,7 +225,7 @@ struct Explorer {
                     case .status(let status): "\(SecurityStatus(status).name ?? "\(status)")"
                     case .dropWrite: "lost write"
                     }
-                    attempts.append(attempt("\(operation.rawValue) \(k) \(label)") { device, seeded, attempt in
+                    attempts.append(attempt("\(operation.rawValue) \(k) \(label)", template) { device, seeded, attempt in
                         let faulted = try device.launch(new, .launch, faultPlan: FaultPlan(faults: [Fault(operation, call: k, action)]))
                         attempt.log = ExplorationAttempt.excerpt(faulted)
                         guard checkClean(faulted, &attempt) else { return }
@@ -218,7 +247,8 @@ struct Explorer {
     /// prewarm: the new build's first launch happens before first unlock; the device is unlocked
     /// after the app has exited (then relaunched), or while the app waits for protected data.
     func prewarm() -> (attempts: [ExplorationAttempt], note: String) {
-        let afterExit = attempt("prewarm unlock after exit") { device, seeded, attempt in
+        let template = template()
+        let afterExit = attempt("prewarm unlock after exit", template) { device, seeded, attempt in
             try device.session.shutdown()
             try device.session.boot(lockState: .beforeFirstUnlock)
             let prewarmed = try device.launch(new, .launch, extraArguments: Self.shortWait)
@@ -230,7 +260,7 @@ struct Explorer {
             guard checkClean(recovery, &attempt, condition: .lockedLaunchSafe) else { return }
             try checkRecovered(device, seeded, recovery: recovery, &attempt)
         }
-        let whileWaiting = attempt("prewarm unlock while waiting") { device, seeded, attempt in
+        let whileWaiting = attempt("prewarm unlock while waiting", template) { device, seeded, attempt in
             try device.session.shutdown()
             try device.session.boot(lockState: .beforeFirstUnlock)
             let session = device.session
@@ -253,7 +283,8 @@ struct Explorer {
 
     /// locked-background: launches while locked after first unlock, before and after the migration.
     func lockedBackground() -> (attempts: [ExplorationAttempt], note: String) {
-        let beforeMigration = attempt("locked first launch") { device, seeded, attempt in
+        let template = template()
+        let beforeMigration = attempt("locked first launch", template) { device, seeded, attempt in
             try device.session.lock()
             let locked = try device.launch(new, .launch, extraArguments: Self.shortWait)
             attempt.log = ExplorationAttempt.excerpt(locked)
@@ -264,7 +295,7 @@ struct Explorer {
             guard checkClean(recovery, &attempt, condition: .lockedLaunchSafe) else { return }
             try checkRecovered(device, seeded, recovery: recovery, &attempt)
         }
-        let afterMigration = attempt("locked background launch") { device, seeded, attempt in
+        let afterMigration = attempt("locked background launch", template) { device, seeded, attempt in
             let first = try device.launch(new, .launch)
             guard checkClean(first, &attempt, condition: .lockedLaunchSafe) else { return }
             try device.session.lock()

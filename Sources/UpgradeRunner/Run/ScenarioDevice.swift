@@ -49,6 +49,18 @@ final class ScenarioDevice {
         }
     }
 
+    /// A copy of `source` (see ``DeviceSet/clone(_:name:udid:)``) whose launches file their
+    /// status files and logs in `cellFolder`.
+    init(cloning source: ScenarioDevice, devices: DeviceSet, name: String, cellFolder: String) throws {
+        session = try devices.clone(source.device, name: name).acquire()
+        self.cellFolder = cellFolder
+        caseID = source.caseID
+        timeout = source.timeout
+        for folder in ["status", "logs"] {
+            try FileManager.default.createDirectory(atPath: cellFolder + "/" + folder, withIntermediateDirectories: true)
+        }
+    }
+
     var device: Device { session.device }
 
     func install(_ build: Build) throws {
