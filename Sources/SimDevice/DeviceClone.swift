@@ -10,24 +10,13 @@ extension DeviceSet {
     /// Installed executables are hard-linked (no executable is written, so a concurrent spawn never
     /// finds one busy), other files copied; the source's lock file and logs are not.
     public func clone(_ source: Device, name: String, udid: String = UUID().uuidString) throws(DeviceError) -> Device {
-        let staging = DeviceLayout(directory: root + "/.creating-" + udid)
-        let final = DeviceLayout(directory: root + "/" + udid)
-        guard !FileManager.default.fileExists(atPath: final.directory) else {
-            throw .fileSystem(final.directory, reason: "a device with this UDID exists")
-        }
-        do {
+        try assemble(udid: udid) { staging throws in
             try Self.copyTree(from: source.layout.directory, to: staging.directory)
             var record = source.record
             record.udid = udid
             record.name = name
             try JSONFile.write(record, to: staging.recordPath)
-            try FileManager.default.moveItem(atPath: staging.directory, toPath: final.directory)
-        } catch {
-            try? FileManager.default.removeItem(atPath: staging.directory)
-            if let error = error as? DeviceError { throw error }
-            throw .fileSystem(final.directory, reason: error.localizedDescription)
         }
-        return try Device(layout: final)
     }
 
     private static func copyTree(from source: String, to destination: String) throws {

@@ -66,18 +66,24 @@ public struct DeviceSet: Sendable {
         guard access(root, W_OK) == 0 else { throw .notWritable(root, reason: String(cString: strerror(errno))) }
         let now = clock ?? Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
         let record = DeviceRecord(udid: udid, name: name, deviceType: deviceType, runtime: runtime, clock: now)
-        // Assembled under a hidden name and moved into place with one rename, so a device is either
-        // complete or absent.
+        return try assemble(udid: udid) { staging throws in
+            try Device.makeSkeleton(staging)
+            try Device.writeDigestKey(staging)
+            try JSONFile.write(record, to: staging.recordPath)
+            try Device.writeLockStateFile(record, staging)
+        }
+    }
+
+    /// Builds a device under a hidden name with `fill` and moves it into place with one rename, so
+    /// a device is either complete or absent; on failure the partial folder is removed.
+    func assemble(udid: String, _ fill: (DeviceLayout) throws -> Void) throws(DeviceError) -> Device {
         let staging = DeviceLayout(directory: root + "/.creating-" + udid)
         let final = DeviceLayout(directory: root + "/" + udid)
         guard !FileManager.default.fileExists(atPath: final.directory) else {
             throw .fileSystem(final.directory, reason: "a device with this UDID exists")
         }
         do {
-            try Device.makeSkeleton(staging)
-            try Device.writeDigestKey(staging)
-            try JSONFile.write(record, to: staging.recordPath)
-            try Device.writeLockStateFile(record, staging)
+            try fill(staging)
             try FileManager.default.moveItem(atPath: staging.directory, toPath: final.directory)
         } catch {
             try? FileManager.default.removeItem(atPath: staging.directory)

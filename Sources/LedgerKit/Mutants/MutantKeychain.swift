@@ -12,11 +12,10 @@ import SimSecurity
 /// `errSecItemNotFound` ("the phantom mismatch"). Writes and deletes are v2's (add-or-update and
 /// delete by primary key).
 public actor AccessibleInQueryKeychain: MigrationKeychainProtocol {
-    public init() {}
+    /// Writes and deletes as v2 does; only the read is wrong.
+    private let items = ServiceItems(service: LedgerNames.service)
 
-    private func primaryKey(_ account: String) -> [CFString: Any] {
-        [kSecClass: kSecClassGenericPassword, kSecAttrService: LedgerNames.service, kSecAttrAccount: account]
-    }
+    public init() {}
 
     /// The class the mutant writes and, wrongly, searches by.
     public static let accessible = kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String
@@ -34,16 +33,7 @@ public actor AccessibleInQueryKeychain: MigrationKeychainProtocol {
 
     @discardableResult
     public func save(_ data: Data, account: String, accessibility: String) throws(KeychainFailure) -> String {
-        var item = primaryKey(account)
-        item[kSecValueData] = data
-        item[kSecAttrAccessible] = accessibility as CFString
-        let added = SecItemAdd(item as CFDictionary, nil)
-        if added == errSecSuccess { return "SecItemAdd" }
-        guard added == errSecDuplicateItem else { throw KeychainFailure(added, operation: "SecItemAdd") }
-        let changes: [CFString: Any] = [kSecValueData: data, kSecAttrAccessible: accessibility as CFString]
-        let updated = SecItemUpdate(primaryKey(account) as CFDictionary, changes as CFDictionary)
-        guard updated == errSecSuccess else { throw KeychainFailure(updated, operation: "SecItemUpdate") }
-        return "SecItemUpdate"
+        try items.save(data, account: account, accessibility: accessibility)
     }
 
     public func read(account: String) throws(KeychainFailure) -> Data? {
@@ -55,12 +45,7 @@ public actor AccessibleInQueryKeychain: MigrationKeychainProtocol {
         }
     }
 
-    public func delete(account: String) throws(KeychainFailure) {
-        let status = SecItemDelete(primaryKey(account) as CFDictionary)
-        guard status == errSecSuccess || status == errSecItemNotFound else {
-            throw KeychainFailure(status, operation: "SecItemDelete")
-        }
-    }
+    public func delete(account: String) throws(KeychainFailure) { try items.delete(account: account) }
 }
 
 /// Verify and cleanup for mutants that read or keep their items differently from v2 and v3

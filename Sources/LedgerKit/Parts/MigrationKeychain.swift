@@ -35,16 +35,34 @@ public struct KeychainFailure: Error, Equatable, CustomStringConvertible {
 
 /// The app's keychain through the `SecItem*` functions, every item under one service.
 public actor LiveMigrationKeychain: MigrationKeychainProtocol {
-    private let service: String
+    private let items: ServiceItems
 
-    public init(service: String = LedgerNames.service) { self.service = service }
-
-    private func primaryKey(_ account: String) -> [CFString: Any] {
-        [kSecClass: kSecClassGenericPassword, kSecAttrService: service, kSecAttrAccount: account]
-    }
+    public init(service: String = LedgerNames.service) { items = ServiceItems(service: service) }
 
     @discardableResult
     public func save(_ data: Data, account: String, accessibility: String) throws(KeychainFailure) -> String {
+        try items.save(data, account: account, accessibility: accessibility)
+    }
+
+    public func read(account: String) throws(KeychainFailure) -> Data? { try items.read(account: account) }
+
+    public func delete(account: String) throws(KeychainFailure) { try items.delete(account: account) }
+}
+
+/// The `SecItem*` calls behind the migration keychains: one service's generic passwords, in one
+/// access group or (with none) in every group the app holds, where an add lands in the first.
+struct ServiceItems: Sendable {
+    let service: String
+    var accessGroup: String? = nil
+
+    private func primaryKey(_ account: String) -> [CFString: Any] {
+        var key: [CFString: Any] = [kSecClass: kSecClassGenericPassword, kSecAttrService: service, kSecAttrAccount: account]
+        if let accessGroup { key[kSecAttrAccessGroup] = accessGroup }
+        return key
+    }
+
+    /// Add-or-update; returns the call that stored it.
+    func save(_ data: Data, account: String, accessibility: String) throws(KeychainFailure) -> String {
         var item = primaryKey(account)
         item[kSecValueData] = data
         item[kSecAttrAccessible] = accessibility as CFString
@@ -58,7 +76,7 @@ public actor LiveMigrationKeychain: MigrationKeychainProtocol {
         return "SecItemUpdate"
     }
 
-    public func read(account: String) throws(KeychainFailure) -> Data? {
+    func read(account: String) throws(KeychainFailure) -> Data? {
         var query = primaryKey(account)
         query[kSecReturnData] = true
         query[kSecMatchLimit] = kSecMatchLimitOne
@@ -71,7 +89,7 @@ public actor LiveMigrationKeychain: MigrationKeychainProtocol {
         }
     }
 
-    public func delete(account: String) throws(KeychainFailure) {
+    func delete(account: String) throws(KeychainFailure) {
         let status = SecItemDelete(primaryKey(account) as CFDictionary)
         guard status == errSecSuccess || status == errSecItemNotFound else {
             throw KeychainFailure(status, operation: "SecItemDelete")
