@@ -47,26 +47,50 @@ let package = Package(
         .executableTarget(name: "LedgerV5Transfer", dependencies: ["LedgerKit", "AppHarness"]),
 
         // Known-bad builds ("mutants"): one anti-pattern of seed 000 each; builds/mutants/<id>/ names the condition that must catch it.
-        .executableTarget(name: "MutantDeleteBeforeWrite", dependencies: ["LedgerKit", "AppHarness"], path: "Sources/Mutants/MutantDeleteBeforeWrite"),
-        .executableTarget(name: "MutantNoReadBack", dependencies: ["LedgerKit", "AppHarness"], path: "Sources/Mutants/MutantNoReadBack"),
-        .executableTarget(name: "MutantMigrateEveryLaunch", dependencies: ["LedgerKit", "AppHarness"], path: "Sources/Mutants/MutantMigrateEveryLaunch"),
-        .executableTarget(name: "MutantPrewarmEmptyRead", dependencies: ["LedgerKit", "AppHarness"], path: "Sources/Mutants/MutantPrewarmEmptyRead"),
-        .executableTarget(name: "MutantLockedReadDeletes", dependencies: ["LedgerKit", "AppHarness"], path: "Sources/Mutants/MutantLockedReadDeletes"),
-        .executableTarget(name: "MutantAccessibleInQuery", dependencies: ["LedgerKit", "AppHarness"], path: "Sources/Mutants/MutantAccessibleInQuery"),
-        .executableTarget(name: "MutantServiceRenamed", dependencies: ["LedgerKit", "AppHarness"], path: "Sources/Mutants/MutantServiceRenamed"),
-        .executableTarget(name: "MutantTeamIDChanged", dependencies: ["LedgerKit", "AppHarness"], path: "Sources/Mutants/MutantTeamIDChanged"),
-        .executableTarget(name: "MutantNoReinstallSweep", dependencies: ["LedgerKit", "AppHarness"], path: "Sources/Mutants/MutantNoReinstallSweep"),
-        .executableTarget(name: "MutantSecretInLog", dependencies: ["LedgerKit", "AppHarness"], path: "Sources/Mutants/MutantSecretInLog"),
-        .executableTarget(name: "MutantSecretInStatus", dependencies: ["LedgerKit", "AppHarness"], path: "Sources/Mutants/MutantSecretInStatus"),
-        .executableTarget(name: "MutantNonIdempotentStep", dependencies: ["LedgerKit", "AppHarness"], path: "Sources/Mutants/MutantNonIdempotentStep"),
-        .executableTarget(name: "MutantCrashOnCorruptArchive", dependencies: ["LedgerKit", "AppHarness"], path: "Sources/Mutants/MutantCrashOnCorruptArchive"),
-        .executableTarget(name: "MutantSweepBeforeUnlock", dependencies: ["LedgerKit", "AppHarness"], path: "Sources/Mutants/MutantSweepBeforeUnlock"),
+        .executableTarget(
+            name: "MutantDeleteBeforeWrite", dependencies: ["LedgerKit", "AppHarness"],
+            path: "Sources/Mutants/MutantDeleteBeforeWrite"),
+        .executableTarget(
+            name: "MutantNoReadBack", dependencies: ["LedgerKit", "AppHarness"], path: "Sources/Mutants/MutantNoReadBack"),
+        .executableTarget(
+            name: "MutantMigrateEveryLaunch", dependencies: ["LedgerKit", "AppHarness"],
+            path: "Sources/Mutants/MutantMigrateEveryLaunch"),
+        .executableTarget(
+            name: "MutantPrewarmEmptyRead", dependencies: ["LedgerKit", "AppHarness"],
+            path: "Sources/Mutants/MutantPrewarmEmptyRead"),
+        .executableTarget(
+            name: "MutantLockedReadDeletes", dependencies: ["LedgerKit", "AppHarness"],
+            path: "Sources/Mutants/MutantLockedReadDeletes"),
+        .executableTarget(
+            name: "MutantAccessibleInQuery", dependencies: ["LedgerKit", "AppHarness"],
+            path: "Sources/Mutants/MutantAccessibleInQuery"),
+        .executableTarget(
+            name: "MutantServiceRenamed", dependencies: ["LedgerKit", "AppHarness"], path: "Sources/Mutants/MutantServiceRenamed"),
+        .executableTarget(
+            name: "MutantTeamIDChanged", dependencies: ["LedgerKit", "AppHarness"], path: "Sources/Mutants/MutantTeamIDChanged"),
+        .executableTarget(
+            name: "MutantNoReinstallSweep", dependencies: ["LedgerKit", "AppHarness"],
+            path: "Sources/Mutants/MutantNoReinstallSweep"),
+        .executableTarget(
+            name: "MutantSecretInLog", dependencies: ["LedgerKit", "AppHarness"], path: "Sources/Mutants/MutantSecretInLog"),
+        .executableTarget(
+            name: "MutantSecretInStatus", dependencies: ["LedgerKit", "AppHarness"], path: "Sources/Mutants/MutantSecretInStatus"),
+        .executableTarget(
+            name: "MutantNonIdempotentStep", dependencies: ["LedgerKit", "AppHarness"],
+            path: "Sources/Mutants/MutantNonIdempotentStep"),
+        .executableTarget(
+            name: "MutantCrashOnCorruptArchive", dependencies: ["LedgerKit", "AppHarness"],
+            path: "Sources/Mutants/MutantCrashOnCorruptArchive"),
+        .executableTarget(
+            name: "MutantSweepBeforeUnlock", dependencies: ["LedgerKit", "AppHarness"],
+            path: "Sources/Mutants/MutantSweepBeforeUnlock"),
 
         // Helpers for tests and benchmarks.
         .target(name: "TestSupport", dependencies: ["SimRuntime"]),
         .executableTarget(name: "keychain-writer", dependencies: ["SimSecurity"], path: "Sources/Tools/keychain-writer"),
         .executableTarget(name: "bare-exit", path: "Sources/Tools/bare-exit"),
-        .executableTarget(name: "keychain-bench", dependencies: ["SimSecurity", "CSQLite"], path: "Sources/Tools/keychain-bench"),
+        .executableTarget(
+            name: "keychain-bench", dependencies: ["SimSecurity", "CSQLite"], path: "Sources/Tools/keychain-bench"),
         .executableTarget(name: "launch-bench", dependencies: ["SimDevice", "TestSupport"], path: "Sources/Tools/launch-bench"),
 
         .testTarget(name: "SimRuntimeTests", dependencies: ["SimRuntime", "TestSupport"]),
@@ -80,10 +104,14 @@ let package = Package(
         ),
         .testTarget(name: "SimDeviceTests", dependencies: ["SimDevice", "SimSecurity", "SimRuntime", "TestSupport"]),
         .testTarget(name: "EntitlementsTests", dependencies: ["Entitlements", "TestSupport"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "AppHarnessTests", dependencies: ["AppHarness", "SimDevice", "SimSecurity", "SimRuntime", "TestSupport"]),
-        .testTarget(name: "LedgerTests", dependencies: ["LedgerKit", "AppHarness", "SimDevice", "SimSecurity", "SimRuntime", "TestSupport"]),
+        .testTarget(
+            name: "AppHarnessTests", dependencies: ["AppHarness", "SimDevice", "SimSecurity", "SimRuntime", "TestSupport"]),
+        .testTarget(
+            name: "LedgerTests",
+            dependencies: ["LedgerKit", "AppHarness", "SimDevice", "SimSecurity", "SimRuntime", "TestSupport"]),
         // The team-transfer builds through the real gate and the command line.
         .testTarget(name: "TransferTests", dependencies: ["UpgradeRunner", "TestSupport"]),
-        .testTarget(name: "UpgradeRunnerTests", dependencies: ["UpgradeRunner", "TestSupport"], exclude: ["Golden", "Gate/Golden"]),
+        .testTarget(
+            name: "UpgradeRunnerTests", dependencies: ["UpgradeRunner", "TestSupport"], exclude: ["Golden", "Gate/Golden"]),
     ]
 )

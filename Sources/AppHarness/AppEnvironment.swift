@@ -104,8 +104,10 @@ public struct AppEnvironment: Sendable {
     public var arguments: [String]
 
     /// The memberwise initialiser, for tests and other platforms.
-    public init(bundleID: String, defaults: any AppDefaults, files: any AppFiles, protectedData: any ProtectedDataGate,
-                documents: URL, applicationSupport: URL, tmp: URL, now: Date, runtime: String, arguments: [String]) {
+    public init(
+        bundleID: String, defaults: any AppDefaults, files: any AppFiles, protectedData: any ProtectedDataGate,
+        documents: URL, applicationSupport: URL, tmp: URL, now: Date, runtime: String, arguments: [String]
+    ) {
         self.bundleID = bundleID
         self.defaults = defaults
         self.files = files
@@ -120,10 +122,11 @@ public struct AppEnvironment: Sendable {
 
     /// The environment of an app launched on a simulated device.
     public init(platform: Platform) {
-        self.init(bundleID: platform.context.bundleID, defaults: platform.preferences, files: DeviceFiles(platform.files),
-                  protectedData: platform.protectedData, documents: platform.containers.documents,
-                  applicationSupport: platform.containers.applicationSupport, tmp: platform.containers.tmp,
-                  now: platform.now, runtime: "\(platform.context.runtime)", arguments: platform.arguments)
+        self.init(
+            bundleID: platform.context.bundleID, defaults: platform.preferences, files: DeviceFiles(platform.files),
+            protectedData: platform.protectedData, documents: platform.containers.documents,
+            applicationSupport: platform.containers.applicationSupport, tmp: platform.containers.tmp,
+            now: platform.now, runtime: "\(platform.context.runtime)", arguments: platform.arguments)
     }
 
     /// The value after `flag` in the launch arguments (`-UITestCaseID abc` gives `abc`).

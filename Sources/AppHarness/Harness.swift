@@ -50,7 +50,8 @@ public enum Harness {
         var exitCode: Int32 = 0
         if caseID == nil && mode != .launch {
             launch.recordError("caseID", "arguments", LaunchMode.caseIDArgument, EINVAL)
-            FileHandle.standardError.write(Data("\(build.buildID): \(mode.argument ?? "") needs \(LaunchMode.caseIDArgument) <id>\n".utf8))
+            FileHandle.standardError.write(
+                Data("\(build.buildID): \(mode.argument ?? "") needs \(LaunchMode.caseIDArgument) <id>\n".utf8))
             exitCode = 2
         } else {
             await Keychain.withCurrent(platform.keychain) { await build.run(launch) }

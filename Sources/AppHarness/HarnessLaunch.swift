@@ -29,20 +29,24 @@ public final class HarnessLaunch: LaunchJournal, @unchecked Sendable {
     public var runtime: String { environment.runtime }
 
     public func record(_ name: String, _ location: String, _ operation: String, _ status: Int32, _ result: String) {
-        let check = ItemCheck(name: name, location: location, operation: operation, status: status,
-                              runtime: runtime, result: result)
+        let check = ItemCheck(
+            name: name, location: location, operation: operation, status: status,
+            runtime: runtime, result: result)
         lock.withLock { self.status.items.append(check) }
     }
 
     public func recordError(_ name: String, _ location: String, _ operation: String, _ status: Int32) {
-        let check = ItemCheck(name: name, location: location, operation: operation, status: status,
-                              runtime: runtime, result: "failed")
+        let check = ItemCheck(
+            name: name, location: location, operation: operation, status: status,
+            runtime: runtime, result: "failed")
         lock.withLock { self.status.errors.append(check) }
     }
 
     /// Records a read compared with the value the case expects (the comparison's outcome only).
-    public func recordRead(_ name: String, _ location: String, _ operation: String, _ status: Int32,
-                           actual: Data?, expected: Data) {
+    public func recordRead(
+        _ name: String, _ location: String, _ operation: String, _ status: Int32,
+        actual: Data?, expected: Data
+    ) {
         record(name, location, operation, status, KeychainProbe.result(of: status, matches: actual == expected))
     }
 

@@ -1,8 +1,8 @@
 import Foundation
 #if canImport(Security)
-import Security
+    import Security
 #else
-import SimSecurity
+    import SimSecurity
 #endif
 
 /// The automation's own keychain calls: exact-item reads, writes and deletes by class, service and
@@ -27,8 +27,10 @@ public enum KeychainProbe {
     /// - Parameter accessible: the `kSecAttrAccessible` value as a `String`; nil leaves the
     ///   default class on add and the current class on update.
     /// - Returns: the operation that decided the outcome and its status.
-    public static func addOrUpdate(_ data: Data, service: String, account: String,
-                                   accessible: String? = nil) -> (operation: String, status: OSStatus) {
+    public static func addOrUpdate(
+        _ data: Data, service: String, account: String,
+        accessible: String? = nil
+    ) -> (operation: String, status: OSStatus) {
         var item: [CFString: Any] = [
             kSecClass: kSecClassGenericPassword,
             kSecAttrService: service,

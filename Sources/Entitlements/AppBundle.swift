@@ -22,7 +22,8 @@ public struct AppBundle: Sendable {
         let root = URL(fileURLWithPath: folder, isDirectory: true)
         let flat = root.appendingPathComponent("Info.plist").path
         let contents = root.appendingPathComponent("Contents")
-        let macOS = !FileManager.default.fileExists(atPath: flat)
+        let macOS =
+            !FileManager.default.fileExists(atPath: flat)
             && FileManager.default.fileExists(atPath: contents.appendingPathComponent("Info.plist").path)
         let infoPath = macOS ? contents.appendingPathComponent("Info.plist").path : flat
         let infoName = (folder as NSString).appendingPathComponent(macOS ? "Contents/Info.plist" : "Info.plist")
@@ -36,7 +37,8 @@ public struct AppBundle: Sendable {
         guard !name.isEmpty, !name.contains("/"), name != "..", name != "." else {
             throw EntitlementsError(infoName, "CFBundleExecutable \"\(name)\" is not a file name")
         }
-        let executable = macOS ? contents.appendingPathComponent("MacOS").appendingPathComponent(name) : root.appendingPathComponent(name)
+        let executable =
+            macOS ? contents.appendingPathComponent("MacOS").appendingPathComponent(name) : root.appendingPathComponent(name)
         let executableName = (folder as NSString).appendingPathComponent(macOS ? "Contents/MacOS/\(name)" : name)
         guard let binary = FileManager.default.contents(atPath: executable.path) else {
             throw EntitlementsError(executableName, "cannot read the executable that CFBundleExecutable names")
@@ -45,8 +47,12 @@ public struct AppBundle: Sendable {
         let found = try machO.entitlements(file: executableName)
         var warnings = found.warnings
 
-        let profileFile = macOS ? contents.appendingPathComponent("embedded.provisionprofile") : root.appendingPathComponent("embedded.mobileprovision")
-        let profileName = (folder as NSString).appendingPathComponent(macOS ? "Contents/embedded.provisionprofile" : "embedded.mobileprovision")
+        let profileFile =
+            macOS
+            ? contents.appendingPathComponent("embedded.provisionprofile")
+            : root.appendingPathComponent("embedded.mobileprovision")
+        let profileName = (folder as NSString).appendingPathComponent(
+            macOS ? "Contents/embedded.provisionprofile" : "embedded.mobileprovision")
         var profile: ProvisioningProfile?
         if let profileData = FileManager.default.contents(atPath: profileFile.path) {
             let read = try ProvisioningProfile.read(profileData, file: profileName)
@@ -55,7 +61,8 @@ public struct AppBundle: Sendable {
                 warnings.append("\(executableName) disagrees with \(profileName): \(problem)")
             }
         }
-        return AppBundle(entitlements: found.entitlements, bundleIdentifier: info["CFBundleIdentifier"]?.string,
-                         executableName: name, origin: found.origin, profile: profile, warnings: warnings)
+        return AppBundle(
+            entitlements: found.entitlements, bundleIdentifier: info["CFBundleIdentifier"]?.string,
+            executableName: name, origin: found.origin, profile: profile, warnings: warnings)
     }
 }

@@ -13,8 +13,10 @@ public struct AppInfo: Sendable, Equatable {
 
     /// The keys in Info.plist's names and order, with their values (nil when absent or not a string).
     public var entries: [(key: String, value: String?)] {
-        [("CFBundleIdentifier", bundleIdentifier), ("CFBundleShortVersionString", shortVersion),
-         ("CFBundleVersion", version), ("CFBundleExecutable", executable)]
+        [
+            ("CFBundleIdentifier", bundleIdentifier), ("CFBundleShortVersionString", shortVersion),
+            ("CFBundleVersion", version), ("CFBundleExecutable", executable),
+        ]
     }
 
     /// Reads the Info.plist of the bundle at `folder` (iOS layout, or macOS's `Contents/`).
@@ -22,12 +24,14 @@ public struct AppInfo: Sendable, Equatable {
     public static func read(folder: String) throws(EntitlementsError) -> AppInfo {
         let candidates = ["Info.plist", "Contents/Info.plist"].map { (folder as NSString).appendingPathComponent($0) }
         guard let path = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }),
-              let data = FileManager.default.contents(atPath: path) else {
+            let data = FileManager.default.contents(atPath: path)
+        else {
             throw EntitlementsError(folder, "no Info.plist: not an app bundle")
         }
         let info = try PropertyListReader.dictionary(from: data, file: path)
-        return AppInfo(bundleIdentifier: info["CFBundleIdentifier"]?.string,
-                       shortVersion: info["CFBundleShortVersionString"]?.string,
-                       version: info["CFBundleVersion"]?.string, executable: info["CFBundleExecutable"]?.string)
+        return AppInfo(
+            bundleIdentifier: info["CFBundleIdentifier"]?.string,
+            shortVersion: info["CFBundleShortVersionString"]?.string,
+            version: info["CFBundleVersion"]?.string, executable: info["CFBundleExecutable"]?.string)
     }
 }

@@ -39,7 +39,8 @@ public struct BuildManifest: Sendable, Equatable, Decodable {
         } catch let DecodingError.keyNotFound(key, _) {
             throw EntitlementsError(path, "field \"\(key.stringValue)\" is missing")
         } catch let DecodingError.typeMismatch(_, context) {
-            throw EntitlementsError(path, "field \"\(context.codingPath.map(\.stringValue).joined(separator: "."))\" has the wrong type")
+            throw EntitlementsError(
+                path, "field \"\(context.codingPath.map(\.stringValue).joined(separator: "."))\" has the wrong type")
         } catch let DecodingError.valueNotFound(_, context) {
             throw EntitlementsError(path, "field \"\(context.codingPath.map(\.stringValue).joined(separator: "."))\" is null")
         } catch {

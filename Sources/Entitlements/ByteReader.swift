@@ -20,8 +20,10 @@ struct ByteReader: Sendable {
     }
 
     func truncated(_ what: String, offset: Int, count: Int) -> EntitlementsError {
-        EntitlementsError(file, "truncated: \(what) at offset \(String.hex(base + offset)) needs \(count) bytes, "
-            + "but only \(max(0, bytes.count - max(0, offset))) remain")
+        EntitlementsError(
+            file,
+            "truncated: \(what) at offset \(String.hex(base + offset)) needs \(count) bytes, "
+                + "but only \(max(0, bytes.count - max(0, offset))) remain")
     }
 
     /// The `count` bytes at `offset`.

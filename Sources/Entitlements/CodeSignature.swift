@@ -9,13 +9,17 @@ enum CodeSignature {
     static func entitlements(in reader: ByteReader) throws(EntitlementsError) -> [UInt8]? {
         let magic = try reader.u32("SuperBlob magic", at: 0, bigEndian: true)
         guard magic == superBlobMagic else {
-            throw EntitlementsError(reader.file, "code signature at offset \(String.hex(reader.base)) has wrong magic "
-                + "\(String.hex(magic)), expected 0xfade0cc0 (embedded signature SuperBlob)")
+            throw EntitlementsError(
+                reader.file,
+                "code signature at offset \(String.hex(reader.base)) has wrong magic "
+                    + "\(String.hex(magic)), expected 0xfade0cc0 (embedded signature SuperBlob)")
         }
         let length = try reader.int(try reader.u32("SuperBlob length", at: 4, bigEndian: true), "SuperBlob length")
         guard length >= 12, length <= reader.count else {
-            throw EntitlementsError(reader.file, "code signature SuperBlob length \(length) does not fit its "
-                + "\(reader.count)-byte LC_CODE_SIGNATURE range")
+            throw EntitlementsError(
+                reader.file,
+                "code signature SuperBlob length \(length) does not fit its "
+                    + "\(reader.count)-byte LC_CODE_SIGNATURE range")
         }
         let count = try reader.int(try reader.u32("SuperBlob count", at: 8, bigEndian: true), "SuperBlob count")
         guard count <= (length - 12) / 8 else {
@@ -27,10 +31,13 @@ enum CodeSignature {
             let offset = try reader.int(try reader.u32("blob index offset", at: 16 + index * 8, bigEndian: true), "blob offset")
             let blobMagic = try reader.u32("entitlements blob magic", at: offset, bigEndian: true)
             guard blobMagic == entitlementsMagic else {
-                throw EntitlementsError(reader.file, "entitlements slot of the code signature has wrong magic "
-                    + "\(String.hex(blobMagic)), expected 0xfade7171")
+                throw EntitlementsError(
+                    reader.file,
+                    "entitlements slot of the code signature has wrong magic "
+                        + "\(String.hex(blobMagic)), expected 0xfade7171")
             }
-            let blobLength = try reader.int(try reader.u32("entitlements blob length", at: offset + 4, bigEndian: true), "blob length")
+            let blobLength = try reader.int(
+                try reader.u32("entitlements blob length", at: offset + 4, bigEndian: true), "blob length")
             guard blobLength >= 8, offset <= length, blobLength <= length - offset else {
                 throw EntitlementsError(reader.file, "entitlements blob length \(blobLength) overruns the SuperBlob")
             }

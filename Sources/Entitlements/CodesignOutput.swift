@@ -36,8 +36,10 @@ public enum CodesignOutput {
                 return String(remaining)
             }
             guard line.isEmpty || isPreambleLine(line) else {
-                throw EntitlementsError(file, "line \(lineNumber): expected a property list or codesign's [Dict] form, "
-                    + "found \"\(line.prefix(60))\"")
+                throw EntitlementsError(
+                    file,
+                    "line \(lineNumber): expected a property list or codesign's [Dict] form, "
+                        + "found \"\(line.prefix(60))\"")
             }
             remaining = end < remaining.endIndex ? remaining[remaining.index(after: end)...] : ""
         }

@@ -24,8 +24,10 @@ enum CodesignTextForm {
             }
             let content = line[start...]
             guard content.hasPrefix("["), let close = content.firstIndex(of: "]") else {
-                throw EntitlementsError(file, "line \(index + 1): expected a [Tag] such as [Key] or [String], "
-                    + "found \"\(content.prefix(60))\"")
+                throw EntitlementsError(
+                    file,
+                    "line \(index + 1): expected a [Tag] such as [Key] or [String], "
+                        + "found \"\(content.prefix(60))\"")
             }
             let tag = String(content[content.index(after: content.startIndex)..<close])
             var rest = content[content.index(after: close)...]

@@ -62,7 +62,9 @@ struct DERReader {
 
     /// The elements inside a constructed element.
     func children(of parent: Node, depth: Int = 0) throws(EntitlementsError) -> [Node] {
-        guard parent.isConstructed else { throw fail(parent.offset, "expected a constructed element, found tag \(String.hex(parent.tag))") }
+        guard parent.isConstructed else {
+            throw fail(parent.offset, "expected a constructed element, found tag \(String.hex(parent.tag))")
+        }
         var nodes: [Node] = []
         var cursor = parent.contentStart
         while cursor < parent.contentEnd {

@@ -21,8 +21,10 @@ public enum EntitlementsDiffCommand {
     ///   - bundleID: bundle id for `$(PRODUCT_BUNDLE_IDENTIFIER)` likewise.
     ///   - itemCounts: items per access group on a device, when one was given.
     ///   - json: print JSON with sorted keys instead of text.
-    public static func run(old: String, new: String, team: String?, bundleID: String?, buildsRoot: String,
-                           itemCounts: [String: Int]?, json: Bool) -> Output {
+    public static func run(
+        old: String, new: String, team: String?, bundleID: String?, buildsRoot: String,
+        itemCounts: [String: Int]?, json: Bool
+    ) -> Output {
         if let negative = itemCounts?.keys.sorted().first(where: { (itemCounts?[$0] ?? 0) < 0 }) {
             return Output(stdout: "", stderr: "error: item count for access group \(negative) is negative\n", exitCode: badInput)
         }

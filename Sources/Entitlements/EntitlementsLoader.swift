@@ -39,7 +39,9 @@ public enum EntitlementsLoader {
     /// Loads `input`: a build id under `buildsRoot`, a build folder, a `.app` folder, or a file of any supported kind.
     /// - Parameter variables: the team and bundle id for Xcode variables (a build manifest's values take precedence).
     /// - Throws: one line naming the input and what was wrong.
-    public static func load(_ input: String, variables: XcodeVariables, buildsRoot: String) throws(EntitlementsError) -> LoadedEntitlements {
+    public static func load(
+        _ input: String, variables: XcodeVariables, buildsRoot: String
+    ) throws(EntitlementsError) -> LoadedEntitlements {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: input, isDirectory: &isFolder) {
             guard isFolder.boolValue else { return try loadFile(input, variables: variables) }
@@ -47,7 +49,8 @@ public enum EntitlementsLoader {
             if FileManager.default.fileExists(atPath: manifest) {
                 return try loadBuild(folder: input, input: input, variables: variables)
             }
-            let looksLikeApp = input.hasSuffix(".app") || input.hasSuffix(".app/")
+            let looksLikeApp =
+                input.hasSuffix(".app") || input.hasSuffix(".app/")
                 || FileManager.default.fileExists(atPath: (input as NSString).appendingPathComponent("Info.plist"))
                 || FileManager.default.fileExists(atPath: (input as NSString).appendingPathComponent("Contents/Info.plist"))
             guard looksLikeApp else {
@@ -56,19 +59,23 @@ public enum EntitlementsLoader {
             let app = try AppBundle.read(folder: input)
             var summary = "app bundle, executable \(app.executableName) (\(app.origin))"
             if let profile = app.profile { summary += "; embedded.mobileprovision: " + describe(profile) }
-            return LoadedEntitlements(input: input, kind: .appBundle, entitlements: app.entitlements, summary: summary,
-                                      warnings: app.warnings)
+            return LoadedEntitlements(
+                input: input, kind: .appBundle, entitlements: app.entitlements, summary: summary,
+                warnings: app.warnings)
         }
         let buildFolder = (buildsRoot as NSString).appendingPathComponent(input)
         if !input.contains("/"), !input.isEmpty,
-           FileManager.default.fileExists(atPath: (buildFolder as NSString).appendingPathComponent(BuildManifest.fileName)) {
+            FileManager.default.fileExists(atPath: (buildFolder as NSString).appendingPathComponent(BuildManifest.fileName))
+        {
             return try loadBuild(folder: buildFolder, input: input, variables: variables)
         }
         throw EntitlementsError(input, "no such file, folder or build id (build ids are looked up in \(buildsRoot))")
     }
 
     /// Loads a build folder through its manifest.
-    public static func loadBuild(folder: String, input: String, variables: XcodeVariables) throws(EntitlementsError) -> LoadedEntitlements {
+    public static func loadBuild(
+        folder: String, input: String, variables: XcodeVariables
+    ) throws(EntitlementsError) -> LoadedEntitlements {
         let manifest = try BuildManifest.read(folder: folder)
         let path = (folder as NSString).appendingPathComponent(manifest.entitlements)
         guard FileManager.default.fileExists(atPath: path) else {
@@ -78,9 +85,10 @@ public enum EntitlementsLoader {
         let inner = try load(path, variables: buildVariables, buildsRoot: "")
         guard inner.kind != .build else { throw EntitlementsError(path, "a build's entitlements cannot be another build") }
         let team = manifest.team.map { ", team \($0)" } ?? ""
-        return LoadedEntitlements(input: input, kind: .build, entitlements: inner.entitlements,
-                                  summary: "build \(manifest.id) (\(manifest.bundleID)\(team)), \(manifest.entitlements): \(inner.summary)",
-                                  warnings: inner.warnings)
+        return LoadedEntitlements(
+            input: input, kind: .build, entitlements: inner.entitlements,
+            summary: "build \(manifest.id) (\(manifest.bundleID)\(team)), \(manifest.entitlements): \(inner.summary)",
+            warnings: inner.warnings)
     }
 
     /// Loads one file, choosing the reader by its first bytes (and `.entitlements` by extension).
@@ -90,21 +98,24 @@ public enum EntitlementsLoader {
     }
 
     /// Reads entitlements from bytes already in memory; `file` names them in errors and decides `.entitlements`.
-    public static func read(_ data: Data, file: String, variables: XcodeVariables) throws(EntitlementsError) -> LoadedEntitlements {
+    public static func read(_ data: Data, file: String, variables: XcodeVariables) throws(EntitlementsError) -> LoadedEntitlements
+    {
         let bytes = [UInt8](data.prefix(8))
         guard !bytes.isEmpty else { throw EntitlementsError(file, "empty file") }
         if MachOFile.looksLikeMachO(bytes) {
             let found = try MachOFile.read(data, file: file).entitlements(file: file)
-            return LoadedEntitlements(input: file, kind: .machO, entitlements: found.entitlements,
-                                      summary: "Mach-O executable (\(found.origin))", warnings: found.warnings)
+            return LoadedEntitlements(
+                input: file, kind: .machO, entitlements: found.entitlements,
+                summary: "Mach-O executable (\(found.origin))", warnings: found.warnings)
         }
         let ext = (file as NSString).pathExtension.lowercased()
         // A DER SEQUENCE with a long-form length (a profile is hundreds of bytes), not text that starts with "0".
         let der = bytes[0] == 0x30 && bytes.count > 1 && bytes[1] >= 0x80
         if der || ext == "mobileprovision" || ext == "provisionprofile" {
             let profile = try ProvisioningProfile.read(data, file: file)
-            return LoadedEntitlements(input: file, kind: .provisioningProfile, entitlements: profile.entitlements,
-                                      summary: "provisioning profile " + describe(profile), warnings: [])
+            return LoadedEntitlements(
+                input: file, kind: .provisioningProfile, entitlements: profile.entitlements,
+                summary: "provisioning profile " + describe(profile), warnings: [])
         }
         let kind: SourceKind
         let raw: [String: PlistValue]
@@ -127,8 +138,9 @@ public enum EntitlementsLoader {
             .binaryPlist: "binary property list", .xcodeEntitlements: "Xcode .entitlements file",
             .codesignText: "codesign [Dict] text", .xmlPlist: "XML property list",
         ]
-        return LoadedEntitlements(input: file, kind: kind, entitlements: Entitlements(expanded),
-                                  summary: summaries[kind] ?? kind.rawValue, warnings: [])
+        return LoadedEntitlements(
+            input: file, kind: kind, entitlements: Entitlements(expanded),
+            summary: summaries[kind] ?? kind.rawValue, warnings: [])
     }
 
     static func describe(_ profile: ProvisioningProfile) -> String {

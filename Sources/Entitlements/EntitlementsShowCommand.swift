@@ -10,24 +10,28 @@ public enum EntitlementsShowCommand {
     ///   - bundleID: bundle id for `$(PRODUCT_BUNDLE_IDENTIFIER)` likewise.
     ///   - info: print the `.app` folder's `CFBundleIdentifier`, `CFBundleShortVersionString`, `CFBundleVersion`
     ///     and `CFBundleExecutable` as `KEY=value` lines (a missing key prints `KEY=`) instead.
-    public static func run(input: String, team: String?, bundleID: String?, buildsRoot: String,
-                           info: Bool) -> EntitlementsDiffCommand.Output {
+    public static func run(
+        input: String, team: String?, bundleID: String?, buildsRoot: String,
+        info: Bool
+    ) -> EntitlementsDiffCommand.Output {
         do {
             if info {
                 let app = try AppInfo.read(folder: input)
                 let lines = app.entries.map { "\($0.key)=\($0.value ?? "")\n" }.joined()
                 return .init(stdout: lines, stderr: "", exitCode: 0)
             }
-            let loaded = try EntitlementsLoader.load(input, variables: XcodeVariables(team: team, bundleID: bundleID),
-                                                     buildsRoot: buildsRoot)
+            let loaded = try EntitlementsLoader.load(
+                input, variables: XcodeVariables(team: team, bundleID: bundleID),
+                buildsRoot: buildsRoot)
             let xml = try PropertyListReader.data(from: loaded.entitlements.values, binary: false)
             let warnings = loaded.warnings.map { "warning: \($0)\n" }.joined()
             return .init(stdout: String(decoding: xml, as: UTF8.self), stderr: warnings, exitCode: 0)
         } catch let error as EntitlementsError {
             return .init(stdout: "", stderr: "error: \(error.description)\n", exitCode: EntitlementsDiffCommand.badInput)
         } catch {
-            return .init(stdout: "", stderr: "error: \(input): cannot write the property list (\(error))\n",
-                         exitCode: EntitlementsDiffCommand.badInput)
+            return .init(
+                stdout: "", stderr: "error: \(input): cannot write the property list (\(error))\n",
+                exitCode: EntitlementsDiffCommand.badInput)
         }
     }
 }

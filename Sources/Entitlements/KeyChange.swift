@@ -51,18 +51,23 @@ public struct KeyChange: Sendable, Equatable, Encodable {
             let after = new.values[key]
             switch (before, after) {
             case (nil, let value?):
-                return KeyChange(key: key, kind: .added, old: nil, new: value, elementsAdded: [], elementsRemoved: [], orderChanged: false)
+                return KeyChange(
+                    key: key, kind: .added, old: nil, new: value, elementsAdded: [], elementsRemoved: [], orderChanged: false)
             case (let value?, nil):
-                return KeyChange(key: key, kind: .removed, old: value, new: nil, elementsAdded: [], elementsRemoved: [], orderChanged: false)
+                return KeyChange(
+                    key: key, kind: .removed, old: value, new: nil, elementsAdded: [], elementsRemoved: [], orderChanged: false)
             case (let before?, let after?) where before != after:
                 guard case .array(let a) = before, case .array(let b) = after else {
-                    return KeyChange(key: key, kind: .changed, old: before, new: after, elementsAdded: [], elementsRemoved: [], orderChanged: false)
+                    return KeyChange(
+                        key: key, kind: .changed, old: before, new: after, elementsAdded: [], elementsRemoved: [],
+                        orderChanged: false)
                 }
                 let commonInOld = a.filter { b.contains($0) }
                 let commonInNew = b.filter { a.contains($0) }
-                return KeyChange(key: key, kind: .changed, old: before, new: after,
-                                 elementsAdded: b.filter { !a.contains($0) }, elementsRemoved: a.filter { !b.contains($0) },
-                                 orderChanged: commonInOld != commonInNew)
+                return KeyChange(
+                    key: key, kind: .changed, old: before, new: after,
+                    elementsAdded: b.filter { !a.contains($0) }, elementsRemoved: a.filter { !b.contains($0) },
+                    orderChanged: commonInOld != commonInNew)
             default:
                 return nil
             }

@@ -11,67 +11,89 @@ public enum KeychainImpact {
         let sharedAppGroups = old.applicationGroups.filter { new.applicationGroups.contains($0) }
 
         if let before = old.teamIdentifier, let after = new.teamIdentifier, before != after {
-            findings.append(teamChanged(from: before, to: after, unreachable: unreachable, shared: sharedAppGroups, itemCounts: itemCounts))
+            findings.append(
+                teamChanged(from: before, to: after, unreachable: unreachable, shared: sharedAppGroups, itemCounts: itemCounts))
         }
         for group in unreachable {
             findings.append(unreachableGroup(group, itemCounts: itemCounts))
         }
         // A list with a wildcard (`TEAMID.*`) is a profile's set of allowed patterns, which has no first group.
         let isPattern = { (groups: [String]) in groups.contains { $0.contains("*") } }
-        if !isPattern(oldGroups), !isPattern(newGroups), let before = oldGroups.first, let after = newGroups.first, before != after {
+        if !isPattern(oldGroups), !isPattern(newGroups), let before = oldGroups.first, let after = newGroups.first,
+            before != after
+        {
             let reordered = Set(oldGroups) == Set(newGroups)
             let stillGranted = Entitlements.grants(newGroups, before)
-            findings.append(Finding(.firstGroupChanged, .warning, subject: after,
-                "items added without kSecAttrAccessGroup now land in \(after) instead of \(before)"
-                    + (reordered ? " (the same groups, only reordered)" : "")
-                    + (stillGranted ? "; reads that name no group still search both, but other apps that share "
-                        + "\(before) and not \(after) stop seeing new items" : "")))
+            findings.append(
+                Finding(
+                    .firstGroupChanged, .warning, subject: after,
+                    "items added without kSecAttrAccessGroup now land in \(after) instead of \(before)"
+                        + (reordered ? " (the same groups, only reordered)" : "")
+                        + (stillGranted
+                            ? "; reads that name no group still search both, but other apps that share "
+                                + "\(before) and not \(after) stop seeing new items" : "")))
         }
         for group in old.applicationGroups.filter({ !new.applicationGroups.contains($0) }).sorted() {
-            findings.append(Finding(.appGroupRemoved, .warning, subject: group,
-                "app group \(group) removed: the new build loses its shared container and the keychain access group of the same name"))
+            findings.append(
+                Finding(
+                    .appGroupRemoved, .warning, subject: group,
+                    "app group \(group) removed: the new build loses its shared container and the keychain access group of the same name"
+                ))
         }
         for group in new.applicationGroups.filter({ !old.applicationGroups.contains($0) }).sorted() {
-            findings.append(Finding(.appGroupAdded, .info, subject: group,
-                "app group \(group) added: a shared container and a keychain access group without a team prefix"))
+            findings.append(
+                Finding(
+                    .appGroupAdded, .info, subject: group,
+                    "app group \(group) added: a shared container and a keychain access group without a team prefix"))
         }
         if newGroups.isEmpty {
-            findings.append(Finding(.noAccessGroups, .warning, subject: "new",
-                "the new build has no keychain-access-groups, application-identifier or application groups: "
-                    + "every keychain call would answer errSecMissingEntitlement (-34018)"))
+            findings.append(
+                Finding(
+                    .noAccessGroups, .warning, subject: "new",
+                    "the new build has no keychain-access-groups, application-identifier or application groups: "
+                        + "every keychain call would answer errSecMissingEntitlement (-34018)"))
         }
         for (side, entitlements, severity) in [("old", old, Finding.Severity.info), ("new", new, .warning)] {
             let markers = entitlements.developmentMarkers
             guard !markers.isEmpty else { continue }
-            findings.append(Finding(.developmentSigning, severity, subject: side,
-                "the \(side) build is development-signed (\(markers.joined(separator: ", "))): "
-                    + "not what the App Store or TestFlight installs"))
+            findings.append(
+                Finding(
+                    .developmentSigning, severity, subject: side,
+                    "the \(side) build is development-signed (\(markers.joined(separator: ", "))): "
+                        + "not what the App Store or TestFlight installs"))
         }
         return findings
     }
 
     static func unreachableGroup(_ group: String, itemCounts: [String: Int]?) -> Finding {
         guard let itemCounts else {
-            return Finding(.unreachableGroup, .error, subject: group,
+            return Finding(
+                .unreachableGroup, .error, subject: group,
                 "access group \(group) could hold the old build's items, and the new build is not granted it: "
                     + "reads miss them (errSecItemNotFound) and queries naming it fail (errSecMissingEntitlement)")
         }
         let count = itemCounts[group] ?? 0
         guard count > 0 else {
-            return Finding(.unreachableGroup, .info, subject: group, items: 0,
+            return Finding(
+                .unreachableGroup, .info, subject: group, items: 0,
                 "access group \(group) is no longer granted, but holds no items on the device")
         }
-        return Finding(.unreachableGroup, .error, subject: group, items: count,
+        return Finding(
+            .unreachableGroup, .error, subject: group, items: count,
             "\(count) item\(count == 1 ? "" : "s") in access group \(group) that the new build could no longer reach")
     }
 
-    static func teamChanged(from before: String, to after: String, unreachable: [String], shared: [String],
-                            itemCounts: [String: Int]?) -> Finding {
+    static func teamChanged(
+        from before: String, to after: String, unreachable: [String], shared: [String],
+        itemCounts: [String: Int]?
+    ) -> Finding {
         let lost = unreachable.filter { $0.hasPrefix(before + ".") }
-        let bridge = shared.isEmpty
+        let bridge =
+            shared.isEmpty
             ? "The builds share no app group, so no bridge can work as they stand."
             : "Both builds list \(shared.joined(separator: ", ")), which a bridge can use."
-        var message = "team prefix changes from \(before) to \(after) (an app transfer): every item in a \(before)-prefixed "
+        var message =
+            "team prefix changes from \(before) to \(after) (an app transfer): every item in a \(before)-prefixed "
             + "access group becomes unreachable. Only a bridge release prevents that: an update still signed by \(before) "
             + "that copies each item into an app-group access group (group.*, which has no team prefix and moves with the "
             + "app), reads each copy back, and only then deletes the original; the new build then reads them there. "

@@ -40,7 +40,8 @@ enum MachOImage {
         case 0xcffa_edfe, 0xcefa_edfe:
             throw EntitlementsError(file, "big-endian Mach-O is not supported")
         default:
-            throw EntitlementsError(file, "wrong magic \(String.hex(magic)) at offset \(String.hex(reader.base)): not a Mach-O image")
+            throw EntitlementsError(
+                file, "wrong magic \(String.hex(magic)) at offset \(String.hex(reader.base)): not a Mach-O image")
         }
         let cpuType = try reader.u32("cputype", at: 4, bigEndian: false)
         let cpuSubtype = try reader.u32("cpusubtype", at: 8, bigEndian: false)
@@ -60,10 +61,13 @@ enum MachOImage {
         let commandsEnd = headerSize + commandsSize
         for index in 0..<commandCount {
             let command = try reader.u32("load command \(index)", at: offset, bigEndian: false)
-            let size = try reader.int(try reader.u32("cmdsize of load command \(index)", at: offset + 4, bigEndian: false), "cmdsize")
+            let size = try reader.int(
+                try reader.u32("cmdsize of load command \(index)", at: offset + 4, bigEndian: false), "cmdsize")
             guard size >= 8, size <= commandsEnd - offset else {
-                throw EntitlementsError(file, "load command \(index) at offset \(String.hex(reader.base + offset)) "
-                    + "has a bad cmdsize \(size)")
+                throw EntitlementsError(
+                    file,
+                    "load command \(index) at offset \(String.hex(reader.base + offset)) "
+                        + "has a bad cmdsize \(size)")
             }
             switch command {
             case lcSegment64:
@@ -71,8 +75,10 @@ enum MachOImage {
             case lcCodeSignature:
                 guard size >= 16 else { throw EntitlementsError(file, "LC_CODE_SIGNATURE is \(size) bytes, expected 16") }
                 signed = true
-                let dataOffset = try reader.int(try reader.u32("LC_CODE_SIGNATURE dataoff", at: offset + 8, bigEndian: false), "dataoff")
-                let dataSize = try reader.int(try reader.u32("LC_CODE_SIGNATURE datasize", at: offset + 12, bigEndian: false), "datasize")
+                let dataOffset = try reader.int(
+                    try reader.u32("LC_CODE_SIGNATURE dataoff", at: offset + 8, bigEndian: false), "dataoff")
+                let dataSize = try reader.int(
+                    try reader.u32("LC_CODE_SIGNATURE datasize", at: offset + 12, bigEndian: false), "datasize")
                 let blob = try reader.range("code signature", offset: dataOffset, count: dataSize)
                 signature = try CodeSignature.entitlements(in: ByteReader(blob, file: file, base: reader.base + dataOffset))
             default:
@@ -80,8 +86,9 @@ enum MachOImage {
             }
             offset += size
         }
-        return MachOSlice(architecture: architecture(cpuType: cpuType, subtype: cpuSubtype),
-                          sectionPlist: section, signaturePlist: signature, isSigned: signed)
+        return MachOSlice(
+            architecture: architecture(cpuType: cpuType, subtype: cpuSubtype),
+            sectionPlist: section, signaturePlist: signature, isSigned: signed)
     }
 
     /// The contents of `__TEXT,__entitlements` if this `LC_SEGMENT_64` holds it (object files keep every section in
@@ -89,11 +96,15 @@ enum MachOImage {
     static func entitlementsSection(_ reader: ByteReader, command: Int, size: Int) throws(EntitlementsError) -> [UInt8]? {
         let segmentHeader = 72
         let sectionSize = 80
-        guard size >= segmentHeader else { throw EntitlementsError(reader.file, "LC_SEGMENT_64 is \(size) bytes, expected at least 72") }
+        guard size >= segmentHeader else {
+            throw EntitlementsError(reader.file, "LC_SEGMENT_64 is \(size) bytes, expected at least 72")
+        }
         let sectionCount = try reader.int(try reader.u32("nsects", at: command + 64, bigEndian: false), "nsects")
         guard sectionCount <= (size - segmentHeader) / sectionSize else {
-            throw EntitlementsError(reader.file, "LC_SEGMENT_64 at offset \(String.hex(reader.base + command)) "
-                + "claims \(sectionCount) sections but has room for \((size - segmentHeader) / sectionSize)")
+            throw EntitlementsError(
+                reader.file,
+                "LC_SEGMENT_64 at offset \(String.hex(reader.base + command)) "
+                    + "claims \(sectionCount) sections but has room for \((size - segmentHeader) / sectionSize)")
         }
         for index in 0..<sectionCount {
             let header = command + segmentHeader + index * sectionSize
@@ -101,7 +112,8 @@ enum MachOImage {
             let segment = try reader.fixedString("segment name", at: header + 16, count: 16)
             guard name == "__entitlements", segment == "__TEXT" else { continue }
             let length = try reader.int(try reader.u64("__entitlements size", at: header + 40, bigEndian: false), "section size")
-            let fileOffset = try reader.int(try reader.u32("__entitlements offset", at: header + 48, bigEndian: false), "section offset")
+            let fileOffset = try reader.int(
+                try reader.u32("__entitlements offset", at: header + 48, bigEndian: false), "section offset")
             var bytes = try reader.range("__TEXT,__entitlements contents", offset: fileOffset, count: length)
             while bytes.last == 0 { bytes.removeLast() }
             return bytes

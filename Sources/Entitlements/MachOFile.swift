@@ -43,8 +43,10 @@ public struct MachOFile: Sendable, Equatable {
                 size = try reader.int(try reader.u32("fat_arch size", at: entry + 12, bigEndian: true), "slice size")
             }
             guard reader.contains(offset: offset, count: size) else {
-                throw EntitlementsError(file, "truncated: architecture \(index) at offset \(String.hex(offset)) "
-                    + "spans \(size) bytes, beyond the file's \(reader.count)")
+                throw EntitlementsError(
+                    file,
+                    "truncated: architecture \(index) at offset \(String.hex(offset)) "
+                        + "spans \(size) bytes, beyond the file's \(reader.count)")
             }
             let slice = ByteReader(Array(reader.bytes[offset..<(offset + size)]), file: file, base: offset)
             slices.append(try MachOImage.read(slice))
@@ -54,7 +56,9 @@ public struct MachOFile: Sendable, Equatable {
 
     /// The entitlements this file carries: each slice's section first, then its signature blob; a note for every
     /// slice that disagrees with the first, or whose signature disagrees with its section beyond `get-task-allow`.
-    public func entitlements(file: String) throws(EntitlementsError) -> (entitlements: Entitlements, origin: String, warnings: [String]) {
+    public func entitlements(
+        file: String
+    ) throws(EntitlementsError) -> (entitlements: Entitlements, origin: String, warnings: [String]) {
         var chosen: [(architecture: String, entitlements: Entitlements, origin: String)] = []
         var warnings: [String] = []
         for slice in slices {
@@ -71,8 +75,9 @@ public struct MachOFile: Sendable, Equatable {
                 a["get-task-allow"] = nil
                 b["get-task-allow"] = nil
                 if !b.isEmpty, a != b {
-                    warnings.append("\(file): \(slice.architecture) code signature entitlements differ from its __TEXT,__entitlements "
-                        + "section; the section is used")
+                    warnings.append(
+                        "\(file): \(slice.architecture) code signature entitlements differ from its __TEXT,__entitlements "
+                            + "section; the section is used")
                 }
             }
             if let section {
@@ -85,12 +90,14 @@ public struct MachOFile: Sendable, Equatable {
         }
         guard let first = chosen.first else { throw EntitlementsError(file, "no architectures") }
         for other in chosen.dropFirst() where other.entitlements != first.entitlements {
-            warnings.append("\(file): \(other.architecture) entitlements differ from \(first.architecture)'s; "
-                + "\(first.architecture)'s are used")
+            warnings.append(
+                "\(file): \(other.architecture) entitlements differ from \(first.architecture)'s; "
+                    + "\(first.architecture)'s are used")
         }
         if chosen.allSatisfy({ $0.entitlements.values.isEmpty }) {
-            warnings.append("\(file): no entitlements in a __TEXT,__entitlements section or a code signature; "
-                + "its keychain calls would answer errSecMissingEntitlement (-34018)")
+            warnings.append(
+                "\(file): no entitlements in a __TEXT,__entitlements section or a code signature; "
+                    + "its keychain calls would answer errSecMissingEntitlement (-34018)")
         }
         return (first.entitlements, chosen.map(\.origin).joined(separator: ", "), warnings)
     }

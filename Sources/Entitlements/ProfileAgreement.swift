@@ -20,13 +20,16 @@ enum ProfileAgreement {
     static func check(key: String, value: PlistValue, allowed: PlistValue) -> String? {
         switch (value, allowed) {
         case (.string(let string), _):
-            return Entitlements.grants(allowed.strings, string) ? nil
+            return Entitlements.grants(allowed.strings, string)
+                ? nil
                 : "\(key) \(value.rendered) is not allowed by the profile's \(allowed.rendered)"
         case (.array(let elements), _):
             let patterns = allowed.strings
             for element in elements {
                 guard let string = element.string else {
-                    if allowed.array?.contains(element) != true { return "\(key) element \(element.rendered) is not in the profile" }
+                    if allowed.array?.contains(element) != true {
+                        return "\(key) element \(element.rendered) is not in the profile"
+                    }
                     continue
                 }
                 if !Entitlements.grants(patterns, string) {

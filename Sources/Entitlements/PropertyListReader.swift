@@ -23,8 +23,9 @@ public enum PropertyListReader {
 
     /// Serialises `entries` as a binary (`bplist00`) or XML property list.
     public static func data(from entries: [String: PlistValue], binary: Bool) throws -> Data {
-        try PropertyListSerialization.data(fromPropertyList: PlistValue.dictionary(entries).foundation,
-                                           format: binary ? .binary : .xml, options: 0)
+        try PropertyListSerialization.data(
+            fromPropertyList: PlistValue.dictionary(entries).foundation,
+            format: binary ? .binary : .xml, options: 0)
     }
 
     /// Foundation's message without its user-info dump, so an error stays one line.

@@ -29,11 +29,12 @@ public struct ProvisioningProfile: Sendable, Equatable {
         }
         var expiration: Date?
         if case .date(let date)? = plist["ExpirationDate"] { expiration = date }
-        return ProvisioningProfile(entitlements: Entitlements(entries),
-                                   teamIdentifiers: plist["TeamIdentifier"]?.strings ?? [],
-                                   expirationDate: expiration,
-                                   name: plist["Name"]?.string,
-                                   plist: plist)
+        return ProvisioningProfile(
+            entitlements: Entitlements(entries),
+            teamIdentifiers: plist["TeamIdentifier"]?.strings ?? [],
+            expirationDate: expiration,
+            name: plist["Name"]?.string,
+            plist: plist)
     }
 
     /// ContentInfo -> [0] SignedData -> encapContentInfo -> [0] eContent OCTET STRING.

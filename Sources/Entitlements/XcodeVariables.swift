@@ -65,20 +65,26 @@ public struct XcodeVariables: Sendable, Equatable {
         switch bare {
         case "AppIdentifierPrefix", "TeamIdentifierPrefix":
             guard let team, !team.isEmpty else {
-                throw EntitlementsError(file, "variable \(reference) left unexpanded: it needs a team id "
-                    + "(pass --team, or set \"team\" in the build manifest)")
+                throw EntitlementsError(
+                    file,
+                    "variable \(reference) left unexpanded: it needs a team id "
+                        + "(pass --team, or set \"team\" in the build manifest)")
             }
             return team + "."
         case "DEVELOPMENT_TEAM":
             guard let team, !team.isEmpty else {
-                throw EntitlementsError(file, "variable \(reference) left unexpanded: it needs a team id "
-                    + "(pass --team, or set \"team\" in the build manifest)")
+                throw EntitlementsError(
+                    file,
+                    "variable \(reference) left unexpanded: it needs a team id "
+                        + "(pass --team, or set \"team\" in the build manifest)")
             }
             return team
         case "PRODUCT_BUNDLE_IDENTIFIER", "CFBundleIdentifier":
             guard let bundleID, !bundleID.isEmpty else {
-                throw EntitlementsError(file, "variable \(reference) left unexpanded: it needs a bundle id "
-                    + "(pass --bundle-id, or set \"bundleID\" in the build manifest)")
+                throw EntitlementsError(
+                    file,
+                    "variable \(reference) left unexpanded: it needs a bundle id "
+                        + "(pass --bundle-id, or set \"bundleID\" in the build manifest)")
             }
             return bundleID
         default:

@@ -26,9 +26,11 @@ public struct BuildManifest: Codable, Equatable, Sendable {
     /// mutant is the new build. Nil for a real build.
     public var expectedCondition: String?
 
-    public init(id: String, bundleID: String, marketingVersion: String, buildNumber: String, executable: String,
-                schemaVersion: Int, entitlements: String, notes: String? = nil, artefactWindowDays: Int? = nil,
-                antiPattern: String? = nil, expectedCondition: String? = nil) {
+    public init(
+        id: String, bundleID: String, marketingVersion: String, buildNumber: String, executable: String,
+        schemaVersion: Int, entitlements: String, notes: String? = nil, artefactWindowDays: Int? = nil,
+        antiPattern: String? = nil, expectedCondition: String? = nil
+    ) {
         self.id = id
         self.bundleID = bundleID
         self.marketingVersion = marketingVersion
@@ -89,7 +91,8 @@ public struct BuildCatalog: Sendable {
         if idOrPath.contains("/") {
             buildFolder = idOrPath.hasSuffix("/") ? String(idOrPath.dropLast()) : idOrPath
         } else if !FileManager.default.fileExists(atPath: folder + "/" + idOrPath),
-                  FileManager.default.fileExists(atPath: mutantsFolder + "/" + idOrPath + "/build.json") {
+            FileManager.default.fileExists(atPath: mutantsFolder + "/" + idOrPath + "/build.json")
+        {
             buildFolder = mutantsFolder + "/" + idOrPath
         } else {
             buildFolder = folder + "/" + idOrPath
@@ -114,15 +117,18 @@ public struct BuildCatalog: Sendable {
             throw .malformedFile(entitlementsPath, reason: (error as? EntitlementsFileError)?.reason ?? "\(error)")
         }
         if let appID = identity.applicationIdentifier, !appID.hasSuffix("." + manifest.bundleID), !appID.hasSuffix(".*") {
-            throw .malformedFile(entitlementsPath, reason:
-                "\"application-identifier\" \(appID) does not name bundle id \(manifest.bundleID) of \(manifestPath)")
+            throw .malformedFile(
+                entitlementsPath,
+                reason:
+                    "\"application-identifier\" \(appID) does not name bundle id \(manifest.bundleID) of \(manifestPath)")
         }
         let executablePath = productsFolder + "/" + manifest.executable
         guard FileManager.default.isExecutableFile(atPath: executablePath) else {
             throw .missingExecutable(manifest.executable, productsFolder: productsFolder, build: manifest.id)
         }
-        return Build(manifest: manifest, folder: buildFolder, entitlementsPath: entitlementsPath,
-                     identity: identity, executablePath: executablePath)
+        return Build(
+            manifest: manifest, folder: buildFolder, entitlementsPath: entitlementsPath,
+            identity: identity, executablePath: executablePath)
     }
 
     /// `<folder>/mutants`, where the known-bad builds are.
@@ -150,7 +156,8 @@ public struct BuildCatalog: Sendable {
             throw .malformedFile(manifestPath, reason: "field \"\(field)\" must be a plain file name, not \"\(value)\"")
         }
         if manifest.buildNumber.split(separator: ".", omittingEmptySubsequences: false).contains(where: { Int($0) == nil }) {
-            throw .malformedFile(manifestPath, reason: "field \"buildNumber\" is \"\(manifest.buildNumber)\", not dotted integers")
+            throw .malformedFile(
+                manifestPath, reason: "field \"buildNumber\" is \"\(manifest.buildNumber)\", not dotted integers")
         }
     }
 }

@@ -62,26 +62,29 @@ public enum ContainerDirectory {
     /// The identifier that the metadata file in `folder` names, or nil.
     static func identifier(of folder: String) -> String? {
         guard let data = FileManager.default.contents(atPath: folder + "/" + metadataFileName),
-              let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
+            let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
         else { return nil }
         return plist["MCMMetadataIdentifier"] as? String
     }
 
     /// Creates a container folder of `kind` for `identifier` in `parent` (the final place, or a
     /// staging folder), with its metadata file and, for data and group containers, the standard folders.
-    static func create(_ kind: ContainerKind, identifier: String, uuid: String = UUID().uuidString,
-                       at folder: String) throws(DeviceError) -> Container {
+    static func create(
+        _ kind: ContainerKind, identifier: String, uuid: String = UUID().uuidString,
+        at folder: String
+    ) throws(DeviceError) -> Container {
         let metadata: [String: Any] = [
             "MCMMetadataIdentifier": identifier,
             "MCMMetadataUUID": uuid,
             "MCMMetadataContentClass": kind.contentClass,
             "MCMMetadataSchemaVersion": 1,
         ]
-        let subfolders: [String] = switch kind {
-        case .bundle: []
-        case .data: ["Documents", "Library/Preferences", "Library/Caches", "Library/Application Support", "tmp"]
-        case .appGroup: ["Library/Preferences", "Library/Caches"]
-        }
+        let subfolders: [String] =
+            switch kind {
+            case .bundle: []
+            case .data: ["Documents", "Library/Preferences", "Library/Caches", "Library/Application Support", "tmp"]
+            case .appGroup: ["Library/Preferences", "Library/Caches"]
+            }
         do {
             for sub in [""] + subfolders {
                 try FileManager.default.createDirectory(atPath: folder + "/" + sub, withIntermediateDirectories: true)

@@ -18,8 +18,10 @@ public struct Device: Sendable {
     public init(layout: DeviceLayout) throws(DeviceError) {
         let record = try JSONFile.read(DeviceRecord.self, from: layout.recordPath, what: "device record")
         guard record.formatVersion <= DeviceRecord.currentFormatVersion else {
-            throw .malformedFile(layout.recordPath, reason: "field \"formatVersion\" is \(record.formatVersion), newer than this "
-                                 + "upgrade-runner reads (\(DeviceRecord.currentFormatVersion)); use a newer upgrade-runner")
+            throw .malformedFile(
+                layout.recordPath,
+                reason: "field \"formatVersion\" is \(record.formatVersion), newer than this "
+                    + "upgrade-runner reads (\(DeviceRecord.currentFormatVersion)); use a newer upgrade-runner")
         }
         let folder = (layout.directory as NSString).lastPathComponent
         guard record.udid == folder else {
@@ -97,7 +99,8 @@ public struct Device: Sendable {
     static func makeSkeleton(_ layout: DeviceLayout) throws(DeviceError) {
         do {
             for kind in ContainerKind.allCases {
-                try FileManager.default.createDirectory(atPath: layout.containersDirectory(kind), withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(
+                    atPath: layout.containersDirectory(kind), withIntermediateDirectories: true)
             }
             try FileManager.default.createDirectory(atPath: layout.keychainDirectory, withIntermediateDirectories: true)
         } catch {
@@ -110,7 +113,8 @@ public struct Device: Sendable {
     static func writeDigestKey(_ layout: DeviceLayout) throws(DeviceError) {
         var generator = SystemRandomNumberGenerator()
         let key = Data((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
-        guard FileManager.default.createFile(atPath: layout.digestKeyPath, contents: key, attributes: [.posixPermissions: 0o600]) else {
+        guard FileManager.default.createFile(atPath: layout.digestKeyPath, contents: key, attributes: [.posixPermissions: 0o600])
+        else {
             throw .notWritable(layout.digestKeyPath, reason: "cannot create the digest key")
         }
     }

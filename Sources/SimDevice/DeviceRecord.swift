@@ -25,9 +25,11 @@ public struct DeviceRecord: Codable, Equatable, Sendable {
 
     public static let currentFormatVersion = 1
 
-    public init(udid: String, name: String, deviceType: String = "iPhone 15", runtime: RuntimeVersion,
-                state: PowerState = .shutdown, lockState: LockState = .beforeFirstUnlock, clock: Date,
-                passcodeSet: Bool = true) {
+    public init(
+        udid: String, name: String, deviceType: String = "iPhone 15", runtime: RuntimeVersion,
+        state: PowerState = .shutdown, lockState: LockState = .beforeFirstUnlock, clock: Date,
+        passcodeSet: Bool = true
+    ) {
         self.formatVersion = DeviceRecord.currentFormatVersion
         self.udid = udid
         self.name = name

@@ -38,8 +38,10 @@ public final class DeviceSession: @unchecked Sendable {
         if let existing = device.dataContainer(bundleID) {
             data = existing.path
         } else {
-            data = try ContainerDirectory.create(.data, identifier: bundleID,
-                                                 at: layout.containersDirectory(.data) + "/" + UUID().uuidString).path
+            data = try ContainerDirectory.create(
+                .data, identifier: bundleID,
+                at: layout.containersDirectory(.data) + "/" + UUID().uuidString
+            ).path
         }
         var groups: [String: String] = [:]
         for group in app.record.identity.applicationGroups {

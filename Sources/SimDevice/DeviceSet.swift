@@ -56,8 +56,10 @@ public struct DeviceSet: Sendable {
     /// - Parameters:
     ///   - clock: the device clock; the default is now, to the second.
     ///   - udid: the UDID; the default is a new random one.
-    public func create(name: String, runtime: RuntimeVersion = .current, deviceType: String = "iPhone 15",
-                       clock: Date? = nil, udid: String = UUID().uuidString) throws(DeviceError) -> Device {
+    public func create(
+        name: String, runtime: RuntimeVersion = .current, deviceType: String = "iPhone 15",
+        clock: Date? = nil, udid: String = UUID().uuidString
+    ) throws(DeviceError) -> Device {
         do {
             try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         } catch {

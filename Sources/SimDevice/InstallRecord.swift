@@ -58,8 +58,9 @@ public struct InstalledApp: Sendable, Equatable {
 
     init(container: Container) throws(DeviceError) {
         self.container = container
-        self.record = try JSONFile.read(InstallRecord.self, from: container.path + "/" + InstalledApp.recordName,
-                                        what: "install record")
+        self.record = try JSONFile.read(
+            InstallRecord.self, from: container.path + "/" + InstalledApp.recordName,
+            what: "install record")
     }
 }
 

@@ -47,8 +47,8 @@ extension DeviceSession {
         // sources (whose digests the process remembers, so a gate's hundreds of installs of the same
         // build hash each file once) and re-checked by size against the copies.
         guard let executableHash = SHA256.hexOfFile(atPath: build.executablePath),
-              let entitlementsHash = SHA256.hexOfFile(atPath: build.entitlementsPath),
-              Self.sameSize(build.executablePath, executable), Self.sameSize(build.entitlementsPath, entitlements)
+            let entitlementsHash = SHA256.hexOfFile(atPath: build.entitlementsPath),
+            Self.sameSize(build.executablePath, executable), Self.sameSize(build.entitlementsPath, entitlements)
         else { throw .fileSystem(appFolder, reason: "cannot read the installed copy") }
         let record = InstallRecord(
             bundleID: manifest.bundleID, buildID: manifest.id, marketingVersion: manifest.marketingVersion,
@@ -57,19 +57,22 @@ extension DeviceSession {
             entitlements: manifest.entitlements, entitlementsSHA256: entitlementsHash,
             identity: build.identity, kind: kind,
             replaced: previous.map {
-                ReplacedBuild(buildID: $0.record.buildID, marketingVersion: $0.record.marketingVersion,
-                              buildNumber: $0.record.buildNumber)
+                ReplacedBuild(
+                    buildID: $0.record.buildID, marketingVersion: $0.record.marketingVersion,
+                    buildNumber: $0.record.buildNumber)
             },
             installedAt: self.record.clock, sequence: (previous?.record.sequence ?? 0) + 1)
         try JSONFile.write(record, to: staged + "/" + InstalledApp.recordName)
 
         if device.dataContainer(manifest.bundleID) == nil {
-            _ = try ContainerDirectory.create(.data, identifier: manifest.bundleID,
-                                              at: layout.containersDirectory(.data) + "/" + UUID().uuidString)
+            _ = try ContainerDirectory.create(
+                .data, identifier: manifest.bundleID,
+                at: layout.containersDirectory(.data) + "/" + UUID().uuidString)
         }
         for group in build.identity.applicationGroups where device.groupContainer(group) == nil {
-            _ = try ContainerDirectory.create(.appGroup, identifier: group,
-                                              at: layout.containersDirectory(.appGroup) + "/" + UUID().uuidString)
+            _ = try ContainerDirectory.create(
+                .appGroup, identifier: group,
+                at: layout.containersDirectory(.appGroup) + "/" + UUID().uuidString)
         }
 
         let final = layout.containersDirectory(.bundle) + "/" + uuid
@@ -77,8 +80,10 @@ extension DeviceSession {
             throw .fileSystem(final, reason: "cannot move the new bundle into place (\(String(cString: strerror(errno))))")
         }
         if let previous { try? FileManager.default.removeItem(atPath: previous.container.path) }
-        HistoryEvent.append(HistoryEvent(event: kind.rawValue, bundleID: manifest.bundleID, buildID: manifest.id,
-                                         buildNumber: manifest.buildNumber, clock: self.record.clock), to: layout)
+        HistoryEvent.append(
+            HistoryEvent(
+                event: kind.rawValue, bundleID: manifest.bundleID, buildID: manifest.id,
+                buildNumber: manifest.buildNumber, clock: self.record.clock), to: layout)
         var installed = container
         installed.path = final
         return InstalledApp(container: installed, record: record)

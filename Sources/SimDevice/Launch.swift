@@ -16,8 +16,10 @@ public struct LaunchOptions: Sendable {
     /// Extra environment variables for the app, as `SIMCTL_CHILD_` variables give them with simctl.
     public var environment: [String: String]
 
-    public init(arguments: [String] = [], faultPlan: FaultPlan = .none, timeout: Double = 30,
-                logPath: String? = nil, mutationLogPath: String? = nil, environment: [String: String] = [:]) {
+    public init(
+        arguments: [String] = [], faultPlan: FaultPlan = .none, timeout: Double = 30,
+        logPath: String? = nil, mutationLogPath: String? = nil, environment: [String: String] = [:]
+    ) {
         self.arguments = arguments
         self.faultPlan = faultPlan
         self.timeout = timeout
@@ -91,18 +93,20 @@ extension DeviceSession {
         let environment = Self.environment(context: contextText, dataContainer: target.dataContainer, extra: options.environment)
 
         let start = DispatchTime.now().uptimeNanoseconds
-        let outcome = try Spawner.run(path: app.executablePath, arguments: [app.executablePath] + options.arguments,
-                                      environment: environment, logPath: logPath, timeout: options.timeout)
+        let outcome = try Spawner.run(
+            path: app.executablePath, arguments: [app.executablePath] + options.arguments,
+            environment: environment, logPath: logPath, timeout: options.timeout)
         let duration = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
 
         var endedAtCrashPoint = false
         if let point = options.faultPlan.crashAfterMutation, outcome.termination == .signaled(SIGKILL) {
             endedAtCrashPoint = MutationLogFile.read(mutationLogPath).last?.mutation == point
         }
-        return LaunchResult(bundleID: bundleID, buildID: app.record.buildID, pid: outcome.pid,
-                            termination: outcome.termination, duration: duration, logPath: logPath,
-                            mutationLogPath: mutationLogPath, crashPoint: options.faultPlan.crashAfterMutation,
-                            endedAtCrashPoint: endedAtCrashPoint)
+        return LaunchResult(
+            bundleID: bundleID, buildID: app.record.buildID, pid: outcome.pid,
+            termination: outcome.termination, duration: duration, logPath: logPath,
+            mutationLogPath: mutationLogPath, crashPoint: options.faultPlan.crashAfterMutation,
+            endedAtCrashPoint: endedAtCrashPoint)
     }
 
     /// The app's environment: a few variables of the runner's that a Linux process needs, the Swift

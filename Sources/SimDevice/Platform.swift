@@ -38,13 +38,16 @@ public final class Platform: Sendable {
             domain: context.bundleID,
             plistPath: containers.preferences.appendingPathComponent(context.bundleID + ".plist").path,
             argumentDomain: Preferences.argumentDomain(context.arguments), lockState: lockState, seam: seam)
-        files = ProtectedFiles(containers: [home] + groups.keys.sorted().compactMap { groups[$0] },
-                               lockState: lockState, seam: seam)
-        self.keychain = keychain ?? {
-            var configuration = Keychain.Configuration.launched(context)
-            configuration.seam = seam
-            return Keychain(configuration)
-        }()
+        files = ProtectedFiles(
+            containers: [home] + groups.keys.sorted().compactMap { groups[$0] },
+            lockState: lockState, seam: seam)
+        self.keychain =
+            keychain
+            ?? {
+                var configuration = Keychain.Configuration.launched(context)
+                configuration.seam = seam
+                return Keychain(configuration)
+            }()
     }
 
     /// The device clock (it does not run while the app does).

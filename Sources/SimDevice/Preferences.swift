@@ -19,8 +19,10 @@ public final class Preferences: @unchecked Sendable {
     private let lockState: LockStateSource
     private let seam: Seam
 
-    public init(domain: String, plistPath: String, argumentDomain: [String: Any] = [:],
-                lockState: LockStateSource, seam: Seam) {
+    public init(
+        domain: String, plistPath: String, argumentDomain: [String: Any] = [:],
+        lockState: LockStateSource, seam: Seam
+    ) {
         self.domain = domain
         self.plistPath = plistPath
         self.argumentDomain = argumentDomain
@@ -98,7 +100,7 @@ public final class Preferences: @unchecked Sendable {
             var domain = readFile() ?? [:]
             change(&domain)
             guard PropertyListSerialization.propertyList(domain, isValidFor: .binary),
-                  let data = try? PropertyListSerialization.data(fromPropertyList: domain, format: .binary, options: 0)
+                let data = try? PropertyListSerialization.data(fromPropertyList: domain, format: .binary, options: 0)
             else { return EINVAL }
             let folder = (plistPath as NSString).deletingLastPathComponent
             if !FileManager.default.fileExists(atPath: folder) {
@@ -132,7 +134,8 @@ public final class Preferences: @unchecked Sendable {
             }
             let key = String(current.dropFirst())
             if let first = next.first, "({<\"".contains(first),
-               let parsed = try? PropertyListSerialization.propertyList(from: Data(next.utf8), format: nil) {
+                let parsed = try? PropertyListSerialization.propertyList(from: Data(next.utf8), format: nil)
+            {
                 domain[key] = parsed
             } else {
                 domain[key] = next

@@ -77,7 +77,9 @@ public final class ProtectedFiles: @unchecked Sendable {
             guard protection.canWrite(lockState.current, exists: exists) else { return EPERM }
             let folder = url.deletingLastPathComponent()
             if !FileManager.default.fileExists(atPath: folder.path) {
-                guard (try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)) != nil else { return EIO }
+                guard (try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)) != nil else {
+                    return EIO
+                }
             }
             guard setRegistry(container, relative, protection) else { return EIO }
             return AtomicFile.write(data, to: url.path)
@@ -148,7 +150,9 @@ public final class ProtectedFiles: @unchecked Sendable {
         let value = protection == .default ? nil : protection?.rawValue
         guard entries[relative] != value else { return true }
         entries[relative] = value
-        guard let data = try? PropertyListSerialization.data(fromPropertyList: entries, format: .xml, options: 0) else { return false }
+        guard let data = try? PropertyListSerialization.data(fromPropertyList: entries, format: .xml, options: 0) else {
+            return false
+        }
         return AtomicFile.write(data, to: registryPath(container)) == 0
     }
 }

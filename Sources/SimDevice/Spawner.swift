@@ -47,8 +47,10 @@ enum Spawner {
     /// Runs `path` with `arguments` (argv[0] included) and `environment`, stdin from /dev/null and
     /// stdout and stderr both appended to `logPath`, in a process group of its own so a timeout
     /// also ends anything it started.
-    static func run(path: String, arguments: [String], environment: [String], logPath: String,
-                    timeout: Double) throws(DeviceError) -> Outcome {
+    static func run(
+        path: String, arguments: [String], environment: [String], logPath: String,
+        timeout: Double
+    ) throws(DeviceError) -> Outcome {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

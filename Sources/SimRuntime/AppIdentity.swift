@@ -12,8 +12,10 @@ public struct AppIdentity: Hashable, Sendable, Codable {
     public var keychainAccessGroups: [String]
     public var applicationGroups: [String]
 
-    public init(bundleID: String, applicationIdentifier: String?,
-                keychainAccessGroups: [String] = [], applicationGroups: [String] = []) {
+    public init(
+        bundleID: String, applicationIdentifier: String?,
+        keychainAccessGroups: [String] = [], applicationGroups: [String] = []
+    ) {
         self.bundleID = bundleID
         self.applicationIdentifier = applicationIdentifier
         self.keychainAccessGroups = keychainAccessGroups
@@ -70,9 +72,10 @@ public struct AppIdentity: Hashable, Sendable, Codable {
         guard let bundle = bundleID ?? derivedBundle else {
             throw EntitlementsFileError(file: source, reason: "no bundle id given and no \"application-identifier\"")
         }
-        return AppIdentity(bundleID: bundle, applicationIdentifier: appIDString,
-                           keychainAccessGroups: try strings("keychain-access-groups"),
-                           applicationGroups: try strings("com.apple.security.application-groups"))
+        return AppIdentity(
+            bundleID: bundle, applicationIdentifier: appIDString,
+            keychainAccessGroups: try strings("keychain-access-groups"),
+            applicationGroups: try strings("com.apple.security.application-groups"))
     }
 
     /// Reads an identity from an entitlements property list file.

@@ -34,8 +34,9 @@ public enum FaultAction: Hashable, Sendable, Codable {
         case "status": self = .status(try container.decode(Int32.self, forKey: .status))
         case "dropWrite": self = .dropWrite
         case let other:
-            throw DecodingError.dataCorruptedError(forKey: .kind, in: container,
-                                                   debugDescription: "unknown fault kind \"\(other)\"")
+            throw DecodingError.dataCorruptedError(
+                forKey: .kind, in: container,
+                debugDescription: "unknown fault kind \"\(other)\"")
         }
     }
 

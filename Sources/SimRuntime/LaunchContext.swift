@@ -28,10 +28,12 @@ public struct LaunchContext: Hashable, Sendable, Codable {
     /// Where the seam appends the launch's mutation log.
     public var mutationLogPath: String?
 
-    public init(udid: String, deviceDirectory: String, bundleID: String, identity: AppIdentity,
-                runtime: RuntimeVersion, keychainPath: String, dataContainer: String,
-                appGroupContainers: [String: String], lockStatePath: String, clock: Date,
-                arguments: [String], faultPlan: FaultPlan, mutationLogPath: String?) {
+    public init(
+        udid: String, deviceDirectory: String, bundleID: String, identity: AppIdentity,
+        runtime: RuntimeVersion, keychainPath: String, dataContainer: String,
+        appGroupContainers: [String: String], lockStatePath: String, clock: Date,
+        arguments: [String], faultPlan: FaultPlan, mutationLogPath: String?
+    ) {
         self.udid = udid
         self.deviceDirectory = deviceDirectory
         self.bundleID = bundleID

@@ -30,9 +30,11 @@ public struct LaunchStatus: Codable, Hashable, Sendable {
     /// Failed store operations that are not about a single item.
     public var errors: [ItemCheck]
 
-    public init(build: String, mode: LaunchMode, caseID: String, runtime: String, schemaVersion: Int? = nil,
-                migration: MigrationOutcome? = nil, sweep: String? = nil, items: [ItemCheck] = [],
-                legacy: LegacyState? = nil, errors: [ItemCheck] = []) {
+    public init(
+        build: String, mode: LaunchMode, caseID: String, runtime: String, schemaVersion: Int? = nil,
+        migration: MigrationOutcome? = nil, sweep: String? = nil, items: [ItemCheck] = [],
+        legacy: LegacyState? = nil, errors: [ItemCheck] = []
+    ) {
         formatVersion = Self.currentFormat
         self.build = build
         self.mode = mode

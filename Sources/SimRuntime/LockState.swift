@@ -35,10 +35,9 @@ public struct LockStateSource: Sendable {
     public static func file(_ path: String) -> LockStateSource {
         LockStateSource {
             guard let text = try? String(contentsOfFile: path, encoding: .utf8),
-                  let state = LockState(rawValue: text.trimmingCharacters(in: .whitespacesAndNewlines))
+                let state = LockState(rawValue: text.trimmingCharacters(in: .whitespacesAndNewlines))
             else { return .locked }
             return state
         }
     }
 }
-

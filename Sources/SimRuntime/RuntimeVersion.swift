@@ -41,8 +41,10 @@ public struct RuntimeVersion: Hashable, Comparable, Sendable, Codable, CustomStr
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let version = RuntimeVersion(text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
-                                                    debugDescription: "not an iOS runtime version: \(text)"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "not an iOS runtime version: \(text)"))
         }
         self = version
     }

@@ -54,8 +54,10 @@ public struct SHA256: Sendable {
         var digest: [UInt8] = []
         digest.reserveCapacity(32)
         for word in copy.state {
-            digest.append(contentsOf: [UInt8(word >> 24), UInt8(truncatingIfNeeded: word >> 16),
-                                       UInt8(truncatingIfNeeded: word >> 8), UInt8(truncatingIfNeeded: word)])
+            digest.append(contentsOf: [
+                UInt8(word >> 24), UInt8(truncatingIfNeeded: word >> 16),
+                UInt8(truncatingIfNeeded: word >> 8), UInt8(truncatingIfNeeded: word),
+            ])
         }
         return digest
     }
@@ -85,7 +87,6 @@ public struct SHA256: Sendable {
         FileDigests.shared.remember(digest, for: key)
         return digest
     }
-
 
     /// Runs the block function over every whole 64-byte block of `blocks` (C, see CSHA256).
     private mutating func compressBlocks(_ blocks: UnsafeRawBufferPointer) {

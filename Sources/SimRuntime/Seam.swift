@@ -57,9 +57,11 @@ public final class Seam: @unchecked Sendable {
     ///   - sink: receives every entry, in order, before a planned crash.
     ///   - crash: called with the mutation number at the planned crash point; the default kills
     ///     the process with SIGKILL.
-    public init(plan: FaultPlan = .none,
-                sink: (@Sendable (SeamEntry) -> Void)? = nil,
-                crash: @escaping @Sendable (Int) -> Void = Seam.killProcess) {
+    public init(
+        plan: FaultPlan = .none,
+        sink: (@Sendable (SeamEntry) -> Void)? = nil,
+        crash: @escaping @Sendable (Int) -> Void = Seam.killProcess
+    ) {
         self.plan = plan
         self.sink = sink
         self.crash = crash
@@ -112,13 +114,15 @@ public final class Seam: @unchecked Sendable {
                 mutationCount += 1
                 number = mutationCount
             }
-            let injected: FaultAction? = switch decision {
-            case .proceed: nil
-            case .fail(let status): .status(status)
-            case .pretendSuccess: .dropWrite
-            }
-            let entry = SeamEntry(sequence: sequence, operation: operation, subject: subject,
-                                  status: status, mutation: number, injected: injected)
+            let injected: FaultAction? =
+                switch decision {
+                case .proceed: nil
+                case .fail(let status): .status(status)
+                case .pretendSuccess: .dropWrite
+                }
+            let entry = SeamEntry(
+                sequence: sequence, operation: operation, subject: subject,
+                status: status, mutation: number, injected: injected)
             return (entry, number != nil && number == plan.crashAfterMutation)
         }
         sink?(entry)
@@ -129,11 +133,12 @@ public final class Seam: @unchecked Sendable {
     /// - Parameter body: performs the operation and returns its OSStatus (0 for success).
     public func perform(_ operation: StoreOperation, _ subject: SeamSubject, _ body: () -> Int32) -> Int32 {
         let decision = begin(operation)
-        let status: Int32 = switch decision {
-        case .proceed: body()
-        case .fail(let injected): injected
-        case .pretendSuccess: 0
-        }
+        let status: Int32 =
+            switch decision {
+            case .proceed: body()
+            case .fail(let injected): injected
+            case .pretendSuccess: 0
+            }
         end(operation, subject, status: status, decision: decision)
         return status
     }

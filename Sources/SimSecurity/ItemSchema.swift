@@ -68,26 +68,34 @@ enum ItemClass: String, CaseIterable, Sendable {
     var attributes: [AttributeSpec] {
         switch self {
         case .genericPassword:
-            return [AttributeSpec("acct", .text, primaryKey: true), AttributeSpec("svce", .text, primaryKey: true),
-                    AttributeSpec("gena", .blob)] + Self.passwordExtras + Self.common
+            return [
+                AttributeSpec("acct", .text, primaryKey: true), AttributeSpec("svce", .text, primaryKey: true),
+                AttributeSpec("gena", .blob),
+            ] + Self.passwordExtras + Self.common
         case .internetPassword:
-            return [AttributeSpec("acct", .text, primaryKey: true), AttributeSpec("sdmn", .text, primaryKey: true),
-                    AttributeSpec("srvr", .text, primaryKey: true), AttributeSpec("ptcl", .fourCC, primaryKey: true),
-                    AttributeSpec("atyp", .text, primaryKey: true), AttributeSpec("port", .integer, primaryKey: true),
-                    AttributeSpec("path", .text, primaryKey: true)] + Self.passwordExtras + Self.common
+            return [
+                AttributeSpec("acct", .text, primaryKey: true), AttributeSpec("sdmn", .text, primaryKey: true),
+                AttributeSpec("srvr", .text, primaryKey: true), AttributeSpec("ptcl", .fourCC, primaryKey: true),
+                AttributeSpec("atyp", .text, primaryKey: true), AttributeSpec("port", .integer, primaryKey: true),
+                AttributeSpec("path", .text, primaryKey: true),
+            ] + Self.passwordExtras + Self.common
         case .certificate:
-            return [AttributeSpec("ctyp", .integer, primaryKey: true), AttributeSpec("issr", .blob, primaryKey: true),
-                    AttributeSpec("slnr", .blob, primaryKey: true), AttributeSpec("cenc", .integer),
-                    AttributeSpec("subj", .blob), AttributeSpec("skid", .blob), AttributeSpec("pkhh", .blob)] + Self.common
+            return [
+                AttributeSpec("ctyp", .integer, primaryKey: true), AttributeSpec("issr", .blob, primaryKey: true),
+                AttributeSpec("slnr", .blob, primaryKey: true), AttributeSpec("cenc", .integer),
+                AttributeSpec("subj", .blob), AttributeSpec("skid", .blob), AttributeSpec("pkhh", .blob),
+            ] + Self.common
         case .key:
-            return [AttributeSpec("kcls", .integer, primaryKey: true), AttributeSpec("klbl", .blob, primaryKey: true),
-                    AttributeSpec("atag", .blob, primaryKey: true), AttributeSpec("crtr", .integer, primaryKey: true),
-                    AttributeSpec("type", .integer, primaryKey: true), AttributeSpec("bsiz", .integer, primaryKey: true),
-                    AttributeSpec("esiz", .integer, primaryKey: true), AttributeSpec("sdat", .date, primaryKey: true),
-                    AttributeSpec("edat", .date, primaryKey: true), AttributeSpec("perm", .bool),
-                    AttributeSpec("encr", .bool), AttributeSpec("decr", .bool), AttributeSpec("drve", .bool),
-                    AttributeSpec("sign", .bool), AttributeSpec("vrfy", .bool), AttributeSpec("wrap", .bool),
-                    AttributeSpec("unwp", .bool)] + Self.common
+            return [
+                AttributeSpec("kcls", .integer, primaryKey: true), AttributeSpec("klbl", .blob, primaryKey: true),
+                AttributeSpec("atag", .blob, primaryKey: true), AttributeSpec("crtr", .integer, primaryKey: true),
+                AttributeSpec("type", .integer, primaryKey: true), AttributeSpec("bsiz", .integer, primaryKey: true),
+                AttributeSpec("esiz", .integer, primaryKey: true), AttributeSpec("sdat", .date, primaryKey: true),
+                AttributeSpec("edat", .date, primaryKey: true), AttributeSpec("perm", .bool),
+                AttributeSpec("encr", .bool), AttributeSpec("decr", .bool), AttributeSpec("drve", .bool),
+                AttributeSpec("sign", .bool), AttributeSpec("vrfy", .bool), AttributeSpec("wrap", .bool),
+                AttributeSpec("unwp", .bool),
+            ] + Self.common
         case .identity:
             return ItemClass.certificate.attributes + ItemClass.key.attributes.filter { !$0.primaryKey }
         }

@@ -37,10 +37,12 @@ public final class Keychain: @unchecked Sendable {
         public var passcodeSet: Bool
         public var seam: Seam
 
-        public init(storage: Storage = .inMemory, identity: AppIdentity = .testHost,
-                    lockState: LockStateSource = .fixed(.unlocked), runtime: RuntimeVersion = .current,
-                    clock: @escaping @Sendable () -> Date = { Date() }, passcodeSet: Bool = true,
-                    seam: Seam = Seam()) {
+        public init(
+            storage: Storage = .inMemory, identity: AppIdentity = .testHost,
+            lockState: LockStateSource = .fixed(.unlocked), runtime: RuntimeVersion = .current,
+            clock: @escaping @Sendable () -> Date = { Date() }, passcodeSet: Bool = true,
+            seam: Seam = Seam()
+        ) {
             self.storage = storage
             self.identity = identity
             self.lockState = lockState
@@ -54,9 +56,10 @@ public final class Keychain: @unchecked Sendable {
         /// runtime and clock, and the process's seam.
         public static func launched(_ context: LaunchContext) -> Configuration {
             let clock = context.clock
-            return Configuration(storage: .file(context.keychainPath), identity: context.identity,
-                                 lockState: .file(context.lockStatePath), runtime: context.runtime,
-                                 clock: { clock }, seam: .process)
+            return Configuration(
+                storage: .file(context.keychainPath), identity: context.identity,
+                lockState: .file(context.lockStatePath), runtime: context.runtime,
+                clock: { clock }, seam: .process)
         }
     }
 
@@ -153,8 +156,10 @@ public final class Keychain: @unchecked Sendable {
     }
 
     /// Runs one call through the seam, serialised with the other calls of this process.
-    private func call(_ operation: StoreOperation, _ query: CFDictionary,
-                      _ body: @escaping (KeychainStore) throws -> Void) -> OSStatus {
+    private func call(
+        _ operation: StoreOperation, _ query: CFDictionary,
+        _ body: @escaping (KeychainStore) throws -> Void
+    ) -> OSStatus {
         configuration.seam.perform(operation, Self.subject(of: query)) {
             lock.withLock {
                 guard let store else { return openError?.status ?? errSecNotAvailable }
@@ -176,11 +181,12 @@ public final class Keychain: @unchecked Sendable {
     func lockedStore<T>(_ body: () throws -> T) rethrows -> T { try lock.withLock(body) }
 
     private func report(_ error: SQLiteError) -> OSStatus {
-        let status: OSStatus = switch error.code {
-        case .constraint: errSecDuplicateItem
-        case .corrupt, .notADatabase: errSecDecode
-        default: errSecIO
-        }
+        let status: OSStatus =
+            switch error.code {
+            case .constraint: errSecDuplicateItem
+            case .corrupt, .notADatabase: errSecDecode
+            default: errSecIO
+            }
         if status != errSecDuplicateItem {
             let path = store?.path ?? "keychain"
             FileHandle.standardError.write(Data("keychain \(path): \(error.message) (\(SecurityStatus(status)))\n".utf8))
@@ -245,14 +251,17 @@ public final class Keychain: @unchecked Sendable {
 
     // MARK: SecItemAdd
 
-    private func addItem(_ attributes: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?,
-                         _ store: KeychainStore) throws {
+    private func addItem(
+        _ attributes: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?,
+        _ store: KeychainStore
+    ) throws {
         let query = try QueryParser.parse(attributes)
         guard !accessGroups.isEmpty else { throw KeychainFailure(errSecMissingEntitlement) }
         // Identities need a SecIdentity reference; passwords cannot be added by reference (row 23);
         // a match limit in an add is refused rather than silently ignored (row 41, our choice).
         guard query.itemClass != .identity, !query.valueRef, query.persistentRef == nil,
-              query.limit == nil, !query.otherMatchKeys else { throw KeychainFailure(errSecParam) }
+            query.limit == nil, !query.otherMatchKeys
+        else { throw KeychainFailure(errSecParam) }
         if case .some(.none) = query.valueData { throw KeychainFailure(errSecParam) }  // row 25
         let synchronizable: Bool
         switch query.sync {
@@ -304,7 +313,9 @@ public final class Keychain: @unchecked Sendable {
 
     /// The protection class an add or update asks for: from its access control, else from
     /// `kSecAttrAccessible`, else `fallback`. Both, disagreeing, is errSecParam.
-    private func resolvedAccessibility(_ query: ParsedQuery, default fallback: Accessibility?) throws(KeychainFailure) -> Accessibility {
+    private func resolvedAccessibility(
+        _ query: ParsedQuery, default fallback: Accessibility?
+    ) throws(KeychainFailure) -> Accessibility {
         if let control = query.accessControl {
             guard let fromControl = Accessibility(rawValue: control.protection) else { throw KeychainFailure(errSecParam) }
             if let explicit = query.accessibility, explicit != fromControl { throw KeychainFailure(errSecParam) }
@@ -317,8 +328,10 @@ public final class Keychain: @unchecked Sendable {
 
     // MARK: SecItemCopyMatching
 
-    private func copyItems(_ queryDictionary: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?,
-                           _ store: KeychainStore) throws {
+    private func copyItems(
+        _ queryDictionary: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?,
+        _ store: KeychainStore
+    ) throws {
         let query = try QueryParser.parse(queryDictionary)
         try checkEntitlement(query, isRead: true)
         guard query.itemClass != .identity else { throw KeychainFailure(errSecItemNotFound) }
@@ -341,8 +354,10 @@ public final class Keychain: @unchecked Sendable {
 
     // MARK: SecItemUpdate
 
-    private func updateItems(_ queryDictionary: CFDictionary, _ attributesDictionary: CFDictionary,
-                             _ store: KeychainStore) throws {
+    private func updateItems(
+        _ queryDictionary: CFDictionary, _ attributesDictionary: CFDictionary,
+        _ store: KeychainStore
+    ) throws {
         let query = try QueryParser.parse(queryDictionary)
         // iOS refuses return keys (row 26) and any match key (row 27) in an update's query.
         guard query.returns.isEmpty, query.limit == nil, !query.otherMatchKeys else { throw KeychainFailure(errSecParam) }
@@ -355,7 +370,8 @@ public final class Keychain: @unchecked Sendable {
             throw KeychainFailure(configuration.runtime.major < 13 ? errSecNoAccessForItem : errSecMissingEntitlement)
         }
         guard query.itemClass != .identity else { throw KeychainFailure(errSecItemNotFound) }
-        let newAccessibility: Accessibility? = changes.accessControl != nil || changes.accessibility != nil
+        let newAccessibility: Accessibility? =
+            changes.accessControl != nil || changes.accessibility != nil
             ? try resolvedAccessibility(changes, default: nil) : nil
         if newAccessibility == .whenPasscodeSetThisDeviceOnly && !configuration.passcodeSet {
             throw KeychainFailure(errSecAuthFailed)
@@ -378,7 +394,8 @@ public final class Keychain: @unchecked Sendable {
             for row in rows {
                 // Re-encryption needs the item's class key and the new one (row 38).
                 guard let current = row.accessibility, current.isAvailable(in: view),
-                      newAccessibility?.isAvailable(in: view) ?? true else {
+                    newAccessibility?.isAvailable(in: view) ?? true
+                else {
                     throw KeychainFailure(errSecInteractionNotAllowed)
                 }
                 let synced = changes.sync.map { $0 == .syncedOnly } ?? row.isSynchronizable

@@ -70,7 +70,8 @@ final class KeychainStore {
             }
             let folder = (path as NSString).deletingLastPathComponent
             if !fileManager.fileExists(atPath: path), !fileManager.isWritableFile(atPath: folder.isEmpty ? "." : folder) {
-                throw KeychainOpenError(path: path, status: errSecIO, reason: "cannot create the database: folder is missing or not writable")
+                throw KeychainOpenError(
+                    path: path, status: errSecIO, reason: "cannot create the database: folder is missing or not writable")
             }
         }
         do {
@@ -105,16 +106,22 @@ final class KeychainStore {
             try database.transaction(immediate: true) { try database.execute(Self.schemaSQL) }
             return
         }
-        guard try database.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('tversion', 'genp', 'inet', 'cert', 'keys')") == 5 else {
+        guard
+            try database.scalarInt(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('tversion', 'genp', 'inet', 'cert', 'keys')"
+            ) == 5
+        else {
             throw KeychainOpenError(path: path, status: errSecDecode, reason: "not a keychain database (no keychain tables)")
         }
         let version = try database.scalarInt("SELECT max(version) FROM tversion") ?? 0
         if version > Self.schemaVersion {
-            throw KeychainOpenError(path: path, status: errSecNotAvailable,
-                                    reason: "written by a newer schema version (\(version); this build reads up to \(Self.schemaVersion))")
+            throw KeychainOpenError(
+                path: path, status: errSecNotAvailable,
+                reason: "written by a newer schema version (\(version); this build reads up to \(Self.schemaVersion))")
         }
         if version < 1 {
-            throw KeychainOpenError(path: path, status: errSecDecode, reason: "keychain schema version \(version) is not one this build knows")
+            throw KeychainOpenError(
+                path: path, status: errSecDecode, reason: "keychain schema version \(version) is not one this build knows")
         }
         if !inMemory {
             try database.execute("PRAGMA journal_mode = WAL")
@@ -131,11 +138,12 @@ final class KeychainStore {
             """
         for itemClass in ItemClass.stored {
             let columns = itemClass.attributes.map { spec -> String in
-                let type = switch spec.kind {
-                case .text, .blob: "BLOB"
-                case .integer, .bool, .fourCC: "INTEGER"
-                case .date: "REAL"
-                }
+                let type =
+                    switch spec.kind {
+                    case .text, .blob: "BLOB"
+                    case .integer, .bool, .fourCC: "INTEGER"
+                    case .date: "REAL"
+                    }
                 return spec.primaryKey ? "\(spec.key) \(type) NOT NULL" : "\(spec.key) \(type)"
             }
             let all = ["rowid INTEGER PRIMARY KEY AUTOINCREMENT"] + columns + ["data BLOB", "accc BLOB"]

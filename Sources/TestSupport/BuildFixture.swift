@@ -8,10 +8,12 @@ public enum BuildFixture {
     ///   - team: the team prefix of `application-identifier` and of the keychain access group.
     ///   - groups: app group ids (`com.apple.security.application-groups`).
     @discardableResult
-    public static func write(in builds: String, id: String, bundleID: String = "com.example.tiny",
-                             marketingVersion: String = "1.0", buildNumber: String = "100",
-                             executable: String = "TinyApp", schemaVersion: Int = 1,
-                             team: String = "TEAM123456", groups: [String] = []) throws -> String {
+    public static func write(
+        in builds: String, id: String, bundleID: String = "com.example.tiny",
+        marketingVersion: String = "1.0", buildNumber: String = "100",
+        executable: String = "TinyApp", schemaVersion: Int = 1,
+        team: String = "TEAM123456", groups: [String] = []
+    ) throws -> String {
         let folder = builds + "/" + id
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let manifest: [String: Any] = [

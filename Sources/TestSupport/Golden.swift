@@ -9,8 +9,9 @@ public enum Golden {
     /// - Returns: nil when they match (or were recorded), else a one-line description of the first difference.
     public static func compare(_ actual: String, toFileAt path: String) -> String? {
         if recording {
-            try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
-                                                     withIntermediateDirectories: true)
+            try? FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent,
+                withIntermediateDirectories: true)
             try? actual.write(toFile: path, atomically: true, encoding: .utf8)
             return nil
         }

@@ -5,9 +5,9 @@ import Foundation
 import SimDevice
 import SimRuntime
 #if canImport(Security)
-import Security
+    import Security
 #else
-import SimSecurity
+    import SimSecurity
 #endif
 
 let platform: Platform
@@ -58,7 +58,8 @@ case "prefs":
     status["stored"] = "\(defaults.set(count, forKey: "TinyCounter"))"
     status["counter"] = "\(defaults.integer(forKey: "TinyCounter"))"
 case "wait":
-    status["available"] = "\(platform.protectedData.waitUntilAvailable(timeout: Double(defaults.integer(forKey: "TinyWaitSeconds"))))"
+    status["available"] =
+        "\(platform.protectedData.waitUntilAvailable(timeout: Double(defaults.integer(forKey: "TinyWaitSeconds"))))"
 case "env":
     let environment = ProcessInfo.processInfo.environment
     print("HOME=\(environment["HOME"] ?? "")")

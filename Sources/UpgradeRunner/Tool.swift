@@ -57,8 +57,9 @@ public struct Tool: Sendable {
                     return ExitStatus.pass
                 }
                 let known = specs.filter { $0.path.first == first }.compactMap { $0.path.dropFirst().first }
-                throw UsageError.unknownCommand("\(first) \(rest.first!)",
-                                                hint: UsageError.suggestion(for: rest.first!, among: known).map { "\(first) \($0)" })
+                throw UsageError.unknownCommand(
+                    "\(first) \(rest.first!)",
+                    hint: UsageError.suggestion(for: rest.first!, among: known).map { "\(first) \($0)" })
             }
             throw UsageError.unknownCommand(first, hint: UsageError.suggestion(for: first, among: specs.map { $0.path[0] }))
         }

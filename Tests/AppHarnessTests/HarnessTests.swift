@@ -26,8 +26,9 @@ final class InProcessApp: @unchecked Sendable {
     }
 
     func platform(_ arguments: [String], seam: Seam = Seam()) -> Platform {
-        let identity = AppIdentity(bundleID: "com.example.harness", applicationIdentifier: "HARNESS123.com.example.harness",
-                                   keychainAccessGroups: ["HARNESS123.com.example.harness"])
+        let identity = AppIdentity(
+            bundleID: "com.example.harness", applicationIdentifier: "HARNESS123.com.example.harness",
+            keychainAccessGroups: ["HARNESS123.com.example.harness"])
         let context = LaunchContext(
             udid: "TEST", deviceDirectory: directory.path, bundleID: identity.bundleID, identity: identity,
             runtime: .current, keychainPath: directory.file("keychain.db"), dataContainer: directory.file("data"),
@@ -43,15 +44,17 @@ final class InProcessApp: @unchecked Sendable {
 struct ProbeBuild: AppBuild {
     let buildID = "probe"
     func seed(_ launch: HarnessLaunch) async {
-        let (operation, status) = KeychainProbe.addOrUpdate(Data(launch.secrets.deviceKey.utf8), service: "svc.\(launch.caseID)",
-                                                            account: "deviceKey.\(launch.caseID)")
+        let (operation, status) = KeychainProbe.addOrUpdate(
+            Data(launch.secrets.deviceKey.utf8), service: "svc.\(launch.caseID)",
+            account: "deviceKey.\(launch.caseID)")
         launch.record("deviceKey", "keychain", operation, status, status == 0 ? "written" : "failed")
     }
     func seedMalformed(_ launch: HarnessLaunch) async { launch.record("hook", "none", "seedMalformed", 0, "written") }
     func verify(_ launch: HarnessLaunch) async {
         let (status, data) = KeychainProbe.read(service: "svc.\(launch.caseID)", account: "deviceKey.\(launch.caseID)")
-        launch.recordRead("deviceKey", "keychain", "SecItemCopyMatching", status, actual: data,
-                          expected: Data(launch.secrets.deviceKey.utf8))
+        launch.recordRead(
+            "deviceKey", "keychain", "SecItemCopyMatching", status, actual: data,
+            expected: Data(launch.secrets.deviceKey.utf8))
     }
     func cleanup(_ launch: HarnessLaunch) async {
         let status = KeychainProbe.deleteExact(service: "svc.\(launch.caseID)", account: "deviceKey.\(launch.caseID)")
@@ -64,8 +67,9 @@ struct ProbeBuild: AppBuild {
 }
 
 @Suite struct HarnessTests {
-    @Test("each automation argument selects its hook, and the status names the mode and the case",
-          arguments: LaunchMode.allCases)
+    @Test(
+        "each automation argument selects its hook, and the status names the mode and the case",
+        arguments: LaunchMode.allCases)
     func modeSelection(_ mode: LaunchMode) async throws {
         let app = try InProcessApp()
         let arguments = (mode.argument.map { [$0] } ?? []) + ["-UITestCaseID", "case42"]
@@ -100,7 +104,8 @@ struct ProbeBuild: AppBuild {
         #expect(seed.status.items.map(\.result) == ["written"])
         var bytes: [Data] = []
         for _ in 0..<2 {
-            let verify = await Harness.run(ProbeBuild(), platform: app.platform(["-UITestVerifyKeychainV2", "-UITestCaseID", "c1"]))
+            let verify = await Harness.run(
+                ProbeBuild(), platform: app.platform(["-UITestVerifyKeychainV2", "-UITestCaseID", "c1"]))
             #expect(verify.status.items.map(\.result) == ["found"])
             bytes.append(try Data(contentsOf: URL(fileURLWithPath: app.statusPath)))
         }

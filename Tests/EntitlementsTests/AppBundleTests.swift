@@ -18,13 +18,16 @@ import TestSupport
     func makeApp(in directory: TemporaryDirectory, entitlements: String, profile: Bool) throws -> String {
         let folder = directory.file("Made.app")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let info = #"<?xml version="1.0"?><plist version="1.0"><dict><key>CFBundleExecutable</key><string>Made</string></dict></plist>"#
+        let info =
+            #"<?xml version="1.0"?><plist version="1.0"><dict><key>CFBundleExecutable</key><string>Made</string></dict></plist>"#
         try Data(info.utf8).write(to: URL(fileURLWithPath: folder + "/Info.plist"))
-        let image = MachOBuilder.thin(cpu: MachOBuilder.arm64, section: nil,
-                                      signature: MachOBuilder.signature(entitlements: Array(entitlements.utf8)))
+        let image = MachOBuilder.thin(
+            cpu: MachOBuilder.arm64, section: nil,
+            signature: MachOBuilder.signature(entitlements: Array(entitlements.utf8)))
         try Data(image).write(to: URL(fileURLWithPath: folder + "/Made"))
         if profile {
-            try FixtureFiles.data("embedded.mobileprovision").write(to: URL(fileURLWithPath: folder + "/embedded.mobileprovision"))
+            try FixtureFiles.data("embedded.mobileprovision").write(
+                to: URL(fileURLWithPath: folder + "/embedded.mobileprovision"))
         }
         return folder
     }
@@ -40,12 +43,15 @@ import TestSupport
         let folder = try makeApp(in: directory, entitlements: entitlements, profile: true)
         let app = try AppBundle.read(folder: folder)
         let prefix = "\(folder)/Made disagrees with \(folder)/embedded.mobileprovision: "
-        #expect(app.warnings == [
-            prefix + "application-identifier \"OTHERTEAM1.com.example.ledger\" is not allowed by the profile's \"Q7X2K9M4TD.com.example.ledger\"",
-            prefix + "get-task-allow is true but the profile says false",
-            prefix + "keychain-access-groups element \"OTHERTEAM1.nope\" is not allowed by the profile's [\"Q7X2K9M4TD.*\", \"com.apple.token\"]",
-            prefix + "team OTHERTEAM1 is not the profile's TeamIdentifier Q7X2K9M4TD",
-        ])
+        #expect(
+            app.warnings == [
+                prefix
+                    + "application-identifier \"OTHERTEAM1.com.example.ledger\" is not allowed by the profile's \"Q7X2K9M4TD.com.example.ledger\"",
+                prefix + "get-task-allow is true but the profile says false",
+                prefix
+                    + "keychain-access-groups element \"OTHERTEAM1.nope\" is not allowed by the profile's [\"Q7X2K9M4TD.*\", \"com.apple.token\"]",
+                prefix + "team OTHERTEAM1 is not the profile's TeamIdentifier Q7X2K9M4TD",
+            ])
         let loaded = try EntitlementsLoader.load(folder, variables: XcodeVariables(), buildsRoot: "/nonexistent")
         #expect(loaded.kind == .appBundle)
         #expect(loaded.warnings.count == 4)
@@ -60,24 +66,28 @@ import TestSupport
         #expect(app.origin == "arm64 code signature")
     }
 
-    @Test("a bundle that cannot be read says which file and why", arguments: [
-        ("no-info", "no Info.plist: not an app bundle"),
-        ("no-executable-key", "CFBundleExecutable is missing or not a string"),
-        ("path-executable", "CFBundleExecutable \"../x\" is not a file name"),
-        ("missing-executable", "cannot read the executable that CFBundleExecutable names"),
-    ])
+    @Test(
+        "a bundle that cannot be read says which file and why",
+        arguments: [
+            ("no-info", "no Info.plist: not an app bundle"),
+            ("no-executable-key", "CFBundleExecutable is missing or not a string"),
+            ("path-executable", "CFBundleExecutable \"../x\" is not a file name"),
+            ("missing-executable", "cannot read the executable that CFBundleExecutable names"),
+        ])
     func broken(kind: String, problem: String) throws {
         let directory = try TemporaryDirectory("app")
         let folder = directory.file("Broken.app")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let executable: String? = switch kind {
-        case "no-executable-key": nil
-        case "path-executable": "../x"
-        default: "Gone"
-        }
+        let executable: String? =
+            switch kind {
+            case "no-executable-key": nil
+            case "path-executable": "../x"
+            default: "Gone"
+            }
         if kind != "no-info" {
             let entry = executable.map { "<key>CFBundleExecutable</key><string>\($0)</string>" } ?? ""
-            try Data(#"<plist version="1.0"><dict>\#(entry)</dict></plist>"#.utf8).write(to: URL(fileURLWithPath: folder + "/Info.plist"))
+            try Data(#"<plist version="1.0"><dict>\#(entry)</dict></plist>"#.utf8).write(
+                to: URL(fileURLWithPath: folder + "/Info.plist"))
         }
         let error = #expect(throws: EntitlementsError.self) { try AppBundle.read(folder: folder) }
         #expect(error?.problem == problem)

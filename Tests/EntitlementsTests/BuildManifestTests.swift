@@ -17,12 +17,14 @@ import TestSupport
         #expect(manifest == BuildManifest(id: "v1", bundleID: "com.example.ledger", team: nil, entitlements: "e.plist"))
     }
 
-    @Test("a bad manifest is one line naming build.json and the field", arguments: [
-        (#"{"bundleID": "b", "entitlements": "e"}"#, #"field "id" is missing"#),
-        (#"{"id": 1, "bundleID": "b", "entitlements": "e"}"#, #"field "id" has the wrong type"#),
-        (#"{"id": "v", "bundleID": null, "entitlements": "e"}"#, #"field "bundleID" is null"#),
-        (#"{"id": "v""#, "not valid JSON"),
-    ])
+    @Test(
+        "a bad manifest is one line naming build.json and the field",
+        arguments: [
+            (#"{"bundleID": "b", "entitlements": "e"}"#, #"field "id" is missing"#),
+            (#"{"id": 1, "bundleID": "b", "entitlements": "e"}"#, #"field "id" has the wrong type"#),
+            (#"{"id": "v", "bundleID": null, "entitlements": "e"}"#, #"field "bundleID" is null"#),
+            (#"{"id": "v""#, "not valid JSON"),
+        ])
     func bad(json: String, problem: String) throws {
         let directory = try write(json)
         let error = #expect(throws: EntitlementsError.self) { try BuildManifest.read(folder: directory.path) }
@@ -36,13 +38,16 @@ import TestSupport
         let error = #expect(throws: EntitlementsError.self) {
             try EntitlementsLoader.load(directory.path, variables: XcodeVariables(), buildsRoot: "/nonexistent")
         }
-        #expect(error?.description == "\(directory.file("gone.entitlements")): no such file (named by \"entitlements\" in build.json)")
+        #expect(
+            error?.description == "\(directory.file("gone.entitlements")): no such file (named by \"entitlements\" in build.json)"
+        )
     }
 
     @Test("a build's own team and bundle id expand its .entitlements file, over those passed in")
     func manifestWins() throws {
-        let loaded = try EntitlementsLoader.load("transfer", variables: XcodeVariables(team: "IGNOREDXXX", bundleID: "ignored"),
-                                                 buildsRoot: FixtureFiles.buildsRoot)
+        let loaded = try EntitlementsLoader.load(
+            "transfer", variables: XcodeVariables(team: "IGNOREDXXX", bundleID: "ignored"),
+            buildsRoot: FixtureFiles.buildsRoot)
         #expect(loaded.entitlements.applicationIdentifier == "N3WT3AM999.com.example.ledger")
         #expect(loaded.kind == .build)
     }

@@ -4,10 +4,14 @@ import Testing
 import TestSupport
 
 @Suite struct DiffCommandTests {
-    static func run(_ old: String, _ new: String, team: String? = nil, counts: [String: Int]? = nil, json: Bool = false)
-        -> EntitlementsDiffCommand.Output {
-        EntitlementsDiffCommand.run(old: old, new: new, team: team, bundleID: "com.example.ledger",
-                                    buildsRoot: FixtureFiles.buildsRoot, itemCounts: counts, json: json)
+    static func run(
+        _ old: String, _ new: String, team: String? = nil, counts: [String: Int]? = nil, json: Bool = false
+    )
+        -> EntitlementsDiffCommand.Output
+    {
+        EntitlementsDiffCommand.run(
+            old: old, new: new, team: team, bundleID: "com.example.ledger",
+            buildsRoot: FixtureFiles.buildsRoot, itemCounts: counts, json: json)
     }
 
     /// Replaces the machine-specific fixture folder so golden files are the same everywhere.
@@ -15,15 +19,23 @@ import TestSupport
         text.replacingOccurrences(of: FixtureFiles.root + "/", with: "Fixtures/")
     }
 
-    @Test("rendered reports match their golden files", arguments: [
-        ("v1-to-v3", "v1", "v3", nil),
-        ("v3-to-reordered", "v3", "reordered", nil),
-        ("v1-to-transfer", "v1", "transfer", nil),
-        ("bridge-to-transfer-bridged", "bridge", "transfer", ["Q7X2K9M4TD.com.example.ledger": 0, "Q7X2K9M4TD.com.example.shared": 0, "group.com.example.ledger": 5]),
-        ("bridge-to-transfer-stranded", "bridge", "transfer", ["Q7X2K9M4TD.com.example.ledger": 4, "Q7X2K9M4TD.com.example.shared": 1, "group.com.example.ledger": 0]),
-        ("v3-to-dev", "v3", "dev", nil),
-        ("app-to-profile", "Ledger.app", "embedded.mobileprovision", nil),
-    ] as [(String, String, String, [String: Int]?)])
+    @Test(
+        "rendered reports match their golden files",
+        arguments: [
+            ("v1-to-v3", "v1", "v3", nil),
+            ("v3-to-reordered", "v3", "reordered", nil),
+            ("v1-to-transfer", "v1", "transfer", nil),
+            (
+                "bridge-to-transfer-bridged", "bridge", "transfer",
+                ["Q7X2K9M4TD.com.example.ledger": 0, "Q7X2K9M4TD.com.example.shared": 0, "group.com.example.ledger": 5]
+            ),
+            (
+                "bridge-to-transfer-stranded", "bridge", "transfer",
+                ["Q7X2K9M4TD.com.example.ledger": 4, "Q7X2K9M4TD.com.example.shared": 1, "group.com.example.ledger": 0]
+            ),
+            ("v3-to-dev", "v3", "dev", nil),
+            ("app-to-profile", "Ledger.app", "embedded.mobileprovision", nil),
+        ] as [(String, String, String, [String: Int]?)])
     func golden(name: String, old: String, new: String, counts: [String: Int]?) throws {
         let resolve = { (input: String) in input.contains(".") ? FixtureFiles.path(input) : input }
         for json in [false, true] {
@@ -35,41 +47,54 @@ import TestSupport
         }
     }
 
-    @Test("the exit code is 0 when everything stays reachable, 1 when not", arguments: [
-        ("v1", "v3", Int32(0)), ("v3", "reordered", 0), ("v3", "v1", 1), ("v1", "transfer", 1), ("v3", "dev", 0), ("v3", "v3", 0),
-    ])
+    @Test(
+        "the exit code is 0 when everything stays reachable, 1 when not",
+        arguments: [
+            ("v1", "v3", Int32(0)), ("v3", "reordered", 0), ("v3", "v1", 1), ("v1", "transfer", 1), ("v3", "dev", 0),
+            ("v3", "v3", 0),
+        ])
     func exitCodes(old: String, new: String, code: Int32) {
         #expect(Self.run(old, new).exitCode == code)
     }
 
     @Test("any mix of inputs works: build id, build folder, .app, profile, executable, codesign output, binary plist")
     func mixes() {
-        let inputs = ["v3", FixtureFiles.path("builds/v3"), FixtureFiles.path("Ledger.app"), FixtureFiles.path("ledger-x86_64.o"),
-                      FixtureFiles.path("codesign-text.txt"), FixtureFiles.path("codesign-colon.txt"), FixtureFiles.path("ledger.bplist"),
-                      FixtureFiles.path("Ledger.entitlements")]
+        let inputs = [
+            "v3", FixtureFiles.path("builds/v3"), FixtureFiles.path("Ledger.app"), FixtureFiles.path("ledger-x86_64.o"),
+            FixtureFiles.path("codesign-text.txt"), FixtureFiles.path("codesign-colon.txt"), FixtureFiles.path("ledger.bplist"),
+            FixtureFiles.path("Ledger.entitlements"),
+        ]
         for input in inputs {
             let output = Self.run(input, FixtureFiles.path("Ledger.app"), team: "Q7X2K9M4TD")
             #expect(output.exitCode == 0, "\(input): \(output.stderr)")
         }
     }
 
-    @Test("the loader detects each kind by content", arguments: [
-        ("v1", SourceKind.build), ("Ledger.app", .appBundle), ("embedded.mobileprovision", .provisioningProfile),
-        ("ledger-arm64.o", .machO), ("ledger.bplist", .binaryPlist), ("codesign-text.txt", .codesignText),
-        ("codesign-colon.txt", .xmlPlist), ("Ledger.entitlements", .xcodeEntitlements),
-    ])
+    @Test(
+        "the loader detects each kind by content",
+        arguments: [
+            ("v1", SourceKind.build), ("Ledger.app", .appBundle), ("embedded.mobileprovision", .provisioningProfile),
+            ("ledger-arm64.o", .machO), ("ledger.bplist", .binaryPlist), ("codesign-text.txt", .codesignText),
+            ("codesign-colon.txt", .xmlPlist), ("Ledger.entitlements", .xcodeEntitlements),
+        ])
     func kinds(input: String, kind: SourceKind) throws {
         let path = input == "v1" ? input : FixtureFiles.path(input)
-        let loaded = try EntitlementsLoader.load(path, variables: XcodeVariables(team: "T", bundleID: "b"), buildsRoot: FixtureFiles.buildsRoot)
+        let loaded = try EntitlementsLoader.load(
+            path, variables: XcodeVariables(team: "T", bundleID: "b"), buildsRoot: FixtureFiles.buildsRoot)
         #expect(loaded.kind == kind)
     }
 
-    @Test("bad input exits 2 with one line naming the input", arguments: [
-        ("no-such-build", "error: no-such-build: no such file, folder or build id (build ids are looked up in BUILDS)\n"),
-        ("array.plist", "error: FIXTURES/array.plist: property list is an array, not a dictionary\n"),
-        ("Unknown.entitlements", "error: FIXTURES/Unknown.entitlements: variable $(MY_CUSTOM_GROUP) left unexpanded: unknown build setting MY_CUSTOM_GROUP\n"),
-        ("src", "error: FIXTURES/src: folder is neither an app bundle (no Info.plist) nor a build (no build.json)\n"),
-    ])
+    @Test(
+        "bad input exits 2 with one line naming the input",
+        arguments: [
+            ("no-such-build", "error: no-such-build: no such file, folder or build id (build ids are looked up in BUILDS)\n"),
+            ("array.plist", "error: FIXTURES/array.plist: property list is an array, not a dictionary\n"),
+            (
+                "Unknown.entitlements",
+                "error: FIXTURES/Unknown.entitlements: variable $(MY_CUSTOM_GROUP) left unexpanded: unknown build setting MY_CUSTOM_GROUP\n"
+            ),
+            ("src", "error: FIXTURES/src: folder is neither an app bundle (no Info.plist) nor a build (no build.json)\n"),
+        ])
     func badInput(input: String, message: String) {
         let path = input == "no-such-build" ? input : FixtureFiles.path(input)
         let output = Self.run("v1", path, team: "Q7X2K9M4TD")
@@ -84,9 +109,11 @@ import TestSupport
     func badManifest() throws {
         let directory = try TemporaryDirectory("builds")
         try FileManager.default.createDirectory(atPath: directory.file("v9"), withIntermediateDirectories: true)
-        try Data(#"{"id": "v9", "entitlements": "x.entitlements"}"#.utf8).write(to: URL(fileURLWithPath: directory.file("v9/build.json")))
-        let output = EntitlementsDiffCommand.run(old: "v9", new: "v9", team: nil, bundleID: nil, buildsRoot: directory.path,
-                                                 itemCounts: nil, json: false)
+        try Data(#"{"id": "v9", "entitlements": "x.entitlements"}"#.utf8).write(
+            to: URL(fileURLWithPath: directory.file("v9/build.json")))
+        let output = EntitlementsDiffCommand.run(
+            old: "v9", new: "v9", team: nil, bundleID: nil, buildsRoot: directory.path,
+            itemCounts: nil, json: false)
         #expect(output.stderr == "error: \(directory.file("v9/build.json")): field \"bundleID\" is missing\n")
         #expect(output.exitCode == 2)
         #expect(Self.run("v1", "v3", counts: ["x": -1]).exitCode == 2)

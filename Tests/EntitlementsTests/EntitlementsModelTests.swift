@@ -16,17 +16,22 @@ import Testing
     @Test("access groups follow securityd's order and drop duplicates")
     func order() throws {
         let ledger = try FixtureFiles.ledger()
-        #expect(ledger.accessGroups == ["Q7X2K9M4TD.com.example.ledger", "Q7X2K9M4TD.com.example.shared", "group.com.example.ledger"])
-        let noGroups = Entitlements(["application-identifier": .string("T.app"), "com.apple.security.application-groups": .array([.string("group.a")])])
+        #expect(
+            ledger.accessGroups == ["Q7X2K9M4TD.com.example.ledger", "Q7X2K9M4TD.com.example.shared", "group.com.example.ledger"])
+        let noGroups = Entitlements([
+            "application-identifier": .string("T.app"), "com.apple.security.application-groups": .array([.string("group.a")]),
+        ])
         #expect(noGroups.accessGroups == ["T.app", "group.a"])
     }
 
-    @Test("the team comes from the app id prefix, else from com.apple.developer.team-identifier", arguments: [
-        (["application-identifier": PlistValue.string("AAAAAAAAAA.x")], "AAAAAAAAAA"),
-        (["com.apple.application-identifier": .string("BBBBBBBBBB.x")], "BBBBBBBBBB"),
-        (["com.apple.developer.team-identifier": .string("CCCCCCCCCC")], "CCCCCCCCCC"),
-        ([:], nil),
-    ] as [([String: PlistValue], String?)])
+    @Test(
+        "the team comes from the app id prefix, else from com.apple.developer.team-identifier",
+        arguments: [
+            (["application-identifier": PlistValue.string("AAAAAAAAAA.x")], "AAAAAAAAAA"),
+            (["com.apple.application-identifier": .string("BBBBBBBBBB.x")], "BBBBBBBBBB"),
+            (["com.apple.developer.team-identifier": .string("CCCCCCCCCC")], "CCCCCCCCCC"),
+            ([:], nil),
+        ] as [([String: PlistValue], String?)])
     func team(values: [String: PlistValue], team: String?) {
         #expect(Entitlements(values).teamIdentifier == team)
     }

@@ -12,16 +12,19 @@ import Testing
         #expect(changes[0].old == .string("1") && changes[0].new == .string("2"))
     }
 
-    @Test("arrays are compared element by element, with order changes called out", arguments: [
-        (["x", "y"], ["x", "y", "z"], ["z"], [], false),
-        (["x", "y", "z"], ["x", "z"], [], ["y"], false),
-        (["x", "y"], ["y", "x"], [], [], true),
-        (["x", "y", "z"], ["z", "w", "x"], ["w"], ["y"], true),
-    ])
+    @Test(
+        "arrays are compared element by element, with order changes called out",
+        arguments: [
+            (["x", "y"], ["x", "y", "z"], ["z"], [], false),
+            (["x", "y", "z"], ["x", "z"], [], ["y"], false),
+            (["x", "y"], ["y", "x"], [], [], true),
+            (["x", "y", "z"], ["z", "w", "x"], ["w"], ["y"], true),
+        ])
     func arrays(old: [String], new: [String], added: [String], removed: [String], reordered: Bool) throws {
         let key = "keychain-access-groups"
-        let changes = KeyChange.changes(from: Entitlements([key: .array(old.map(PlistValue.string))]),
-                                        to: Entitlements([key: .array(new.map(PlistValue.string))]))
+        let changes = KeyChange.changes(
+            from: Entitlements([key: .array(old.map(PlistValue.string))]),
+            to: Entitlements([key: .array(new.map(PlistValue.string))]))
         let change = try #require(changes.first)
         #expect(changes.count == 1)
         #expect(change.elementsAdded == added.map(PlistValue.string))

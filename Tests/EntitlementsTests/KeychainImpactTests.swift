@@ -2,8 +2,10 @@ import Entitlements
 import Testing
 
 @Suite struct KeychainImpactTests {
-    static func ents(app: String? = "AAAAAAAAAA.com.example.app", groups: [String] = [], appGroups: [String] = [],
-                     extra: [String: PlistValue] = [:]) -> Entitlements {
+    static func ents(
+        app: String? = "AAAAAAAAAA.com.example.app", groups: [String] = [], appGroups: [String] = [],
+        extra: [String: PlistValue] = [:]
+    ) -> Entitlements {
         var values = extra
         if let app { values["application-identifier"] = .string(app) }
         if !groups.isEmpty { values["keychain-access-groups"] = .array(groups.map(PlistValue.string)) }
@@ -11,31 +13,55 @@ import Testing
         return Entitlements(values)
     }
 
-    static func ids(_ findings: [Finding]) -> [String] { findings.map { "\($0.severity.rawValue) \($0.id.rawValue) \($0.subject ?? "-")" } }
+    static func ids(_ findings: [Finding]) -> [String] {
+        findings.map { "\($0.severity.rawValue) \($0.id.rawValue) \($0.subject ?? "-")" }
+    }
 
-    @Test("each kind of change yields its finding", arguments: [
-        // name, old, new, expected findings
-        ("identical", ents(groups: ["AAAAAAAAAA.a"]), ents(groups: ["AAAAAAAAAA.a"]), [String]()),
-        ("group added at the end", ents(groups: ["AAAAAAAAAA.a"]), ents(groups: ["AAAAAAAAAA.a", "AAAAAAAAAA.b"]), []),
-        ("group removed", ents(groups: ["AAAAAAAAAA.a", "AAAAAAAAAA.b"]), ents(groups: ["AAAAAAAAAA.a"]),
-         ["error unreachable-group AAAAAAAAAA.b"]),
-        ("reordered", ents(groups: ["AAAAAAAAAA.a", "AAAAAAAAAA.b"]), ents(groups: ["AAAAAAAAAA.b", "AAAAAAAAAA.a"]),
-         ["warning first-group-changed AAAAAAAAAA.b"]),
-        ("group inserted first", ents(), ents(groups: ["AAAAAAAAAA.shared"]),
-         ["warning first-group-changed AAAAAAAAAA.shared"]),
-        ("team changed", ents(), ents(app: "BBBBBBBBBB.com.example.app"),
-         ["error team-changed AAAAAAAAAA -> BBBBBBBBBB", "error unreachable-group AAAAAAAAAA.com.example.app",
-          "warning first-group-changed BBBBBBBBBB.com.example.app"]),
-        ("app group added", ents(), ents(appGroups: ["group.x"]), ["info app-group-added group.x"]),
-        ("app group removed", ents(appGroups: ["group.x"]), ents(),
-         ["error unreachable-group group.x", "warning app-group-removed group.x"]),
-        ("development signing", ents(extra: ["get-task-allow": .bool(true)]), ents(extra: ["aps-environment": .string("development")]),
-         ["info development-signing old", "warning development-signing new"]),
-        ("no access groups", ents(app: nil), ents(app: nil), ["warning no-access-groups new"]),
-        ("wildcard profile grants, and has no first group", ents(groups: ["AAAAAAAAAA.a"]), ents(groups: ["AAAAAAAAAA.*"]), []),
-        ("wildcard does not grant another team", ents(groups: ["AAAAAAAAAA.a"]), ents(groups: ["BBBBBBBBBB.*"]),
-         ["error unreachable-group AAAAAAAAAA.a"]),
-    ])
+    @Test(
+        "each kind of change yields its finding",
+        arguments: [
+            // name, old, new, expected findings
+            ("identical", ents(groups: ["AAAAAAAAAA.a"]), ents(groups: ["AAAAAAAAAA.a"]), [String]()),
+            ("group added at the end", ents(groups: ["AAAAAAAAAA.a"]), ents(groups: ["AAAAAAAAAA.a", "AAAAAAAAAA.b"]), []),
+            (
+                "group removed", ents(groups: ["AAAAAAAAAA.a", "AAAAAAAAAA.b"]), ents(groups: ["AAAAAAAAAA.a"]),
+                ["error unreachable-group AAAAAAAAAA.b"]
+            ),
+            (
+                "reordered", ents(groups: ["AAAAAAAAAA.a", "AAAAAAAAAA.b"]), ents(groups: ["AAAAAAAAAA.b", "AAAAAAAAAA.a"]),
+                ["warning first-group-changed AAAAAAAAAA.b"]
+            ),
+            (
+                "group inserted first", ents(), ents(groups: ["AAAAAAAAAA.shared"]),
+                ["warning first-group-changed AAAAAAAAAA.shared"]
+            ),
+            (
+                "team changed", ents(), ents(app: "BBBBBBBBBB.com.example.app"),
+                [
+                    "error team-changed AAAAAAAAAA -> BBBBBBBBBB", "error unreachable-group AAAAAAAAAA.com.example.app",
+                    "warning first-group-changed BBBBBBBBBB.com.example.app",
+                ]
+            ),
+            ("app group added", ents(), ents(appGroups: ["group.x"]), ["info app-group-added group.x"]),
+            (
+                "app group removed", ents(appGroups: ["group.x"]), ents(),
+                ["error unreachable-group group.x", "warning app-group-removed group.x"]
+            ),
+            (
+                "development signing", ents(extra: ["get-task-allow": .bool(true)]),
+                ents(extra: ["aps-environment": .string("development")]),
+                ["info development-signing old", "warning development-signing new"]
+            ),
+            ("no access groups", ents(app: nil), ents(app: nil), ["warning no-access-groups new"]),
+            (
+                "wildcard profile grants, and has no first group", ents(groups: ["AAAAAAAAAA.a"]), ents(groups: ["AAAAAAAAAA.*"]),
+                []
+            ),
+            (
+                "wildcard does not grant another team", ents(groups: ["AAAAAAAAAA.a"]), ents(groups: ["BBBBBBBBBB.*"]),
+                ["error unreachable-group AAAAAAAAAA.a"]
+            ),
+        ])
     func kinds(name: String, old: Entitlements, new: Entitlements, expected: [String]) {
         #expect(Self.ids(KeychainImpact.findings(old: old, new: new, itemCounts: nil)) == expected, "\(name)")
     }
@@ -54,7 +80,8 @@ import Testing
     func bridge() throws {
         let old = Self.ents(appGroups: ["group.shared"])
         let new = Self.ents(app: "BBBBBBBBBB.com.example.app", appGroups: ["group.shared"])
-        let bridged = KeychainImpact.findings(old: old, new: new, itemCounts: ["AAAAAAAAAA.com.example.app": 0, "group.shared": 4])
+        let bridged = KeychainImpact.findings(
+            old: old, new: new, itemCounts: ["AAAAAAAAAA.com.example.app": 0, "group.shared": 4])
         let team = try #require(bridged.first)
         #expect(team.id == .teamChanged && team.severity == .warning)
         #expect(team.message.contains("Both builds list group.shared, which a bridge can use."))
@@ -68,7 +95,8 @@ import Testing
 
     @Test("a team change with no shared app group says no bridge can work")
     func noBridge() throws {
-        let findings = KeychainImpact.findings(old: Self.ents(), new: Self.ents(app: "BBBBBBBBBB.com.example.app"), itemCounts: nil)
+        let findings = KeychainImpact.findings(
+            old: Self.ents(), new: Self.ents(app: "BBBBBBBBBB.com.example.app"), itemCounts: nil)
         #expect(findings.first?.message.hasSuffix("The builds share no app group, so no bridge can work as they stand.") == true)
     }
 }

@@ -48,10 +48,12 @@ enum MachOBuilder {
         var payload: [UInt8] = []
         if let section {
             let offset = dataStart + payload.count
-            commands += le32(0x19) + le32(UInt32(segmentSize)) + name16("__TEXT")
+            commands +=
+                le32(0x19) + le32(UInt32(segmentSize)) + name16("__TEXT")
                 + le64(0) + le64(UInt64(section.count)) + le64(UInt64(offset)) + le64(UInt64(section.count))
                 + le32(5) + le32(5) + le32(1) + le32(0)
-            commands += name16("__entitlements") + name16("__TEXT") + le64(0) + le64(UInt64(section.count))
+            commands +=
+                name16("__entitlements") + name16("__TEXT") + le64(0) + le64(UInt64(section.count))
                 + le32(UInt32(offset)) + le32(0) + le32(0) + le32(0) + le32(0) + le32(0) + le32(0) + le32(0)
             payload += section
         }
@@ -61,7 +63,8 @@ enum MachOBuilder {
             payload += signature
         }
         let ncmds = UInt32((section == nil ? 0 : 1) + (signature == nil ? 0 : 1))
-        let header = le32(0xfeed_facf) + le32(cpu) + le32(0) + le32(2) + le32(ncmds) + le32(UInt32(commandsSize))
+        let header =
+            le32(0xfeed_facf) + le32(cpu) + le32(0) + le32(2) + le32(ncmds) + le32(UInt32(commandsSize))
             + le32(0) + le32(0)
         return header + commands + payload
     }

@@ -34,9 +34,11 @@ import Testing
         #expect(try PropertyListReader.dictionary(from: binary, file: "round-trip") == entries)
     }
 
-    @Test("a plist that is not a dictionary, or not a plist, is one line naming the file", arguments: [
-        ("array.plist", "array.plist: property list is an array, not a dictionary"),
-    ])
+    @Test(
+        "a plist that is not a dictionary, or not a plist, is one line naming the file",
+        arguments: [
+            ("array.plist", "array.plist: property list is an array, not a dictionary")
+        ])
     func notADictionary(name: String, message: String) throws {
         let error = #expect(throws: EntitlementsError.self) {
             try PropertyListReader.dictionary(from: try FixtureFiles.data(name), file: name)
@@ -44,7 +46,8 @@ import Testing
         #expect(error?.description == message)
     }
 
-    @Test("garbage and empty input are rejected with the file's name", arguments: ["<plist><dict><key>a</dict>", "", "\u{1}\u{2}"])
+    @Test(
+        "garbage and empty input are rejected with the file's name", arguments: ["<plist><dict><key>a</dict>", "", "\u{1}\u{2}"])
     func garbage(text: String) {
         let error = #expect(throws: EntitlementsError.self) {
             try PropertyListReader.dictionary(from: Data(text.utf8), file: "bad.plist")

@@ -26,7 +26,9 @@ import TestSupport
         var out: [[UInt8]] = []
         let stride = max(1, bytes.count / 97)
         for length in Swift.stride(from: 0, to: bytes.count, by: stride) { out.append(Array(bytes.prefix(length))) }
-        let offsets = Set((0..<min(bytes.count, 64)).map { $0 } + Swift.stride(from: 0, to: bytes.count, by: max(1, bytes.count / 61)).map { $0 })
+        let offsets = Set(
+            (0..<min(bytes.count, 64)).map { $0 }
+                + Swift.stride(from: 0, to: bytes.count, by: max(1, bytes.count / 61)).map { $0 })
         for offset in offsets.sorted() {
             for bit in [0, 3, 7] {
                 var copy = bytes
@@ -39,18 +41,26 @@ import TestSupport
 
     static func fatFixture() throws -> [UInt8] {
         let xml = try FixtureFiles.bytes("src/ledger.plist")
-        return MachOBuilder.universal([
-            (MachOBuilder.arm64, try FixtureFiles.bytes("ledger-arm64.o")),
-            (MachOBuilder.x86_64, MachOBuilder.thin(cpu: MachOBuilder.x86_64, section: nil, signature: MachOBuilder.signature(entitlements: xml))),
-        ], wide: false)
+        return MachOBuilder.universal(
+            [
+                (MachOBuilder.arm64, try FixtureFiles.bytes("ledger-arm64.o")),
+                (
+                    MachOBuilder.x86_64,
+                    MachOBuilder.thin(
+                        cpu: MachOBuilder.x86_64, section: nil, signature: MachOBuilder.signature(entitlements: xml))
+                ),
+            ], wide: false)
     }
 
-    @Test("mutated fixtures are read or rejected with a typed one-line error, never a crash", arguments: [
-        ("src/ledger.plist", Reader.plist), ("ledger.bplist", .plist), ("codesign-colon.txt", .codesign),
-        ("codesign-text.txt", .codesign), ("codesign-text-nested.txt", .codesign), ("embedded.mobileprovision", .profile),
-        ("ledger-arm64.o", .machO), ("ledger-x86_64.o", .machO), ("ledger-arm64.o", .loader), ("embedded.mobileprovision", .loader),
-        ("Ledger.entitlements", .loader), ("fat", .machO),
-    ])
+    @Test(
+        "mutated fixtures are read or rejected with a typed one-line error, never a crash",
+        arguments: [
+            ("src/ledger.plist", Reader.plist), ("ledger.bplist", .plist), ("codesign-colon.txt", .codesign),
+            ("codesign-text.txt", .codesign), ("codesign-text-nested.txt", .codesign), ("embedded.mobileprovision", .profile),
+            ("ledger-arm64.o", .machO), ("ledger-x86_64.o", .machO), ("ledger-arm64.o", .loader),
+            ("embedded.mobileprovision", .loader),
+            ("Ledger.entitlements", .loader), ("fat", .machO),
+        ])
     func mutants(name: String, reader: Reader) throws {
         let original = name == "fat" ? try Self.fatFixture() : try FixtureFiles.bytes(name)
         try Self.read(original, with: reader)
@@ -79,8 +89,9 @@ import TestSupport
         #expect(error?.problem.hasPrefix("truncated:") == true)
     }
 
-    @Test("an app bundle with a mutated Info.plist, executable or profile is read or rejected naming that file",
-          arguments: ["Info.plist", "Ledger", "embedded.mobileprovision"])
+    @Test(
+        "an app bundle with a mutated Info.plist, executable or profile is read or rejected naming that file",
+        arguments: ["Info.plist", "Ledger", "embedded.mobileprovision"])
     func mutatedApp(member: String) throws {
         let directory = try TemporaryDirectory("app")
         let folder = directory.file("Ledger.app")

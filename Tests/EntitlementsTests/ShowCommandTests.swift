@@ -6,22 +6,26 @@ import Testing
 /// entitlements; `--info` prints an app's identity keys; bad input is one line and exit 2.
 @Suite struct ShowCommandTests {
     static func show(_ input: String, info: Bool = false) -> EntitlementsDiffCommand.Output {
-        EntitlementsShowCommand.run(input: input, team: "Q7X2K9M4TD", bundleID: "com.example.ledger",
-                                    buildsRoot: FixtureFiles.buildsRoot, info: info)
+        EntitlementsShowCommand.run(
+            input: input, team: "Q7X2K9M4TD", bundleID: "com.example.ledger",
+            buildsRoot: FixtureFiles.buildsRoot, info: info)
     }
 
-    @Test("the XML printed reads back as the entitlements the loader read", arguments: [
-        "Ledger.app", "ledger.bplist", "codesign-xml.txt", "codesign-text.txt", "embedded.mobileprovision",
-        "ledger-arm64.o", "Ledger.entitlements", "v3",
-    ])
+    @Test(
+        "the XML printed reads back as the entitlements the loader read",
+        arguments: [
+            "Ledger.app", "ledger.bplist", "codesign-xml.txt", "codesign-text.txt", "embedded.mobileprovision",
+            "ledger-arm64.o", "Ledger.entitlements", "v3",
+        ])
     func roundTrip(name: String) throws {
         let input = name.hasPrefix("v") ? name : FixtureFiles.path(name)
         let output = Self.show(input)
         #expect(output.exitCode == 0, "\(output.stderr)")
         #expect(output.stdout.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>"))
         let printed = try PropertyListReader.dictionary(from: Data(output.stdout.utf8), file: "stdout")
-        let loaded = try EntitlementsLoader.load(input, variables: XcodeVariables(team: "Q7X2K9M4TD", bundleID: "com.example.ledger"),
-                                                 buildsRoot: FixtureFiles.buildsRoot)
+        let loaded = try EntitlementsLoader.load(
+            input, variables: XcodeVariables(team: "Q7X2K9M4TD", bundleID: "com.example.ledger"),
+            buildsRoot: FixtureFiles.buildsRoot)
         #expect(printed == loaded.entitlements.values)
         #expect(!printed.isEmpty)
     }
@@ -30,20 +34,23 @@ import Testing
     func info() {
         let output = Self.show(FixtureFiles.path("Ledger.app"), info: true)
         #expect(output.exitCode == 0)
-        #expect(output.stdout == """
-            CFBundleIdentifier=com.example.ledger
-            CFBundleShortVersionString=3.0
-            CFBundleVersion=
-            CFBundleExecutable=Ledger
+        #expect(
+            output.stdout == """
+                CFBundleIdentifier=com.example.ledger
+                CFBundleShortVersionString=3.0
+                CFBundleVersion=
+                CFBundleExecutable=Ledger
 
-            """)
+                """)
     }
 
-    @Test("bad input: one line naming it, exit 2", arguments: [
-        ("nope", false, "error: nope: no such file"),
-        ("array.plist", false, "error: Fixtures/array.plist: property list is an array, not a dictionary"),
-        ("builds", true, "error: Fixtures/builds: no Info.plist: not an app bundle"),
-    ])
+    @Test(
+        "bad input: one line naming it, exit 2",
+        arguments: [
+            ("nope", false, "error: nope: no such file"),
+            ("array.plist", false, "error: Fixtures/array.plist: property list is an array, not a dictionary"),
+            ("builds", true, "error: Fixtures/builds: no Info.plist: not an app bundle"),
+        ])
     func badInput(name: String, info: Bool, prefix: String) {
         let input = name == "nope" ? name : FixtureFiles.path(name)
         let output = Self.show(input, info: info)

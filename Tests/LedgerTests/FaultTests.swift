@@ -6,9 +6,11 @@ import Testing
 /// Injected keychain faults over the new build's first launch, through real launches: a failed or
 /// lost write never costs the legacy copy, and the next launch finishes the migration.
 @Suite struct FaultTests {
-    @Test("a failed or lost write keeps the preference and the version; the relaunch migrates", arguments: [
-        FaultAction.status(-25308), .status(-36), .dropWrite,
-    ])
+    @Test(
+        "a failed or lost write keeps the preference and the version; the relaunch migrates",
+        arguments: [
+            FaultAction.status(-25308), .status(-36), .dropWrite,
+        ])
     func writeFailureKeepsSource(_ action: FaultAction) throws {
         let device = try LedgerDevice()
         try device.install("v1")
@@ -40,8 +42,10 @@ import Testing
             try device.install("v1")
             try device.launch(.seed)
             try device.install("v2")
-            let killed = try device.session.launch(LedgerDevice.bundleID, LaunchOptions(
-                arguments: ["-UITestCaseID", device.caseID], faultPlan: FaultPlan(crashAfterMutation: point)))
+            let killed = try device.session.launch(
+                LedgerDevice.bundleID,
+                LaunchOptions(
+                    arguments: ["-UITestCaseID", device.caseID], faultPlan: FaultPlan(crashAfterMutation: point)))
             #expect(killed.endedAtCrashPoint, "crash point \(point)")
             #expect(try device.launch(.launch).migration?.state != "failed", "crash point \(point)")
             #expect(try device.launch(.verify).secretResults == ["found", "found", "found", "found"], "crash point \(point)")

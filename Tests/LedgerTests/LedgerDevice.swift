@@ -34,8 +34,10 @@ final class LedgerDevice: @unchecked Sendable {
 
     /// Launches the installed build in `mode` for the test's case and returns its status file.
     @discardableResult
-    func launch(_ mode: LaunchMode, extra: [String] = [], caseID: String? = nil,
-                faultPlan: FaultPlan = .none) throws -> LaunchStatus {
+    func launch(
+        _ mode: LaunchMode, extra: [String] = [], caseID: String? = nil,
+        faultPlan: FaultPlan = .none
+    ) throws -> LaunchStatus {
         let arguments = (mode.argument.map { [$0] } ?? []) + [LaunchMode.caseIDArgument, caseID ?? self.caseID] + extra
         let result = try session.launch(Self.bundleID, LaunchOptions(arguments: arguments, faultPlan: faultPlan, timeout: 20))
         #expect(result.exitedCleanly, "\(mode) exited \(result.termination)")

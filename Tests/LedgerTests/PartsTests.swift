@@ -57,11 +57,12 @@ struct FixedGate: ProtectedDataGate {
 
     @Test("a value of the wrong type is malformed input: kept, not converted", arguments: ["number", "bytes", "array"])
     func wrongTypeKept(_ kind: String) async throws {
-        let value: Any = switch kind {
-        case "number": NSNumber(value: 42)
-        case "bytes": Data([0xFF, 0xFE])
-        default: ["a"]
-        }
+        let value: Any =
+            switch kind {
+            case "number": NSNumber(value: 42)
+            case "bytes": Data([0xFF, 0xFE])
+            default: ["a"]
+            }
         let defaults = MemoryDefaults(["authToken": value])
         let vault = InMemoryMigrationKeychain()
         let mover = DefaultsToKeychainMover(vault: vault, defaults: defaults, journal: SilentJournal())
@@ -75,12 +76,14 @@ struct FixedGate: ProtectedDataGate {
         let vault = InMemoryMigrationKeychain()
         let defaults = MemoryDefaults(["authToken": "a", "refreshToken": 7])
         let mover = DefaultsToKeychainMover(vault: vault, defaults: defaults, journal: SilentJournal())
-        let locked = SchemaMigrator(targetVersion: 1, steps: [MoveDefaultsStep(mover: mover)], vault: vault,
-                                    protectedData: FixedGate(isAvailable: false))
+        let locked = SchemaMigrator(
+            targetVersion: 1, steps: [MoveDefaultsStep(mover: mover)], vault: vault,
+            protectedData: FixedGate(isAvailable: false))
         #expect(await locked.migrateIfNeeded() == .deferred(reason: "protected data unavailable"))
         #expect(defaults.object(forKey: "authToken") != nil)
-        let open = SchemaMigrator(targetVersion: 1, steps: [MoveDefaultsStep(mover: mover)], vault: vault,
-                                  protectedData: FixedGate(isAvailable: true))
+        let open = SchemaMigrator(
+            targetVersion: 1, steps: [MoveDefaultsStep(mover: mover)], vault: vault,
+            protectedData: FixedGate(isAvailable: true))
         let state = await open.migrateIfNeeded()
         #expect(state == .failed(from: 0, at: 0, reason: "step 0->1: keysLeftBehind(1) decode -26275"))
         #expect(try await open.storedVersion() == 0)
@@ -89,9 +92,11 @@ struct FixedGate: ProtectedDataGate {
         #expect(await open.migrateIfNeeded() == .upToDate)
     }
 
-    @Test("the janitor's window: the stamp is written once, and 30 days must pass", arguments: [
-        (29.9, false), (30.0, false), (30.01, true),
-    ])
+    @Test(
+        "the janitor's window: the stamp is written once, and 30 days must pass",
+        arguments: [
+            (29.9, false), (30.0, false), (30.01, true),
+        ])
     func janitorWindow(_ days: Double, _ elapsed: Bool) async throws {
         let vault = InMemoryMigrationKeychain()
         let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("janitor-\(UUID().uuidString)")

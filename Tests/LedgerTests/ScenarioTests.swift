@@ -6,8 +6,9 @@ import TestSupport
 
 /// The gate's scenarios, each on its own device, through real launches.
 @Suite struct ScenarioTests {
-    @Test("malformed legacy data stays where it is, the migration fails with a code, and the app does not crash",
-          arguments: ["v2", "v3"])
+    @Test(
+        "malformed legacy data stays where it is, the migration fails with a code, and the app does not crash",
+        arguments: ["v2", "v3"])
     func malformedKeepsOld(_ build: String) throws {
         let device = try LedgerDevice()
         try device.install("v1")
@@ -20,8 +21,11 @@ import TestSupport
         #expect(launch.result("authToken", "preferences") == "kept")
         #expect(launch.result("refreshToken", "preferences") == "kept")
         #expect(launch.schemaVersion == nil, "the version did not advance")
-        #expect(launch.legacy == LegacyState(preferenceKeys: ["authToken", "refreshToken"], archive: true,
-                                             artefacts: ["FeedCache.dat", "Preferences.plist", "SessionCache.archive"]))
+        #expect(
+            launch.legacy
+                == LegacyState(
+                    preferenceKeys: ["authToken", "refreshToken"], archive: true,
+                    artefacts: ["FeedCache.dat", "Preferences.plist", "SessionCache.archive"]))
         let stored = try device.storedPreferences()
         #expect(stored["authToken"] is NSNumber && stored["refreshToken"] is Data, "the malformed values are untouched")
         // Relaunches retry and fail the same way: the same bytes each time.
@@ -41,8 +45,11 @@ import TestSupport
         try Data("definitely not an archive".utf8).write(to: URL(fileURLWithPath: archive))
         try device.install("v2")
         let launch = try device.launch(.launch)
-        #expect(launch.migration == MigrationOutcome(state: "failed", from: 0, to: 1,
-                                                     reason: "step 1->2: corruptArchive NSKeyedUnarchiver -26275"))
+        #expect(
+            launch.migration
+                == MigrationOutcome(
+                    state: "failed", from: 0, to: 1,
+                    reason: "step 1->2: corruptArchive NSKeyedUnarchiver -26275"))
         #expect(launch.result("session", "archive") == "kept")
         #expect(launch.legacy?.archive == true && launch.schemaVersion == nil)
         let verify = try device.launch(.verify)
@@ -152,11 +159,14 @@ import TestSupport
         try device.launch(.seedMalformed)
         try device.launch(.verify)
         let secrets = CaseSecrets(caseID: device.caseID)
-        let log = try String(contentsOfFile: device.session.layout.logsDirectory + "/\(LedgerDevice.bundleID).log", encoding: .utf8)
+        let log = try String(
+            contentsOfFile: device.session.layout.logsDirectory + "/\(LedgerDevice.bundleID).log", encoding: .utf8)
         for (label, secret) in secrets.labelled {
             let bytes = Data(secret.utf8)
-            let forms = [secret, bytes.base64EncodedString(), bytes.map { String(format: "%02x", $0) }.joined(),
-                         SHA256.hash(bytes).map { String(format: "%02x", $0) }.joined()]
+            let forms = [
+                secret, bytes.base64EncodedString(), bytes.map { String(format: "%02x", $0) }.joined(),
+                SHA256.hash(bytes).map { String(format: "%02x", $0) }.joined(),
+            ]
             for (index, status) in device.statuses.enumerated() {
                 let text = String(decoding: status, as: UTF8.self)
                 for form in forms {

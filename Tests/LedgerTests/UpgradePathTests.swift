@@ -12,8 +12,11 @@ import TestSupport
         try device.install("v1")
         let seed = try device.launch(.seed)
         #expect(seed.items.allSatisfy { $0.result == "written" && $0.status == 0 })
-        #expect(seed.legacy == LegacyState(preferenceKeys: ["authToken", "refreshToken"], archive: true,
-                                           artefacts: ["FeedCache.dat", "Preferences.plist", "SessionCache.archive"]))
+        #expect(
+            seed.legacy
+                == LegacyState(
+                    preferenceKeys: ["authToken", "refreshToken"], archive: true,
+                    artefacts: ["FeedCache.dat", "Preferences.plist", "SessionCache.archive"]))
         #expect(try device.launch(.verify).secretResults == ["found", "found", "found", "found"], "v1 reads what it seeded")
 
         try device.install("v2")
@@ -60,8 +63,9 @@ import TestSupport
         #expect(try device.items().allSatisfy { $0.accessible == "cku" })
     }
 
-    @Test("relaunching the new build changes nothing: the second and third status files are byte-identical",
-          arguments: ["v2", "v3"])
+    @Test(
+        "relaunching the new build changes nothing: the second and third status files are byte-identical",
+        arguments: ["v2", "v3"])
     func idempotentRelaunch(_ build: String) throws {
         let device = try LedgerDevice()
         try device.install("v1")

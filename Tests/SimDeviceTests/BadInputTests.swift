@@ -19,10 +19,12 @@ import TestSupport
         #expect(oneLine(error).contains("unknown device \"Nope\""))
     }
 
-    @Test("a malformed device.json names the file and the field", arguments: [
-        ("{not json", "not valid JSON"),
-        (#"{"udid": "X"}"#, "field \"formatVersion\" is missing"),
-    ])
+    @Test(
+        "a malformed device.json names the file and the field",
+        arguments: [
+            ("{not json", "not valid JSON"),
+            (#"{"udid": "X"}"#, "field \"formatVersion\" is missing"),
+        ])
     func malformedRecord(contents: String, reason: String) throws {
         let fixture = try Fixture()
         let layout = fixture.device.layout
@@ -41,7 +43,9 @@ import TestSupport
     @Test("a wrong field type in device.json is named")
     func wrongFieldType() throws {
         let fixture = try Fixture()
-        var record = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: fixture.device.layout.recordPath))) as! [String: Any]
+        var record =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: fixture.device.layout.recordPath)))
+            as! [String: Any]
         record["lockState"] = "sideways"
         try JSONSerialization.data(withJSONObject: record).write(to: URL(fileURLWithPath: fixture.device.layout.recordPath))
         let error = try #require(throws: DeviceError.self) { try fixture.set.device(fixture.device.udid) }
@@ -69,7 +73,8 @@ import TestSupport
         let folder = try BuildFixture.write(in: fixture.builds, id: "v9")
         let manifest = folder + "/build.json"
         func edit(_ change: (inout [String: Any]) -> Void) throws {
-            var object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: manifest))) as! [String: Any]
+            var object =
+                try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: manifest))) as! [String: Any]
             change(&object)
             try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: manifest))
         }
@@ -98,7 +103,8 @@ import TestSupport
             expected = "\(folder)/App.entitlements: not a property list"
         case .wrongBundle:
             try edit { $0["bundleID"] = "com.example.other" }
-            expected = "\(folder)/App.entitlements: \"application-identifier\" TEAM123456.com.example.tiny does not name bundle id com.example.other of \(manifest)"
+            expected =
+                "\(folder)/App.entitlements: \"application-identifier\" TEAM123456.com.example.tiny does not name bundle id com.example.other of \(manifest)"
         case .noExecutable:
             try edit { $0["executable"] = "NoSuchApp" }
             expected = "build v9: executable \"NoSuchApp\" not found in products folder \(BuiltProducts.directory.path)"

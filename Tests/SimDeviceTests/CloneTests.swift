@@ -16,7 +16,8 @@ struct CloneTests {
 
         let copy = try fixture.set.clone(fixture.device.refreshed(), name: "Copy")
         #expect(copy.udid != fixture.device.udid && copy.record.name == "Copy")
-        #expect(copy.record.lockState == .locked && copy.record.state == .booted && copy.record.clock == fixture.device.record.clock)
+        #expect(
+            copy.record.lockState == .locked && copy.record.state == .booted && copy.record.clock == fixture.device.record.clock)
         #expect(try copy.keychainItems().map(\.account) == ["token"])
         #expect(try copy.digestKey() == fixture.device.digestKey())
         #expect(copy.installedApps().map(\.bundleID) == ["com.example.tiny"])

@@ -20,8 +20,10 @@ final class Fixture: @unchecked Sendable {
     var catalog: BuildCatalog { BuildCatalog(folder: builds, productsFolder: BuiltProducts.directory.path) }
 
     /// Writes a TinyApp build fixture and returns it ready to install.
-    func build(_ id: String, buildNumber: String = "100", bundleID: String = "com.example.tiny",
-               groups: [String] = []) throws -> Build {
+    func build(
+        _ id: String, buildNumber: String = "100", bundleID: String = "com.example.tiny",
+        groups: [String] = []
+    ) throws -> Build {
         try BuildFixture.write(in: builds, id: id, bundleID: bundleID, buildNumber: buildNumber, groups: groups)
         return try catalog.build(id)
     }

@@ -57,9 +57,11 @@ import TestSupport
         #expect(history.split(separator: "\n").map { $0.contains("\"event\":\"downgrade\"") } == [false, true, false])
     }
 
-    @Test("build numbers order as dotted integers", arguments: [
-        ("9", "10", ComparisonResult.orderedAscending), ("10.1", "10", .orderedDescending), ("2.0", "2", .orderedSame),
-    ])
+    @Test(
+        "build numbers order as dotted integers",
+        arguments: [
+            ("9", "10", ComparisonResult.orderedAscending), ("10.1", "10", .orderedDescending), ("2.0", "2", .orderedSame),
+        ])
     func buildNumberOrder(lhs: String, rhs: String, expected: ComparisonResult) {
         #expect(BuildManifest.compareBuildNumbers(lhs, rhs) == expected)
     }
@@ -83,8 +85,9 @@ import TestSupport
         try session.install(try fixture.build("v1"))
         let read = try session.launch("com.example.tiny")
         #expect(read.exitedCleanly)
-        let status = try String(contentsOfFile: try #require(session.device.dataContainer("com.example.tiny")).path
-                                + "/Documents/tiny-status.json", encoding: .utf8)
+        let status = try String(
+            contentsOfFile: try #require(session.device.dataContainer("com.example.tiny")).path
+                + "/Documents/tiny-status.json", encoding: .utf8)
         #expect(status.contains("\"found\":true"))
     }
 

@@ -31,7 +31,8 @@ import TestSupport
         let fixture = try Fixture()
         let session = try fixture.bootedWithTinyApp()
         let log = fixture.directory.file("logs/env.log")
-        let result = try session.launch("com.example.tiny", LaunchOptions(arguments: ["-TinyMode", "env", "extra"], logPath: log))
+        let result = try session.launch(
+            "com.example.tiny", LaunchOptions(arguments: ["-TinyMode", "env", "extra"], logPath: log))
         #expect(result.exitedCleanly)
         let text = try String(contentsOfFile: log, encoding: .utf8)
         let data = try #require(session.device.dataContainer("com.example.tiny"))
@@ -47,11 +48,16 @@ import TestSupport
         let session = try fixture.bootedWithTinyApp()
         #expect(try session.launch("com.example.tiny", LaunchOptions(arguments: ["-TinyMode", "prefs"])).exitedCleanly)
         #expect(try status(session).contains("\"counter\":1"))
-        #expect(try session.launch("com.example.tiny", LaunchOptions(arguments: ["-TinyMode", "prefs", "-TinyCounter", "41"])).exitedCleanly)
+        #expect(
+            try session.launch("com.example.tiny", LaunchOptions(arguments: ["-TinyMode", "prefs", "-TinyCounter", "41"]))
+                .exitedCleanly)
         #expect(try status(session).contains("\"counter\":41"), "the argument shadows the stored 42")
-        let plist = try #require(session.device.dataContainer("com.example.tiny")).path
+        let plist =
+            try #require(session.device.dataContainer("com.example.tiny")).path
             + "/Library/Preferences/com.example.tiny.plist"
-        let stored = try PropertyListSerialization.propertyList(from: Data(contentsOf: URL(fileURLWithPath: plist)), format: nil) as? [String: Any]
+        let stored =
+            try PropertyListSerialization.propertyList(from: Data(contentsOf: URL(fileURLWithPath: plist)), format: nil)
+            as? [String: Any]
         #expect(stored?["TinyCounter"] as? Int == 42)
     }
 
@@ -70,7 +76,8 @@ import TestSupport
     func signal(_ number: Int32) throws {
         let fixture = try Fixture()
         let session = try fixture.bootedWithTinyApp()
-        let result = try session.launch("com.example.tiny", LaunchOptions(arguments: ["-TinyMode", "signal", "-TinySignal", "\(number)"]))
+        let result = try session.launch(
+            "com.example.tiny", LaunchOptions(arguments: ["-TinyMode", "signal", "-TinySignal", "\(number)"]))
         #expect(result.termination == .signaled(number))
         #expect(!result.endedAtCrashPoint)
     }
@@ -79,8 +86,10 @@ import TestSupport
     func crashPoint() throws {
         let fixture = try Fixture()
         let session = try fixture.bootedWithTinyApp()
-        let result = try session.launch("com.example.tiny", LaunchOptions(
-            arguments: ["-TinyMode", "seed"], faultPlan: FaultPlan(crashAfterMutation: 1)))
+        let result = try session.launch(
+            "com.example.tiny",
+            LaunchOptions(
+                arguments: ["-TinyMode", "seed"], faultPlan: FaultPlan(crashAfterMutation: 1)))
         #expect(result.termination == .signaled(SIGKILL))
         #expect(result.endedAtCrashPoint)
         #expect(result.crashPoint == 1)

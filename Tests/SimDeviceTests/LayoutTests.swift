@@ -10,7 +10,9 @@ import TestSupport
         let fixture = try Fixture()
         let layout = fixture.device.layout
         #expect(layout.directory == fixture.set.root + "/" + fixture.device.udid)
-        let record = try JSONSerialization.jsonObject(with: try Data(contentsOf: URL(fileURLWithPath: layout.recordPath))) as? [String: Any]
+        let record =
+            try JSONSerialization.jsonObject(with: try Data(contentsOf: URL(fileURLWithPath: layout.recordPath)))
+            as? [String: Any]
         #expect(record?["name"] as? String == "Test Phone")
         #expect(record?["runtime"] as? String == "iOS 17.5")
         #expect(record?["state"] as? String == "shutdown")
@@ -20,7 +22,9 @@ import TestSupport
         #expect(FileManager.default.fileExists(atPath: layout.keychainPath))
         for kind in ContainerKind.allCases {
             var isFolder: ObjCBool = false
-            #expect(FileManager.default.fileExists(atPath: layout.containersDirectory(kind), isDirectory: &isFolder) && isFolder.boolValue)
+            #expect(
+                FileManager.default.fileExists(atPath: layout.containersDirectory(kind), isDirectory: &isFolder)
+                    && isFolder.boolValue)
         }
         #expect(layout.containersDirectory(.bundle).hasSuffix("data/Containers/Bundle/Application"))
         #expect(layout.containersDirectory(.data).hasSuffix("data/Containers/Data/Application"))
@@ -41,11 +45,14 @@ import TestSupport
         try FileManager.default.moveItem(atPath: data.path, toPath: moved)
         #expect(session.device.dataContainer("com.example.tiny")?.path == moved)
         // A folder named like a bundle id but without metadata is not a container.
-        try FileManager.default.createDirectory(atPath: layout.containersDirectory(.data) + "/com.example.other",
-                                                withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: layout.containersDirectory(.data) + "/com.example.other",
+            withIntermediateDirectories: true)
         #expect(session.device.dataContainer("com.example.other") == nil)
-        let metadata = try PropertyListSerialization.propertyList(
-            from: try Data(contentsOf: URL(fileURLWithPath: moved + "/" + ContainerDirectory.metadataFileName)), format: nil) as? [String: Any]
+        let metadata =
+            try PropertyListSerialization.propertyList(
+                from: try Data(contentsOf: URL(fileURLWithPath: moved + "/" + ContainerDirectory.metadataFileName)), format: nil)
+            as? [String: Any]
         #expect(metadata?["MCMMetadataIdentifier"] as? String == "com.example.tiny")
         #expect(session.device.groupContainer("group.com.example.tiny") != nil)
         for folder in ["Documents", "Library/Preferences", "Library/Caches", "tmp"] {

@@ -5,10 +5,13 @@ import Testing
 import TestSupport
 
 @Suite struct PreferencesTests {
-    private func make(_ directory: TemporaryDirectory, arguments: [String] = [], state: MutableLockState,
-                      seam: Seam = Seam()) -> Preferences {
-        Preferences(domain: "com.example.tiny", plistPath: directory.file("Library/Preferences/com.example.tiny.plist"),
-                    argumentDomain: Preferences.argumentDomain(arguments), lockState: state.source, seam: seam)
+    private func make(
+        _ directory: TemporaryDirectory, arguments: [String] = [], state: MutableLockState,
+        seam: Seam = Seam()
+    ) -> Preferences {
+        Preferences(
+            domain: "com.example.tiny", plistPath: directory.file("Library/Preferences/com.example.tiny.plist"),
+            argumentDomain: Preferences.argumentDomain(arguments), lockState: state.source, seam: seam)
     }
 
     @Test("values round-trip through a real binary property list")
@@ -61,13 +64,15 @@ import TestSupport
         #expect(preferences.string(forKey: "authToken") == "fromArgs", "the argument domain is in the process, not on disk")
     }
 
-    @Test("the argument domain is parsed as Foundation parses it", arguments: [
-        (["-a", "1", "-b", "x"], ["a": "1", "b": "x"]),
-        (["-flag", "-a", "1"], ["a": "1"]),
-        (["plain", "-a"], [:]),
-        (["-a", "1", "stray", "-b", "2"], ["a": "1", "b": "2"]),
-        (["-", "x"], [:]),
-    ] as [([String], [String: String])])
+    @Test(
+        "the argument domain is parsed as Foundation parses it",
+        arguments: [
+            (["-a", "1", "-b", "x"], ["a": "1", "b": "x"]),
+            (["-flag", "-a", "1"], ["a": "1"]),
+            (["plain", "-a"], [:]),
+            (["-a", "1", "stray", "-b", "2"], ["a": "1", "b": "2"]),
+            (["-", "x"], [:]),
+        ] as [([String], [String: String])])
     func argumentParsing(arguments: [String], expected: [String: String]) {
         let domain = Preferences.argumentDomain(arguments)
         #expect(domain.mapValues { "\($0)" } == expected)
@@ -76,8 +81,9 @@ import TestSupport
     @Test("a property-list value in the arguments is parsed; typed getters read strings as UserDefaults does")
     func typedArguments() throws {
         let directory = try TemporaryDirectory("prefs")
-        let preferences = make(directory, arguments: ["-list", "(a, b)", "-on", "YES", "-n", "42", "-f", "3.9", "-huge", "1e300"],
-                               state: MutableLockState(.unlocked))
+        let preferences = make(
+            directory, arguments: ["-list", "(a, b)", "-on", "YES", "-n", "42", "-f", "3.9", "-huge", "1e300"],
+            state: MutableLockState(.unlocked))
         #expect(preferences.integer(forKey: "f") == 3)
         #expect(preferences.integer(forKey: "huge") == 0)
         #expect(preferences.stringArray(forKey: "list") == ["a", "b"])
@@ -89,9 +95,10 @@ import TestSupport
     @Test("writes pass through the seam: counted, logged, and faulted as the plan says")
     func seam() throws {
         let directory = try TemporaryDirectory("prefs")
-        let recording = RecordingSeam(plan: FaultPlan(faults: [
-            Fault(.preferencesWrite, call: 1, .status(EIO)), Fault(.preferencesWrite, call: 2, .dropWrite),
-        ]))
+        let recording = RecordingSeam(
+            plan: FaultPlan(faults: [
+                Fault(.preferencesWrite, call: 1, .status(EIO)), Fault(.preferencesWrite, call: 2, .dropWrite),
+            ]))
         let preferences = make(directory, state: MutableLockState(.unlocked), seam: recording.seam)
         #expect(!preferences.set("a", forKey: "k"))
         #expect(preferences.set("b", forKey: "k"), "a dropped write reports success")

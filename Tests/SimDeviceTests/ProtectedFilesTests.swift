@@ -10,12 +10,16 @@ import TestSupport
         return (ProtectedFiles(containers: [home], lockState: state.source, seam: seam), home)
     }
 
-    @Test("reads follow the protection class and the lock state", arguments: [
-        (FileProtection.complete, LockState.unlocked, true), (.complete, .locked, false), (.complete, .beforeFirstUnlock, false),
-        (.completeUnlessOpen, .locked, false),
-        (.completeUntilFirstUserAuthentication, .locked, true), (.completeUntilFirstUserAuthentication, .beforeFirstUnlock, false),
-        (.none, .beforeFirstUnlock, true),
-    ])
+    @Test(
+        "reads follow the protection class and the lock state",
+        arguments: [
+            (FileProtection.complete, LockState.unlocked, true), (.complete, .locked, false),
+            (.complete, .beforeFirstUnlock, false),
+            (.completeUnlessOpen, .locked, false),
+            (.completeUntilFirstUserAuthentication, .locked, true),
+            (.completeUntilFirstUserAuthentication, .beforeFirstUnlock, false),
+            (.none, .beforeFirstUnlock, true),
+        ])
     func readMatrix(protection: FileProtection, state: LockState, readable: Bool) throws {
         let directory = try TemporaryDirectory("files")
         let lock = MutableLockState(.unlocked)
@@ -88,7 +92,7 @@ final class Session: NSObject, NSSecureCoding {
 
     required init?(coder: NSCoder) {
         guard let token = coder.decodeObject(of: NSString.self, forKey: "token") as String?,
-              let expiry = coder.decodeObject(of: NSDate.self, forKey: "expiry") as Date?
+            let expiry = coder.decodeObject(of: NSDate.self, forKey: "expiry") as Date?
         else { return nil }
         self.token = token
         self.expiry = expiry

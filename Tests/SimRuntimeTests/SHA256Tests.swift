@@ -3,13 +3,20 @@ import SimRuntime
 import Testing
 
 @Suite struct SHA256Tests {
-    @Test("FIPS 180-4 test vectors", arguments: [
-        ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
-        ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
-        ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"),
-        ("abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu",
-         "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1"),
-    ])
+    @Test(
+        "FIPS 180-4 test vectors",
+        arguments: [
+            ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+            ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+            (
+                "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+                "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
+            ),
+            (
+                "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu",
+                "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1"
+            ),
+        ])
     func vectors(message: String, digest: String) {
         #expect(SHA256.hash(Data(message.utf8)).hexDigits == digest)
     }
@@ -39,12 +46,17 @@ import Testing
 
     @Test("HMAC-SHA256, RFC 4231 test cases 1, 2 and 6")
     func hmac() {
-        #expect(HMACSHA256.authenticationCode(for: Data("Hi There".utf8), key: Data(repeating: 0x0b, count: 20)).hexDigits
+        #expect(
+            HMACSHA256.authenticationCode(for: Data("Hi There".utf8), key: Data(repeating: 0x0b, count: 20)).hexDigits
                 == "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7")
-        #expect(HMACSHA256.authenticationCode(for: Data("what do ya want for nothing?".utf8), key: Data("Jefe".utf8)).hexDigits
+        #expect(
+            HMACSHA256.authenticationCode(for: Data("what do ya want for nothing?".utf8), key: Data("Jefe".utf8)).hexDigits
                 == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
-        #expect(HMACSHA256.authenticationCode(for: Data("Test Using Larger Than Block-Size Key - Hash Key First".utf8),
-                                              key: Data(repeating: 0xaa, count: 131)).hexDigits
+        #expect(
+            HMACSHA256.authenticationCode(
+                for: Data("Test Using Larger Than Block-Size Key - Hash Key First".utf8),
+                key: Data(repeating: 0xaa, count: 131)
+            ).hexDigits
                 == "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54")
     }
 }

@@ -5,8 +5,11 @@ import Testing
 
 @Suite("SimRuntime: runtime versions, identities, lock state, plans and launch contexts")
 struct SimRuntimeTests {
-    @Test("runtime versions parse in simctl's spellings and order numerically",
-          arguments: [("iOS 17.5", 17, 5), ("17.5", 17, 5), ("iOS 12", 12, 0), ("com.apple.CoreSimulator.SimRuntime.iOS-13-4", 13, 4)])
+    @Test(
+        "runtime versions parse in simctl's spellings and order numerically",
+        arguments: [
+            ("iOS 17.5", 17, 5), ("17.5", 17, 5), ("iOS 12", 12, 0), ("com.apple.CoreSimulator.SimRuntime.iOS-13-4", 13, 4),
+        ])
     func runtimeParsing(_ text: String, _ major: Int, _ minor: Int) {
         #expect(RuntimeVersion(text) == RuntimeVersion(major: major, minor: minor))
     }
@@ -33,7 +36,10 @@ struct SimRuntimeTests {
         let identity = try AppIdentity.fromEntitlements(data, source: "wallet.entitlements")
         #expect(identity.bundleID == "com.example.wallet")
         #expect(identity.teamIdentifier == "Q7X2K9M4TD")
-        #expect(identity.accessGroups == ["Q7X2K9M4TD.com.example.shared", "Q7X2K9M4TD.com.example.wallet", "group.com.example.wallet"])
+        #expect(
+            identity.accessGroups == [
+                "Q7X2K9M4TD.com.example.shared", "Q7X2K9M4TD.com.example.wallet", "group.com.example.wallet",
+            ])
     }
 
     @Test("bad entitlements name the file and the problem")
@@ -74,8 +80,9 @@ struct SimRuntimeTests {
             runtime: RuntimeVersion("iOS 16.4")!, keychainPath: "/d/k.db", dataContainer: "/d/data",
             appGroupContainers: ["group.x": "/d/g"], lockStatePath: "/d/lock", clock: Date(timeIntervalSince1970: 1_700_000_000),
             arguments: ["-UITestSeedLegacyKeychain"],
-            faultPlan: FaultPlan(faults: [Fault(.secItemUpdate, call: 3, .status(-25308)), Fault(.fileRemove, call: 1, .dropWrite)],
-                                 crashAfterMutation: 4),
+            faultPlan: FaultPlan(
+                faults: [Fault(.secItemUpdate, call: 3, .status(-25308)), Fault(.fileRemove, call: 1, .dropWrite)],
+                crashAfterMutation: 4),
             mutationLogPath: "/d/log")
         let text = try context.encoded()
         #expect(try LaunchContext.decode(text) == context)

@@ -3,9 +3,9 @@
 // SimSecurityCompatSwift5Tests target (through a symbolic link to this same file).
 import Foundation
 #if canImport(Security)
-import Security
+    import Security
 #else
-import SimSecurity
+    import SimSecurity
 #endif
 
 enum VaultError: Error, Equatable {
@@ -84,7 +84,8 @@ final class TokenKeychain {
         ]
         var result: CFTypeRef?
         guard SecItemCopyMatching(query as CFDictionary, &result) == errSecSuccess,
-              let items = result as? [[String: Any]] else { return [] }
+            let items = result as? [[String: Any]]
+        else { return [] }
         return items.compactMap { $0[kSecAttrAccount as String] as? String }.sorted()
     }
 
@@ -100,7 +101,8 @@ final class TokenKeychain {
 
     static func biometricControl() -> SecAccessControl? {
         var error: Unmanaged<CFError>?
-        return SecAccessControlCreateWithFlags(kCFAllocatorDefault, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly,
-                                               .userPresence, &error)
+        return SecAccessControlCreateWithFlags(
+            kCFAllocatorDefault, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly,
+            .userPresence, &error)
     }
 }

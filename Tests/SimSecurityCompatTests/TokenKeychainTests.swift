@@ -48,7 +48,9 @@ struct TokenKeychainTests {
         try Keychain.withCurrent(keychain) {
             let vault = TokenKeychain(service: "s")
             try vault.save("v", account: "a")
-            let query: [CFString: Any] = [kSecClass: kSecClassGenericPassword, kSecAttrAccount: "w", kSecValueData: Data("x".utf8)]
+            let query: [CFString: Any] = [
+                kSecClass: kSecClassGenericPassword, kSecAttrAccount: "w", kSecValueData: Data("x".utf8),
+            ]
             #expect(SecItemAdd(query as CFDictionary, nil) == errSecSuccess)  // default class: WhenUnlocked
             keychain.setLockState(.locked)
             #expect(try vault.readToken(account: "a") == "v")  // AfterFirstUnlockThisDeviceOnly

@@ -39,8 +39,14 @@ let rowsPrimaryKeysAndAdd: [Row] = [
     Row(1, "genp primary key is acct+svce+agrp+sync; label, data, accessibility are not in it") {
         let keychain = makeKeychain()
         #expect(keychain.add(password("a", [kSecValueData: Data("1"), kSecAttrLabel: "one"])) == errSecSuccess)
-        #expect(keychain.add(password("a", [kSecValueData: Data("2"), kSecAttrLabel: "two",
-                                            kSecAttrAccessible: kSecAttrAccessibleAfterFirstUnlock])) == errSecDuplicateItem)
+        #expect(
+            keychain.add(
+                password(
+                    "a",
+                    [
+                        kSecValueData: Data("2"), kSecAttrLabel: "two",
+                        kSecAttrAccessible: kSecAttrAccessibleAfterFirstUnlock,
+                    ])) == errSecDuplicateItem)
         #expect(keychain.add(password("b")) == errSecSuccess)
         #expect(keychain.add(password("a", service: "other")) == errSecSuccess)
         #expect(keychain.add(password("a", [kSecAttrSynchronizable: true])) == errSecSuccess)
@@ -48,13 +54,16 @@ let rowsPrimaryKeysAndAdd: [Row] = [
     Row(1, "the store has a unique index on the genp primary key") {
         let keychain = makeKeychain()
         let sql = try #require(keychain.store).database.scalarInt(
-            "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'genpPrimaryKey' AND sql LIKE '%UNIQUE%(acct, svce, agrp, sync)%'")
+            "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'genpPrimaryKey' AND sql LIKE '%UNIQUE%(acct, svce, agrp, sync)%'"
+        )
         #expect(sql == 1)
     },
     Row(2, "inet primary key includes server, protocol, port and path") {
         let keychain = makeKeychain()
-        let base: Query = [kSecClass: kSecClassInternetPassword, kSecAttrAccount: "u", kSecAttrServer: "example.com",
-                           kSecAttrProtocol: kSecAttrProtocolHTTPS, kSecAttrPort: 443, kSecAttrPath: "/"]
+        let base: Query = [
+            kSecClass: kSecClassInternetPassword, kSecAttrAccount: "u", kSecAttrServer: "example.com",
+            kSecAttrProtocol: kSecAttrProtocolHTTPS, kSecAttrPort: 443, kSecAttrPath: "/",
+        ]
         #expect(keychain.add(base) == errSecSuccess)
         #expect(keychain.add(base) == errSecDuplicateItem)
         #expect(keychain.add(base.merging([kSecAttrPort: 8443]) { _, new in new }) == errSecSuccess)
@@ -66,8 +75,10 @@ let rowsPrimaryKeysAndAdd: [Row] = [
     },
     Row(3, "keys primary key includes the application tag; cert primary key includes issuer and serial") {
         let keychain = makeKeychain()
-        let key: Query = [kSecClass: kSecClassKey, kSecAttrApplicationTag: Data("tag"), kSecAttrKeyType: kSecAttrKeyTypeRSA,
-                          kSecValueData: Data("k")]
+        let key: Query = [
+            kSecClass: kSecClassKey, kSecAttrApplicationTag: Data("tag"), kSecAttrKeyType: kSecAttrKeyTypeRSA,
+            kSecValueData: Data("k"),
+        ]
         #expect(keychain.add(key) == errSecSuccess)
         #expect(keychain.add(key) == errSecDuplicateItem)
         #expect(keychain.add(key.merging([kSecAttrApplicationTag: Data("other")]) { _, new in new }) == errSecSuccess)
@@ -80,7 +91,8 @@ let rowsPrimaryKeysAndAdd: [Row] = [
         let keychain = makeKeychain()
         #expect(keychain.add([kSecClass: kSecClassGenericPassword, kSecValueData: Data("1")]) == errSecSuccess)
         #expect(keychain.add([kSecClass: kSecClassGenericPassword, kSecValueData: Data("2")]) == errSecDuplicateItem)
-        let attributes = keychain.copy([kSecClass: kSecClassGenericPassword, kSecReturnAttributes: true]).result as? [String: Any]
+        let attributes =
+            keychain.copy([kSecClass: kSecClassGenericPassword, kSecReturnAttributes: true]).result as? [String: Any]
         #expect(attributes?["acct"] as? String == "")
         #expect(attributes?["svce"] as? String == "")
     },
@@ -125,8 +137,11 @@ let rowsGroups: [Row] = [
         for (account, group) in [("a", "TEAM000001.shared"), ("b", "TEAM000001.com.example.ledger"), ("c", "group.x")] {
             #expect(keychain.add(password(account, [kSecAttrAccessGroup: group])) == errSecSuccess)
         }
-        let all = keychain.copy([kSecClass: kSecClassGenericPassword, kSecMatchLimit: kSecMatchLimitAll,
-                                 kSecReturnAttributes: true]).result as? [[String: Any]]
+        let all =
+            keychain.copy([
+                kSecClass: kSecClassGenericPassword, kSecMatchLimit: kSecMatchLimitAll,
+                kSecReturnAttributes: true,
+            ]).result as? [[String: Any]]
         #expect(all?.count == 3)
         #expect(keychain.delete([kSecClass: kSecClassGenericPassword]) == errSecSuccess)
         #expect(keychain.count() == 0)
@@ -166,7 +181,9 @@ let rowsGroups: [Row] = [
         #expect(old.add(password("token", [kSecValueData: Data("s")])) == errSecSuccess)
         let new = makeKeychain(identity: appIdentity(team: "NEWTEAM002"), path: path)
         #expect(new.copy(password("token", [kSecReturnData: true])).status == errSecItemNotFound)
-        #expect(new.copy(password("token", [kSecAttrAccessGroup: "OLDTEAM001.com.example.ledger"])).status == errSecMissingEntitlement)
+        #expect(
+            new.copy(password("token", [kSecAttrAccessGroup: "OLDTEAM001.com.example.ledger"])).status == errSecMissingEntitlement
+        )
         #expect(new.count() == 1)  // still on the device
     },
 ]
@@ -178,20 +195,41 @@ let rowsQueries: [Row] = [
         #expect(keychain.add(password("a", [kSecValueData: Data("synced"), kSecAttrSynchronizable: true])) == errSecSuccess)
         #expect(keychain.secret("a") == Data("local"))
         #expect(keychain.secret("a", [kSecAttrSynchronizable: kCFBooleanTrue!]) == Data("synced"))
-        let both = keychain.copy(password("a", [kSecAttrSynchronizable: kSecAttrSynchronizableAny,
-                                                kSecMatchLimit: kSecMatchLimitAll, kSecReturnData: true])).result as? [Data]
+        let both =
+            keychain.copy(
+                password(
+                    "a",
+                    [
+                        kSecAttrSynchronizable: kSecAttrSynchronizableAny,
+                        kSecMatchLimit: kSecMatchLimitAll, kSecReturnData: true,
+                    ])
+            ).result as? [Data]
         #expect(both?.count == 2)
         #expect(keychain.delete(password("a")) == errSecSuccess)
         #expect(keychain.count() == 1)
     },
     Row(14, "ThisDeviceOnly with synchronizable is refused with errSecParam (the specification's choice)") {
         let keychain = makeKeychain()
-        #expect(keychain.add(password("a", [kSecAttrSynchronizable: true,
-                                            kSecAttrAccessible: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly])) == errSecParam)
-        #expect(keychain.add(password("a", [kSecAttrSynchronizable: true,
-                                            kSecAttrAccessible: kSecAttrAccessibleAfterFirstUnlock])) == errSecSuccess)
-        #expect(keychain.update(password("a", [kSecAttrSynchronizable: true]),
-                                [kSecAttrAccessible: kSecAttrAccessibleWhenUnlockedThisDeviceOnly]) == errSecParam)
+        #expect(
+            keychain.add(
+                password(
+                    "a",
+                    [
+                        kSecAttrSynchronizable: true,
+                        kSecAttrAccessible: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly,
+                    ])) == errSecParam)
+        #expect(
+            keychain.add(
+                password(
+                    "a",
+                    [
+                        kSecAttrSynchronizable: true,
+                        kSecAttrAccessible: kSecAttrAccessibleAfterFirstUnlock,
+                    ])) == errSecSuccess)
+        #expect(
+            keychain.update(
+                password("a", [kSecAttrSynchronizable: true]),
+                [kSecAttrAccessible: kSecAttrAccessibleWhenUnlockedThisDeviceOnly]) == errSecParam)
     },
     Row(15, "kSecAttrAccessible in a search is a filter: not found, then duplicate on add") {
         let keychain = makeKeychain()
@@ -203,7 +241,8 @@ let rowsQueries: [Row] = [
     Row(16, "kSecValueData in a search is not a match criterion") {
         let keychain = makeKeychain()
         #expect(keychain.add(password("a", [kSecValueData: Data("real")])) == errSecSuccess)
-        #expect(keychain.copy(password("a", [kSecValueData: Data("other"), kSecReturnData: true])).result as? Data == Data("real"))
+        #expect(
+            keychain.copy(password("a", [kSecValueData: Data("other"), kSecReturnData: true])).result as? Data == Data("real"))
         #expect(keychain.delete(password("a", [kSecValueData: Data("other")])) == errSecSuccess)
     },
     Row(17, "an attribute the class does not have answers errSecNoSuchAttr") {
@@ -226,14 +265,20 @@ let rowsQueries: [Row] = [
         #expect(keychain.secret("a", [kSecUseDataProtectionKeychain: true]) == Data("x"))
         #expect(keychain.secret("a") == Data("x"))
     },
-    Row(20, "the default limit returns one object; LimitAll or N returns an array; no hits is not found; a bad limit is errSecParam") {
+    Row(
+        20,
+        "the default limit returns one object; LimitAll or N returns an array; no hits is not found; a bad limit is errSecParam"
+    ) {
         let keychain = makeKeychain()
         #expect(keychain.add(password("a", [kSecValueData: Data("1")])) == errSecSuccess)
         #expect(keychain.copy(password("a", [kSecReturnData: true])).result is Data)
-        #expect((keychain.copy(password("a", [kSecReturnData: true, kSecMatchLimit: kSecMatchLimitAll])).result as? [Data])?.count == 1)
+        #expect(
+            (keychain.copy(password("a", [kSecReturnData: true, kSecMatchLimit: kSecMatchLimitAll])).result as? [Data])?.count
+                == 1)
         #expect((keychain.copy(password("a", [kSecReturnData: true, kSecMatchLimit: 5])).result as? [Data])?.count == 1)
         #expect(keychain.copy(password("a", [kSecReturnData: true, kSecMatchLimit: 1])).result is Data)
-        #expect(keychain.copy(password("zz", [kSecReturnData: true, kSecMatchLimit: kSecMatchLimitAll])).status == errSecItemNotFound)
+        #expect(
+            keychain.copy(password("zz", [kSecReturnData: true, kSecMatchLimit: kSecMatchLimitAll])).status == errSecItemNotFound)
         #expect(keychain.copy(password("a", [kSecMatchLimit: "lots"])).status == errSecParam)
         #expect(keychain.copy(password("a", [kSecMatchLimit: 0])).status == errSecParam)
     },
@@ -252,18 +297,25 @@ let rowsQueries: [Row] = [
         let reference = keychain.copy(password("a", [kSecReturnPersistentRef: true])).result as? Data
         #expect(reference != nil)
         #expect((keychain.copy(password("a", [kSecReturnAttributes: true])).result as? [String: Any])?["acct"] as? String == "a")
-        let both = keychain.copy(password("a", [kSecReturnData: true, kSecReturnAttributes: true, kSecReturnPersistentRef: true]))
+        let both =
+            keychain.copy(password("a", [kSecReturnData: true, kSecReturnAttributes: true, kSecReturnPersistentRef: true]))
             .result as? [String: Any]
         #expect(both?["v_Data"] as? Data == Data("v"))
         #expect(both?["v_PersistentRef"] as? Data == reference)
         let none = keychain.copy(password("a"))
         #expect(none.status == errSecSuccess && none.result == nil)
         // A persistent reference finds the item it named.
-        let byReference = keychain.copy([kSecClass: kSecClassGenericPassword, kSecValuePersistentRef: reference ?? Data(),
-                                          kSecReturnData: true]).result as? Data
+        let byReference =
+            keychain.copy([
+                kSecClass: kSecClassGenericPassword, kSecValuePersistentRef: reference ?? Data(),
+                kSecReturnData: true,
+            ]).result as? Data
         #expect(byReference == Data("v"))
         // Data with LimitAll is allowed on iOS.
-        #expect((keychain.copy(password("a", [kSecReturnData: true, kSecMatchLimit: kSecMatchLimitAll])).result as? [Data]) == [Data("v")])
+        #expect(
+            (keychain.copy(password("a", [kSecReturnData: true, kSecMatchLimit: kSecMatchLimitAll])).result as? [Data]) == [
+                Data("v")
+            ])
     },
     Row(23, "kSecReturnRef on a password succeeds with a nil result; adding a password by reference is errSecParam") {
         let keychain = makeKeychain()
@@ -307,7 +359,9 @@ let rowsUpdateDelete: [Row] = [
         #expect(keychain.add(password("a", service: "s")) == errSecSuccess)
         #expect(keychain.add(password("b", service: "s")) == errSecSuccess)
         clock.now = Date(timeIntervalSinceReferenceDate: 2_000)
-        #expect(keychain.update([kSecClass: kSecClassGenericPassword, kSecAttrService: "s"], [kSecValueData: Data("new")]) == errSecSuccess)
+        #expect(
+            keychain.update([kSecClass: kSecClassGenericPassword, kSecAttrService: "s"], [kSecValueData: Data("new")])
+                == errSecSuccess)
         #expect(keychain.secret("a", service: "s") == Data("new") && keychain.secret("b", service: "s") == Data("new"))
         let attributes = keychain.copy(password("a", service: "s", [kSecReturnAttributes: true])).result as? [String: Any]
         #expect(attributes?["cdat"] as? Date == Date(timeIntervalSinceReferenceDate: 1_000))
@@ -321,13 +375,17 @@ let rowsUpdateDelete: [Row] = [
         #expect(keychain.secret("a", service: "new") == Data("1"))
         #expect(keychain.add(password("b", service: "new", [kSecValueData: Data("2")])) == errSecSuccess)
         // Both items would collapse onto account "c": the second write collides, nothing changes.
-        #expect(keychain.update([kSecClass: kSecClassGenericPassword, kSecAttrService: "new"], [kSecAttrAccount: "c"]) == errSecDuplicateItem)
+        #expect(
+            keychain.update([kSecClass: kSecClassGenericPassword, kSecAttrService: "new"], [kSecAttrAccount: "c"])
+                == errSecDuplicateItem)
         #expect(keychain.secret("a", service: "new") == Data("1") && keychain.secret("b", service: "new") == Data("2"))
     },
     Row(30, "an update may change kSecAttrAccessible") {
         let keychain = makeKeychain()
         #expect(keychain.add(password("a")) == errSecSuccess)
-        #expect(keychain.update(password("a"), [kSecAttrAccessible: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly]) == errSecSuccess)
+        #expect(
+            keychain.update(password("a"), [kSecAttrAccessible: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly])
+                == errSecSuccess)
         let records = try keychain.dump()
         #expect(records.first?.accessible == "cku")
     },
@@ -335,7 +393,8 @@ let rowsUpdateDelete: [Row] = [
         let keychain = makeKeychain()
         #expect(keychain.add(password("a", service: "s")) == errSecSuccess)
         #expect(keychain.add(password("b", service: "s")) == errSecSuccess)
-        #expect(keychain.delete([kSecClass: kSecClassGenericPassword, kSecAttrService: "s", kSecReturnData: true]) == errSecSuccess)
+        #expect(
+            keychain.delete([kSecClass: kSecClassGenericPassword, kSecAttrService: "s", kSecReturnData: true]) == errSecSuccess)
         #expect(keychain.count() == 0)
         #expect(keychain.delete([kSecClass: kSecClassGenericPassword, kSecAttrService: "s"]) == errSecItemNotFound)
     },
@@ -346,15 +405,23 @@ let rowsLock: [Row] = [
         let tmp = try TemporaryDirectory()
         let path = tmp.file("keychain.db")
         let setup = makeKeychain(path: path)
-        for (account, accessible) in [("ak", kSecAttrAccessibleWhenUnlocked), ("ck", kSecAttrAccessibleAfterFirstUnlock),
-                                      ("dk", kSecAttrAccessibleAlways), ("cku", kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly)] {
-            #expect(setup.add(password(account, [kSecValueData: Data(account), kSecAttrAccessible: accessible])) == errSecSuccess)
+        for (account, accessible) in [
+            ("ak", kSecAttrAccessibleWhenUnlocked), ("ck", kSecAttrAccessibleAfterFirstUnlock),
+            ("dk", kSecAttrAccessibleAlways), ("cku", kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly),
+        ] {
+            #expect(
+                setup.add(password(account, [kSecValueData: Data(account), kSecAttrAccessible: accessible])) == errSecSuccess)
         }
         let expectations: [(LockState, [String: OSStatus])] = [
             (.unlocked, ["ak": 0, "ck": 0, "dk": 0, "cku": 0]),
             (.locked, ["ak": errSecInteractionNotAllowed, "ck": 0, "dk": 0, "cku": 0]),
-            (.beforeFirstUnlock, ["ak": errSecInteractionNotAllowed, "ck": errSecInteractionNotAllowed, "dk": 0,
-                                  "cku": errSecInteractionNotAllowed]),
+            (
+                .beforeFirstUnlock,
+                [
+                    "ak": errSecInteractionNotAllowed, "ck": errSecInteractionNotAllowed, "dk": 0,
+                    "cku": errSecInteractionNotAllowed,
+                ]
+            ),
         ]
         for (state, answers) in expectations {
             let keychain = makeKeychain(lock: state, path: path)
@@ -393,11 +460,14 @@ let rowsLock: [Row] = [
     },
     Row(37, "one undecryptable row poisons a LimitAll read; LimitOne only looks at the first row") {
         let keychain = makeKeychain()
-        #expect(keychain.add(password("a", service: "s", [kSecAttrAccessible: kSecAttrAccessibleAfterFirstUnlock])) == errSecSuccess)
+        #expect(
+            keychain.add(password("a", service: "s", [kSecAttrAccessible: kSecAttrAccessibleAfterFirstUnlock])) == errSecSuccess)
         #expect(keychain.add(password("b", service: "s")) == errSecSuccess)  // ak
         keychain.setLockState(.locked)
         let query: Query = [kSecClass: kSecClassGenericPassword, kSecAttrService: "s", kSecReturnAttributes: true]
-        #expect(keychain.copy(query.merging([kSecMatchLimit: kSecMatchLimitAll]) { _, new in new }).status == errSecInteractionNotAllowed)
+        #expect(
+            keychain.copy(query.merging([kSecMatchLimit: kSecMatchLimitAll]) { _, new in new }).status
+                == errSecInteractionNotAllowed)
         #expect(keychain.copy(query).status == errSecSuccess)
     },
     Row(38, "updating a WhenUnlocked item while locked fails with the lock error") {
@@ -444,8 +514,14 @@ let rowsLock: [Row] = [
         let path = tmp.file("keychain.db")
         let setup = makeKeychain(path: path)
         #expect(setup.add(password("ak", [kSecValueData: Data("1")])) == errSecSuccess)
-        #expect(setup.add(password("cku", [kSecValueData: Data("2"),
-                                           kSecAttrAccessible: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly])) == errSecSuccess)
+        #expect(
+            setup.add(
+                password(
+                    "cku",
+                    [
+                        kSecValueData: Data("2"),
+                        kSecAttrAccessible: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly,
+                    ])) == errSecSuccess)
         let prewarmed = makeKeychain(lock: .beforeFirstUnlock, path: path)
         #expect(prewarmed.copy(password("ak", [kSecReturnData: true])).status == errSecInteractionNotAllowed)
         #expect(prewarmed.copy(password("cku", [kSecReturnData: true])).status == errSecInteractionNotAllowed)

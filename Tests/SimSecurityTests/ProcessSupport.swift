@@ -24,6 +24,7 @@ func runTool(_ name: String, _ arguments: [String], environment: [String: String
     let stderr = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     let signaled = process.terminationReason == .uncaughtSignal
-    return ToolRun(status: signaled ? -1 : process.terminationStatus, signal: signaled ? process.terminationStatus : nil,
-                   stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    return ToolRun(
+        status: signaled ? -1 : process.terminationStatus, signal: signaled ? process.terminationStatus : nil,
+        stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
 }

@@ -22,8 +22,10 @@ final class Numbers: @unchecked Sendable {
 
 @Suite("The seam: counting, logging, faults and crash points")
 struct SeamTests {
-    private func keychain(plan: FaultPlan = .none, log: EntryLog = EntryLog(),
-                          crashed: @escaping @Sendable (Int) -> Void = { _ in }) -> Keychain {
+    private func keychain(
+        plan: FaultPlan = .none, log: EntryLog = EntryLog(),
+        crashed: @escaping @Sendable (Int) -> Void = { _ in }
+    ) -> Keychain {
         makeKeychain(seam: Seam(plan: plan, sink: { log.append($0) }, crash: crashed))
     }
 
@@ -46,8 +48,9 @@ struct SeamTests {
         #expect(!encoded.contains("top-secret-value"))
     }
 
-    @Test("the k-th call of an operation answers the planned OSStatus and leaves the store untouched",
-          arguments: [errSecInteractionNotAllowed, errSecIO, errSecDuplicateItem])
+    @Test(
+        "the k-th call of an operation answers the planned OSStatus and leaves the store untouched",
+        arguments: [errSecInteractionNotAllowed, errSecIO, errSecDuplicateItem])
     func injectedStatus(_ status: OSStatus) {
         let log = EntryLog()
         let keychain = keychain(plan: FaultPlan(faults: [Fault(.secItemAdd, call: 2, .status(status))]), log: log)
@@ -101,7 +104,8 @@ struct SeamTests {
             lockStatePath: tmp.file("lockstate"), clock: Date(timeIntervalSince1970: 0), arguments: [],
             faultPlan: FaultPlan(faults: [Fault(.secItemAdd, call: 2, .dropWrite)], crashAfterMutation: 3),
             mutationLogPath: logPath)
-        let run = try runTool("keychain-writer", [database, "10"], environment: [LaunchContext.environmentKey: try context.encoded()])
+        let run = try runTool(
+            "keychain-writer", [database, "10"], environment: [LaunchContext.environmentKey: try context.encoded()])
         #expect(run.signal == SIGKILL)
         // Calls 1..4 returned success (call 2 was dropped), the 4th call was the 3rd mutation.
         #expect(run.stdout.split(separator: "\n") == ["item-0", "item-1", "item-2"])

@@ -14,15 +14,18 @@ struct StorageTests {
         let mode = try database.statement("PRAGMA journal_mode")
         #expect(try mode.step() && mode.value(0) == .text("wal"))
         mode.reset()
-        for (table, key) in [("genp", "acct, svce, agrp, sync"), ("inet", "acct, sdmn, srvr, ptcl, atyp, port, path, agrp, sync"),
-                             ("cert", "ctyp, issr, slnr, agrp, sync"),
-                             ("keys", "kcls, klbl, atag, crtr, type, bsiz, esiz, sdat, edat, agrp, sync")] {
+        for (table, key) in [
+            ("genp", "acct, svce, agrp, sync"), ("inet", "acct, sdmn, srvr, ptcl, atyp, port, path, agrp, sync"),
+            ("cert", "ctyp, issr, slnr, agrp, sync"),
+            ("keys", "kcls, klbl, atag, crtr, type, bsiz, esiz, sdat, edat, agrp, sync"),
+        ] {
             let found = try database.scalarInt(
                 "SELECT count(*) FROM sqlite_master WHERE name = '\(table)PrimaryKey' AND sql LIKE '%UNIQUE INDEX%(\(key))'")
             #expect(found == 1, "\(table)")
         }
         // A primary-key lookup uses the index, not a scan.
-        let plan = try database.statement("EXPLAIN QUERY PLAN SELECT * FROM genp WHERE acct = ? AND svce = ? AND agrp = ? AND sync = ?")
+        let plan = try database.statement(
+            "EXPLAIN QUERY PLAN SELECT * FROM genp WHERE acct = ? AND svce = ? AND agrp = ? AND sync = ?")
         try plan.bind([.text("a"), .text("s"), .text("g"), .integer(0)])
         var details: [String] = []
         while try plan.step() { if case .text(let text) = plan.value(3) { details.append(text) } }
@@ -79,8 +82,9 @@ struct StorageTests {
         }
     }
 
-    @Test("bad store files answer a clear status, print one line naming the file, and are left untouched",
-          arguments: BadStore.allCases)
+    @Test(
+        "bad store files answer a clear status, print one line naming the file, and are left untouched",
+        arguments: BadStore.allCases)
     func badStore(_ bad: BadStore) throws {
         let tmp = try TemporaryDirectory()
         let path = try bad.make(in: tmp)

@@ -3,18 +3,25 @@ import SimRuntime
 @testable import SimSecurity
 
 /// A keychain for one test: in memory unless a path is given.
-func makeKeychain(identity: AppIdentity = .testHost, lock: LockState = .unlocked, runtime: String = "iOS 17.5",
-                  passcode: Bool = true, path: String? = nil, seam: Seam = Seam(),
-                  clock: @escaping @Sendable () -> Date = { Date(timeIntervalSinceReferenceDate: 800_000_000) }) -> Keychain {
-    Keychain(.init(storage: path.map { .file($0) } ?? .inMemory, identity: identity, lockState: .fixed(lock),
-                   runtime: RuntimeVersion(runtime)!, clock: clock, passcodeSet: passcode, seam: seam))
+func makeKeychain(
+    identity: AppIdentity = .testHost, lock: LockState = .unlocked, runtime: String = "iOS 17.5",
+    passcode: Bool = true, path: String? = nil, seam: Seam = Seam(),
+    clock: @escaping @Sendable () -> Date = { Date(timeIntervalSinceReferenceDate: 800_000_000) }
+) -> Keychain {
+    Keychain(
+        .init(
+            storage: path.map { .file($0) } ?? .inMemory, identity: identity, lockState: .fixed(lock),
+            runtime: RuntimeVersion(runtime)!, clock: clock, passcodeSet: passcode, seam: seam))
 }
 
 /// An app of team `TEAM000001` with the given extra groups.
-func appIdentity(_ bundle: String = "com.example.ledger", team: String = "TEAM000001",
-                 keychainGroups: [String] = [], appGroups: [String] = []) -> AppIdentity {
-    AppIdentity(bundleID: bundle, applicationIdentifier: "\(team).\(bundle)",
-                keychainAccessGroups: keychainGroups, applicationGroups: appGroups)
+func appIdentity(
+    _ bundle: String = "com.example.ledger", team: String = "TEAM000001",
+    keychainGroups: [String] = [], appGroups: [String] = []
+) -> AppIdentity {
+    AppIdentity(
+        bundleID: bundle, applicationIdentifier: "\(team).\(bundle)",
+        keychainAccessGroups: keychainGroups, applicationGroups: appGroups)
 }
 
 typealias Query = [CFString: Any]

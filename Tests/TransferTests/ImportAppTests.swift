@@ -20,8 +20,10 @@ import TestSupport
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = [packageRoot + "/scripts/import-app.sh"] + arguments + ["--builds", builds]
-        process.environment = ["PATH": "/usr/bin:/bin", "UPGRADE_RUNNER": BuiltProducts.executable("upgrade-runner"),
-                               "TMPDIR": NSTemporaryDirectory()]
+        process.environment = [
+            "PATH": "/usr/bin:/bin", "UPGRADE_RUNNER": BuiltProducts.executable("upgrade-runner"),
+            "TMPDIR": NSTemporaryDirectory(),
+        ]
         let output = Pipe()
         let error = Pipe()
         process.standardOutput = output
@@ -30,8 +32,9 @@ import TestSupport
         let out = output.fileHandleForReading.readDataToEndOfFile()
         let err = error.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Shell(code: process.terminationStatus, output: String(decoding: out, as: UTF8.self),
-                     error: String(decoding: err, as: UTF8.self))
+        return Shell(
+            code: process.terminationStatus, output: String(decoding: out, as: UTF8.self),
+            error: String(decoding: err, as: UTF8.self))
     }
 
     @Test("imports the fixture app: build.json from Info.plist, entitlements from the Mach-O section; diff and gate use it")
@@ -42,7 +45,8 @@ import TestSupport
         #expect(result.code == 0, "\(result.error)")
         #expect(result.output == builds + "/ledger-real\n")
         #expect(result.error.contains("CFBundleVersion is missing"))
-        let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: builds + "/ledger-real/build.json")))
+        let manifest =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: builds + "/ledger-real/build.json")))
             as? [String: Any]
         #expect(manifest?["bundleID"] as? String == "com.example.ledger")
         #expect(manifest?["marketingVersion"] as? String == "3.0")
@@ -59,11 +63,15 @@ import TestSupport
         // items sit in group.com.example.ledger, which the real app lists, so the team change is survivable.
         try FileManager.default.copyItem(atPath: TransferCLI.buildsFolder + "/v3-bridge", toPath: builds + "/v3-bridge")
         try FileManager.default.copyItem(atPath: TransferCLI.buildsFolder + "/v3", toPath: builds + "/v3")
-        let bridged = cli.run(["run", "--from", "v3-bridge", "--to", "ledger-real", "--scenario", "entitlements",
-                               "--case-id", "ia", "--out", cli.out])
+        let bridged = cli.run([
+            "run", "--from", "v3-bridge", "--to", "ledger-real", "--scenario", "entitlements",
+            "--case-id", "ia", "--out", cli.out,
+        ])
         #expect(bridged.code == 0, "\(bridged.error)")
-        let stranded = cli.run(["run", "--from", "v3", "--to", "ledger-real", "--scenario", "entitlements",
-                                "--case-id", "ia", "--out", cli.out, "--force"])
+        let stranded = cli.run([
+            "run", "--from", "v3", "--to", "ledger-real", "--scenario", "entitlements",
+            "--case-id", "ia", "--out", cli.out, "--force",
+        ])
         #expect(stranded.code == 1)
         #expect(try cli.cellVerdicts()["v3-to-ledger-real/entitlements/entitlements-compatible"] == "FAIL")
     }
@@ -80,9 +88,11 @@ import TestSupport
         #expect(refused.error.contains("executable \"Ledger\" not found in products folder"))
     }
 
-    @Test("bad usage and input: one line, exit 2, nothing written", arguments: [
-        ["/nonexistent.app", "x"], ["APP", "a/b"], ["APP", "x", "--frobnicate"], ["APP"],
-    ])
+    @Test(
+        "bad usage and input: one line, exit 2, nothing written",
+        arguments: [
+            ["/nonexistent.app", "x"], ["APP", "a/b"], ["APP", "x", "--frobnicate"], ["APP"],
+        ])
     func badInput(words: [String]) throws {
         let cli = try TransferCLI("import-app-bad")
         let builds = cli.directory.file("builds")

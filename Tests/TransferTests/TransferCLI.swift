@@ -30,10 +30,13 @@ final class TransferCLI: @unchecked Sendable {
         let lock = NSLock()
         nonisolated(unsafe) var output = ""
         nonisolated(unsafe) var error = ""
-        let console = Console(output: { text in lock.withLock { output += text } },
-                              error: { text in lock.withLock { error += text } })
-        let environment = ["UPGRADE_RUNNER_DEVICES": devices, "UPGRADE_RUNNER_BUILDS": buildsFolder,
-                           "UPGRADE_RUNNER_PRODUCTS": BuiltProducts.directory.path, "HOME": directory.path]
+        let console = Console(
+            output: { text in lock.withLock { output += text } },
+            error: { text in lock.withLock { error += text } })
+        let environment = [
+            "UPGRADE_RUNNER_DEVICES": devices, "UPGRADE_RUNNER_BUILDS": buildsFolder,
+            "UPGRADE_RUNNER_PRODUCTS": BuiltProducts.directory.path, "HOME": directory.path,
+        ]
         let code = Tool(console: console, environment: environment).run(words)
         return lock.withLock { Result(code: code, output: output, error: error) }
     }
@@ -84,7 +87,8 @@ final class TransferCLI: @unchecked Sendable {
 extension [String: Any] {
     /// The result words of a status file's items, by item name.
     var results: [String: String] {
-        [String: String]((self["items"] as? [[String: Any]] ?? []).map { ($0["name"] as? String ?? "", $0["result"] as? String ?? "") },
-                   uniquingKeysWith: { _, last in last })
+        [String: String](
+            (self["items"] as? [[String: Any]] ?? []).map { ($0["name"] as? String ?? "", $0["result"] as? String ?? "") },
+            uniquingKeysWith: { _, last in last })
     }
 }

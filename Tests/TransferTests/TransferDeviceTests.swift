@@ -7,8 +7,9 @@ import TestSupport
 @Suite struct TransferDeviceTests {
     static let oldGroups: Set = ["LEDGER1234.com.example.ledger", "LEDGER1234.com.example.shared"]
 
-    @Test("v1 or v3, then v3-bridge, then v5-transfer: every item moves to the app group, then to the new team's group",
-          arguments: ["v1", "v3"])
+    @Test(
+        "v1 or v3, then v3-bridge, then v5-transfer: every item moves to the app group, then to the new team's group",
+        arguments: ["v1", "v3"])
     func bridgeThenTransfer(from old: String) throws {
         let cli = try TransferCLI("transfer-device")
         let device = "TRANSFER-1"
@@ -34,8 +35,9 @@ import TestSupport
         let diff = cli.run(["entitlements", "diff", "v3-bridge", "v5-transfer", "--device", device])
         #expect(diff.code == 0, "\(diff.output)")
         #expect(diff.output.contains("items the new build could no longer reach: 0 of 6"))
-        #expect(cli.run(["entitlements", "diff", "v3-bridge", "v4-transfer", "--device", device]).code == 1,
-                "a new-team build without the app group cannot reach the bridged items")
+        #expect(
+            cli.run(["entitlements", "diff", "v3-bridge", "v4-transfer", "--device", device]).code == 1,
+            "a new-team build without the app group cannot reach the bridged items")
 
         ok(["install", device, "v5-transfer"])
         ok(["launch", device, "com.example.ledger"])

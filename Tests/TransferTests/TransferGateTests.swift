@@ -8,14 +8,17 @@ import TestSupport
     @Test("gate v3,v4-transfer (no bridge): FAIL, reads-old-data and entitlements-compatible fail on v3-to-v4-transfer")
     func transferWithoutBridge() throws {
         let cli = try TransferCLI("transfer-nobridge")
-        let result = cli.run(["gate", "--builds", "v3,v4-transfer", "--scenarios", "upgrade,entitlements",
-                              "--case-id", "t4", "--out", cli.out, "--jobs", "2"])
+        let result = cli.run([
+            "gate", "--builds", "v3,v4-transfer", "--scenarios", "upgrade,entitlements",
+            "--case-id", "t4", "--out", cli.out, "--jobs", "2",
+        ])
         #expect(result.code == 1, "\(result.error)")
         #expect(try cli.gateDocument()["verdict"] as? String == "FAIL")
         let verdicts = try cli.cellVerdicts()
         #expect(verdicts["v3-to-v4-transfer/upgrade/reads-old-data"] == "FAIL")
         #expect(verdicts["v3-to-v4-transfer/entitlements/entitlements-compatible"] == "FAIL")
-        let diff = try String(contentsOfFile: cli.out + "/paths/v3-to-v4-transfer/entitlements/entitlements.diff", encoding: .utf8)
+        let diff = try String(
+            contentsOfFile: cli.out + "/paths/v3-to-v4-transfer/entitlements/entitlements.diff", encoding: .utf8)
         #expect(diff.contains("error   team-changed [LEDGER1234 -> NEWTEAM999]"))
         #expect(diff.contains("items the new build could no longer reach: 6 of 6"))
     }
@@ -30,8 +33,9 @@ import TestSupport
         #expect(verdicts.filter { $0.value != "PASS" }.isEmpty, "\(verdicts.filter { $0.value != "PASS" })")
         #expect(verdicts["v3-bridge-to-v5-transfer/entitlements/entitlements-compatible"] == "PASS")
         #expect(verdicts["v3-bridge-to-v5-transfer/upgrade/reads-old-data"] == "PASS")
-        let diff = try String(contentsOfFile: cli.out + "/paths/v3-bridge-to-v5-transfer/entitlements/entitlements.diff",
-                              encoding: .utf8)
+        let diff = try String(
+            contentsOfFile: cli.out + "/paths/v3-bridge-to-v5-transfer/entitlements/entitlements.diff",
+            encoding: .utf8)
         #expect(diff.contains("warning team-changed [LEDGER1234 -> NEWTEAM999]"))
         #expect(diff.contains("group.com.example.ledger  6"))
         #expect(diff.contains("items the new build could no longer reach: 0 of 6"))
@@ -40,8 +44,10 @@ import TestSupport
     @Test("run from v1, v2 and v3 to the bridge release: an ordinary upgrade that passes", arguments: ["v1", "v2", "v3"])
     func toBridge(from old: String) throws {
         let cli = try TransferCLI("transfer-tobridge")
-        let result = cli.run(["run", "--from", old, "--to", "v3-bridge", "--scenario", "upgrade,malformed,entitlements,cleanup",
-                              "--case-id", "tb", "--out", cli.out])
+        let result = cli.run([
+            "run", "--from", old, "--to", "v3-bridge", "--scenario", "upgrade,malformed,entitlements,cleanup",
+            "--case-id", "tb", "--out", cli.out,
+        ])
         #expect(result.code == 0, "\(result.error)")
         #expect(try cli.cellVerdicts().filter { $0.value != "PASS" }.isEmpty)
     }
@@ -49,8 +55,10 @@ import TestSupport
     @Test("run v3 -> v5-transfer (the bridge release skipped): reads-old-data and entitlements-compatible fail")
     func bridgeSkipped() throws {
         let cli = try TransferCLI("transfer-skipped")
-        let result = cli.run(["run", "--from", "v3", "--to", "v5-transfer", "--scenario", "upgrade,entitlements",
-                              "--case-id", "ts", "--out", cli.out])
+        let result = cli.run([
+            "run", "--from", "v3", "--to", "v5-transfer", "--scenario", "upgrade,entitlements",
+            "--case-id", "ts", "--out", cli.out,
+        ])
         #expect(result.code == 1)
         let verdicts = try cli.cellVerdicts()
         #expect(verdicts["v3-to-v5-transfer/upgrade/reads-old-data"] == "FAIL")

@@ -25,11 +25,13 @@ import TestSupport
         #expect(result.code == 0, "\(result.error)")
         let listed = try JSONDecoder().decode([Listed].self, from: Data(result.output.utf8))
         #expect(listed.map(\.id) == ["v1", "v2"])
-        #expect(listed[0] == Listed(
-            id: "v1", marketingVersion: "1.0", buildNumber: "100", bundleID: "com.example.tiny", team: "TEAMAAAAAA",
-            accessGroups: ["TEAMAAAAAA.com.example.tiny", "group.com.example.tiny"],
-            executableSHA256: try GateHash.hexOfFile(atPath: BuiltProducts.executable("TinyApp")),
-            entitlementsSHA256: try GateHash.hexOfFile(atPath: v1 + "/App.entitlements")))
+        #expect(
+            listed[0]
+                == Listed(
+                    id: "v1", marketingVersion: "1.0", buildNumber: "100", bundleID: "com.example.tiny", team: "TEAMAAAAAA",
+                    accessGroups: ["TEAMAAAAAA.com.example.tiny", "group.com.example.tiny"],
+                    executableSHA256: try GateHash.hexOfFile(atPath: BuiltProducts.executable("TinyApp")),
+                    entitlementsSHA256: try GateHash.hexOfFile(atPath: v1 + "/App.entitlements")))
         #expect(listed[1].executableSHA256 == "missing" && listed[1].marketingVersion == "2.0")
 
         let text = cli.run(["builds"])
@@ -53,11 +55,12 @@ import TestSupport
         #expect(result.output.hasPrefix("v1  1.0 (100)"))
         #expect(!result.output.contains("v2  ") && !result.output.contains("v4  "))
         let errors = result.error.split(separator: "\n").map(String.init)
-        #expect(errors == [
-            "error: \(bad)/build.json: field \"bundleID\" is missing",
-            "error: \(empty)/build.json: build manifest is missing",
-            "error: \(junk)/App.entitlements: the property list is not a dictionary",
-        ])
+        #expect(
+            errors == [
+                "error: \(bad)/build.json: field \"bundleID\" is missing",
+                "error: \(empty)/build.json: build manifest is missing",
+                "error: \(junk)/App.entitlements: the property list is not a dictionary",
+            ])
     }
 
     @Test("a builds folder that is not there is refused naming it")

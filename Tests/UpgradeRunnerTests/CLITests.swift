@@ -41,7 +41,9 @@ import TestSupport
         #expect(cli.run(["device", "unlock", udid]).output == "\(udid): unlocked\n")
         try BuildFixture.write(in: cli.builds, id: "v2", buildNumber: "200")
         let upgrade = cli.run(["install", udid, "v2"])
-        #expect(upgrade.output.hasPrefix("\(udid): upgrade com.example.tiny v2 (1.0 build 200) over v1 (1.0 build 100); data container kept"))
+        #expect(
+            upgrade.output.hasPrefix(
+                "\(udid): upgrade com.example.tiny v2 (1.0 build 200) over v1 (1.0 build 100); data container kept"))
         #expect(cli.run(["uninstall", udid, "com.example.tiny"]).code == 0)
         #expect(cli.run(["device", "shutdown", udid]).code == 0)
         #expect(cli.run(["device", "erase", udid]).code == 0)
@@ -91,9 +93,11 @@ import TestSupport
         #expect(cli.run(["entitlements", "diff", "v1", "v3", "--device", "Nope"]).code == 2)
     }
 
-    @Test("gate and run refuse an unknown build id with one line naming it, exit 2, and write nothing", arguments: [
-        ["gate"], ["gate", "--builds", "v1,nope"], ["run", "--from", "v1", "--to", "v2"],
-    ])
+    @Test(
+        "gate and run refuse an unknown build id with one line naming it, exit 2, and write nothing",
+        arguments: [
+            ["gate"], ["gate", "--builds", "v1,nope"], ["run", "--from", "v1", "--to", "v2"],
+        ])
     func unknownBuild(words: [String]) throws {
         let cli = try CLI()
         let result = cli.run(words + ["--out", cli.directory.path + "/out"])
@@ -103,9 +107,11 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: cli.directory.path + "/out"))
     }
 
-    @Test("mutants with no builds/mutants folder is bad input: exit 2, one line naming the folder", arguments: [
-        ["mutants"], ["mutants", "--jobs", "2"],
-    ])
+    @Test(
+        "mutants with no builds/mutants folder is bad input: exit 2, one line naming the folder",
+        arguments: [
+            ["mutants"], ["mutants", "--jobs", "2"],
+        ])
     func mutantsWithoutCatalogue(words: [String]) throws {
         let cli = try CLI()
         let result = cli.run(words + ["--out", cli.directory.file("out")])
@@ -123,18 +129,25 @@ import TestSupport
         let out = cli.directory.path + "/out"
         let result = cli.run(["gate", "--builds", "v1,v2", "--out", out])
         #expect(result.code == 2)
-        #expect(result.error == "error: build v2: executable \"NoSuchApp\" not found in products folder \(BuiltProducts.directory.path)\n")
+        #expect(
+            result.error
+                == "error: build v2: executable \"NoSuchApp\" not found in products folder \(BuiltProducts.directory.path)\n")
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
-    @Test("usage errors are one line with exit 2", arguments: [
-        (["instal"], "error: unknown command \"instal\"; did you mean \"install\"?\n"),
-        (["device", "creat"], "error: unknown command \"device creat\"; did you mean \"device create\"?\n"),
-        (["device", "create"], "error: device create: missing argument NAME; see upgrade-runner device create --help\n"),
-        (["device", "list", "--jsn"], "error: device list: unknown option --jsn; did you mean --json?\n"),
-        (["device", "create", "x", "--runtime", "Android 14"], "error: --runtime: \"Android 14\" is not an iOS version such as \"iOS 17.5\"\n"),
-        (["launch", "D", "B", "--timeout", "soon"], "error: --timeout: \"soon\" is not a positive number of seconds\n"),
-    ])
+    @Test(
+        "usage errors are one line with exit 2",
+        arguments: [
+            (["instal"], "error: unknown command \"instal\"; did you mean \"install\"?\n"),
+            (["device", "creat"], "error: unknown command \"device creat\"; did you mean \"device create\"?\n"),
+            (["device", "create"], "error: device create: missing argument NAME; see upgrade-runner device create --help\n"),
+            (["device", "list", "--jsn"], "error: device list: unknown option --jsn; did you mean --json?\n"),
+            (
+                ["device", "create", "x", "--runtime", "Android 14"],
+                "error: --runtime: \"Android 14\" is not an iOS version such as \"iOS 17.5\"\n"
+            ),
+            (["launch", "D", "B", "--timeout", "soon"], "error: --timeout: \"soon\" is not a positive number of seconds\n"),
+        ])
     func usageErrors(words: [String], expected: String) throws {
         let result = try CLI().run(words)
         #expect(result.code == 2)
@@ -146,8 +159,10 @@ import TestSupport
 @Suite struct CLIBadInputTests {
     /// - Parameter liveApp: a launched app is still running on the device; its log and the keychain's
     ///   WAL files may change under the test, so they are left out of the comparison.
-    private func expectRefused(_ cli: CLI, _ words: [String], naming: String, liveApp: Bool = false,
-                               sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectRefused(
+        _ cli: CLI, _ words: [String], naming: String, liveApp: Bool = false,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         func tree() -> [String] {
             BuildFixture.tree(cli.directory.path).filter {
                 !liveApp || !($0.contains("/logs/") || $0.contains(".db-wal ") || $0.contains(".db-shm "))
@@ -166,8 +181,10 @@ import TestSupport
     func unknownDevice() throws {
         let cli = try CLI()
         _ = try cli.bootedDevice()
-        for words in [["device", "boot", "Nope"], ["install", "Nope", "v1"], ["launch", "Nope", "com.example.tiny"],
-                      ["keychain", "Nope", "dump"], ["device", "delete", "Nope"]] {
+        for words in [
+            ["device", "boot", "Nope"], ["install", "Nope", "v1"], ["launch", "Nope", "com.example.tiny"],
+            ["keychain", "Nope", "dump"], ["device", "delete", "Nope"],
+        ] {
             expectRefused(cli, words, naming: "unknown device \"Nope\"")
         }
     }
@@ -216,7 +233,8 @@ import TestSupport
     func badApps() throws {
         let cli = try CLI()
         let udid = try cli.bootedDevice()
-        let data = try #require(FileManager.default.contentsOfDirectory(atPath: cli.root + "/\(udid)/data/Containers/Data/Application").first)
+        let data = try #require(
+            FileManager.default.contentsOfDirectory(atPath: cli.root + "/\(udid)/data/Containers/Data/Application").first)
         let containers = cli.root + "/\(udid)/data/Containers"
         _ = cli.run(["launch", udid, "com.example.tiny"])
         let before = BuildFixture.tree(containers)
@@ -237,8 +255,10 @@ import TestSupport
         // Another upgrade-runner process holds the device while its app hangs.
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: BuiltProducts.executable("upgrade-runner"))
-        holder.arguments = ["launch", udid, "com.example.tiny", "--devices-root", cli.root, "--timeout", "60",
-                            "--", "-TinyMode", "hang", "-TinyHangSeconds", "5"]
+        holder.arguments = [
+            "launch", udid, "com.example.tiny", "--devices-root", cli.root, "--timeout", "60",
+            "--", "-TinyMode", "hang", "-TinyHangSeconds", "5",
+        ]
         holder.standardOutput = FileHandle.nullDevice
         holder.standardError = FileHandle.nullDevice
         try holder.run()
@@ -247,8 +267,9 @@ import TestSupport
         while (try? String(contentsOfFile: lockFile, encoding: .utf8)) != "\(holder.processIdentifier)\n", Date() < deadline {
             usleep(20_000)
         }
-        expectRefused(cli, ["device", "lock", udid], naming: "device \(udid) is in use by pid \(holder.processIdentifier)",
-                      liveApp: true)
+        expectRefused(
+            cli, ["device", "lock", udid], naming: "device \(udid) is in use by pid \(holder.processIdentifier)",
+            liveApp: true)
         kill(holder.processIdentifier, SIGKILL)
         holder.waitUntilExit()
         // The app it launched may still run; it never held the lock.

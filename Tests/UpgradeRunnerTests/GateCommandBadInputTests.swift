@@ -5,10 +5,13 @@ import TestSupport
 
 /// The gate's bad inputs of issue 4 that this CLI owns: `--shard` and an output folder in use.
 @Suite struct GateCommandBadInputTests {
-    @Test("a malformed or out-of-range --shard is refused naming the flag; nothing is written", arguments: [
-        ("x", "is not I/N"), ("1/2/3", "is not I/N"), ("1/", "is not I/N"), ("-1/2", "is not I/N"), ("1.5/2", "is not I/N"),
-        ("0/3", "must be I/N with 1 <= I <= N"), ("4/3", "must be I/N with 1 <= I <= N"), ("1/0", "must be I/N with 1 <= I <= N"),
-    ])
+    @Test(
+        "a malformed or out-of-range --shard is refused naming the flag; nothing is written",
+        arguments: [
+            ("x", "is not I/N"), ("1/2/3", "is not I/N"), ("1/", "is not I/N"), ("-1/2", "is not I/N"), ("1.5/2", "is not I/N"),
+            ("0/3", "must be I/N with 1 <= I <= N"), ("4/3", "must be I/N with 1 <= I <= N"),
+            ("1/0", "must be I/N with 1 <= I <= N"),
+        ])
     func badShard(text: String, reason: String) throws {
         let cli = try CLI()
         try BuildFixture.write(in: cli.builds, id: "v1")
@@ -24,8 +27,10 @@ import TestSupport
         let out = cli.directory.file("out")
         try RunFolders.write(SampleGate.inputs(), at: out)
         try "keep me".write(toFile: out + "/notes.txt", atomically: true, encoding: .utf8)
-        let words = ["gate", "--builds", "v1", "--scenarios", "fresh-install", "--case-id", "forced-1",
-                     "--builds-dir", RunFolders.repositoryBuilds, "--out", out]
+        let words = [
+            "gate", "--builds", "v1", "--scenarios", "fresh-install", "--case-id", "forced-1",
+            "--builds-dir", RunFolders.repositoryBuilds, "--out", out,
+        ]
         cli.expectRefused(words, naming: "\(out): holds another run's files")
 
         let forced = cli.run(words + ["--force"])
@@ -40,7 +45,8 @@ import TestSupport
         let cli = try CLI()
         let out = cli.directory.file("out")
         try GateArtifacts.begin(inputs: SampleGate.inputs(), at: out, force: false)
-        cli.expectRefused(["gate", "--builds", "v1", "--builds-dir", RunFolders.repositoryBuilds, "--out", out],
-                          naming: "\(out): holds a run in progress or an interrupted one")
+        cli.expectRefused(
+            ["gate", "--builds", "v1", "--builds-dir", RunFolders.repositoryBuilds, "--out", out],
+            naming: "\(out): holds a run in progress or an interrupted one")
     }
 }

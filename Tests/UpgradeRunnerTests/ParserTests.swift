@@ -10,7 +10,8 @@ import Testing
 
     @Test("options, flags, positionals and -- are sorted apart")
     func stageOne() throws {
-        let parsed = try ParsedArguments.parse(["D", "--timeout", "5", "B", "--json", "--", "-Key", "value", "--json"], for: Self.spec)
+        let parsed = try ParsedArguments.parse(
+            ["D", "--timeout", "5", "B", "--json", "--", "-Key", "value", "--json"], for: Self.spec)
         #expect(parsed.positionals == ["D", "B"])
         #expect(parsed.options == ["--timeout": "5"])
         #expect(parsed.flags == ["--json"])
@@ -23,14 +24,16 @@ import Testing
         #expect(try ParsedArguments.parse(["D", "B", "--timeout=2.5"], for: Self.spec).options == ["--timeout": "2.5"])
     }
 
-    @Test("usage errors name the flag or argument", arguments: [
-        (["D", "B", "--timout", "5"], UsageError.unknownOption("--timout", command: "launch", hint: "--timeout")),
-        (["D", "B", "--verbose"], .unknownOption("--verbose", command: "launch", hint: nil)),
-        (["D", "B", "--timeout"], .missingValue(option: "--timeout", command: "launch")),
-        (["D", "B", "--json=yes"], .unexpectedValue(option: "--json", command: "launch")),
-        (["D"], .missingArgument("BUNDLE-ID", command: "launch")),
-        (["D", "B", "C"], .unexpectedArgument("C", command: "launch")),
-    ])
+    @Test(
+        "usage errors name the flag or argument",
+        arguments: [
+            (["D", "B", "--timout", "5"], UsageError.unknownOption("--timout", command: "launch", hint: "--timeout")),
+            (["D", "B", "--verbose"], .unknownOption("--verbose", command: "launch", hint: nil)),
+            (["D", "B", "--timeout"], .missingValue(option: "--timeout", command: "launch")),
+            (["D", "B", "--json=yes"], .unexpectedValue(option: "--json", command: "launch")),
+            (["D"], .missingArgument("BUNDLE-ID", command: "launch")),
+            (["D", "B", "C"], .unexpectedArgument("C", command: "launch")),
+        ])
     func errors(words: [String], expected: UsageError) {
         #expect(throws: expected) { try ParsedArguments.parse(words, for: Self.spec) }
     }
@@ -54,7 +57,9 @@ import Testing
         }
     }
 
-    @Test("durations", arguments: [("31d", 31.0 * 86_400), ("1d12h", 129_600), ("90m", 5_400), ("-2d", -172_800), ("45s", 45), ("1w", 604_800)])
+    @Test(
+        "durations",
+        arguments: [("31d", 31.0 * 86_400), ("1d12h", 129_600), ("90m", 5_400), ("-2d", -172_800), ("45s", 45), ("1w", 604_800)])
     func durations(text: String, seconds: Double) throws {
         #expect(try DeviceAdvanceClock.parseDuration(text) == seconds)
     }

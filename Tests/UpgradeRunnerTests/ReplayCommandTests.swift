@@ -23,9 +23,11 @@ import TestSupport
         cli.expectRefused(["replay", folder], naming: "\(folder)/run.json: is missing")
     }
 
-    @Test("run.json that is not JSON, or not a run's inputs, is refused naming the file", arguments: [
-        "{", "{\"formatVersion\": 1}", "[]",
-    ])
+    @Test(
+        "run.json that is not JSON, or not a run's inputs, is refused naming the file",
+        arguments: [
+            "{", "{\"formatVersion\": 1}", "[]",
+        ])
     func unparsableRunJSON(text: String) throws {
         let cli = try CLI()
         let folder = try archivedRun(cli)
@@ -33,9 +35,11 @@ import TestSupport
         cli.expectRefused(["replay", folder], naming: "\(folder)/run.json: ")
     }
 
-    @Test("an edited run.json (its digest no longer gate.json's) is refused naming the file", arguments: [
-        ("\"case-7\"", "\"case-8\""), ("\"fresh-install\",", ""), ("  ", "    "),
-    ])
+    @Test(
+        "an edited run.json (its digest no longer gate.json's) is refused naming the file",
+        arguments: [
+            ("\"case-7\"", "\"case-8\""), ("\"fresh-install\",", ""), ("  ", "    "),
+        ])
     func editedRunJSON(from: String, to: String) throws {
         let cli = try CLI()
         let folder = try archivedRun(cli)
@@ -109,12 +113,14 @@ import TestSupport
 
 /// A real replay of the Ledger builds (built by `swift test`).
 @Suite struct ReplayLedgerTests {
-    @Test("replaying a run reports identical; an edited status file is reported by file and field; a removed one as only in replay")
+    @Test(
+        "replaying a run reports identical; an edited status file is reported by file and field; a removed one as only in replay")
     func replayLedger() throws {
         let cli = try CLI()
         let archived = cli.directory.file("archived")
         let common = ["--builds-dir", RunFolders.repositoryBuilds]
-        let gate = cli.run(["gate", "--builds", "v1,v2", "--scenarios", "upgrade", "--case-id", "replay-1", "--out", archived] + common)
+        let gate = cli.run(
+            ["gate", "--builds", "v1,v2", "--scenarios", "upgrade", "--case-id", "replay-1", "--out", archived] + common)
         try #require(gate.code != 2 && gate.code != 3, "\(gate.error)")
 
         let same = cli.run(["replay", archived] + common)
@@ -144,7 +150,8 @@ import TestSupport
 @Suite struct StatusComparisonTests {
     private func write(_ text: String, _ folder: String, _ file: String) throws {
         let path = folder + "/" + file
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try text.write(toFile: path, atomically: true, encoding: .utf8)
     }
 
@@ -164,9 +171,10 @@ import TestSupport
         let comparison = try StatusComparison.compare(archived: a, replay: b)
         #expect(comparison.compared == 3)
         #expect(comparison.differing.map(\.file) == [status + "01.json", status + "02.json", status + "03.json"])
-        #expect(comparison.differing[0].fields.map(\.description) == [
-            "items[0].status: archived 0, replay -25300", "items[1]: archived (absent), replay {\"name\":\"x\"}",
-        ])
+        #expect(
+            comparison.differing[0].fields.map(\.description) == [
+                "items[0].status: archived 0, replay -25300", "items[1]: archived (absent), replay {\"name\":\"x\"}",
+            ])
         #expect(comparison.differing[1].fields.isEmpty && comparison.differing[1].note == nil)
         #expect(comparison.differing[2].note == "the replay's file is not JSON")
     }
@@ -178,7 +186,8 @@ import TestSupport
         let file = "paths/v1-to-v2/upgrade/status/01.json"
         try write(#"{"token":"s3cret-value-1"}"#, a, file)
         try write(#"{"token":"other"}"#, b, file)
-        let comparison = try StatusComparison.compare(archived: a, replay: b, secrets: [Secret(label: "authToken", value: Data("s3cret-value-1".utf8))])
+        let comparison = try StatusComparison.compare(
+            archived: a, replay: b, secrets: [Secret(label: "authToken", value: Data("s3cret-value-1".utf8))])
         #expect(!comparison.report.joined().contains("s3cret"))
         #expect(comparison.differing[0].fields.map(\.field) == ["token"])
     }

@@ -15,12 +15,15 @@ enum RunFolders {
     @discardableResult
     static func write(_ inputs: RunInputs, at folder: String) throws -> GateReport {
         let cells = try inputs.plan().expectedCells(in: inputs.shard)
-        let findings = cells.map { GateFinding($0.condition, path: $0.path, scenario: $0.scenario, verdict: .pass, detail: "checked") }
+        let findings = cells.map {
+            GateFinding($0.condition, path: $0.path, scenario: $0.scenario, verdict: .pass, detail: "checked")
+        }
         try GateArtifacts.begin(inputs: inputs, at: folder, force: false)
         for unit in try inputs.plan().units(in: inputs.shard) {
             let status = folder + "/" + unit.folder + "/status"
             try FileManager.default.createDirectory(atPath: status, withIntermediateDirectories: true)
-            try Data("{\n  \"build\" : \"\(unit.path.new)\",\n  \"status\" : 0\n}\n".utf8).write(to: URL(fileURLWithPath: status + "/01-\(unit.path.new)-verify.json"))
+            try Data("{\n  \"build\" : \"\(unit.path.new)\",\n  \"status\" : 0\n}\n".utf8).write(
+                to: URL(fileURLWithPath: status + "/01-\(unit.path.new)-verify.json"))
         }
         let report = GateEngine.evaluate(expected: cells, findings: findings)
         try GateArtifacts.write(report: report, inputs: inputs, to: folder)
@@ -28,15 +31,17 @@ enum RunFolders {
     }
 
     /// Inputs for builds `ids` of `cli`'s builds folder, pinned to their files as they are now.
-    static func pinnedInputs(_ cli: CLI, builds ids: [String], caseID: String = "case-7", products: String? = nil,
-                             scenarios: [Scenario] = [.freshInstall, .upgrade]) throws -> RunInputs {
+    static func pinnedInputs(
+        _ cli: CLI, builds ids: [String], caseID: String = "case-7", products: String? = nil,
+        scenarios: [Scenario] = [.freshInstall, .upgrade]
+    ) throws -> RunInputs {
         let catalog = BuildCatalog(folder: cli.builds, productsFolder: products ?? BuiltProducts.directory.path)
         let builds = try GateRun.resolveBuilds(ids, catalog: catalog)
-        return RunInputs(builds: ids, runtime: .current, caseID: caseID, scenarios: scenarios,
-                         buildFiles: try GateRun.pin(builds), runnerVersion: UpgradeRunnerVersion.current)
+        return RunInputs(
+            builds: ids, runtime: .current, caseID: caseID, scenarios: scenarios,
+            buildFiles: try GateRun.pin(builds), runnerVersion: UpgradeRunnerVersion.current)
     }
 }
-
 
 extension CLI {
     /// Runs `words` and checks the refusal contract: exit 2, one line on standard error that starts

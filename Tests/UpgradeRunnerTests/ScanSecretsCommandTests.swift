@@ -17,7 +17,8 @@ import TestSupport
         let secrets = GateRun.secrets(caseID: "case-7")
         let secret = secrets[1]
         let file = "paths/v1-to-v2/upgrade/logs/01-v1-seed.log"
-        try FileManager.default.createDirectory(atPath: folder + "/paths/v1-to-v2/upgrade/logs", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: folder + "/paths/v1-to-v2/upgrade/logs", withIntermediateDirectories: true)
         try Data("token=\(secret.value.base64EncodedString())\n".utf8).write(to: URL(fileURLWithPath: folder + "/" + file))
         let leaked = cli.run(["scan-secrets", folder])
         #expect(leaked.code == 1)
@@ -52,7 +53,9 @@ import TestSupport
         cli.expectRefused(["scan-secrets", cli.directory.file("nope")], naming: cli.directory.file("nope"))
         let folder = cli.directory.file("run")
         try RunFolders.write(SampleGate.inputs(), at: folder)
-        cli.expectRefused(["scan-secrets", folder, "--case-id", "other"], naming: "--case-id: \"other\" differs from case \"case-7\" of \(folder)/run.json")
+        cli.expectRefused(
+            ["scan-secrets", folder, "--case-id", "other"],
+            naming: "--case-id: \"other\" differs from case \"case-7\" of \(folder)/run.json")
         try "{".write(toFile: folder + "/run.json", atomically: true, encoding: .utf8)
         cli.expectRefused(["scan-secrets", folder], naming: "\(folder)/run.json: is not valid JSON")
         let loose = cli.directory.file("loose")

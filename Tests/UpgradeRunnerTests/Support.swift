@@ -23,8 +23,9 @@ final class CLI: @unchecked Sendable {
         let lock = NSLock()
         nonisolated(unsafe) var output = ""
         nonisolated(unsafe) var error = ""
-        let console = Console(output: { text in lock.withLock { output += text } },
-                              error: { text in lock.withLock { error += text } })
+        let console = Console(
+            output: { text in lock.withLock { output += text } },
+            error: { text in lock.withLock { error += text } })
         var environment = [
             "UPGRADE_RUNNER_DEVICES": root, "UPGRADE_RUNNER_BUILDS": builds,
             "UPGRADE_RUNNER_PRODUCTS": BuiltProducts.directory.path, "HOME": directory.path,
@@ -37,8 +38,10 @@ final class CLI: @unchecked Sendable {
     /// Creates a booted device with TinyApp build `v1` installed; returns its UDID.
     func bootedDevice(udid: String = "TEST-DEVICE-1") throws -> String {
         try BuildFixture.write(in: builds, id: "v1")
-        for words in [["device", "create", "Phone", "--udid", udid, "--clock", "2024-05-01T00:00:00Z"],
-                      ["install", udid, "v1"], ["device", "boot", udid]] {
+        for words in [
+            ["device", "create", "Phone", "--udid", udid, "--clock", "2024-05-01T00:00:00Z"],
+            ["install", udid, "v1"], ["device", "boot", udid],
+        ] {
             let result = run(words)
             guard result.code == 0 else { throw CLIError(words: words, result: result) }
         }

@@ -2,9 +2,9 @@ import AppHarness
 import Foundation
 import SimRuntime
 #if canImport(Security)
-import Security
+    import Security
 #else
-import SimSecurity
+    import SimSecurity
 #endif
 
 /// Automation code the Ledger builds share: what a launch reports about the legacy stores and the
@@ -49,8 +49,10 @@ public enum LedgerAutomation {
     ///   - deviceKeyAccessible: the class of the automation device key (nil: the default class).
     ///   - malformed: a non-UTF-8 `authToken` and a `session` that is not JSON.
     ///   - migratedAt: the migration date to store, for builds with the artefact window.
-    public static func seedKeychain(_ launch: HarnessLaunch, schemaVersion: Int, deviceKeyAccessible: String?,
-                                    malformed: Bool, migratedAt: Date?) {
+    public static func seedKeychain(
+        _ launch: HarnessLaunch, schemaVersion: Int, deviceKeyAccessible: String?,
+        malformed: Bool, migratedAt: Date?
+    ) {
         let secrets = launch.secrets
         let tight = kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String
         let session = (try? expectedSession(launch).encoded()) ?? Data()
@@ -64,8 +66,9 @@ public enum LedgerAutomation {
             values.append((LedgerNames.migratedAtAccount, Data(ISO8601DateFormatter().string(from: migratedAt).utf8)))
         }
         for (account, data) in values {
-            let (operation, status) = KeychainProbe.addOrUpdate(data, service: LedgerNames.service, account: account,
-                                                                accessible: tight)
+            let (operation, status) = KeychainProbe.addOrUpdate(
+                data, service: LedgerNames.service, account: account,
+                accessible: tight)
             launch.record(account, "keychain", operation, status, status == errSecSuccess ? "written" : "failed")
         }
         let (operation, status) = KeychainProbe.addOrUpdate(
@@ -87,24 +90,28 @@ public enum LedgerAutomation {
         }
         let (status, data) = KeychainProbe.read(service: LedgerNames.service, account: LedgerNames.sessionAccount)
         let session = data.flatMap { try? JSONDecoder().decode(SessionRecord.self, from: $0) }
-        launch.record(LedgerNames.sessionAccount, "keychain", "SecItemCopyMatching", status,
-                      KeychainProbe.result(of: status, matches: session == expectedSession(launch)))
+        launch.record(
+            LedgerNames.sessionAccount, "keychain", "SecItemCopyMatching", status,
+            KeychainProbe.result(of: status, matches: session == expectedSession(launch)))
         verifyDeviceKey(launch)
         if stamped {
             let (status, data) = KeychainProbe.read(service: LedgerNames.service, account: LedgerNames.migratedAtAccount)
             let parses = data.flatMap { ISO8601DateFormatter().date(from: String(decoding: $0, as: UTF8.self)) } != nil
-            launch.record(LedgerNames.migratedAtAccount, "keychain", "SecItemCopyMatching", status,
-                          KeychainProbe.result(of: status, matches: parses))
+            launch.record(
+                LedgerNames.migratedAtAccount, "keychain", "SecItemCopyMatching", status,
+                KeychainProbe.result(of: status, matches: parses))
         }
         finish(launch)
     }
 
     /// Reads the automation device key where every build leaves it and compares it.
     public static func verifyDeviceKey(_ launch: HarnessLaunch) {
-        let (status, data) = KeychainProbe.read(service: LedgerNames.deviceKeyService(launch.caseID),
-                                                account: LedgerNames.deviceKeyAccount(launch.caseID))
-        launch.recordRead("deviceKey", "keychain", "SecItemCopyMatching", status, actual: data,
-                          expected: Data(launch.secrets.deviceKey.utf8))
+        let (status, data) = KeychainProbe.read(
+            service: LedgerNames.deviceKeyService(launch.caseID),
+            account: LedgerNames.deviceKeyAccount(launch.caseID))
+        launch.recordRead(
+            "deviceKey", "keychain", "SecItemCopyMatching", status, actual: data,
+            expected: Data(launch.secrets.deviceKey.utf8))
     }
 
     /// Deletes the case's items by exact service and account, never by a broader query.
@@ -118,16 +125,20 @@ public enum LedgerAutomation {
 
     /// Deletes the case's automation device key by exact service and account.
     public static func cleanupDeviceKey(_ launch: HarnessLaunch) {
-        record(launch, "deviceKey", KeychainProbe.deleteExact(service: LedgerNames.deviceKeyService(launch.caseID),
-                                                              account: LedgerNames.deviceKeyAccount(launch.caseID)))
+        record(
+            launch, "deviceKey",
+            KeychainProbe.deleteExact(
+                service: LedgerNames.deviceKeyService(launch.caseID),
+                account: LedgerNames.deviceKeyAccount(launch.caseID)))
     }
 
     private static func record(_ launch: HarnessLaunch, _ name: String, _ status: OSStatus) {
-        let result = switch status {
-        case errSecSuccess: "removed"
-        case errSecItemNotFound: "missing"
-        default: "failed"
-        }
+        let result =
+            switch status {
+            case errSecSuccess: "removed"
+            case errSecItemNotFound: "missing"
+            default: "failed"
+            }
         launch.record(name, "keychain", "SecItemDelete", status, result)
     }
 }

@@ -1,9 +1,9 @@
 import AppHarness
 import Foundation
 #if canImport(Security)
-import Security
+    import Security
 #else
-import SimSecurity
+    import SimSecurity
 #endif
 
 /// Ledger 3.1 (build 310, schema 4), the bridge release: the last one signed by the old team
@@ -18,14 +18,17 @@ public struct LedgerBridgeBuild: AppBuild {
     public init(buildID: String = "v3-bridge") { self.buildID = buildID }
 
     private func parts(_ launch: HarnessLaunch) -> LedgerParts {
-        LedgerParts(environment: launch.environment, journal: launch,
-                    vault: GroupMigrationKeychain(accessGroup: LedgerTransfer.bridgeGroup))
+        LedgerParts(
+            environment: launch.environment, journal: launch,
+            vault: GroupMigrationKeychain(accessGroup: LedgerTransfer.bridgeGroup))
     }
 
     public func launch(_ launch: HarnessLaunch) async {
         let parts = parts(launch)
-        let steps: [any MigrationStep] = [parts.moveDefaults(), parts.moveArchive(), parts.tightenAccessibility(),
-                                          MoveAccessGroupStep(from: 3, move: .bridge(journal: launch))]
+        let steps: [any MigrationStep] = [
+            parts.moveDefaults(), parts.moveArchive(), parts.tightenAccessibility(),
+            MoveAccessGroupStep(from: 3, move: .bridge(journal: launch)),
+        ]
         await LedgerLaunchSequence.run(launch, parts: parts, targetVersion: LedgerTransfer.bridgeVersion, steps: steps)
     }
 
@@ -35,9 +38,10 @@ public struct LedgerBridgeBuild: AppBuild {
     public func seedMalformed(_ launch: HarnessLaunch) async { await write(launch, malformed: true) }
 
     private func write(_ launch: HarnessLaunch, malformed: Bool) async {
-        LedgerAutomation.seedKeychain(launch, schemaVersion: LedgerTransfer.bridgeVersion,
-                                      deviceKeyAccessible: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String,
-                                      malformed: malformed, migratedAt: launch.environment.now)
+        LedgerAutomation.seedKeychain(
+            launch, schemaVersion: LedgerTransfer.bridgeVersion,
+            deviceKeyAccessible: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String,
+            malformed: malformed, migratedAt: launch.environment.now)
         do {
             try AccessGroupMove.bridge(journal: SilentJournal()).run()
         } catch {

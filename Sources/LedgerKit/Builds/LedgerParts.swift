@@ -8,8 +8,10 @@ public struct LedgerParts: Sendable {
     public let journal: any LaunchJournal
     public let vault: any MigrationKeychainProtocol
 
-    public init(environment: AppEnvironment, journal: any LaunchJournal,
-                vault: any MigrationKeychainProtocol = LiveMigrationKeychain()) {
+    public init(
+        environment: AppEnvironment, journal: any LaunchJournal,
+        vault: any MigrationKeychainProtocol = LiveMigrationKeychain()
+    ) {
         self.environment = environment
         self.journal = journal
         self.vault = vault
@@ -21,8 +23,9 @@ public struct LedgerParts: Sendable {
     }
 
     public func sweeper() -> ReinstallSweeper {
-        ReinstallSweeper(defaults: environment.defaults, protectedData: environment.protectedData, journal: journal,
-                         timeout: environment.protectedDataTimeout)
+        ReinstallSweeper(
+            defaults: environment.defaults, protectedData: environment.protectedData, journal: journal,
+            timeout: environment.protectedDataTimeout)
     }
 
     public func mover() -> DefaultsToKeychainMover {
@@ -34,8 +37,9 @@ public struct LedgerParts: Sendable {
 
     /// Step 1 -> 2.
     public func moveArchive() -> any MigrationStep {
-        MoveArchiveStep(vault: vault, files: environment.files, applicationSupport: environment.applicationSupport,
-                        journal: journal)
+        MoveArchiveStep(
+            vault: vault, files: environment.files, applicationSupport: environment.applicationSupport,
+            journal: journal)
     }
 
     /// Step 2 -> 3.

@@ -1,9 +1,9 @@
 import AppHarness
 import Foundation
 #if canImport(Security)
-import Security
+    import Security
 #else
-import SimSecurity
+    import SimSecurity
 #endif
 
 /// Ledger 5.0 (build 500, schema 5), the first release signed by the new team after the app
@@ -22,22 +22,26 @@ public struct LedgerTransferBuild: AppBuild {
 
     public func launch(_ launch: HarnessLaunch) async {
         let parts = LedgerParts(launch)
-        let steps: [any MigrationStep] = [parts.moveDefaults(), parts.moveArchive(), parts.tightenAccessibility(),
-                                          NothingToDoStep(from: 3),
-                                          MoveAccessGroupStep(from: 4, move: .importing(journal: launch))]
+        let steps: [any MigrationStep] = [
+            parts.moveDefaults(), parts.moveArchive(), parts.tightenAccessibility(),
+            NothingToDoStep(from: 3),
+            MoveAccessGroupStep(from: 4, move: .importing(journal: launch)),
+        ]
         await LedgerLaunchSequence.run(launch, parts: parts, targetVersion: LedgerTransfer.importVersion, steps: steps)
     }
 
     public func seed(_ launch: HarnessLaunch) async {
-        LedgerAutomation.seedKeychain(launch, schemaVersion: LedgerTransfer.importVersion,
-                                      deviceKeyAccessible: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String,
-                                      malformed: false, migratedAt: launch.environment.now)
+        LedgerAutomation.seedKeychain(
+            launch, schemaVersion: LedgerTransfer.importVersion,
+            deviceKeyAccessible: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String,
+            malformed: false, migratedAt: launch.environment.now)
     }
 
     public func seedMalformed(_ launch: HarnessLaunch) async {
-        LedgerAutomation.seedKeychain(launch, schemaVersion: LedgerTransfer.importVersion,
-                                      deviceKeyAccessible: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String,
-                                      malformed: true, migratedAt: launch.environment.now)
+        LedgerAutomation.seedKeychain(
+            launch, schemaVersion: LedgerTransfer.importVersion,
+            deviceKeyAccessible: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String,
+            malformed: true, migratedAt: launch.environment.now)
     }
 
     public func verify(_ launch: HarnessLaunch) async {

@@ -2,9 +2,9 @@ import AppHarness
 import Foundation
 import SimRuntime
 #if canImport(Security)
-import Security
+    import Security
 #else
-import SimSecurity
+    import SimSecurity
 #endif
 
 /// Ledger 1.0 (build 100, schema 0), frozen: the tokens in preferences, the session in an
@@ -25,7 +25,8 @@ public struct LedgerV1Build: AppBuild {
         let environment = launch.environment
         let secrets = launch.secrets
         let defaults = environment.defaults
-        let prefs: [(String, Any)] = malformed
+        let prefs: [(String, Any)] =
+            malformed
             ? [("authToken", NSNumber(value: 4_815_162_342)), ("refreshToken", Data([0xC3, 0x28, 0xFF, 0xFE]))]
             : [("authToken", secrets.authToken), ("refreshToken", secrets.refreshToken)]
         for (key, value) in prefs {
@@ -33,11 +34,13 @@ public struct LedgerV1Build: AppBuild {
             launch.record(key, "preferences", "set", stored ? 0 : EPERM, stored ? "written" : "failed")
         }
         let session = LegacySession(userID: LedgerNames.userID(launch.caseID), token: secrets.sessionToken)
-        let archive = malformed
+        let archive =
+            malformed
             ? Data("bplist00 this is not a keyed archive".utf8)
             : (try? NSKeyedArchiver.archivedData(withRootObject: session, requiringSecureCoding: true)) ?? Data()
-        writeFile(launch, "session", "archive", archive,
-                  to: environment.applicationSupport.appendingPathComponent(LedgerNames.sessionArchive))
+        writeFile(
+            launch, "session", "archive", archive,
+            to: environment.applicationSupport.appendingPathComponent(LedgerNames.sessionArchive))
         for (name, data) in Self.artefacts() {
             writeFile(launch, name, "file", data, to: environment.documents.appendingPathComponent(name))
         }
@@ -62,10 +65,14 @@ public struct LedgerV1Build: AppBuild {
     static func artefacts() -> [(String, Data)] {
         let settings: [String: Any] = ["theme": "dark", "showBalances": true]
         let plist = (try? PropertyListSerialization.data(fromPropertyList: settings, format: .xml, options: 0)) ?? Data()
-        let cache = (try? NSKeyedArchiver.archivedData(withRootObject: ["inbox", "recent"] as NSArray,
-                                                       requiringSecureCoding: true)) ?? Data()
-        return [("FeedCache.dat", Data("LEDGERFEED1\u{0}\u{3}".utf8)), ("Preferences.plist", plist),
-                ("SessionCache.archive", cache)]
+        let cache =
+            (try? NSKeyedArchiver.archivedData(
+                withRootObject: ["inbox", "recent"] as NSArray,
+                requiringSecureCoding: true)) ?? Data()
+        return [
+            ("FeedCache.dat", Data("LEDGERFEED1\u{0}\u{3}".utf8)), ("Preferences.plist", plist),
+            ("SessionCache.archive", cache),
+        ]
     }
 
     public func verify(_ launch: HarnessLaunch) async {
@@ -73,22 +80,25 @@ public struct LedgerV1Build: AppBuild {
         let secrets = launch.secrets
         for (key, expected) in [("authToken", secrets.authToken), ("refreshToken", secrets.refreshToken)] {
             let value = environment.defaults.string(forKey: key)
-            launch.record(key, "preferences", "string(forKey:)", 0,
-                          value == nil ? "missing" : (value == expected ? "found" : "mismatch"))
+            launch.record(
+                key, "preferences", "string(forKey:)", 0,
+                value == nil ? "missing" : (value == expected ? "found" : "mismatch"))
         }
         let file = environment.applicationSupport.appendingPathComponent(LedgerNames.sessionArchive)
         do {
             let data = try environment.files.read(file)
             let session = try? NSKeyedUnarchiver.unarchivedObject(ofClass: LegacySession.self, from: data)
             let matches = session?.token == secrets.sessionToken && session?.userID == LedgerNames.userID(launch.caseID)
-            launch.record("session", "archive", "NSKeyedUnarchiver", session == nil ? errSecDecode : 0,
-                          matches ? "found" : "mismatch")
+            launch.record(
+                "session", "archive", "NSKeyedUnarchiver", session == nil ? errSecDecode : 0,
+                matches ? "found" : "mismatch")
         } catch {
-            let result = switch error.code {
-            case ENOENT: "missing"
-            case EPERM: "locked"
-            default: "failed"
-            }
+            let result =
+                switch error.code {
+                case ENOENT: "missing"
+                case EPERM: "locked"
+                default: "failed"
+                }
             launch.record("session", "archive", "read", error.code, result)
         }
         LedgerAutomation.verifyDeviceKey(launch)

@@ -39,7 +39,11 @@ public struct LedgerV2Build: AppBuild {
     }
 
     public func cleanup(_ launch: HarnessLaunch) async {
-        LedgerAutomation.cleanupKeychain(launch, accounts: ["authToken", "refreshToken", LedgerNames.sessionAccount,
-                                                            LedgerNames.versionAccount])
+        LedgerAutomation.cleanupKeychain(
+            launch,
+            accounts: [
+                "authToken", "refreshToken", LedgerNames.sessionAccount,
+                LedgerNames.versionAccount,
+            ])
     }
 }

@@ -1,9 +1,9 @@
 import AppHarness
 import Foundation
 #if canImport(Security)
-import Security
+    import Security
 #else
-import SimSecurity
+    import SimSecurity
 #endif
 
 /// Ledger 3.0 (build 300, schema 3), frozen: v2's launch plus step 2 -> 3 (every item re-saved as
@@ -42,15 +42,17 @@ public struct LedgerV3Build: AppBuild {
     }
 
     public func seed(_ launch: HarnessLaunch) async {
-        LedgerAutomation.seedKeychain(launch, schemaVersion: 3,
-                                      deviceKeyAccessible: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String,
-                                      malformed: false, migratedAt: launch.environment.now)
+        LedgerAutomation.seedKeychain(
+            launch, schemaVersion: 3,
+            deviceKeyAccessible: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String,
+            malformed: false, migratedAt: launch.environment.now)
     }
 
     public func seedMalformed(_ launch: HarnessLaunch) async {
-        LedgerAutomation.seedKeychain(launch, schemaVersion: 3,
-                                      deviceKeyAccessible: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String,
-                                      malformed: true, migratedAt: launch.environment.now)
+        LedgerAutomation.seedKeychain(
+            launch, schemaVersion: 3,
+            deviceKeyAccessible: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String,
+            malformed: true, migratedAt: launch.environment.now)
     }
 
     public func verify(_ launch: HarnessLaunch) async {
@@ -58,7 +60,11 @@ public struct LedgerV3Build: AppBuild {
     }
 
     public func cleanup(_ launch: HarnessLaunch) async {
-        LedgerAutomation.cleanupKeychain(launch, accounts: ["authToken", "refreshToken", LedgerNames.sessionAccount,
-                                                            LedgerNames.versionAccount, LedgerNames.migratedAtAccount])
+        LedgerAutomation.cleanupKeychain(
+            launch,
+            accounts: [
+                "authToken", "refreshToken", LedgerNames.sessionAccount,
+                LedgerNames.versionAccount, LedgerNames.migratedAtAccount,
+            ])
     }
 }

@@ -2,9 +2,9 @@ import AppHarness
 import Foundation
 import SimRuntime
 #if canImport(Security)
-import Security
+    import Security
 #else
-import SimSecurity
+    import SimSecurity
 #endif
 
 /// The known-bad builds of Ledger, one anti-pattern from seed 000 each, as small variants of the
@@ -26,7 +26,9 @@ public enum LedgerMutants {
     }
 
     /// v2 that ignores the stored schema version and migrates on every launch.
-    public static func migrateEveryLaunch() -> MigrateEveryLaunchBuild { MigrateEveryLaunchBuild(buildID: "migrate-every-launch") }
+    public static func migrateEveryLaunch() -> MigrateEveryLaunchBuild {
+        MigrateEveryLaunchBuild(buildID: "migrate-every-launch")
+    }
 
     /// v2 that takes a preference read made before first unlock as "nothing to migrate".
     public static func prewarmEmptyRead() -> PrewarmEmptyReadBuild { PrewarmEmptyReadBuild(buildID: "prewarm-empty-read") }
@@ -47,8 +49,9 @@ public enum LedgerMutants {
         }
         var build = LedgerVariant(buildID: base.buildID, base: base)
         build.verifyHook = { launch in
-            MutantAutomation.verifyKeychain(launch, service: LedgerNames.service,
-                                            read: { AccessibleInQueryKeychain.read(service: $0, account: $1) })
+            MutantAutomation.verifyKeychain(
+                launch, service: LedgerNames.service,
+                read: { AccessibleInQueryKeychain.read(service: $0, account: $1) })
         }
         return build
     }
@@ -83,8 +86,9 @@ public enum LedgerMutants {
         build.afterLaunch = { launch in
             let (status, data) = KeychainProbe.read(service: LedgerNames.service, account: "authToken")
             guard status == errSecSuccess, let data else { return }
-            launch.record("authToken", "keychain", "SecItemCopyMatching", status,
-                          "restored " + String(decoding: data, as: UTF8.self))
+            launch.record(
+                "authToken", "keychain", "SecItemCopyMatching", status,
+                "restored " + String(decoding: data, as: UTF8.self))
         }
         return build
     }

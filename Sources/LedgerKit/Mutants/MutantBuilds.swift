@@ -1,9 +1,9 @@
 import AppHarness
 import Foundation
 #if canImport(Security)
-import Security
+    import Security
 #else
-import SimSecurity
+    import SimSecurity
 #endif
 
 /// Mutant `migrate-every-launch`: v2's launch, except that the schema version is written but never
@@ -34,8 +34,9 @@ public struct MigrateEveryLaunchBuild: AppBuild {
             }
         }
         do {
-            try await parts.vault.save(Data("2".utf8), account: LedgerNames.versionAccount,
-                                       accessibility: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String)
+            try await parts.vault.save(
+                Data("2".utf8), account: LedgerNames.versionAccount,
+                accessibility: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String)
         } catch {
             return .failed(from: 0, at: 2, reason: "\(LedgerNames.versionAccount) \(error)")
         }
@@ -66,8 +67,10 @@ public struct PrewarmEmptyReadBuild: AppBuild {
         let keysAtLaunch = LedgerNames.legacyPreferenceKeys.filter { stored[$0] != nil }
         let parts = LedgerParts(launch)
         launch.setSweep(await parts.sweeper().sweepIfFreshInstall().rawValue)
-        let steps: [any MigrationStep] = [EmptyReadMeansDoneStep(keysAtLaunch: keysAtLaunch, step: parts.moveDefaults()),
-                                          parts.moveArchive()]
+        let steps: [any MigrationStep] = [
+            EmptyReadMeansDoneStep(keysAtLaunch: keysAtLaunch, step: parts.moveDefaults()),
+            parts.moveArchive(),
+        ]
         launch.setMigration(await parts.migrator(targetVersion: 2, steps: steps).migrateIfNeeded().outcome)
         LedgerAutomation.finish(launch)
     }
@@ -93,12 +96,15 @@ public struct RenamedServiceBuild: AppBuild {
     }
 
     public func launch(_ launch: HarnessLaunch) async {
-        let parts = LedgerParts(environment: launch.environment, journal: launch,
-                                vault: LiveMigrationKeychain(service: Self.service))
+        let parts = LedgerParts(
+            environment: launch.environment, journal: launch,
+            vault: LiveMigrationKeychain(service: Self.service))
         launch.setSweep(await parts.sweeper().sweepIfFreshInstall().rawValue)
         let state = await parts.migrator(targetVersion: 3, steps: base.steps(parts)).migrateIfNeeded()
         launch.setMigration(state.outcome)
-        if case .failed = state {} else if case .deferred = state {} else {
+        if case .failed = state {
+        } else if case .deferred = state {
+        } else {
             let janitor = parts.janitor()
             await janitor.stampIfNeeded(now: launch.environment.now)
             await janitor.sweepIfWindowElapsed(now: launch.environment.now)
@@ -114,8 +120,11 @@ public struct RenamedServiceBuild: AppBuild {
     }
 
     public func cleanup(_ launch: HarnessLaunch) async {
-        MutantAutomation.cleanupKeychain(launch, service: Self.service, accounts: [
-            "authToken", "refreshToken", LedgerNames.sessionAccount, LedgerNames.versionAccount, LedgerNames.migratedAtAccount,
-        ])
+        MutantAutomation.cleanupKeychain(
+            launch, service: Self.service,
+            accounts: [
+                "authToken", "refreshToken", LedgerNames.sessionAccount, LedgerNames.versionAccount,
+                LedgerNames.migratedAtAccount,
+            ])
     }
 }

@@ -1,9 +1,9 @@
 import AppHarness
 import Foundation
 #if canImport(Security)
-import Security
+    import Security
 #else
-import SimSecurity
+    import SimSecurity
 #endif
 
 /// The keychain of mutant `accessible-in-query`: its read query carries `kSecAttrAccessible`
@@ -63,11 +63,13 @@ public enum MutantAutomation {
         }
         let (status, data) = read(service, LedgerNames.sessionAccount)
         let session = data.flatMap { try? JSONDecoder().decode(SessionRecord.self, from: $0) }
-        launch.record(LedgerNames.sessionAccount, "keychain", "SecItemCopyMatching", status,
-                      KeychainProbe.result(of: status, matches: session == LedgerAutomation.expectedSession(launch)))
+        launch.record(
+            LedgerNames.sessionAccount, "keychain", "SecItemCopyMatching", status,
+            KeychainProbe.result(of: status, matches: session == LedgerAutomation.expectedSession(launch)))
         let (keyStatus, key) = read(LedgerNames.deviceKeyService(launch.caseID), LedgerNames.deviceKeyAccount(launch.caseID))
-        launch.recordRead("deviceKey", "keychain", "SecItemCopyMatching", keyStatus, actual: key,
-                          expected: Data(launch.secrets.deviceKey.utf8))
+        launch.recordRead(
+            "deviceKey", "keychain", "SecItemCopyMatching", keyStatus, actual: key,
+            expected: Data(launch.secrets.deviceKey.utf8))
         LedgerAutomation.finish(launch)
     }
 
@@ -75,8 +77,9 @@ public enum MutantAutomation {
     public static func cleanupKeychain(_ launch: HarnessLaunch, service: String, accounts: [String]) {
         for account in accounts {
             let status = KeychainProbe.deleteExact(service: service, account: account)
-            launch.record(account, "keychain", "SecItemDelete", status,
-                          status == errSecSuccess ? "removed" : status == errSecItemNotFound ? "missing" : "failed")
+            launch.record(
+                account, "keychain", "SecItemDelete", status,
+                status == errSecSuccess ? "removed" : status == errSecItemNotFound ? "missing" : "failed")
         }
         LedgerAutomation.cleanupDeviceKey(launch)
         LedgerAutomation.finish(launch)

@@ -1,9 +1,9 @@
 import AppHarness
 import Foundation
 #if canImport(Security)
-import Security
+    import Security
 #else
-import SimSecurity
+    import SimSecurity
 #endif
 
 /// Mutant `locked-read-deletes`: a session restore at the start of every launch that reads each
@@ -42,8 +42,10 @@ public actor EagerReinstallSweeper {
         guard !defaults.bool(forKey: LedgerNames.installMarkerKey) else { return .markerPresent }
         let upgrade = !defaults.persistentDomain().isEmpty
         if !upgrade {
-            for itemClass in [kSecClassGenericPassword, kSecClassInternetPassword, kSecClassCertificate, kSecClassKey,
-                              kSecClassIdentity] {
+            for itemClass in [
+                kSecClassGenericPassword, kSecClassInternetPassword, kSecClassCertificate, kSecClassKey,
+                kSecClassIdentity,
+            ] {
                 let scope: [CFString: Any] = [kSecClass: itemClass, kSecAttrSynchronizable: kSecAttrSynchronizableAny]
                 let status = SecItemDelete(scope as CFDictionary)
                 guard status == errSecSuccess || status == errSecItemNotFound else {

@@ -1,9 +1,9 @@
 import AppHarness
 import Foundation
 #if canImport(Security)
-import Security
+    import Security
 #else
-import SimSecurity
+    import SimSecurity
 #endif
 
 /// Step 0 -> 1 of mutant `delete-before-write`: each preference is removed first and written to
@@ -28,8 +28,9 @@ public struct DeleteBeforeWriteStep: MigrationStep {
             journal.record(key, "preferences", "removeObject", 0, "removed")
             let payload = Data(plaintext.utf8)
             do {
-                let call = try await vault.save(payload, account: key,
-                                                accessibility: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String)
+                let call = try await vault.save(
+                    payload, account: key,
+                    accessibility: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String)
                 guard try await vault.read(account: key) == payload else { throw MigrationError.readBackMismatch(key) }
                 journal.record(key, "keychain", call, errSecSuccess, "written")
             } catch let failure as KeychainFailure {
@@ -60,8 +61,9 @@ public struct NoReadBackStep: MigrationStep {
         for key in LedgerNames.legacyPreferenceKeys {
             guard let plaintext = defaults.persistentDomain()[key] as? String else { continue }
             do {
-                let call = try await vault.save(Data(plaintext.utf8), account: key,
-                                                accessibility: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String)
+                let call = try await vault.save(
+                    Data(plaintext.utf8), account: key,
+                    accessibility: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String)
                 journal.record(key, "keychain", call, errSecSuccess, "written")
             } catch {
                 journal.record(key, "keychain", error.operation, error.status, "failed")
@@ -93,8 +95,9 @@ public struct CopyPreferencesStep: MigrationStep {
         for key in LedgerNames.legacyPreferenceKeys {
             let payload = Data((defaults.string(forKey: key) ?? "").utf8)
             do {
-                let call = try await vault.save(payload, account: key,
-                                                accessibility: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String)
+                let call = try await vault.save(
+                    payload, account: key,
+                    accessibility: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String)
                 journal.record(key, "keychain", call, errSecSuccess, "written")
             } catch {
                 journal.record(key, "keychain", error.operation, error.status, "failed")

@@ -1,9 +1,9 @@
 import AppHarness
 import Foundation
 #if canImport(Security)
-import Security
+    import Security
 #else
-import SimSecurity
+    import SimSecurity
 #endif
 
 /// How one preference key's move ended.
@@ -47,8 +47,9 @@ public actor DefaultsToKeychainMover {
         }
         let payload = Data(plaintext.utf8)
         do {
-            let call = try await vault.save(payload, account: key,
-                                            accessibility: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String)
+            let call = try await vault.save(
+                payload, account: key,
+                accessibility: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String)
             guard try await vault.read(account: key) == payload else {
                 journal.record(key, "keychain", "SecItemCopyMatching", errSecSuccess, "mismatch")
                 return .failed(operation: "readBack", status: errSecDecode)

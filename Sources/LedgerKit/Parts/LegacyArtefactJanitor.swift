@@ -1,9 +1,9 @@
 import AppHarness
 import Foundation
 #if canImport(Security)
-import Security
+    import Security
 #else
-import SimSecurity
+    import SimSecurity
 #endif
 
 /// Seed 000's rollback window: non-secret legacy artefacts stay for 30 days after the migration,
@@ -31,8 +31,9 @@ public actor LegacyArtefactJanitor {
         do {
             guard try await vault.read(account: LedgerNames.migratedAtAccount) == nil else { return }
             let stamp = ISO8601DateFormatter().string(from: now)
-            let call = try await vault.save(Data(stamp.utf8), account: LedgerNames.migratedAtAccount,
-                                            accessibility: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String)
+            let call = try await vault.save(
+                Data(stamp.utf8), account: LedgerNames.migratedAtAccount,
+                accessibility: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String)
             journal.record(LedgerNames.migratedAtAccount, "keychain", call, errSecSuccess, "written")
         } catch {
             journal.record(LedgerNames.migratedAtAccount, "keychain", error.operation, error.status, "failed")
@@ -44,8 +45,9 @@ public actor LegacyArtefactJanitor {
     @discardableResult
     public func sweepIfWindowElapsed(now: Date) async -> Bool {
         guard let stamp = try? await vault.read(account: LedgerNames.migratedAtAccount),
-              let migratedAt = ISO8601DateFormatter().date(from: String(decoding: stamp, as: UTF8.self)),
-              now.timeIntervalSince(migratedAt) > Self.window else { return false }
+            let migratedAt = ISO8601DateFormatter().date(from: String(decoding: stamp, as: UTF8.self)),
+            now.timeIntervalSince(migratedAt) > Self.window
+        else { return false }
         for name in LedgerNames.legacyArtefacts {
             let file = documents.appendingPathComponent(name)
             guard files.fileExists(file) else { continue }

@@ -22,7 +22,8 @@ public final class LegacySession: NSObject, NSSecureCoding, @unchecked Sendable 
 
     public init?(coder: NSCoder) {
         guard let userID = coder.decodeObject(of: NSString.self, forKey: "userID"),
-              let token = coder.decodeObject(of: NSString.self, forKey: "token") else { return nil }
+            let token = coder.decodeObject(of: NSString.self, forKey: "token")
+        else { return nil }
         self.userID = userID as String
         self.token = token as String
     }

@@ -1,8 +1,8 @@
 import Foundation
 #if canImport(Security)
-import Security
+    import Security
 #else
-import SimSecurity
+    import SimSecurity
 #endif
 
 /// The keychain as the migration parts see it (seed 000's `MigrationKeychainProtocol`), with each

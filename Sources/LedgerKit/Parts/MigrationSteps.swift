@@ -1,9 +1,9 @@
 import AppHarness
 import Foundation
 #if canImport(Security)
-import Security
+    import Security
 #else
-import SimSecurity
+    import SimSecurity
 #endif
 
 /// Step 0 -> 1: the secret preference keys move into the keychain (``DefaultsToKeychainMover``);
@@ -40,8 +40,10 @@ public struct MoveArchiveStep: MigrationStep {
     let archive: URL
     let journal: any LaunchJournal
 
-    public init(vault: any MigrationKeychainProtocol, files: any AppFiles, applicationSupport: URL,
-                journal: any LaunchJournal) {
+    public init(
+        vault: any MigrationKeychainProtocol, files: any AppFiles, applicationSupport: URL,
+        journal: any LaunchJournal
+    ) {
         self.vault = vault
         self.files = files
         archive = applicationSupport.appendingPathComponent(LedgerNames.sessionArchive)
@@ -74,8 +76,9 @@ public struct MoveArchiveStep: MigrationStep {
             throw .corruptArchive(status: errSecParam)
         }
         do {
-            let call = try await vault.save(modern, account: LedgerNames.sessionAccount,
-                                            accessibility: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String)
+            let call = try await vault.save(
+                modern, account: LedgerNames.sessionAccount,
+                accessibility: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String)
             guard try await vault.read(account: LedgerNames.sessionAccount) == modern else {
                 journal.record("session", "keychain", "SecItemCopyMatching", errSecSuccess, "mismatch")
                 throw MigrationError.readBackMismatch(LedgerNames.sessionAccount)

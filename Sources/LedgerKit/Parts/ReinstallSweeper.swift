@@ -1,9 +1,9 @@
 import AppHarness
 import Foundation
 #if canImport(Security)
-import Security
+    import Security
 #else
-import SimSecurity
+    import SimSecurity
 #endif
 
 /// What the reinstall sweep did in one launch (the status file's `sweep`).
@@ -38,8 +38,10 @@ public actor ReinstallSweeper {
         kSecClassCertificate as String, kSecClassKey as String, kSecClassIdentity as String,
     ]
 
-    public init(defaults: any AppDefaults, protectedData: any ProtectedDataGate, journal: any LaunchJournal,
-                timeout: Double) {
+    public init(
+        defaults: any AppDefaults, protectedData: any ProtectedDataGate, journal: any LaunchJournal,
+        timeout: Double
+    ) {
         self.defaults = defaults
         self.protectedData = protectedData
         self.journal = journal

@@ -2,9 +2,9 @@ import AppHarness
 import Foundation
 import SimRuntime
 #if canImport(Security)
-import Security
+    import Security
 #else
-import SimSecurity
+    import SimSecurity
 #endif
 
 /// What a migration did in one launch (seed 000's `MigrationState`).
@@ -62,8 +62,10 @@ public actor SchemaMigrator {
     private let protectedData: any ProtectedDataGate
 
     /// - Parameter steps: one step per version below `targetVersion`.
-    public init(targetVersion: Int, steps: [any MigrationStep], vault: any MigrationKeychainProtocol,
-                protectedData: any ProtectedDataGate) {
+    public init(
+        targetVersion: Int, steps: [any MigrationStep], vault: any MigrationKeychainProtocol,
+        protectedData: any ProtectedDataGate
+    ) {
         self.targetVersion = targetVersion
         self.steps = Dictionary(steps.map { ($0.from, $0) }, uniquingKeysWith: { first, _ in first })
         self.vault = vault
@@ -88,8 +90,9 @@ public actor SchemaMigrator {
             }
         }
         do {
-            try await vault.save(Data(String(targetVersion).utf8), account: LedgerNames.versionAccount,
-                                 accessibility: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String)
+            try await vault.save(
+                Data(String(targetVersion).utf8), account: LedgerNames.versionAccount,
+                accessibility: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String)
         } catch {
             return .failed(from: current, at: targetVersion, reason: "\(LedgerNames.versionAccount) \(error)")
         }

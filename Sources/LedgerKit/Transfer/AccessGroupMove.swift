@@ -1,9 +1,9 @@
 import AppHarness
 import Foundation
 #if canImport(Security)
-import Security
+    import Security
 #else
-import SimSecurity
+    import SimSecurity
 #endif
 
 /// Moves every generic password of some access groups into another, one item at a time: read it

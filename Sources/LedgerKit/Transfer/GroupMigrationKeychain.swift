@@ -1,8 +1,8 @@
 import Foundation
 #if canImport(Security)
-import Security
+    import Security
 #else
-import SimSecurity
+    import SimSecurity
 #endif
 
 /// The app's keychain for a build whose items live in one named access group rather than its

@@ -5,8 +5,10 @@ import Foundation
 /// migration to `targetVersion`, then (once the migration is known complete) the migration date and
 /// the 30-day janitor, and the status's schema version and legacy stores.
 enum LedgerLaunchSequence {
-    static func run(_ launch: HarnessLaunch, parts: LedgerParts, targetVersion: Int,
-                    steps: [any MigrationStep]) async {
+    static func run(
+        _ launch: HarnessLaunch, parts: LedgerParts, targetVersion: Int,
+        steps: [any MigrationStep]
+    ) async {
         launch.setSweep(await parts.sweeper().sweepIfFreshInstall().rawValue)
         let state = await parts.migrator(targetVersion: targetVersion, steps: steps).migrateIfNeeded()
         launch.setMigration(state.outcome)
@@ -22,6 +24,8 @@ enum LedgerLaunchSequence {
     }
 
     /// The accounts a v3-style build's cleanup deletes.
-    static let cleanupAccounts = ["authToken", "refreshToken", LedgerNames.sessionAccount, LedgerNames.versionAccount,
-                                  LedgerNames.migratedAtAccount]
+    static let cleanupAccounts = [
+        "authToken", "refreshToken", LedgerNames.sessionAccount, LedgerNames.versionAccount,
+        LedgerNames.migratedAtAccount,
+    ]
 }

@@ -35,8 +35,9 @@ final class SQLiteDatabase {
         switch code {
         case SQLITE_OK, SQLITE_ROW, SQLITE_DONE: return code
         default:
-            throw SQLiteError(code: SQLiteResultCode(rawValue: code),
-                              message: String(cString: sqlite3_errmsg(handle)), context: context())
+            throw SQLiteError(
+                code: SQLiteResultCode(rawValue: code),
+                message: String(cString: sqlite3_errmsg(handle)), context: context())
         }
     }
 
@@ -135,8 +136,9 @@ final class SQLiteStatement {
         case .blob(let data):
             code = data.withUnsafeBytes { buffer in
                 // A zero-length blob must still bind as a blob, not NULL.
-                sqlite3_bind_blob(handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
-                                  Int32(buffer.count), csqlite_transient())
+                sqlite3_bind_blob(
+                    handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
+                    Int32(buffer.count), csqlite_transient())
             }
         }
         try database.check(code, sql)

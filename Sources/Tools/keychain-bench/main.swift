@@ -32,14 +32,18 @@ func rawInserts(_ count: Int, path: String) -> Double {
     sqlite3_exec(db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;", nil, nil, nil)
     sqlite3_exec(db, KeychainBenchSchema.genp, nil, nil, nil)
     var statement: OpaquePointer?
-    sqlite3_prepare_v2(db, "INSERT INTO genp(acct, agrp, cdat, data, mdat, pdmn, svce, sync) VALUES(?, ?, ?, ?, ?, ?, ?, ?)", -1, &statement, nil)
+    sqlite3_prepare_v2(
+        db, "INSERT INTO genp(acct, agrp, cdat, data, mdat, pdmn, svce, sync) VALUES(?, ?, ?, ?, ?, ?, ?, ?)", -1, &statement, nil
+    )
     let elapsed = seconds {
         for index in 0..<count {
             sqlite3_exec(db, "BEGIN IMMEDIATE", nil, nil, nil)
             sqlite3_bind_text(statement, 1, "account-\(index)", -1, csqlite_transient())
             sqlite3_bind_text(statement, 2, AppIdentity.testHost.accessGroups[0], -1, csqlite_transient())
             sqlite3_bind_double(statement, 3, 0)
-            value(index).withUnsafeBytes { _ = sqlite3_bind_blob(statement, 4, $0.baseAddress, Int32($0.count), csqlite_transient()) }
+            value(index).withUnsafeBytes {
+                _ = sqlite3_bind_blob(statement, 4, $0.baseAddress, Int32($0.count), csqlite_transient())
+            }
             sqlite3_bind_double(statement, 5, 0)
             sqlite3_bind_text(statement, 6, "ak", -1, csqlite_transient())
             sqlite3_bind_text(statement, 7, "bench", -1, csqlite_transient())
@@ -66,8 +70,10 @@ enum KeychainBenchSchema {
 func secItemInserts(_ range: Range<Int>, keychain: Keychain) -> Double {
     seconds {
         for index in range {
-            let query: [CFString: Any] = [kSecClass: kSecClassGenericPassword, kSecAttrService: "bench",
-                                          kSecAttrAccount: "account-\(index)", kSecValueData: value(index)]
+            let query: [CFString: Any] = [
+                kSecClass: kSecClassGenericPassword, kSecAttrService: "bench",
+                kSecAttrAccount: "account-\(index)", kSecValueData: value(index),
+            ]
             if keychain.add(query as CFDictionary, nil) != errSecSuccess { fatalError("SecItemAdd failed at \(index)") }
         }
     }
@@ -79,8 +85,10 @@ func lookupTime(keychain: Keychain, population: Int, lookups: Int) -> Double {
     let accounts = (0..<lookups).map { _ in "account-\(Int(generator.next() % UInt64(population)))" }
     return seconds {
         for account in accounts {
-            let query: [CFString: Any] = [kSecClass: kSecClassGenericPassword, kSecAttrService: "bench",
-                                          kSecAttrAccount: account, kSecReturnData: true]
+            let query: [CFString: Any] = [
+                kSecClass: kSecClassGenericPassword, kSecAttrService: "bench",
+                kSecAttrAccount: account, kSecReturnData: true,
+            ]
             var result: CFTypeRef?
             if keychain.copyMatching(query as CFDictionary, &result) != errSecSuccess { fatalError("lookup failed") }
         }
@@ -121,7 +129,10 @@ let rawRate = Double(count) / rawTotal, simRate = Double(count) / simTotal
 print("SecItemAdd x \(count), one transaction each (WAL, synchronous=NORMAL)")
 print(String(format: "  raw SQLite INSERT      %9.0f calls/s", rawRate))
 print(String(format: "  SecItemAdd             %9.0f calls/s", simRate))
-print(String(format: "  ratio SecItemAdd/raw   %9.2f   (bar: >= 0.50)  %@", simRate / rawRate, simRate / rawRate >= 0.5 ? "ok" : "MISSED"))
+print(
+    String(
+        format: "  ratio SecItemAdd/raw   %9.2f   (bar: >= 0.50)  %@", simRate / rawRate,
+        simRate / rawRate >= 0.5 ? "ok" : "MISSED"))
 
 // 2. Lookups by primary key at 1,000 and at 100,000 items.
 let small = Keychain(.init(storage: .file("\(work)/lookup-small.db")))
@@ -136,8 +147,14 @@ for _ in 0..<3 {
 print("SecItemCopyMatching by primary key (kSecReturnData)")
 print(String(format: "  at   1,000 items       %9.1f us/call", smallTime / 3 * 1e6))
 print(String(format: "  at 100,000 items       %9.1f us/call", largeTime / 3 * 1e6))
-print(String(format: "  ratio 100k/1k          %9.2f   (bar: <= 1.50)  %@", largeTime / smallTime, largeTime / smallTime <= 1.5 ? "ok" : "MISSED"))
+print(
+    String(
+        format: "  ratio 100k/1k          %9.2f   (bar: <= 1.50)  %@", largeTime / smallTime,
+        largeTime / smallTime <= 1.5 ? "ok" : "MISSED"))
 
 // 3. Memory.
 let peak = peakResidentMiB()
-print(String(format: "Peak resident memory with 100,000 items: %.1f MiB   (bar: a few tens of MiB)  %@", peak, peak <= 64 ? "ok" : "MISSED"))
+print(
+    String(
+        format: "Peak resident memory with 100,000 items: %.1f MiB   (bar: a few tens of MiB)  %@", peak,
+        peak <= 64 ? "ok" : "MISSED"))

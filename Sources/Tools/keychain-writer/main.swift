@@ -20,8 +20,10 @@ if let error = keychain.openError {
 for index in 0..<count {
     let account = "\(prefix)-\(index)"
     let value = Data(repeating: UInt8(truncatingIfNeeded: index), count: 64 + index % 512)
-    let query: [CFString: Any] = [kSecClass: kSecClassGenericPassword, kSecAttrService: "writer",
-                                  kSecAttrAccount: account, kSecValueData: value]
+    let query: [CFString: Any] = [
+        kSecClass: kSecClassGenericPassword, kSecAttrService: "writer",
+        kSecAttrAccount: account, kSecValueData: value,
+    ]
     let status = Keychain.withCurrent(keychain) { SecItemAdd(query as CFDictionary, nil) }
     guard status == errSecSuccess else {
         FileHandle.standardError.write(Data("keychain-writer: \(account): \(SecurityStatus(status))\n".utf8))

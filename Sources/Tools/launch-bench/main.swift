@@ -18,21 +18,24 @@ func fail(_ message: String) -> Never {
 
 var iterations = 100
 if let index = CommandLine.arguments.firstIndex(of: "--iterations"), index + 1 < CommandLine.arguments.count,
-   let value = Int(CommandLine.arguments[index + 1]), value > 0 {
+    let value = Int(CommandLine.arguments[index + 1]), value > 0
+{
     iterations = value
 }
 
 let products = BuiltProducts.directory.path
 let bare = products + "/bare-exit"
-guard FileManager.default.isExecutableFile(atPath: bare), FileManager.default.isExecutableFile(atPath: products + "/TinyApp") else {
+guard FileManager.default.isExecutableFile(atPath: bare), FileManager.default.isExecutableFile(atPath: products + "/TinyApp")
+else {
     fail("build TinyApp and bare-exit first (swift build); looked in \(products)")
 }
 
 let scratch = try TemporaryDirectory("launch-bench")
 let buildFolder = scratch.file("builds/tiny")
 try FileManager.default.createDirectory(atPath: buildFolder, withIntermediateDirectories: true)
-let manifest = BuildManifest(id: "tiny", bundleID: "com.example.tiny", marketingVersion: "1.0", buildNumber: "1",
-                             executable: "TinyApp", schemaVersion: 1, entitlements: "Tiny.entitlements")
+let manifest = BuildManifest(
+    id: "tiny", bundleID: "com.example.tiny", marketingVersion: "1.0", buildNumber: "1",
+    executable: "TinyApp", schemaVersion: 1, entitlements: "Tiny.entitlements")
 try JSONEncoder().encode(manifest).write(to: URL(fileURLWithPath: buildFolder + "/build.json"))
 let entitlements: [String: Any] = ["application-identifier": "BENCHTEAM1.com.example.tiny"]
 try PropertyListSerialization.data(fromPropertyList: entitlements, format: .xml, options: 0)
@@ -92,7 +95,11 @@ func format(_ value: Double) -> String { String(format: "%7.2f", value) }
 let ratio = median(deviceTimes) / median(bareTimes)
 print("launch-bench: \(iterations) launches each, interleaved; products \(products)")
 print("                                          median ms   mean ms   min ms")
-print("bare posix_spawn+waitpid of bare-exit       \(format(median(bareTimes)))   \(format(mean(bareTimes)))  \(format(bareTimes.min()!))")
-print("TinyApp launched through SimDevice          \(format(median(deviceTimes)))   \(format(mean(deviceTimes)))  \(format(deviceTimes.min()!))")
+print(
+    "bare posix_spawn+waitpid of bare-exit       \(format(median(bareTimes)))   \(format(mean(bareTimes)))  \(format(bareTimes.min()!))"
+)
+print(
+    "TinyApp launched through SimDevice          \(format(median(deviceTimes)))   \(format(mean(deviceTimes)))  \(format(deviceTimes.min()!))"
+)
 print(String(format: "ratio (median): %.2fx  bar: within 2x  %@", ratio, ratio <= 2 ? "MET" : "NOT MET"))
 exit(ratio <= 2 ? 0 : 1)

@@ -45,8 +45,10 @@ public struct CommandSpec: Sendable, Equatable {
     /// Paragraphs after the usage line.
     public var discussion: String
 
-    public init(_ path: [String], summary: String, arguments: [ArgumentSpec] = [], options: [OptionSpec] = [],
-                passthrough: ArgumentSpec? = nil, discussion: String) {
+    public init(
+        _ path: [String], summary: String, arguments: [ArgumentSpec] = [], options: [OptionSpec] = [],
+        passthrough: ArgumentSpec? = nil, discussion: String
+    ) {
         self.path = path
         self.summary = summary
         self.arguments = arguments
@@ -72,6 +74,7 @@ enum CommonOptions {
         "--products", value: "DIR",
         "Where build executables are (default: $UPGRADE_RUNNER_PRODUCTS, else ./.build/debug).")
     static let out = OptionSpec("--out", value: "DIR", "The artifacts folder.")
-    static let jobs = OptionSpec("--jobs", value: "N", "Cells run in parallel, each on its own device (default: the number of CPUs).")
+    static let jobs = OptionSpec(
+        "--jobs", value: "N", "Cells run in parallel, each on its own device (default: the number of CPUs).")
     static let device = ArgumentSpec("DEVICE", "The device's UDID or name.")
 }

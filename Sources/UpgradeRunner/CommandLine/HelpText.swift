@@ -28,7 +28,8 @@ public enum HelpText {
         }
         lines.append("")
         lines.append("OPTIONS:")
-        let options = spec.options.map { ($0.name + ($0.value.map { " " + $0 } ?? ""), $0.help) } + [("-h, --help", "Show this help.")]
+        let options =
+            spec.options.map { ($0.name + ($0.value.map { " " + $0 } ?? ""), $0.help) } + [("-h, --help", "Show this help.")]
         lines.append(contentsOf: table(options))
         return lines.joined(separator: "\n") + "\n"
     }
@@ -50,7 +51,8 @@ public enum HelpText {
         }
         lines.append("")
         lines.append(prefix.isEmpty ? "COMMANDS:" : "SUBCOMMANDS:")
-        lines.append(contentsOf: table(members.map { (Array($0.path.dropFirst(prefix.count)).joined(separator: " "), $0.summary) }))
+        lines.append(
+            contentsOf: table(members.map { (Array($0.path.dropFirst(prefix.count)).joined(separator: " "), $0.summary) }))
         lines.append("")
         lines.append("See '\(tool) \((prefix + ["COMMAND"]).joined(separator: " ")) --help' for the arguments of each.")
         return lines.joined(separator: "\n") + "\n"

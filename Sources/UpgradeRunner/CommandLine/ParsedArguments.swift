@@ -37,8 +37,9 @@ public struct ParsedArguments: Equatable, Sendable {
             }
             let (name, inlineValue) = split(word)
             guard let option = spec.option(name) else {
-                throw .unknownOption(name, command: spec.name,
-                                     hint: UsageError.suggestion(for: name, among: spec.options.map(\.name) + ["--help"]))
+                throw .unknownOption(
+                    name, command: spec.name,
+                    hint: UsageError.suggestion(for: name, among: spec.options.map(\.name) + ["--help"]))
             }
             if option.isFlag {
                 guard inlineValue == nil else { throw .unexpectedValue(option: name, command: spec.name) }

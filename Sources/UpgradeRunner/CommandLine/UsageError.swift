@@ -17,7 +17,8 @@ public enum UsageError: Error, Equatable, CustomStringConvertible {
         case .unknownCommand(let word, let hint):
             return "unknown command \"\(word)\"" + (hint.map { "; did you mean \"\($0)\"?" } ?? "; see upgrade-runner --help")
         case .unknownOption(let option, let command, let hint):
-            return "\(command): unknown option \(option)" + (hint.map { "; did you mean \($0)?" } ?? "; see upgrade-runner \(command) --help")
+            return "\(command): unknown option \(option)"
+                + (hint.map { "; did you mean \($0)?" } ?? "; see upgrade-runner \(command) --help")
         case .missingValue(let option, let command):
             return "\(command): option \(option) needs a value"
         case .unexpectedValue(let option, let command):

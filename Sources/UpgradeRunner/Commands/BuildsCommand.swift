@@ -8,13 +8,13 @@ enum BuildsCommand {
         ["builds"], summary: "List the archived builds with versions, teams, groups and sha256.",
         options: [CommonOptions.buildsDir, CommonOptions.products, CommonOptions.json],
         discussion: """
-        Lists every build folder in the builds folder: its id, marketing version, build number, bundle id, team,
-        keychain access groups (in the order the keychain uses: keychain-access-groups, application-identifier,
-        app groups; new items land in the first), and the sha256 of its executable ("missing" when it is not
-        built) and of its entitlements file: the digests that run.json pins and replay checks.
-        A build folder that cannot be read is reported on standard error with its path and the listing goes on;
-        the exit code is then 2.
-        """)
+            Lists every build folder in the builds folder: its id, marketing version, build number, bundle id, team,
+            keychain access groups (in the order the keychain uses: keychain-access-groups, application-identifier,
+            app groups; new items land in the first), and the sha256 of its executable ("missing" when it is not
+            built) and of its entitlements file: the digests that run.json pins and replay checks.
+            A build folder that cannot be read is reported on standard error with its path and the listing goes on;
+            the exit code is then 2.
+            """)
 
     /// One listed build.
     struct Entry: Encodable {
@@ -81,10 +81,11 @@ enum BuildsCommand {
             return try entryWithoutExecutable(id, in: catalog)
         }
         let digests = try RunInputs.BuildFiles(executableAt: build.executablePath, entitlementsAt: build.entitlementsPath)
-        return Entry(id: build.manifest.id, marketingVersion: build.manifest.marketingVersion, buildNumber: build.manifest.buildNumber,
-                     bundleID: build.manifest.bundleID, team: build.identity.teamIdentifier, accessGroups: build.identity.accessGroups,
-                     executable: build.manifest.executable, executableSHA256: digests.executable,
-                     entitlements: build.manifest.entitlements, entitlementsSHA256: digests.entitlements, folder: build.folder)
+        return Entry(
+            id: build.manifest.id, marketingVersion: build.manifest.marketingVersion, buildNumber: build.manifest.buildNumber,
+            bundleID: build.manifest.bundleID, team: build.identity.teamIdentifier, accessGroups: build.identity.accessGroups,
+            executable: build.manifest.executable, executableSHA256: digests.executable,
+            entitlements: build.manifest.entitlements, entitlementsSHA256: digests.entitlements, folder: build.folder)
     }
 
     private static func entryWithoutExecutable(_ id: String, in catalog: BuildCatalog) throws -> Entry {
@@ -96,11 +97,12 @@ enum BuildsCommand {
         let manifest = try JSONDecoder().decode(BuildManifest.self, from: data)
         let entitlementsPath = folder + "/" + manifest.entitlements
         let identity = try AppIdentity.fromEntitlementsFile(entitlementsPath, bundleID: manifest.bundleID)
-        return Entry(id: manifest.id, marketingVersion: manifest.marketingVersion, buildNumber: manifest.buildNumber,
-                     bundleID: manifest.bundleID, team: identity.teamIdentifier, accessGroups: identity.accessGroups,
-                     executable: manifest.executable, executableSHA256: "missing",
-                     entitlements: manifest.entitlements, entitlementsSHA256: try GateHash.hexOfFile(atPath: entitlementsPath),
-                     folder: folder)
+        return Entry(
+            id: manifest.id, marketingVersion: manifest.marketingVersion, buildNumber: manifest.buildNumber,
+            bundleID: manifest.bundleID, team: identity.teamIdentifier, accessGroups: identity.accessGroups,
+            executable: manifest.executable, executableSHA256: "missing",
+            entitlements: manifest.entitlements, entitlementsSHA256: try GateHash.hexOfFile(atPath: entitlementsPath),
+            folder: folder)
     }
 
     private static func text(_ entry: Entry) -> String {

@@ -4,10 +4,14 @@ import SimDevice
 enum DeviceAdvanceClock {
     static let spec = CommandSpec(
         ["device", "advance-clock"], summary: "Move a device's clock forward (or set it).",
-        arguments: [CommonOptions.device,
-                    ArgumentSpec("DURATION", "How far, such as 31d, 12h, 90m, 45s or 1d12h; a leading - goes back.", optional: true)],
+        arguments: [
+            CommonOptions.device,
+            ArgumentSpec("DURATION", "How far, such as 31d, 12h, 90m, 45s or 1d12h; a leading - goes back.", optional: true),
+        ],
         options: [OptionSpec("--to", value: "DATE", "Set the clock to this ISO 8601 date instead."), CommonOptions.devicesRoot],
-        discussion: "The device clock does not run on its own: every launch sees the date in device.json, and this\ncommand moves it (for the 30-day artefact window). Prints the new clock.")
+        discussion:
+            "The device clock does not run on its own: every launch sees the date in device.json, and this\ncommand moves it (for the 30-day artefact window). Prints the new clock."
+    )
 
     static func run(_ invocation: Invocation) throws -> Int32 {
         let duration = invocation.parsed.argument("DURATION", in: spec)
@@ -27,7 +31,8 @@ enum DeviceAdvanceClock {
 
     /// `31d`, `12h`, `90m`, `45s`, `1d12h`, `-2d`: seconds.
     static func parseDuration(_ text: String) throws(UsageError) -> TimeInterval {
-        let invalid = UsageError.invalidValue(text, for: "DURATION", reason: "is not a duration such as 31d, 12h, 90m, 45s or 1d12h")
+        let invalid = UsageError.invalidValue(
+            text, for: "DURATION", reason: "is not a duration such as 31d, 12h, 90m, 45s or 1d12h")
         var body = Substring(text)
         let sign: Double = body.hasPrefix("-") ? -1 : 1
         if body.hasPrefix("-") || body.hasPrefix("+") { body = body.dropFirst() }

@@ -8,7 +8,9 @@ enum DeviceBoot {
             OptionSpec("--before-first-unlock", "Stay before first unlock, as a prewarmed launch after a reboot sees it."),
             CommonOptions.devicesRoot,
         ],
-        discussion: "Boots the device. Like a simulator with no passcode prompt it comes up unlocked, unless\n--before-first-unlock is given.")
+        discussion:
+            "Boots the device. Like a simulator with no passcode prompt it comes up unlocked, unless\n--before-first-unlock is given."
+    )
 
     static func run(_ invocation: Invocation) throws -> Int32 {
         let session = try invocation.session()

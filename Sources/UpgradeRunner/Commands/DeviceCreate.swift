@@ -14,9 +14,9 @@ enum DeviceCreate {
             CommonOptions.devicesRoot,
         ],
         discussion: """
-        Creates <devices root>/<UDID> laid out like a CoreSimulator device: device.json, an empty keychain at
-        data/Library/Keychains/keychain-2-debug.db, and the container folders. The device starts shut down.
-        """)
+            Creates <devices root>/<UDID> laid out like a CoreSimulator device: device.json, an empty keychain at
+            data/Library/Keychains/keychain-2-debug.db, and the container folders. The device starts shut down.
+            """)
 
     static func run(_ invocation: Invocation) throws -> Int32 {
         var runtime = RuntimeVersion.current

@@ -4,7 +4,9 @@ enum DeviceErase {
     static let spec = CommandSpec(
         ["device", "erase"], summary: "Erase a device: every app, container and keychain item.",
         arguments: [CommonOptions.device], options: [CommonOptions.devicesRoot],
-        discussion: "Factory reset, as simctl erase: the apps, their containers, app group containers and the whole\nkeychain go; the device is shut down. Its name, runtime and clock stay.")
+        discussion:
+            "Factory reset, as simctl erase: the apps, their containers, app group containers and the whole\nkeychain go; the device is shut down. Its name, runtime and clock stay."
+    )
 
     static func run(_ invocation: Invocation) throws -> Int32 {
         let session = try invocation.session()

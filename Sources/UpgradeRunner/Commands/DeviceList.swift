@@ -5,7 +5,9 @@ enum DeviceList {
     static let spec = CommandSpec(
         ["device", "list"], summary: "List the devices, their state and their installed apps.",
         options: [CommonOptions.json, CommonOptions.devicesRoot],
-        discussion: "Lists every device under the devices root. A device folder that cannot be read is reported\non standard error and makes the exit code 2; the others are still listed.")
+        discussion:
+            "Lists every device under the devices root. A device folder that cannot be read is reported\non standard error and makes the exit code 2; the others are still listed."
+    )
 
     struct Entry: Encodable {
         var udid: String
@@ -29,14 +31,16 @@ enum DeviceList {
     static func run(_ invocation: Invocation) throws -> Int32 {
         let (devices, problems) = invocation.deviceSet.list()
         let entries = devices.map { device in
-            Entry(udid: device.udid, name: device.record.name, deviceType: device.record.deviceType,
-                  runtime: device.record.runtime.description, state: device.record.state.rawValue,
-                  lockState: device.record.lockState.rawValue, clock: ClockText.format(device.record.clock),
-                  path: device.layout.directory,
-                  apps: device.installedApps().map {
-                      App(bundleID: $0.bundleID, buildID: $0.record.buildID,
-                          marketingVersion: $0.record.marketingVersion, buildNumber: $0.record.buildNumber)
-                  })
+            Entry(
+                udid: device.udid, name: device.record.name, deviceType: device.record.deviceType,
+                runtime: device.record.runtime.description, state: device.record.state.rawValue,
+                lockState: device.record.lockState.rawValue, clock: ClockText.format(device.record.clock),
+                path: device.layout.directory,
+                apps: device.installedApps().map {
+                    App(
+                        bundleID: $0.bundleID, buildID: $0.record.buildID,
+                        marketingVersion: $0.record.marketingVersion, buildNumber: $0.record.buildNumber)
+                })
         }
         if invocation.flag("--json") {
             try invocation.printJSON(entries)
@@ -46,8 +50,10 @@ enum DeviceList {
             var rows = [["UDID", "NAME", "RUNTIME", "STATE", "LOCK", "CLOCK", "APPS"]]
             for entry in entries {
                 let apps = entry.apps.map { "\($0.bundleID) (\($0.buildID))" }.joined(separator: ", ")
-                rows.append([entry.udid, entry.name, entry.runtime, entry.state, entry.lockState, entry.clock,
-                             apps.isEmpty ? "-" : apps])
+                rows.append([
+                    entry.udid, entry.name, entry.runtime, entry.state, entry.lockState, entry.clock,
+                    apps.isEmpty ? "-" : apps,
+                ])
             }
             invocation.console.output(TextTable.render(rows))
         }

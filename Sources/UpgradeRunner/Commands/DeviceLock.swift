@@ -5,9 +5,9 @@ enum DeviceLock {
         ["device", "lock"], summary: "Lock a booted device.",
         arguments: [CommonOptions.device], options: [CommonOptions.devicesRoot],
         discussion: """
-        Locks the device: files with complete protection and ...WhenUnlocked keychain items become unavailable.
-        A device not unlocked since boot stays before first unlock.
-        """)
+            Locks the device: files with complete protection and ...WhenUnlocked keychain items become unavailable.
+            A device not unlocked since boot stays before first unlock.
+            """)
 
     static func run(_ invocation: Invocation) throws -> Int32 {
         let session = try invocation.session()

@@ -4,7 +4,9 @@ enum DeviceUnlock {
     static let spec = CommandSpec(
         ["device", "unlock"], summary: "Unlock a booted device.",
         arguments: [CommonOptions.device], options: [CommonOptions.devicesRoot],
-        discussion: "Unlocks the device, as if the user entered the passcode. An app waiting for protected data\n(a prewarmed launch) sees it become available.")
+        discussion:
+            "Unlocks the device, as if the user entered the passcode. An app waiting for protected data\n(a prewarmed launch) sees it become available."
+    )
 
     static func run(_ invocation: Invocation) throws -> Int32 {
         let session = try invocation.session()

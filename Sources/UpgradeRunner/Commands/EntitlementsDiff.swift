@@ -5,20 +5,24 @@ import SimDevice
 enum EntitlementsDiff {
     static let spec = CommandSpec(
         ["entitlements", "diff"], summary: "Diff two builds' entitlements and say what it does to the keychain.",
-        arguments: [ArgumentSpec("OLD", "A build id, build folder, .app folder, executable, profile or entitlements file."),
-                    ArgumentSpec("NEW", "The same kinds as OLD.")],
+        arguments: [
+            ArgumentSpec("OLD", "A build id, build folder, .app folder, executable, profile or entitlements file."),
+            ArgumentSpec("NEW", "The same kinds as OLD."),
+        ],
         options: [
             CommonOptions.buildsDir,
             OptionSpec("--team", value: "TEAM", "Team ID for $(AppIdentifierPrefix) in files that are not builds."),
             OptionSpec("--bundle-id", value: "ID", "Bundle id for $(PRODUCT_BUNDLE_IDENTIFIER) in files that are not builds."),
-            OptionSpec("--device", value: "DEVICE", "Count the items per access group on this device: how many would become unreachable."),
+            OptionSpec(
+                "--device", value: "DEVICE", "Count the items per access group on this device: how many would become unreachable."
+            ),
             CommonOptions.json, CommonOptions.devicesRoot,
         ],
         discussion: """
-        Compares the two builds key by key and reports access groups the new build can no longer reach, a changed
-        team prefix, a changed first group and development-signing markers (see docs/entitlements.md).
-        Exit code: 0 when the new build reaches everything the old one could, 1 when not, 2 on bad input.
-        """)
+            Compares the two builds key by key and reports access groups the new build can no longer reach, a changed
+            team prefix, a changed first group and development-signing markers (see docs/entitlements.md).
+            Exit code: 0 when the new build reaches everything the old one could, 1 when not, 2 on bad input.
+            """)
 
     static func run(_ invocation: Invocation) throws -> Int32 {
         var counts: [String: Int]?
@@ -30,8 +34,12 @@ enum EntitlementsDiff {
             old: invocation.argument("OLD"), new: invocation.argument("NEW"), team: invocation.option("--team"),
             bundleID: invocation.option("--bundle-id"), buildsRoot: invocation.buildCatalog.folder, itemCounts: counts,
             json: invocation.flag("--json"))
-        if !output.stdout.isEmpty { invocation.console.output(output.stdout, terminator: output.stdout.hasSuffix("\n") ? "" : "\n") }
-        if !output.stderr.isEmpty { invocation.console.error(output.stderr, terminator: output.stderr.hasSuffix("\n") ? "" : "\n") }
+        if !output.stdout.isEmpty {
+            invocation.console.output(output.stdout, terminator: output.stdout.hasSuffix("\n") ? "" : "\n")
+        }
+        if !output.stderr.isEmpty {
+            invocation.console.error(output.stderr, terminator: output.stderr.hasSuffix("\n") ? "" : "\n")
+        }
         return output.exitCode
     }
 }

@@ -12,18 +12,22 @@ enum EntitlementsShow {
             OptionSpec("--info", "For a .app folder: print Info.plist's bundle id, versions and executable as KEY=value lines."),
         ],
         discussion: """
-        Reads INPUT as 'entitlements diff' does (Xcode variables expanded, a simulator executable's
-        __TEXT,__entitlements section first) and prints the entitlements as the XML property list that
-        'codesign -d --entitlements - --xml' prints, so they can be saved as a build's entitlements file;
-        scripts/import-app.sh uses it where Apple's tools are missing. Exit code: 0, or 2 on bad input.
-        """)
+            Reads INPUT as 'entitlements diff' does (Xcode variables expanded, a simulator executable's
+            __TEXT,__entitlements section first) and prints the entitlements as the XML property list that
+            'codesign -d --entitlements - --xml' prints, so they can be saved as a build's entitlements file;
+            scripts/import-app.sh uses it where Apple's tools are missing. Exit code: 0, or 2 on bad input.
+            """)
 
     static func run(_ invocation: Invocation) throws -> Int32 {
         let output = EntitlementsShowCommand.run(
             input: invocation.argument("INPUT"), team: invocation.option("--team"), bundleID: invocation.option("--bundle-id"),
             buildsRoot: invocation.buildCatalog.folder, info: invocation.flag("--info"))
-        if !output.stdout.isEmpty { invocation.console.output(output.stdout, terminator: output.stdout.hasSuffix("\n") ? "" : "\n") }
-        if !output.stderr.isEmpty { invocation.console.error(output.stderr, terminator: output.stderr.hasSuffix("\n") ? "" : "\n") }
+        if !output.stdout.isEmpty {
+            invocation.console.output(output.stdout, terminator: output.stdout.hasSuffix("\n") ? "" : "\n")
+        }
+        if !output.stderr.isEmpty {
+            invocation.console.error(output.stderr, terminator: output.stderr.hasSuffix("\n") ? "" : "\n")
+        }
         return output.exitCode
     }
 }

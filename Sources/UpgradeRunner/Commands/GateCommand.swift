@@ -8,17 +8,18 @@ enum GateCommand {
         ["gate"], summary: "Run the release gate over every old-to-new path and scenario.",
         options: [
             OptionSpec("--builds", value: "IDS", "The builds, oldest first, comma-separated (default: v1,v2,v3)."),
-            OptionSpec("--scenarios", value: "LIST", "The scenarios to run, comma-separated (default: all, exploration included)."),
+            OptionSpec(
+                "--scenarios", value: "LIST", "The scenarios to run, comma-separated (default: all, exploration included)."),
             OptionSpec("--shard", value: "I/N", "Run the I-th of N deterministic slices (for a CI job matrix)."),
         ] + GateOptions.shared,
         discussion: """
-        Runs every upgrade path between the builds (every ordered pair old < new, plus a fresh install of each) through
-        every scenario, each on a fresh device, and writes run.json, gate.json, junit.xml, summary.md, timings.json and
-        paths/<old>-to-<new>/<scenario>/ (status files, logs, entitlements.diff, a redacted device snapshot on failure)
-        to the artifacts folder, then prints the verdict table. The verdict fails closed: a cell that did not finish,
-        a missing shard or an interrupted run makes it UNKNOWN, never PASS.
-        Exit code: 0 PASS, 1 FAIL, 2 bad usage or input, 3 UNKNOWN.
-        """)
+            Runs every upgrade path between the builds (every ordered pair old < new, plus a fresh install of each) through
+            every scenario, each on a fresh device, and writes run.json, gate.json, junit.xml, summary.md, timings.json and
+            paths/<old>-to-<new>/<scenario>/ (status files, logs, entitlements.diff, a redacted device snapshot on failure)
+            to the artifacts folder, then prints the verdict table. The verdict fails closed: a cell that did not finish,
+            a missing shard or an interrupted run makes it UNKNOWN, never PASS.
+            Exit code: 0 PASS, 1 FAIL, 2 bad usage or input, 3 UNKNOWN.
+            """)
 
     static func run(_ invocation: Invocation) throws -> Int32 {
         let builds = (invocation.option("--builds") ?? "v1,v2,v3").split(separator: ",", omittingEmptySubsequences: false)
@@ -36,21 +37,25 @@ enum RunCommand {
         options: [
             OptionSpec("--from", value: "OLD", "The old build id (leave out for a fresh install of NEW)."),
             OptionSpec("--to", value: "NEW", "The new build id."),
-            OptionSpec("--scenario", value: "LIST", "The scenarios, comma-separated (default: upgrade, or fresh-install without --from)."),
+            OptionSpec(
+                "--scenario", value: "LIST", "The scenarios, comma-separated (default: upgrade, or fresh-install without --from)."
+            ),
         ] + GateOptions.shared,
         discussion: """
-        Installs OLD on a fresh device, seeds it, upgrades in place to NEW, launches and verifies, and judges the
-        path's gate conditions; the artifacts are the gate's, for one path.
-        Exit code: 0 PASS, 1 FAIL, 2 bad usage or input, 3 UNKNOWN.
-        """)
+            Installs OLD on a fresh device, seeds it, upgrades in place to NEW, launches and verifies, and judges the
+            path's gate conditions; the artifacts are the gate's, for one path.
+            Exit code: 0 PASS, 1 FAIL, 2 bad usage or input, 3 UNKNOWN.
+            """)
 
     static func run(_ invocation: Invocation) throws -> Int32 {
         guard let new = invocation.option("--to") else { throw UsageError.missingOption("--to", command: "run") }
         let old = invocation.option("--from")
         let path = BuildPair(old: old, new: new)
-        let scenarios = try invocation.option("--scenario").map { try Scenario.parseList($0, flag: "--scenario") }
+        let scenarios =
+            try invocation.option("--scenario").map { try Scenario.parseList($0, flag: "--scenario") }
             ?? [old == nil ? .freshInstall : .upgrade]
-        return try GateOptions.execute(invocation, builds: [old, new].compactMap { $0 }, path: path, scenarios: scenarios, shard: nil)
+        return try GateOptions.execute(
+            invocation, builds: [old, new].compactMap { $0 }, path: path, scenarios: scenarios, shard: nil)
     }
 }
 
@@ -68,16 +73,19 @@ enum GateOptions {
     /// The default artifacts folder; a run replaces the previous one there.
     static let defaultOut = "artifacts/gate"
 
-    static func execute(_ invocation: Invocation, builds: [String], path: BuildPair?, scenarios: [Scenario],
-                        shard: ShardSpec?) throws -> Int32 {
+    static func execute(
+        _ invocation: Invocation, builds: [String], path: BuildPair?, scenarios: [Scenario],
+        shard: ShardSpec?
+    ) throws -> Int32 {
         let catalog = invocation.buildCatalog
         for id in builds { try BuildPair.validate(buildID: id) }
-        let runtime = try invocation.option("--runtime").map { text throws(UsageError) -> RuntimeVersion in
-            guard let version = RuntimeVersion(text) else {
-                throw .invalidValue(text, for: "--runtime", reason: "is not an iOS runtime such as \"iOS 17.5\"")
-            }
-            return version
-        } ?? .current
+        let runtime =
+            try invocation.option("--runtime").map { text throws(UsageError) -> RuntimeVersion in
+                guard let version = RuntimeVersion(text) else {
+                    throw .invalidValue(text, for: "--runtime", reason: "is not an iOS runtime such as \"iOS 17.5\"")
+                }
+                return version
+            } ?? .current
         let caseID = invocation.option("--case-id") ?? CaseSecrets.randomCaseID()
         if caseID.isEmpty || caseID.contains(where: { !($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) {
             throw UsageError.invalidValue(caseID, for: "--case-id", reason: "must be letters, digits, - and _ only")
@@ -85,13 +93,15 @@ enum GateOptions {
         let jobs = try invocation.integer("--jobs", in: 1...64) ?? ProcessInfo.processInfo.activeProcessorCount
         let timeout = Double(try invocation.integer("--timeout", in: 1...3600) ?? 30)
         let resolved = try GateRun.resolveBuilds(builds, catalog: catalog)
-        let inputs = RunInputs(builds: builds, path: path, runtime: runtime, caseID: caseID, scenarios: scenarios,
-                               buildFiles: try GateRun.pin(resolved), runnerVersion: UpgradeRunnerVersion.current, shard: shard)
+        let inputs = RunInputs(
+            builds: builds, path: path, runtime: runtime, caseID: caseID, scenarios: scenarios,
+            buildFiles: try GateRun.pin(resolved), runnerVersion: UpgradeRunnerVersion.current, shard: shard)
         let out = invocation.absolute(invocation.option("--out") ?? defaultOut)
         let force = invocation.flag("--force") || invocation.option("--out") == nil
         let console = invocation.console
-        let run = GateRun(inputs: inputs, catalog: catalog, outFolder: out, jobs: jobs, force: force, timeout: timeout,
-                          progress: { console.error($0) })
+        let run = GateRun(
+            inputs: inputs, catalog: catalog, outFolder: out, jobs: jobs, force: force, timeout: timeout,
+            progress: { console.error($0) })
         InterruptHandling.install()
         let report = try run.execute(builds: resolved)
         console.output(GateArtifacts.summaryMarkdown(report: report, inputs: inputs), terminator: "")

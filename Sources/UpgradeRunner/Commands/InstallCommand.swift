@@ -4,14 +4,16 @@ import SimDevice
 enum InstallCommand {
     static let spec = CommandSpec(
         ["install"], summary: "Install a build; over the same bundle id it upgrades in place.",
-        arguments: [CommonOptions.device, ArgumentSpec("BUILD", "A build id in the builds folder, or a path to a build folder.")],
+        arguments: [
+            CommonOptions.device, ArgumentSpec("BUILD", "A build id in the builds folder, or a path to a build folder."),
+        ],
         options: [CommonOptions.buildsDir, CommonOptions.products, CommonOptions.devicesRoot],
         discussion: """
-        Reads <builds>/<BUILD>/build.json and its entitlements, copies the build (manifest, entitlements and the
-        executable product) into a new bundle container and records the sha256 of each. Over an installed app with
-        the same bundle id this is an upgrade in place: the data container stays, the bundle gets a new UUID. A lower
-        build number is a downgrade, allowed as simctl allows it, and recorded.
-        """)
+            Reads <builds>/<BUILD>/build.json and its entitlements, copies the build (manifest, entitlements and the
+            executable product) into a new bundle container and records the sha256 of each. Over an installed app with
+            the same bundle id this is an upgrade in place: the data container stays, the bundle gets a new UUID. A lower
+            build number is a downgrade, allowed as simctl allows it, and recorded.
+            """)
 
     static func run(_ invocation: Invocation) throws -> Int32 {
         let catalog = invocation.buildCatalog
@@ -20,7 +22,8 @@ enum InstallCommand {
         let session = try invocation.session()
         let app = try session.install(build)
         let record = app.record
-        var line = "\(session.udid): \(record.kind.rawValue) \(record.bundleID) \(record.buildID) "
+        var line =
+            "\(session.udid): \(record.kind.rawValue) \(record.bundleID) \(record.buildID) "
             + "(\(record.marketingVersion) build \(record.buildNumber))"
         if let replaced = record.replaced {
             line += " over \(replaced.buildID) (\(replaced.marketingVersion) build \(replaced.buildNumber)); data container kept"

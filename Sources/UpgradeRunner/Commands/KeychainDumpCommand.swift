@@ -9,11 +9,11 @@ enum KeychainDumpCommand {
         arguments: [CommonOptions.device, ArgumentSpec("ACTION", "dump (the only action).")],
         options: [CommonOptions.json, CommonOptions.devicesRoot],
         discussion: """
-        Lists every item on the device, whatever its access group or protection class: class, access group,
-        accessibility, service, account, synchronizable and the other attributes. A value is shown only as
-        hmac-sha256 under a random key kept in the device folder: two dumps of one device can be compared, and a
-        dump reveals no secret (nor an unkeyed hash of one).
-        """)
+            Lists every item on the device, whatever its access group or protection class: class, access group,
+            accessibility, service, account, synchronizable and the other attributes. A value is shown only as
+            hmac-sha256 under a random key kept in the device folder: two dumps of one device can be compared, and a
+            dump reveals no secret (nor an unkeyed hash of one).
+            """)
 
     struct Item: Encodable {
         var itemClass: String
@@ -51,10 +51,11 @@ enum KeychainDumpCommand {
         let device = try invocation.device()
         let key = try device.digestKey()
         let items = try device.keychainItems().map { record in
-            Item(itemClass: record.itemClass, accessGroup: record.accessGroup, accessible: record.accessible,
-                 service: record.service, account: record.account, synchronizable: record.synchronizable,
-                 attributes: attributes(record, key: key),
-                 dataDigest: record.data.map { digest($0, key: key) })
+            Item(
+                itemClass: record.itemClass, accessGroup: record.accessGroup, accessible: record.accessible,
+                service: record.service, account: record.account, synchronizable: record.synchronizable,
+                attributes: attributes(record, key: key),
+                dataDigest: record.data.map { digest($0, key: key) })
         }.sorted {
             ($0.itemClass, $0.accessGroup, $0.service ?? "", $0.account ?? "", $0.dataDigest ?? "")
                 < ($1.itemClass, $1.accessGroup, $1.service ?? "", $1.account ?? "", $1.dataDigest ?? "")
@@ -70,9 +71,11 @@ enum KeychainDumpCommand {
         var rows = [["CLASS", "GROUP", "ACCESSIBLE", "SERVICE", "ACCOUNT", "SYNC", "DATA", "ATTRIBUTES"]]
         for item in items {
             let attributes = item.attributes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-            rows.append([item.itemClass, item.accessGroup, item.accessible, item.service ?? "-", item.account ?? "-",
-                         item.synchronizable ? "1" : "0", item.dataDigest.map { String($0.prefix(28)) } ?? "-",
-                         attributes.isEmpty ? "-" : attributes])
+            rows.append([
+                item.itemClass, item.accessGroup, item.accessible, item.service ?? "-", item.account ?? "-",
+                item.synchronizable ? "1" : "0", item.dataDigest.map { String($0.prefix(28)) } ?? "-",
+                attributes.isEmpty ? "-" : attributes,
+            ])
         }
         invocation.console.output(TextTable.render(rows))
         return ExitStatus.pass

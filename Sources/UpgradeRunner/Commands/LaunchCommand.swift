@@ -15,12 +15,12 @@ enum LaunchCommand {
         ],
         passthrough: ArgumentSpec("ARGS", "Launch arguments for the app; -Key value pairs also reach its preferences."),
         discussion: """
-        Starts the installed executable with posix_spawn, with a launch context (device, identity from the install
-        record, containers, lock state, clock, arguments, fault plan) in its environment; SIMCTL_CHILD_FOO=x in this
-        environment becomes FOO=x in the app's. Waits for it and reports how it ended.
-        Exit code: 0 when the app exited with status 0 or ended at the planned crash point, 1 when it exited with
-        another status, 2 when it was killed by a signal or timed out.
-        """)
+            Starts the installed executable with posix_spawn, with a launch context (device, identity from the install
+            record, containers, lock state, clock, arguments, fault plan) in its environment; SIMCTL_CHILD_FOO=x in this
+            environment becomes FOO=x in the app's. Waits for it and reports how it ended.
+            Exit code: 0 when the app exited with status 0 or ended at the planned crash point, 1 when it exited with
+            another status, 2 when it was killed by a signal or timed out.
+            """)
 
     struct Report: Encodable {
         var bundleID: String
@@ -62,11 +62,12 @@ enum LaunchCommand {
             case .signaled(let number): signal = number
             case .timedOut: signal = SIGKILL
             }
-            try invocation.printJSON(Report(
-                bundleID: bundleID, buildID: result.buildID, pid: result.pid, exitStatus: exitStatus, signal: signal,
-                timedOut: { if case .timedOut = result.termination { true } else { false } }(),
-                crashPoint: result.crashPoint, endedAtCrashPoint: result.endedAtCrashPoint,
-                milliseconds: Int(result.duration * 1000), log: result.logPath, mutationLog: result.mutationLogPath))
+            try invocation.printJSON(
+                Report(
+                    bundleID: bundleID, buildID: result.buildID, pid: result.pid, exitStatus: exitStatus, signal: signal,
+                    timedOut: { if case .timedOut = result.termination { true } else { false } }(),
+                    crashPoint: result.crashPoint, endedAtCrashPoint: result.endedAtCrashPoint,
+                    milliseconds: Int(result.duration * 1000), log: result.logPath, mutationLog: result.mutationLogPath))
         }
         let summary = "\(bundleID) (\(result.buildID)) pid \(result.pid) \(result.termination)"
         if result.endedAtCrashPoint {

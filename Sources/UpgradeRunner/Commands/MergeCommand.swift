@@ -10,12 +10,12 @@ enum MergeCommand {
             OptionSpec("--force", "Replace another run's files in --out."),
         ],
         discussion: """
-        Merges the shard folders of one gate (each made with --shard i/n from the same inputs) into one run.json,
-        gate.json, junit.xml and summary.md, copies every shard's paths/ folders beside them, and prints the
-        verdict table. A missing shard, or one that did not finish, makes the verdict UNKNOWN; shards made from
-        different inputs, of different counts or given twice are refused before anything is written.
-        Exit code: 0 PASS, 1 FAIL, 2 bad usage or input, 3 UNKNOWN.
-        """)
+            Merges the shard folders of one gate (each made with --shard i/n from the same inputs) into one run.json,
+            gate.json, junit.xml and summary.md, copies every shard's paths/ folders beside them, and prints the
+            verdict table. A missing shard, or one that did not finish, makes the verdict UNKNOWN; shards made from
+            different inputs, of different counts or given twice are refused before anything is written.
+            Exit code: 0 PASS, 1 FAIL, 2 bad usage or input, 3 UNKNOWN.
+            """)
 
     static func run(_ invocation: Invocation) throws -> Int32 {
         guard let outOption = invocation.option("--out") else { throw UsageError.missingOption("--out", command: "merge") }

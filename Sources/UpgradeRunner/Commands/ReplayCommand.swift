@@ -6,22 +6,23 @@ enum ReplayCommand {
         ["replay"], summary: "Rerun a run from its artifacts and compare the status files.",
         arguments: [ArgumentSpec("DIR", "An artifacts folder holding run.json and gate.json.")],
         options: [
-            OptionSpec("--out", value: "DIR", "Where the replay writes its artifacts (default: DIR/replay, replaced on each replay)."),
+            OptionSpec(
+                "--out", value: "DIR", "Where the replay writes its artifacts (default: DIR/replay, replaced on each replay)."),
             OptionSpec("--force", "Replace another run's files in --out."),
             CommonOptions.jobs,
             OptionSpec("--timeout", value: "SECONDS", "Seconds before a hanging app launch is killed (default: 30)."),
             CommonOptions.buildsDir, CommonOptions.products,
         ],
         discussion: """
-        Reruns the archived inputs of DIR/run.json (the same case id, builds, scenarios, runtime and shard) on fresh
-        devices into a new folder, then compares every status file (paths/**/status/*.json) with the archived one,
-        byte for byte. Prints "identical", or each status file that differs with the JSON fields that differ, and
-        the status files present on one side only. Not compared: logs (free-form app output, not deterministic by
-        contract), timings.json (wall times) and the verdict files (they follow from the status files).
-        Before anything runs, replay checks that run.json is the one gate.json was written for (its inputs digest)
-        and that every build's executable and entitlements file still has the sha256 that run.json archived.
-        Exit code: 0 identical, 1 different, 2 bad usage or input (a missing or edited run.json, a changed build).
-        """)
+            Reruns the archived inputs of DIR/run.json (the same case id, builds, scenarios, runtime and shard) on fresh
+            devices into a new folder, then compares every status file (paths/**/status/*.json) with the archived one,
+            byte for byte. Prints "identical", or each status file that differs with the JSON fields that differ, and
+            the status files present on one side only. Not compared: logs (free-form app output, not deterministic by
+            contract), timings.json (wall times) and the verdict files (they follow from the status files).
+            Before anything runs, replay checks that run.json is the one gate.json was written for (its inputs digest)
+            and that every build's executable and entitlements file still has the sha256 that run.json archived.
+            Exit code: 0 identical, 1 different, 2 bad usage or input (a missing or edited run.json, a changed build).
+            """)
 
     static func run(_ invocation: Invocation) throws -> Int32 {
         let folder = invocation.absolute(invocation.argument("DIR"))
@@ -36,17 +37,20 @@ enum ReplayCommand {
         let force = invocation.flag("--force") || invocation.option("--out") == nil
         var replayInputs = inputs
         if inputs.runnerVersion != UpgradeRunnerVersion.current {
-            invocation.console.error("note: archived by runner \(inputs.runnerVersion), replayed by \(UpgradeRunnerVersion.current)")
+            invocation.console.error(
+                "note: archived by runner \(inputs.runnerVersion), replayed by \(UpgradeRunnerVersion.current)")
             replayInputs.runnerVersion = UpgradeRunnerVersion.current
         }
         let console = invocation.console
-        let run = GateRun(inputs: replayInputs, catalog: catalog, outFolder: out, jobs: jobs, force: force, timeout: timeout,
-                          progress: { console.error($0) })
+        let run = GateRun(
+            inputs: replayInputs, catalog: catalog, outFolder: out, jobs: jobs, force: force, timeout: timeout,
+            progress: { console.error($0) })
         InterruptHandling.install()
         let report = try run.execute(builds: builds)
         console.error("replay: \(out) (verdict \(report.verdict))")
 
-        let comparison = try StatusComparison.compare(archived: folder, replay: out, secrets: GateRun.secrets(caseID: inputs.caseID))
+        let comparison = try StatusComparison.compare(
+            archived: folder, replay: out, secrets: GateRun.secrets(caseID: inputs.caseID))
         for line in comparison.report { console.output(line) }
         return comparison.isIdentical ? ExitStatus.pass : ExitStatus.fail
     }
@@ -63,8 +67,11 @@ enum ReplayCommand {
         let gatePath = folder + "/" + GateArtifacts.gateFile
         let document = try GateDocument.read(from: gatePath)
         guard document.inputsDigest == inputs.digest, document.shard == inputs.shard else {
-            throw .malformed(path: runPath, reason:
-                "was edited: its inputs (digest \(inputs.digest.prefix(19))) are not the ones \(GateArtifacts.gateFile) records (\(document.inputsDigest.prefix(19)))")
+            throw .malformed(
+                path: runPath,
+                reason:
+                    "was edited: its inputs (digest \(inputs.digest.prefix(19))) are not the ones \(GateArtifacts.gateFile) records (\(document.inputsDigest.prefix(19)))"
+            )
         }
         return inputs
     }
@@ -73,8 +80,10 @@ enum ReplayCommand {
     static func checkPinned(_ inputs: RunInputs, against current: [String: RunInputs.BuildFiles]) throws {
         for id in inputs.buildFiles.keys.sorted() {
             guard let archived = inputs.buildFiles[id], let now = current[id] else { continue }
-            for (what, old, new) in [("executable", archived.executable, now.executable),
-                                     ("entitlements", archived.entitlements, now.entitlements)] where old != new {
+            for (what, old, new) in [
+                ("executable", archived.executable, now.executable),
+                ("entitlements", archived.entitlements, now.entitlements),
+            ] where old != new {
                 throw CommandFailure(
                     message: "build \(id): \(what) sha256 is \(new.prefix(12))… but run.json archived \(old.prefix(12))…; "
                         + "replay needs the archived build (rebuild it, or run a new gate)",

@@ -10,13 +10,13 @@ enum ScanSecretsCommand {
             CommonOptions.json,
         ],
         discussion: """
-        Looks for every secret the run seeded (the case's own and those of the extra cases the stale-leftovers and
-        cleanup scenarios place) in every file under DIR: raw, JSON-escaped, base64 and base64url at every
-        alignment, hex, HEX and SHA-256 hex. The case id comes from DIR/run.json, else from --case-id.
-        Each leak prints as "FILE: holds secret #N (LABEL) as ENCODING"; a secret's value is never printed.
-        Exit code: 0 clean, 1 a secret was found, 2 bad usage or input, 3 a file could not be read (the scan cannot
-        vouch for it).
-        """)
+            Looks for every secret the run seeded (the case's own and those of the extra cases the stale-leftovers and
+            cleanup scenarios place) in every file under DIR: raw, JSON-escaped, base64 and base64url at every
+            alignment, hex, HEX and SHA-256 hex. The case id comes from DIR/run.json, else from --case-id.
+            Each leak prints as "FILE: holds secret #N (LABEL) as ENCODING"; a secret's value is never printed.
+            Exit code: 0 clean, 1 a secret was found, 2 bad usage or input, 3 a file could not be read (the scan cannot
+            vouch for it).
+            """)
 
     /// What `--json` prints.
     struct Output: Encodable {
@@ -33,8 +33,10 @@ enum ScanSecretsCommand {
         let caseID = try caseID(in: folder, flag: invocation.option("--case-id"))
         let result = try SecretScanner.scan(directory: folder, secrets: GateRun.secrets(caseID: caseID))
         if invocation.flag("--json") {
-            try invocation.printJSON(Output(caseID: caseID, leaks: result.leaks, unreadable: result.unreadable,
-                                            filesScanned: result.filesScanned, bytesScanned: result.bytesScanned, patterns: result.patterns))
+            try invocation.printJSON(
+                Output(
+                    caseID: caseID, leaks: result.leaks, unreadable: result.unreadable,
+                    filesScanned: result.filesScanned, bytesScanned: result.bytesScanned, patterns: result.patterns))
         } else {
             for leak in result.leaks { invocation.console.output(leak.description) }
             if result.isClean { invocation.console.output("clean: no secret of case \(caseID) in \(result.coverage)") }
@@ -60,7 +62,8 @@ enum ScanSecretsCommand {
             return recorded
         }
         guard let flag else {
-            throw UsageError.invalidValue(folder, for: "scan-secrets", reason: "holds no run.json; pass --case-id to name the case")
+            throw UsageError.invalidValue(
+                folder, for: "scan-secrets", reason: "holds no run.json; pass --case-id to name the case")
         }
         guard !flag.isEmpty, flag.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
             throw UsageError.invalidValue(flag, for: "--case-id", reason: "must be letters, digits, - and _ only")

@@ -5,7 +5,9 @@ enum UninstallCommand {
         ["uninstall"], summary: "Uninstall an app; its keychain items stay.",
         arguments: [CommonOptions.device, ArgumentSpec("BUNDLE-ID", "The app's bundle id.")],
         options: [CommonOptions.devicesRoot],
-        discussion: "Removes the app's bundle and data containers. Its keychain items and app group containers stay,\nas on iOS: a reinstalled app finds them.")
+        discussion:
+            "Removes the app's bundle and data containers. Its keychain items and app group containers stay,\nas on iOS: a reinstalled app finds them."
+    )
 
     static func run(_ invocation: Invocation) throws -> Int32 {
         let session = try invocation.session()

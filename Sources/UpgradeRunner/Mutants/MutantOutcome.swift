@@ -15,8 +15,10 @@ public struct MutantOutcome: Codable, Equatable, Sendable {
     public var unknown: [GateCondition]
 
     /// A mutant's outcome.
-    public init(id: String, antiPattern: String, expected: GateCondition, paths: [String], failed: [GateCondition],
-                unknown: [GateCondition]) {
+    public init(
+        id: String, antiPattern: String, expected: GateCondition, paths: [String], failed: [GateCondition],
+        unknown: [GateCondition]
+    ) {
         self.id = id
         self.antiPattern = antiPattern
         self.expected = expected
@@ -29,10 +31,11 @@ public struct MutantOutcome: Codable, Equatable, Sendable {
     public init(id: String, antiPattern: String, expected: GateCondition, reports: [GateReport]) {
         let cells = reports.flatMap { $0.paths.flatMap { $0.scenarios.flatMap(\.conditions) } }
         let run = reports.flatMap(\.runFindings)
-        self.init(id: id, antiPattern: antiPattern, expected: expected,
-                  paths: reports.flatMap { $0.paths.map(\.path) },
-                  failed: cells.filter { $0.verdict == .fail }.map(\.condition) + run.filter { $0.verdict == .fail }.map(\.condition),
-                  unknown: cells.filter { $0.verdict == .unknown }.map(\.condition))
+        self.init(
+            id: id, antiPattern: antiPattern, expected: expected,
+            paths: reports.flatMap { $0.paths.map(\.path) },
+            failed: cells.filter { $0.verdict == .fail }.map(\.condition) + run.filter { $0.verdict == .fail }.map(\.condition),
+            unknown: cells.filter { $0.verdict == .unknown }.map(\.condition))
     }
 
     /// Whether the gate caught the mutant: its expected condition FAILed. Another condition failing
@@ -76,8 +79,10 @@ public struct MutantsSummary: Codable, Equatable, Sendable {
     /// The table for people: mutant, anti-pattern, expected condition, conditions that failed, caught;
     /// then the power (share caught) and the released builds' verdict.
     public var table: String {
-        var lines = ["| mutant | anti-pattern | expected condition | conditions that failed | caught |",
-                     "| --- | --- | --- | --- | --- |"]
+        var lines = [
+            "| mutant | anti-pattern | expected condition | conditions that failed | caught |",
+            "| --- | --- | --- | --- | --- |",
+        ]
         for mutant in mutants {
             let failed = mutant.failed.isEmpty ? "—" : mutant.failed.map { "`\($0)`" }.joined(separator: ", ")
             let cells = ["`\(mutant.id)`", Self.cell(mutant.antiPattern), "`\(mutant.expected)`", failed, mutant.caughtText]

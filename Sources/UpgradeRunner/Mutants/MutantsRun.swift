@@ -35,7 +35,9 @@ struct MutantsRun {
     /// - Throws: ``GateError`` when there is none, or a manifest lacks `antiPattern` or names no known condition.
     static func mutants(in catalog: BuildCatalog) throws -> [Mutant] {
         let ids = catalog.mutantIDs()
-        if ids.isEmpty { throw GateError.unreadable(path: catalog.mutantsFolder, reason: "holds no build (mutants/<id>/build.json)") }
+        if ids.isEmpty {
+            throw GateError.unreadable(path: catalog.mutantsFolder, reason: "holds no build (mutants/<id>/build.json)")
+        }
         return try ids.map { id in
             let build = try catalog.build(id)
             let manifestPath = build.folder + "/build.json"
@@ -46,7 +48,8 @@ struct MutantsRun {
                 throw GateError.malformed(path: manifestPath, reason: "field \"expectedCondition\" is missing")
             }
             guard let expected = GateCondition(rawValue: text) else {
-                throw GateError.malformed(path: manifestPath, reason: "field \"expectedCondition\" names unknown condition \"\(text)\"")
+                throw GateError.malformed(
+                    path: manifestPath, reason: "field \"expectedCondition\" names unknown condition \"\(text)\"")
             }
             return Mutant(build: build, antiPattern: antiPattern, expected: expected)
         }
@@ -57,7 +60,8 @@ struct MutantsRun {
         let olds = released.filter {
             $0.manifest.bundleID == mutant.manifest.bundleID && $0.manifest.schemaVersion < mutant.manifest.schemaVersion
         }
-        return [BuildPair(old: nil, new: mutant.manifest.id)] + olds.map { BuildPair(old: $0.manifest.id, new: mutant.manifest.id) }
+        return [BuildPair(old: nil, new: mutant.manifest.id)]
+            + olds.map { BuildPair(old: $0.manifest.id, new: mutant.manifest.id) }
     }
 
     /// The scenarios of `scenarios` that apply to `path`: fresh-install on a fresh install; on an
@@ -80,8 +84,9 @@ struct MutantsRun {
     func execute() throws -> MutantsSummary {
         let releasedBuilds = try GateRun.resolveBuilds(released, catalog: catalog)
         let mutants = try Self.mutants(in: catalog)
-        let releasedReport = try gate(builds: released, path: nil, scenarios: scenarios, resolved: releasedBuilds,
-                                      folder: outFolder + "/released")
+        let releasedReport = try gate(
+            builds: released, path: nil, scenarios: scenarios, resolved: releasedBuilds,
+            folder: outFolder + "/released")
         progress("released builds \(released.joined(separator: ",")): \(releasedReport.verdict)")
 
         var outcomes: [MutantOutcome] = []
@@ -95,12 +100,15 @@ struct MutantsRun {
                 guard !chosen.isEmpty else { continue }
                 var resolved = [id: mutant.build]
                 if let old = path.old { resolved[old] = releasedBuilds[old] }
-                reports.append(try gate(builds: [path.old, id].compactMap { $0 }, path: path, scenarios: chosen,
-                                        resolved: resolved, folder: outFolder + "/" + id + "/" + path.id))
+                reports.append(
+                    try gate(
+                        builds: [path.old, id].compactMap { $0 }, path: path, scenarios: chosen,
+                        resolved: resolved, folder: outFolder + "/" + id + "/" + path.id))
             }
             let outcome = MutantOutcome(id: id, antiPattern: mutant.antiPattern, expected: mutant.expected, reports: reports)
-            progress("mutant \(id): caught \(outcome.caughtText); failed: "
-                     + (outcome.failed.isEmpty ? "none" : outcome.failed.map(\.rawValue).joined(separator: ",")))
+            progress(
+                "mutant \(id): caught \(outcome.caughtText); failed: "
+                    + (outcome.failed.isEmpty ? "none" : outcome.failed.map(\.rawValue).joined(separator: ",")))
             outcomes.append(outcome)
         }
         let summary = MutantsSummary(releasedVerdict: releasedReport.verdict, released: released, mutants: outcomes)
@@ -108,18 +116,22 @@ struct MutantsRun {
         return summary
     }
 
-    private func gate(builds: [String], path: BuildPair?, scenarios: [Scenario], resolved: [String: Build],
-                      folder: String) throws -> GateReport {
-        let inputs = RunInputs(builds: builds, path: path, runtime: runtime, caseID: caseID, scenarios: scenarios,
-                               buildFiles: try GateRun.pin(resolved), runnerVersion: UpgradeRunnerVersion.current)
+    private func gate(
+        builds: [String], path: BuildPair?, scenarios: [Scenario], resolved: [String: Build],
+        folder: String
+    ) throws -> GateReport {
+        let inputs = RunInputs(
+            builds: builds, path: path, runtime: runtime, caseID: caseID, scenarios: scenarios,
+            buildFiles: try GateRun.pin(resolved), runnerVersion: UpgradeRunnerVersion.current)
         let run = GateRun(inputs: inputs, catalog: catalog, outFolder: folder, jobs: jobs, force: true, timeout: timeout)
         return try run.execute(builds: resolved)
     }
 
     private func write(_ summary: MutantsSummary) throws {
         try GateArtifacts.writeFile(GateJSON.pretty(summary), to: outFolder, name: MutantsOutput.jsonFile)
-        try GateArtifacts.writeFile(Data(("# Known-bad builds against the gate\n\n" + summary.table).utf8), to: outFolder,
-                                    name: MutantsOutput.tableFile)
+        try GateArtifacts.writeFile(
+            Data(("# Known-bad builds against the gate\n\n" + summary.table).utf8), to: outFolder,
+            name: MutantsOutput.tableFile)
     }
 }
 

@@ -34,10 +34,13 @@ struct CellEvidence: Sendable {
     }
 
     /// A finding on this cell.
-    func finding(_ condition: GateCondition, _ verdict: Verdict, item: String? = nil, operation: String? = nil,
-                 status: Int32? = nil, _ detail: String) -> GateFinding {
-        GateFinding(condition, path: path, scenario: scenario, item: item, verdict: verdict, operation: operation,
-                    status: status, runtime: status == nil ? nil : runtime, detail: detail)
+    func finding(
+        _ condition: GateCondition, _ verdict: Verdict, item: String? = nil, operation: String? = nil,
+        status: Int32? = nil, _ detail: String
+    ) -> GateFinding {
+        GateFinding(
+            condition, path: path, scenario: scenario, item: item, verdict: verdict, operation: operation,
+            status: status, runtime: status == nil ? nil : runtime, detail: detail)
     }
 
     /// Findings for `condition` from the exploration attempts: a FAIL per failed attempt that

@@ -28,8 +28,9 @@ struct CellRunner {
         evidence.artefactWindowDays = new.manifest.artefactWindowDays
         let device: ScenarioDevice
         do {
-            device = try ScenarioDevice(devices: devices, name: "\(unit.path.id)-\(unit.scenario)", runtime: runtime,
-                                        cellFolder: cellFolder, caseID: caseID, timeout: timeout)
+            device = try ScenarioDevice(
+                devices: devices, name: "\(unit.path.id)-\(unit.scenario)", runtime: runtime,
+                cellFolder: cellFolder, caseID: caseID, timeout: timeout)
         } catch {
             evidence.aborted = "cannot prepare a device: \(error)"
             return (evidence, CellJudge.judge(evidence))
@@ -45,8 +46,10 @@ struct CellRunner {
         return (evidence, findings)
     }
 
-    private func seed(_ device: ScenarioDevice, _ evidence: inout CellEvidence, mode: LaunchMode = .seed,
-                      caseID: String? = nil) throws {
+    private func seed(
+        _ device: ScenarioDevice, _ evidence: inout CellEvidence, mode: LaunchMode = .seed,
+        caseID: String? = nil
+    ) throws {
         guard let old else { return }
         try device.install(old)
         let record = try device.launch(old, mode, caseID: caseID)
@@ -144,12 +147,13 @@ struct CellRunner {
     private func explore(_ evidence: inout CellEvidence) throws {
         guard let old else { return }
         let explorer = Explorer(cell: self, old: old, new: new)
-        let (attempts, note) = switch unit.scenario {
-        case .crashPoints: explorer.crashPoints()
-        case .writeFailure: explorer.writeFailures()
-        case .prewarm: explorer.prewarm()
-        default: explorer.lockedBackground()
-        }
+        let (attempts, note) =
+            switch unit.scenario {
+            case .crashPoints: explorer.crashPoints()
+            case .writeFailure: explorer.writeFailures()
+            case .prewarm: explorer.prewarm()
+            default: explorer.lockedBackground()
+            }
         evidence.attempts = attempts
         evidence.explorationNote = note
         let encoder = JSONEncoder()
@@ -165,13 +169,16 @@ struct CellRunner {
         let keychain = adminKeychain(device, identity: new.identity)
         for item in try keychain.dump() where new.identity.accessGroups.contains(item.accessGroup) {
             guard !(item.account ?? "").hasPrefix(Self.markerPrefix) else { continue }
-            var query: [CFString: Any] = [kSecClass: item.itemClass as CFString, kSecAttrAccessGroup: item.accessGroup,
-                                          kSecAttrSynchronizable: kSecAttrSynchronizableAny]
+            var query: [CFString: Any] = [
+                kSecClass: item.itemClass as CFString, kSecAttrAccessGroup: item.accessGroup,
+                kSecAttrSynchronizable: kSecAttrSynchronizableAny,
+            ]
             if let service = item.service { query[kSecAttrService] = service }
             if let account = item.account { query[kSecAttrAccount] = account }
             let status = keychain.delete(query as CFDictionary)
             guard status == errSecSuccess || status == errSecItemNotFound else {
-                throw DeviceError.fileSystem(device.session.layout.keychainPath, reason: "cannot remove an item: \(SecurityStatus(status))")
+                throw DeviceError.fileSystem(
+                    device.session.layout.keychainPath, reason: "cannot remove an item: \(SecurityStatus(status))")
             }
         }
     }
@@ -184,20 +191,27 @@ struct CellRunner {
 
     private func addNeighbourItems(_ device: ScenarioDevice) throws {
         let keychain = adminKeychain(device, identity: Self.neighbour)
-        for (account, accessible) in [("session", kSecAttrAccessibleWhenUnlocked), ("refresh", kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly)] {
+        for (account, accessible) in [
+            ("session", kSecAttrAccessibleWhenUnlocked), ("refresh", kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly),
+        ] {
             let value = Data(SHA256.hash(Data("neighbour-\(account)-\(caseID)".utf8)))
-            let query: [CFString: Any] = [kSecClass: kSecClassGenericPassword, kSecAttrService: "com.neighbour.wallet",
-                                          kSecAttrAccount: account, kSecAttrAccessible: accessible, kSecValueData: value]
+            let query: [CFString: Any] = [
+                kSecClass: kSecClassGenericPassword, kSecAttrService: "com.neighbour.wallet",
+                kSecAttrAccount: account, kSecAttrAccessible: accessible, kSecValueData: value,
+            ]
             let status = keychain.add(query as CFDictionary, nil)
             guard status == errSecSuccess else {
-                throw DeviceError.fileSystem(device.session.layout.keychainPath, reason: "cannot add a neighbour item: \(SecurityStatus(status))")
+                throw DeviceError.fileSystem(
+                    device.session.layout.keychainPath, reason: "cannot add a neighbour item: \(SecurityStatus(status))")
             }
         }
     }
 
     private func adminKeychain(_ device: ScenarioDevice, identity: AppIdentity) -> Keychain {
-        Keychain(.init(storage: .file(device.session.layout.keychainPath), identity: identity, runtime: runtime,
-                       clock: { ScenarioDevice.epoch }))
+        Keychain(
+            .init(
+                storage: .file(device.session.layout.keychainPath), identity: identity, runtime: runtime,
+                clock: { ScenarioDevice.epoch }))
     }
 
     /// entitlements: the old and new builds' entitlements against the items the old build left.

@@ -49,18 +49,21 @@ struct DeviceSnapshot: Codable, Hashable, Sendable {
         let key = try device.digestKey()
         func digest(_ data: Data) -> String { HMACSHA256.authenticationCode(for: data, key: key).hexDigits }
         let items = try device.keychainItems().map { record in
-            Item(itemClass: record.itemClass, accessGroup: record.accessGroup, service: record.service ?? "",
-                 account: record.account ?? "", accessible: record.accessible, synchronizable: record.synchronizable,
-                 digest: digest(record.data ?? Data()))
+            Item(
+                itemClass: record.itemClass, accessGroup: record.accessGroup, service: record.service ?? "",
+                account: record.account ?? "", accessible: record.accessible, synchronizable: record.synchronizable,
+                digest: digest(record.data ?? Data()))
         }.sorted()
         var preferences: [String: String] = [:]
         var files: [String: String] = [:]
         if let container = device.dataContainer(bundleID)?.path {
             let plistPath = container + "/Library/Preferences/" + bundleID + ".plist"
             if let data = FileManager.default.contents(atPath: plistPath),
-               let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] {
+                let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
+            {
                 for (name, value) in plist {
-                    let encoded = (try? PropertyListSerialization.data(fromPropertyList: value, format: .binary, options: 0)) ?? Data()
+                    let encoded =
+                        (try? PropertyListSerialization.data(fromPropertyList: value, format: .binary, options: 0)) ?? Data()
                     preferences[name] = digest(encoded)
                 }
             }
@@ -70,7 +73,8 @@ struct DeviceSnapshot: Codable, Hashable, Sendable {
                     let path = container + "/" + relative
                     var isDirectory: ObjCBool = false
                     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
-                          !(relative as NSString).lastPathComponent.hasPrefix(".com.") else { continue }
+                        !(relative as NSString).lastPathComponent.hasPrefix(".com.")
+                    else { continue }
                     files[relative] = digest(FileManager.default.contents(atPath: path) ?? Data())
                 }
             }

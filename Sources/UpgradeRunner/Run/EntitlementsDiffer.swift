@@ -13,9 +13,11 @@ enum EntitlementsDiffer {
 
     static func diff(old: Build, new: Build, itemCounts: [String: Int]) throws -> Result {
         func load(_ build: Build) throws -> LoadedEntitlements {
-            try EntitlementsLoader.loadBuild(folder: build.folder, input: build.manifest.id,
-                                             variables: XcodeVariables(team: build.identity.teamIdentifier,
-                                                                       bundleID: build.manifest.bundleID))
+            try EntitlementsLoader.loadBuild(
+                folder: build.folder, input: build.manifest.id,
+                variables: XcodeVariables(
+                    team: build.identity.teamIdentifier,
+                    bundleID: build.manifest.bundleID))
         }
         let report = DiffReport(old: try load(old), new: try load(new), itemCounts: itemCounts)
         let errors = report.findings.filter { $0.severity == .error }

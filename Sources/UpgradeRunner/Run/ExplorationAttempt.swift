@@ -39,8 +39,10 @@ struct ExplorationAttempt: Codable, Hashable, Sendable {
     /// The launch's store operations as log lines (names, never values), the last `count` of them.
     static func excerpt(_ record: LaunchRecord, last count: Int = 4) -> [String] {
         record.mutations.suffix(count).map { entry in
-            let names = [entry.subject.service, entry.subject.account, entry.subject.name].compactMap { $0 }.joined(separator: "/")
-            var line = "\(record.stem) #\(entry.sequence) \(entry.operation.rawValue) \(entry.subject.store) \(names) \(SecurityStatus(entry.status))"
+            let names = [entry.subject.service, entry.subject.account, entry.subject.name].compactMap { $0 }.joined(
+                separator: "/")
+            var line =
+                "\(record.stem) #\(entry.sequence) \(entry.operation.rawValue) \(entry.subject.store) \(names) \(SecurityStatus(entry.status))"
             if let mutation = entry.mutation { line += " (mutation \(mutation))" }
             if let injected = entry.injected { line += " [injected \(injected)]" }
             return line

@@ -37,14 +37,18 @@ struct Explorer {
     private func template() -> Template {
         let template = Template()
         do {
-            let device = try ScenarioDevice(devices: cell.devices, name: "\(cell.unit.path.id)-\(cell.unit.scenario)-template",
-                                            runtime: cell.runtime, cellFolder: cell.cellFolder + "/attempts/template",
-                                            caseID: cell.caseID, timeout: cell.timeout)
+            let device = try ScenarioDevice(
+                devices: cell.devices, name: "\(cell.unit.path.id)-\(cell.unit.scenario)-template",
+                runtime: cell.runtime, cellFolder: cell.cellFolder + "/attempts/template",
+                caseID: cell.caseID, timeout: cell.timeout)
             template.device = device
             try device.install(old)
             let seed = try device.launch(old, .seed)
-            template.seeded = Array(Set((seed.status?.items ?? [])
-                .filter { $0.result == "written" && CaseSecrets.labels.contains($0.name) }.map(\.name))).sorted()
+            template.seeded = Array(
+                Set(
+                    (seed.status?.items ?? [])
+                        .filter { $0.result == "written" && CaseSecrets.labels.contains($0.name) }.map(\.name))
+            ).sorted()
             try device.install(new)
         } catch {
             template.problem = "cannot prepare the device: \(error)"
@@ -58,14 +62,17 @@ struct Explorer {
             throw DeviceError.fileSystem(cell.cellFolder, reason: template.problem ?? "no prepared device")
         }
         let folder = cell.cellFolder + "/attempts/" + id.replacingOccurrences(of: " ", with: "-")
-        let device = try ScenarioDevice(cloning: source, devices: cell.devices, name: "\(cell.unit.path.id)-\(id)",
-                                        cellFolder: folder)
+        let device = try ScenarioDevice(
+            cloning: source, devices: cell.devices, name: "\(cell.unit.path.id)-\(id)",
+            cellFolder: folder)
         return (device, template.seeded)
     }
 
     /// I1: every seeded secret is somewhere the app can recover it from.
-    private func checkRecoverable(_ device: ScenarioDevice, _ seeded: [String], when: String,
-                                  _ attempt: inout ExplorationAttempt) throws {
+    private func checkRecoverable(
+        _ device: ScenarioDevice, _ seeded: [String], when: String,
+        _ attempt: inout ExplorationAttempt
+    ) throws {
         let places = try locator.locate(on: device.device, app: new)
         for label in seeded where places[label, default: []].isEmpty {
             attempt.fail(.crashSafe, "I1 \(label): in neither the keychain nor a legacy store \(when)")
@@ -73,7 +80,9 @@ struct Explorer {
     }
 
     /// The launch ended cleanly with a status file; otherwise the attempt fails.
-    private func checkClean(_ record: LaunchRecord, _ attempt: inout ExplorationAttempt, condition: GateCondition = .crashSafe) -> Bool {
+    private func checkClean(
+        _ record: LaunchRecord, _ attempt: inout ExplorationAttempt, condition: GateCondition = .crashSafe
+    ) -> Bool {
         if !record.exitedCleanly {
             attempt.fail(condition, "\(record.stem) ended with \(record.termination)")
             attempt.log += ExplorationAttempt.excerpt(record)
@@ -88,11 +97,14 @@ struct Explorer {
 
     /// After recovery: I2 (what the recovery reported written exists), I4 (another launch changes
     /// nothing), the verify launch reads every seeded secret, and I3 (legacy plaintext gone).
-    private func checkRecovered(_ device: ScenarioDevice, _ seeded: [String], recovery: LaunchRecord,
-                                _ attempt: inout ExplorationAttempt) throws {
+    private func checkRecovered(
+        _ device: ScenarioDevice, _ seeded: [String], recovery: LaunchRecord,
+        _ attempt: inout ExplorationAttempt
+    ) throws {
         try checkRecoverable(device, seeded, when: "after recovery", &attempt)
-        let accounts = Set(try device.device.keychainItems().filter { new.identity.accessGroups.contains($0.accessGroup) }
-            .compactMap(\.account))
+        let accounts = Set(
+            try device.device.keychainItems().filter { new.identity.accessGroups.contains($0.accessGroup) }
+                .compactMap(\.account))
         for item in recovery.status?.items ?? [] where item.location == "keychain" && item.result == "written" {
             if !accounts.contains(where: { $0 == item.name || $0.hasPrefix(item.name + ".") }) {
                 attempt.fail(.crashSafe, "I2 \(item.name): reported written by \(recovery.stem) but not in the keychain")
@@ -102,18 +114,24 @@ struct Explorer {
         let again = try device.launch(new, .launch)
         if checkClean(again, &attempt) {
             let changes = CellEvidence.differences(before, try device.snapshot(new))
-            if !changes.isEmpty { attempt.fail(.crashSafe, "I4 another launch changed the store: " + changes.joined(separator: "; ")) }
+            if !changes.isEmpty {
+                attempt.fail(.crashSafe, "I4 another launch changed the store: " + changes.joined(separator: "; "))
+            }
         }
         let verify = try device.launch(new, .verify)
         guard checkClean(verify, &attempt, condition: .readsOldData), let status = verify.status else { return }
         for label in seeded {
             let result = status.items.first { $0.name == label }
             if result?.result != "found" {
-                attempt.fail(.readsOldData, "\(label): read back as \(result?.result ?? "unreported") after recovery"
-                             + (result.map { " (\($0.operation) \(SecurityStatus($0.status)) on \($0.runtime))" } ?? ""))
+                attempt.fail(
+                    .readsOldData,
+                    "\(label): read back as \(result?.result ?? "unreported") after recovery"
+                        + (result.map { " (\($0.operation) \(SecurityStatus($0.status)) on \($0.runtime))" } ?? ""))
             }
         }
-        if let state = again.status?.migration?.state ?? recovery.status?.migration?.state, ["migrated", "upToDate"].contains(state) {
+        if let state = again.status?.migration?.state ?? recovery.status?.migration?.state,
+            ["migrated", "upToDate"].contains(state)
+        {
             let places = try locator.locate(on: device.device, app: new)
             for label in seeded where places[label, default: []].contains(.legacy) {
                 attempt.fail(.crashSafe, "I3 \(label): legacy plaintext still present after a clean run")
@@ -122,8 +140,10 @@ struct Explorer {
     }
 
     /// Runs `body` on a prepared device and records the attempt; a device error makes it unknown.
-    private func attempt(_ id: String, _ template: Template,
-                         _ body: (ScenarioDevice, [String], inout ExplorationAttempt) throws -> Void) -> ExplorationAttempt {
+    private func attempt(
+        _ id: String, _ template: Template,
+        _ body: (ScenarioDevice, [String], inout ExplorationAttempt) throws -> Void
+    ) -> ExplorationAttempt {
         var attempt = ExplorationAttempt(id: id)
         do {
             let (device, seeded) = try prepared(id, from: template)
@@ -144,26 +164,29 @@ struct Explorer {
         let template = template()
         var recoveryMutations: [Int: Int] = [:]
         var firstLaunchMutations = 0
-        var attempts = [attempt("baseline", template) { device, seeded, attempt in
-            let first = try device.launch(new, .launch)
-            firstLaunchMutations = first.mutations.compactMap(\.mutation).max() ?? 0
-            guard checkClean(first, &attempt) else { return }
-            try checkRecovered(device, seeded, recovery: first, &attempt)
-        }]
+        var attempts = [
+            attempt("baseline", template) { device, seeded, attempt in
+                let first = try device.launch(new, .launch)
+                firstLaunchMutations = first.mutations.compactMap(\.mutation).max() ?? 0
+                guard checkClean(first, &attempt) else { return }
+                try checkRecovered(device, seeded, recovery: first, &attempt)
+            }
+        ]
         for k in stride(from: 1, through: firstLaunchMutations, by: 1) {
-            attempts.append(attempt("crash \(k)", template) { device, seeded, attempt in
-                let crashed = try device.launch(new, .launch, faultPlan: FaultPlan(crashAfterMutation: k))
-                guard crashed.endedAtCrashPoint else {
-                    attempt.unknown("crash point \(k) was not reached (\(crashed.termination))")
-                    return
-                }
-                attempt.log = ExplorationAttempt.excerpt(crashed)
-                try checkRecoverable(device, seeded, when: "after the crash", &attempt)
-                let recovery = try device.launch(new, .launch)
-                recoveryMutations[k] = recovery.mutations.compactMap(\.mutation).max() ?? 0
-                guard checkClean(recovery, &attempt) else { return }
-                try checkRecovered(device, seeded, recovery: recovery, &attempt)
-            })
+            attempts.append(
+                attempt("crash \(k)", template) { device, seeded, attempt in
+                    let crashed = try device.launch(new, .launch, faultPlan: FaultPlan(crashAfterMutation: k))
+                    guard crashed.endedAtCrashPoint else {
+                        attempt.unknown("crash point \(k) was not reached (\(crashed.termination))")
+                        return
+                    }
+                    attempt.log = ExplorationAttempt.excerpt(crashed)
+                    try checkRecoverable(device, seeded, when: "after the crash", &attempt)
+                    let recovery = try device.launch(new, .launch)
+                    recoveryMutations[k] = recovery.mutations.compactMap(\.mutation).max() ?? 0
+                    guard checkClean(recovery, &attempt) else { return }
+                    try checkRecovered(device, seeded, recovery: recovery, &attempt)
+                })
         }
         var sampled: [Int] = []
         for k in stride(from: 1, through: firstLaunchMutations, by: 1) {
@@ -171,25 +194,29 @@ struct Explorer {
             let seconds = Self.sample(count, limit: Self.pairLimit)
             if seconds.count < count { sampled.append(k) }
             for j in seconds {
-                attempts.append(attempt("crash \(k) then \(j)", template) { device, seeded, attempt in
-                    let crashed = try device.launch(new, .launch, faultPlan: FaultPlan(crashAfterMutation: k))
-                    guard crashed.endedAtCrashPoint else { return attempt.unknown("crash point \(k) was not reached") }
-                    let second = try device.launch(new, .launch, faultPlan: FaultPlan(crashAfterMutation: j))
-                    guard second.endedAtCrashPoint else {
-                        return attempt.unknown("crash point \(j) of the recovery launch was not reached (\(second.termination))")
-                    }
-                    attempt.log = ExplorationAttempt.excerpt(crashed, last: 2) + ExplorationAttempt.excerpt(second, last: 2)
-                    try checkRecoverable(device, seeded, when: "after a crash during recovery (I6)", &attempt)
-                    let recovery = try device.launch(new, .launch)
-                    guard checkClean(recovery, &attempt) else { return }
-                    try checkRecovered(device, seeded, recovery: recovery, &attempt)
-                })
+                attempts.append(
+                    attempt("crash \(k) then \(j)", template) { device, seeded, attempt in
+                        let crashed = try device.launch(new, .launch, faultPlan: FaultPlan(crashAfterMutation: k))
+                        guard crashed.endedAtCrashPoint else { return attempt.unknown("crash point \(k) was not reached") }
+                        let second = try device.launch(new, .launch, faultPlan: FaultPlan(crashAfterMutation: j))
+                        guard second.endedAtCrashPoint else {
+                            return attempt.unknown(
+                                "crash point \(j) of the recovery launch was not reached (\(second.termination))")
+                        }
+                        attempt.log = ExplorationAttempt.excerpt(crashed, last: 2) + ExplorationAttempt.excerpt(second, last: 2)
+                        try checkRecoverable(device, seeded, when: "after a crash during recovery (I6)", &attempt)
+                        let recovery = try device.launch(new, .launch)
+                        guard checkClean(recovery, &attempt) else { return }
+                        try checkRecovered(device, seeded, recovery: recovery, &attempt)
+                    })
             }
         }
         let pairs = attempts.count - 1 - firstLaunchMutations
-        var note = "first launch of \(new.manifest.id): \(firstLaunchMutations) mutations; \(firstLaunchMutations) crash points and \(pairs) pairs explored"
+        var note =
+            "first launch of \(new.manifest.id): \(firstLaunchMutations) mutations; \(firstLaunchMutations) crash points and \(pairs) pairs explored"
         if !sampled.isEmpty {
-            note += "; pairs sampled (\(Self.pairLimit) of each) after crash points \(sampled.map(String.init).joined(separator: ", "))"
+            note +=
+                "; pairs sampled (\(Self.pairLimit) of each) after crash points \(sampled.map(String.init).joined(separator: ", "))"
         }
         return (attempts, note)
     }
@@ -208,32 +235,37 @@ struct Explorer {
     func writeFailures() -> (attempts: [ExplorationAttempt], note: String) {
         let template = template()
         var calls: [StoreOperation: Int] = [:]
-        var attempts = [attempt("baseline", template) { device, seeded, attempt in
-            let first = try device.launch(new, .launch)
-            for entry in first.mutations where entry.operation.isKeychain && entry.operation.isMutating {
-                calls[entry.operation, default: 0] += 1
+        var attempts = [
+            attempt("baseline", template) { device, seeded, attempt in
+                let first = try device.launch(new, .launch)
+                for entry in first.mutations where entry.operation.isKeychain && entry.operation.isMutating {
+                    calls[entry.operation, default: 0] += 1
+                }
+                guard checkClean(first, &attempt) else { return }
+                try checkRecovered(device, seeded, recovery: first, &attempt)
             }
-            guard checkClean(first, &attempt) else { return }
-            try checkRecovered(device, seeded, recovery: first, &attempt)
-        }]
+        ]
         for operation in calls.keys.sorted() {
             var actions: [FaultAction] = [.status(errSecInteractionNotAllowed), .status(errSecIO), .dropWrite]
             if operation == .secItemAdd { actions.insert(.status(errSecDuplicateItem), at: 2) }
             for k in 1...calls[operation]! {
                 for action in actions {
-                    let label = switch action {
-                    case .status(let status): "\(SecurityStatus(status).name ?? "\(status)")"
-                    case .dropWrite: "lost write"
-                    }
-                    attempts.append(attempt("\(operation.rawValue) \(k) \(label)", template) { device, seeded, attempt in
-                        let faulted = try device.launch(new, .launch, faultPlan: FaultPlan(faults: [Fault(operation, call: k, action)]))
-                        attempt.log = ExplorationAttempt.excerpt(faulted)
-                        guard checkClean(faulted, &attempt) else { return }
-                        try checkRecoverable(device, seeded, when: "after the failed write", &attempt)
-                        let recovery = try device.launch(new, .launch)
-                        guard checkClean(recovery, &attempt) else { return }
-                        try checkRecovered(device, seeded, recovery: recovery, &attempt)
-                    })
+                    let label =
+                        switch action {
+                        case .status(let status): "\(SecurityStatus(status).name ?? "\(status)")"
+                        case .dropWrite: "lost write"
+                        }
+                    attempts.append(
+                        attempt("\(operation.rawValue) \(k) \(label)", template) { device, seeded, attempt in
+                            let faulted = try device.launch(
+                                new, .launch, faultPlan: FaultPlan(faults: [Fault(operation, call: k, action)]))
+                            attempt.log = ExplorationAttempt.excerpt(faulted)
+                            guard checkClean(faulted, &attempt) else { return }
+                            try checkRecoverable(device, seeded, when: "after the failed write", &attempt)
+                            let recovery = try device.launch(new, .launch)
+                            guard checkClean(recovery, &attempt) else { return }
+                            try checkRecovered(device, seeded, recovery: recovery, &attempt)
+                        })
                 }
             }
         }

@@ -50,15 +50,18 @@ struct GateRun {
         let next = Counter()
         let workers = max(1, min(jobs, units.count))
         // The long exploration cells start first, so that no worker is left with one at the end.
-        let order = units.indices.sorted { (units[$0].scenario.isExploration ? 0 : 1, $0) < (units[$1].scenario.isExploration ? 0 : 1, $1) }
+        let order = units.indices.sorted {
+            (units[$0].scenario.isExploration ? 0 : 1, $0) < (units[$1].scenario.isExploration ? 0 : 1, $1)
+        }
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while let position = next.take(below: units.count) {
                 let index = order[position]
                 let unit = units[index]
                 let start = DispatchTime.now().uptimeNanoseconds
-                let runner = CellRunner(unit: unit, old: unit.path.old.flatMap { builds[$0] }, new: builds[unit.path.new]!,
-                                        runtime: inputs.runtime, caseID: inputs.caseID, devices: devices,
-                                        outFolder: outFolder, timeout: timeout)
+                let runner = CellRunner(
+                    unit: unit, old: unit.path.old.flatMap { builds[$0] }, new: builds[unit.path.new]!,
+                    runtime: inputs.runtime, caseID: inputs.caseID, devices: devices,
+                    outFolder: outFolder, timeout: timeout)
                 let findings = runner.run().findings
                 let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
                 results.set(index, findings: findings, seconds: seconds)
@@ -81,7 +84,9 @@ struct GateRun {
     private func writeTimings(units: [PlanUnit], seconds: [Double], scan: SecretScanResult) throws {
         var cells: [String: Double] = [:]
         for (unit, time) in zip(units, seconds) { cells[unit.description] = (time * 1000).rounded() / 1000 }
-        let document: [String: Any] = ["cells": cells, "jobs": jobs, "leakScan": ["files": scan.filesScanned, "bytes": scan.bytesScanned]]
+        let document: [String: Any] = [
+            "cells": cells, "jobs": jobs, "leakScan": ["files": scan.filesScanned, "bytes": scan.bytesScanned],
+        ]
         let data = try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .prettyPrinted])
         try data.write(to: URL(fileURLWithPath: outFolder + "/timings.json"))
     }

@@ -36,8 +36,10 @@ final class ScenarioDevice {
     /// The device clock every cell starts from, fixed so that runs repeat exactly.
     static let epoch = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01T00:00:00Z
 
-    init(devices: DeviceSet, name: String, runtime: RuntimeVersion, cellFolder: String, caseID: String,
-         timeout: Double) throws {
+    init(
+        devices: DeviceSet, name: String, runtime: RuntimeVersion, cellFolder: String, caseID: String,
+        timeout: Double
+    ) throws {
         let device = try devices.create(name: name, runtime: runtime, clock: Self.epoch)
         session = try device.acquire()
         self.cellFolder = cellFolder
@@ -73,20 +75,25 @@ final class ScenarioDevice {
 
     /// Launches `build` in `mode` for the cell's case (or `caseID`), and files its status and log.
     @discardableResult
-    func launch(_ build: Build, _ mode: LaunchMode, caseID: String? = nil, faultPlan: FaultPlan = .none,
-                extraArguments: [String] = []) throws -> LaunchRecord {
+    func launch(
+        _ build: Build, _ mode: LaunchMode, caseID: String? = nil, faultPlan: FaultPlan = .none,
+        extraArguments: [String] = []
+    ) throws -> LaunchRecord {
         let index = launches.count + 1
         var arguments = [LaunchMode.caseIDArgument, caseID ?? self.caseID] + extraArguments
         if let flag = mode.argument { arguments.insert(flag, at: 0) }
         let stem = String(format: "%02d-%@-%@", index, build.manifest.id, mode.rawValue)
         let statusSource = try dataContainer(build) + "/" + LaunchStatus.relativePath
         try? FileManager.default.removeItem(atPath: statusSource)
-        let result = try session.launch(build.manifest.bundleID, LaunchOptions(
-            arguments: arguments, faultPlan: faultPlan, timeout: timeout,
-            logPath: cellFolder + "/logs/" + stem + ".log"))
-        var record = LaunchRecord(index: index, build: build.manifest.id, mode: mode, termination: result.termination,
-                                  endedAtCrashPoint: result.endedAtCrashPoint, status: nil, statusProblem: nil,
-                                  duration: result.duration, mutations: MutationLogFile.read(result.mutationLogPath))
+        let result = try session.launch(
+            build.manifest.bundleID,
+            LaunchOptions(
+                arguments: arguments, faultPlan: faultPlan, timeout: timeout,
+                logPath: cellFolder + "/logs/" + stem + ".log"))
+        var record = LaunchRecord(
+            index: index, build: build.manifest.id, mode: mode, termination: result.termination,
+            endedAtCrashPoint: result.endedAtCrashPoint, status: nil, statusProblem: nil,
+            duration: result.duration, mutations: MutationLogFile.read(result.mutationLogPath))
         if let data = FileManager.default.contents(atPath: statusSource) {
             do {
                 record.status = try LaunchStatus.decode(data)
@@ -127,8 +134,9 @@ final class ScenarioDevice {
                 try? data.write(to: URL(fileURLWithPath: folder + "/snapshot.json"))
             }
             for app in device.installedApps() {
-                try? FileManager.default.copyItem(atPath: app.container.path + "/install.json",
-                                                  toPath: folder + "/install-\(app.bundleID).json")
+                try? FileManager.default.copyItem(
+                    atPath: app.container.path + "/install.json",
+                    toPath: folder + "/install-\(app.bundleID).json")
             }
         }
         try? session.delete()

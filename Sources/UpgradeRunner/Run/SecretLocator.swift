@@ -26,7 +26,8 @@ struct SecretLocator {
         let items = try device.keychainItems().filter { groups.contains($0.accessGroup) }.compactMap(\.data)
         var legacy: [Data] = []
         if let container = device.dataContainer(build.manifest.bundleID)?.path,
-           let walker = FileManager.default.enumerator(atPath: container) {
+            let walker = FileManager.default.enumerator(atPath: container)
+        {
             for case let relative as String in walker where !relative.hasPrefix("tmp/") {
                 if let data = FileManager.default.contents(atPath: container + "/" + relative) { legacy.append(data) }
             }

@@ -10,11 +10,14 @@ enum SampleGate {
     static let runtime = RuntimeVersion(major: 17, minor: 5)
 
     static func inputs(shard: ShardSpec? = nil) -> RunInputs {
-        RunInputs(builds: ["v1", "v2"], runtime: runtime, caseID: "case-7",
-                  scenarios: [.freshInstall, .upgrade, .relaunch],
-                  buildFiles: ["v1": .init(executable: String(repeating: "1", count: 64), entitlements: String(repeating: "2", count: 64)),
-                               "v2": .init(executable: String(repeating: "3", count: 64), entitlements: String(repeating: "4", count: 64))],
-                  runnerVersion: "0.1.0", shard: shard)
+        RunInputs(
+            builds: ["v1", "v2"], runtime: runtime, caseID: "case-7",
+            scenarios: [.freshInstall, .upgrade, .relaunch],
+            buildFiles: [
+                "v1": .init(executable: String(repeating: "1", count: 64), entitlements: String(repeating: "2", count: 64)),
+                "v2": .init(executable: String(repeating: "3", count: 64), entitlements: String(repeating: "4", count: 64)),
+            ],
+            runnerVersion: "0.1.0", shard: shard)
     }
 
     static func findings(for cells: [GateCell]) -> [GateFinding] {
@@ -22,15 +25,22 @@ enum SampleGate {
         for cell in cells {
             if cell.path == "v1-to-v2" && cell.scenario == .relaunch && cell.condition == .idempotent { continue }
             if cell.path == "v1-to-v2" && cell.condition == .readsOldData {
-                findings.append(GateFinding(.readsOldData, path: cell.path, scenario: cell.scenario, item: "refreshToken", verdict: .fail,
-                                            operation: "SecItemCopyMatching", status: -25300, runtime: runtime,
-                                            detail: "seeded in preferences by v1, found in neither the keychain nor preferences <after> \"migration\" & | sweep"))
+                findings.append(
+                    GateFinding(
+                        .readsOldData, path: cell.path, scenario: cell.scenario, item: "refreshToken", verdict: .fail,
+                        operation: "SecItemCopyMatching", status: -25300, runtime: runtime,
+                        detail:
+                            "seeded in preferences by v1, found in neither the keychain nor preferences <after> \"migration\" & | sweep"
+                    ))
                 continue
             }
-            findings.append(GateFinding(cell.condition, path: cell.path, scenario: cell.scenario, verdict: .pass, detail: "checked"))
+            findings.append(
+                GateFinding(cell.condition, path: cell.path, scenario: cell.scenario, verdict: .pass, detail: "checked"))
         }
-        findings.append(GateFinding(.noSecretInArtifacts, path: nil, scenario: nil, item: "run.json", verdict: .fail,
-                                    detail: "holds secret #2 (authToken) as base64"))
+        findings.append(
+            GateFinding(
+                .noSecretInArtifacts, path: nil, scenario: nil, item: "run.json", verdict: .fail,
+                detail: "holds secret #2 (authToken) as base64"))
         return findings
     }
 
@@ -48,7 +58,9 @@ enum SampleGate {
 
     @Test("gate.json is pinned by a golden file")
     func gateJSON() throws {
-        check(String(decoding: GateArtifacts.gateJSON(report: try SampleGate.report(), inputs: SampleGate.inputs()), as: UTF8.self), golden: "gate.json")
+        check(
+            String(decoding: GateArtifacts.gateJSON(report: try SampleGate.report(), inputs: SampleGate.inputs()), as: UTF8.self),
+            golden: "gate.json")
     }
 
     @Test("junit.xml is pinned by a golden file")
@@ -65,9 +77,11 @@ enum SampleGate {
     func passing() throws {
         let inputs = SampleGate.inputs()
         let cells = try inputs.plan().expectedCells(in: nil)
-        let report = GateEngine.evaluate(expected: cells, findings: cells.map {
-            GateFinding($0.condition, path: $0.path, scenario: $0.scenario, verdict: .pass, detail: "ok")
-        })
+        let report = GateEngine.evaluate(
+            expected: cells,
+            findings: cells.map {
+                GateFinding($0.condition, path: $0.path, scenario: $0.scenario, verdict: .pass, detail: "ok")
+            })
         #expect(report.verdict == .pass)
         check(GateArtifacts.summaryMarkdown(report: report, inputs: inputs), golden: "summary-pass.md")
         let junit = GateArtifacts.junitXML(report: report, inputs: inputs)
@@ -80,7 +94,10 @@ enum SampleGate {
         #expect(!junit.contains("<skipped"))
         #expect(junit.contains(#"<testcase classname="v1-to-v2" name="relaunch">"#))
         #expect(junit.contains(#"<error type="UNKNOWN" message="idempotent: no finding"#))
-        #expect(junit.contains(#"<failure type="FAIL" message="reads-old-data: refreshToken: SecItemCopyMatching answered -25300 (errSecItemNotFound) on iOS 17.5"#))
+        #expect(
+            junit.contains(
+                #"<failure type="FAIL" message="reads-old-data: refreshToken: SecItemCopyMatching answered -25300 (errSecItemNotFound) on iOS 17.5"#
+            ))
         #expect(junit.contains("&lt;after&gt; &quot;migration&quot; &amp;"))
     }
 
@@ -101,9 +118,14 @@ enum SampleGate {
         try GateArtifacts.write(report: try SampleGate.report(), inputs: SampleGate.inputs(), to: one.path)
         try GateArtifacts.write(report: try SampleGate.report(), inputs: SampleGate.inputs(), to: two.path)
         for name in ["run.json", "gate.json", "junit.xml", "summary.md"] {
-            #expect(FileManager.default.contents(atPath: one.file(name)) == FileManager.default.contents(atPath: two.file(name)), "\(name)")
+            #expect(
+                FileManager.default.contents(atPath: one.file(name)) == FileManager.default.contents(atPath: two.file(name)),
+                "\(name)")
         }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: one.path).sorted() == ["gate.json", "junit.xml", "run.json", "summary.md"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: one.path).sorted() == [
+                "gate.json", "junit.xml", "run.json", "summary.md",
+            ])
     }
 
     @Test("a run that starts and never finishes leaves an UNKNOWN gate.json behind")
@@ -140,7 +162,10 @@ enum SampleGate {
         let dir = try TemporaryDirectory("guard")
         try GateArtifacts.write(report: try SampleGate.report(), inputs: SampleGate.inputs(), to: dir.path)
         try FileManager.default.createDirectory(atPath: dir.file("paths/v1-to-v2"), withIntermediateDirectories: true)
-        #expect(throws: GateError.outputFolderInUse(folder: dir.path, reason: "holds another run's files (gate.json, junit.xml, paths, run.json, summary.md)")) {
+        #expect(
+            throws: GateError.outputFolderInUse(
+                folder: dir.path, reason: "holds another run's files (gate.json, junit.xml, paths, run.json, summary.md)")
+        ) {
             try OutputFolder.prepare(dir.path, force: false)
         }
         let message = GateError.outputFolderInUse(folder: dir.path, reason: "x").description
@@ -154,7 +179,10 @@ enum SampleGate {
     func unrelated() throws {
         let dir = try TemporaryDirectory("guard")
         try Data("x".utf8).write(to: URL(fileURLWithPath: dir.file("photo.jpg")))
-        #expect(throws: GateError.outputFolderInUse(folder: dir.path, reason: "is not empty (it holds photo.jpg) and is not a run's folder")) {
+        #expect(
+            throws: GateError.outputFolderInUse(
+                folder: dir.path, reason: "is not empty (it holds photo.jpg) and is not a run's folder")
+        ) {
             try OutputFolder.prepare(dir.path, force: false)
         }
         #expect(throws: GateError.outputFolderInUse(folder: dir.file("photo.jpg"), reason: "is a file, not a folder")) {

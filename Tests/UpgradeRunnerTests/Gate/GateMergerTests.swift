@@ -7,12 +7,16 @@ import TestSupport
     /// Writes shard `index` of `count` into `root/shard-<index>`, with a PASS finding for every cell
     /// except those `fail` picks.
     @discardableResult
-    func writeShard(_ index: Int, of count: Int, in root: TemporaryDirectory, inputs base: RunInputs = SampleGate.inputs(),
-                    fail: (GateCell) -> Bool = { _ in false }) throws -> String {
+    func writeShard(
+        _ index: Int, of count: Int, in root: TemporaryDirectory, inputs base: RunInputs = SampleGate.inputs(),
+        fail: (GateCell) -> Bool = { _ in false }
+    ) throws -> String {
         var inputs = base
         inputs.shard = try ShardSpec(index: index, count: count)
         let cells = try inputs.plan().expectedCells(in: inputs.shard)
-        let findings = cells.map { GateFinding($0.condition, path: $0.path, scenario: $0.scenario, verdict: fail($0) ? .fail : .pass, detail: "checked") }
+        let findings = cells.map {
+            GateFinding($0.condition, path: $0.path, scenario: $0.scenario, verdict: fail($0) ? .fail : .pass, detail: "checked")
+        }
         let folder = root.file("shard-\(index)")
         try GateArtifacts.begin(inputs: inputs, at: folder, force: false)
         try GateArtifacts.write(report: GateEngine.evaluate(expected: cells, findings: findings), inputs: inputs, to: folder)
@@ -28,12 +32,16 @@ import TestSupport
 
         let inputs = SampleGate.inputs()
         let cells = try inputs.plan().expectedCells(in: nil)
-        let whole = GateEngine.evaluate(expected: cells, findings: cells.map {
-            GateFinding($0.condition, path: $0.path, scenario: $0.scenario, verdict: .pass, detail: "checked")
-        })
+        let whole = GateEngine.evaluate(
+            expected: cells,
+            findings: cells.map {
+                GateFinding($0.condition, path: $0.path, scenario: $0.scenario, verdict: .pass, detail: "checked")
+            })
         try GateArtifacts.write(report: whole, inputs: inputs, to: root.file("whole"))
         for name in ["run.json", "gate.json", "junit.xml", "summary.md"] {
-            #expect(FileManager.default.contents(atPath: root.file("merged/\(name)")) == FileManager.default.contents(atPath: root.file("whole/\(name)")), "\(name)")
+            #expect(
+                FileManager.default.contents(atPath: root.file("merged/\(name)"))
+                    == FileManager.default.contents(atPath: root.file("whole/\(name)")), "\(name)")
         }
     }
 
@@ -53,7 +61,8 @@ import TestSupport
         var inputs = SampleGate.inputs()
         inputs.shard = try ShardSpec(parsing: "2/2")
         try GateArtifacts.begin(inputs: inputs, at: root.file("shard-2"), force: false)
-        let report = try GateMerger.merge(folders: [try writeShard(1, of: 2, in: root), root.file("shard-2")], out: root.file("merged"))
+        let report = try GateMerger.merge(
+            folders: [try writeShard(1, of: 2, in: root), root.file("shard-2")], out: root.file("merged"))
         #expect(report.verdict == .unknown && report.incomplete == ["shard 2/2 did not finish"])
     }
 
@@ -108,8 +117,12 @@ import TestSupport
         let path = one + "/gate.json"
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let digest = SampleGate.inputs().digest
-        try text.replacingOccurrences(of: digest, with: "sha256:" + String(repeating: "0", count: 64)).write(toFile: path, atomically: true, encoding: .utf8)
-        #expect(throws: GateError.malformed(path: path, reason: "was not written for the inputs in run.json (inputs digest or shard differs)")) {
+        try text.replacingOccurrences(of: digest, with: "sha256:" + String(repeating: "0", count: 64)).write(
+            toFile: path, atomically: true, encoding: .utf8)
+        #expect(
+            throws: GateError.malformed(
+                path: path, reason: "was not written for the inputs in run.json (inputs digest or shard differs)")
+        ) {
             try GateMerger.merge(folders: [one], out: root.file("merged"))
         }
     }

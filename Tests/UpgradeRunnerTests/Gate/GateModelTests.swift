@@ -6,25 +6,31 @@ import Testing
 @Suite struct GateModelTests {
     @Test("condition and scenario ids are DESIGN.md's")
     func ids() {
-        #expect(GateCondition.allCases.map(\.rawValue) == [
-            "reads-old-data", "idempotent", "malformed-keeps-old", "crash-safe", "locked-launch-safe", "reinstall-sweeps",
-            "no-false-pass", "entitlements-compatible", "isolation", "cleanup-exact", "artefact-window", "no-secret-in-artifacts",
-        ])
-        #expect(Scenario.allCases.map(\.rawValue) == [
-            "fresh-install", "upgrade", "skip-version", "relaunch", "malformed", "write-failure", "crash-points", "prewarm",
-            "locked-background", "reinstall", "marker-without-data", "stale-leftovers", "entitlements", "isolation", "cleanup",
-            "artefact-window",
-        ])
+        #expect(
+            GateCondition.allCases.map(\.rawValue) == [
+                "reads-old-data", "idempotent", "malformed-keeps-old", "crash-safe", "locked-launch-safe", "reinstall-sweeps",
+                "no-false-pass", "entitlements-compatible", "isolation", "cleanup-exact", "artefact-window",
+                "no-secret-in-artifacts",
+            ])
+        #expect(
+            Scenario.allCases.map(\.rawValue) == [
+                "fresh-install", "upgrade", "skip-version", "relaunch", "malformed", "write-failure", "crash-points", "prewarm",
+                "locked-background", "reinstall", "marker-without-data", "stale-leftovers", "entitlements", "isolation",
+                "cleanup",
+                "artefact-window",
+            ])
     }
 
-    @Test("each scenario checks the conditions of DESIGN.md's table", arguments: [
-        (Scenario.freshInstall, [GateCondition.idempotent, .noSecretInArtifacts]),
-        (.upgrade, [.readsOldData]), (.skipVersion, [.readsOldData]), (.relaunch, [.idempotent]),
-        (.malformed, [.malformedKeepsOld]), (.writeFailure, [.crashSafe, .readsOldData]), (.crashPoints, [.crashSafe]),
-        (.prewarm, [.lockedLaunchSafe]), (.lockedBackground, [.lockedLaunchSafe]), (.reinstall, [.reinstallSweeps]),
-        (.markerWithoutData, [.readsOldData]), (.staleLeftovers, [.noFalsePass]), (.entitlements, [.entitlementsCompatible]),
-        (.isolation, [.isolation]), (.cleanup, [.cleanupExact]), (.artefactWindow, [.artefactWindow]),
-    ])
+    @Test(
+        "each scenario checks the conditions of DESIGN.md's table",
+        arguments: [
+            (Scenario.freshInstall, [GateCondition.idempotent, .noSecretInArtifacts]),
+            (.upgrade, [.readsOldData]), (.skipVersion, [.readsOldData]), (.relaunch, [.idempotent]),
+            (.malformed, [.malformedKeepsOld]), (.writeFailure, [.crashSafe, .readsOldData]), (.crashPoints, [.crashSafe]),
+            (.prewarm, [.lockedLaunchSafe]), (.lockedBackground, [.lockedLaunchSafe]), (.reinstall, [.reinstallSweeps]),
+            (.markerWithoutData, [.readsOldData]), (.staleLeftovers, [.noFalsePass]), (.entitlements, [.entitlementsCompatible]),
+            (.isolation, [.isolation]), (.cleanup, [.cleanupExact]), (.artefactWindow, [.artefactWindow]),
+        ])
     func scenarioChecks(scenario: Scenario, conditions: [GateCondition]) {
         #expect(scenario.checks == conditions)
     }
@@ -38,16 +44,21 @@ import Testing
     @Test("the default gate leaves out exactly the exploration scenarios")
     func gateDefault() {
         #expect(Scenario.gateDefault == Scenario.allCases)
-        #expect(Set(Scenario.allCases).subtracting(Scenario.withoutExploration) == [.crashPoints, .writeFailure, .prewarm, .lockedBackground])
+        #expect(
+            Set(Scenario.allCases).subtracting(Scenario.withoutExploration) == [
+                .crashPoints, .writeFailure, .prewarm, .lockedBackground,
+            ])
     }
 
-    @Test("combining verdicts fails closed", arguments: [
-        ([Verdict.pass, .pass], Verdict.pass),
-        ([.pass, .unknown], .unknown),
-        ([.unknown, .fail, .pass], .fail),
-        ([.fail], .fail),
-        ([], .unknown),
-    ])
+    @Test(
+        "combining verdicts fails closed",
+        arguments: [
+            ([Verdict.pass, .pass], Verdict.pass),
+            ([.pass, .unknown], .unknown),
+            ([.unknown, .fail, .pass], .fail),
+            ([.fail], .fail),
+            ([], .unknown),
+        ])
     func combine(verdicts: [Verdict], expected: Verdict) {
         #expect(Verdict.combine(verdicts) == expected)
     }
@@ -59,10 +70,14 @@ import Testing
 
     @Test("a finding's message names item, operation, status with its name and runtime")
     func findingMessage() {
-        let finding = GateFinding(.readsOldData, path: "v1-to-v2", scenario: .upgrade, item: "authToken", verdict: .fail,
-                                  operation: "SecItemCopyMatching", status: -25300, runtime: RuntimeVersion(major: 17, minor: 5),
-                                  detail: "the migrated item is missing")
-        #expect(finding.message == "authToken: SecItemCopyMatching answered -25300 (errSecItemNotFound) on iOS 17.5: the migrated item is missing")
+        let finding = GateFinding(
+            .readsOldData, path: "v1-to-v2", scenario: .upgrade, item: "authToken", verdict: .fail,
+            operation: "SecItemCopyMatching", status: -25300, runtime: RuntimeVersion(major: 17, minor: 5),
+            detail: "the migrated item is missing")
+        #expect(
+            finding.message
+                == "authToken: SecItemCopyMatching answered -25300 (errSecItemNotFound) on iOS 17.5: the migrated item is missing"
+        )
         let unnamed = GateFinding.describe(item: nil, operation: "SecItemAdd", status: -1, runtime: nil, detail: "line\nbreak")
         #expect(unnamed == "SecItemAdd answered -1: line break")
     }
@@ -70,7 +85,10 @@ import Testing
     @Test("scenario lists parse and name an unknown id")
     func parseScenarios() throws {
         #expect(try Scenario.parseList("upgrade,relaunch,upgrade") == [.upgrade, .relaunch])
-        #expect(throws: GateError.invalidValue(flag: "--scenarios", value: "upgrade,upgrades", reason: "names unknown scenario \"upgrades\"")) {
+        #expect(
+            throws: GateError.invalidValue(
+                flag: "--scenarios", value: "upgrade,upgrades", reason: "names unknown scenario \"upgrades\"")
+        ) {
             try Scenario.parseList("upgrade,upgrades")
         }
     }
@@ -109,7 +127,8 @@ import Testing
     @Test("one FAIL beats UNKNOWN and PASS, and its message is the reason")
     func failWins() {
         var findings = cells.dropLast().map(pass)
-        findings.append(GateFinding(.readsOldData, path: "v1-to-v2", scenario: .upgrade, item: "session", verdict: .fail, detail: "gone"))
+        findings.append(
+            GateFinding(.readsOldData, path: "v1-to-v2", scenario: .upgrade, item: "session", verdict: .fail, detail: "gone"))
         let report = GateEngine.evaluate(expected: cells, findings: findings)
         #expect(report.verdict == .fail)
         #expect(report.conditions.first { $0.condition == .readsOldData }?.failed == 1)
@@ -118,14 +137,16 @@ import Testing
 
     @Test("a FAIL for a cell the plan did not expect still fails the gate")
     func unexpectedFail() {
-        let stray = GateFinding(.isolation, path: "v1-to-v2", scenario: .isolation, verdict: .fail, detail: "read another team's item")
+        let stray = GateFinding(
+            .isolation, path: "v1-to-v2", scenario: .isolation, verdict: .fail, detail: "read another team's item")
         let report = GateEngine.evaluate(expected: cells, findings: cells.map(pass) + [stray])
         #expect(report.verdict == .fail)
     }
 
     @Test("a whole-run finding and an incomplete reason count for the overall verdict")
     func runLevel() {
-        let leak = GateFinding(.noSecretInArtifacts, path: nil, scenario: nil, item: "run.json", verdict: .fail, detail: "holds secret #1")
+        let leak = GateFinding(
+            .noSecretInArtifacts, path: nil, scenario: nil, item: "run.json", verdict: .fail, detail: "holds secret #1")
         #expect(GateEngine.evaluate(expected: cells, findings: cells.map(pass) + [leak]).verdict == .fail)
         let partial = GateEngine.evaluate(expected: cells, findings: cells.map(pass), incomplete: ["shard 2/2 is missing"])
         #expect(partial.verdict == .unknown)
@@ -139,8 +160,13 @@ import Testing
 
     @Test("the report does not depend on the order of findings")
     func orderIndependent() {
-        let findings = cells.map(pass) + [GateFinding(.readsOldData, path: "v1-to-v2", scenario: .upgrade, item: "b", verdict: .fail, detail: "x"),
-                                          GateFinding(.readsOldData, path: "v1-to-v2", scenario: .upgrade, item: "a", verdict: .fail, detail: "y")]
-        #expect(GateEngine.evaluate(expected: cells, findings: findings) == GateEngine.evaluate(expected: cells.reversed(), findings: findings.reversed()))
+        let findings =
+            cells.map(pass) + [
+                GateFinding(.readsOldData, path: "v1-to-v2", scenario: .upgrade, item: "b", verdict: .fail, detail: "x"),
+                GateFinding(.readsOldData, path: "v1-to-v2", scenario: .upgrade, item: "a", verdict: .fail, detail: "y"),
+            ]
+        #expect(
+            GateEngine.evaluate(expected: cells, findings: findings)
+                == GateEngine.evaluate(expected: cells.reversed(), findings: findings.reversed()))
     }
 }

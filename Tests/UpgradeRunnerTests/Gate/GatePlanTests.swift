@@ -24,12 +24,14 @@ import TestSupport
         #expect(BuildPair(id: "v1v2") == nil)
     }
 
-    @Test("bad build lists are refused with the build named", arguments: [
-        (["v1", "v1"], "--builds: \"v1,v1\" names build \"v1\" twice"),
-        (["none"], "build id \"none\": \"none\" stands for no build in a path id"),
-        (["a-to-b"], "build id \"a-to-b\": contains \"-to-\", which separates a path id"),
-        ([String](), "--builds: \"\" names no build"),
-    ])
+    @Test(
+        "bad build lists are refused with the build named",
+        arguments: [
+            (["v1", "v1"], "--builds: \"v1,v1\" names build \"v1\" twice"),
+            (["none"], "build id \"none\": \"none\" stands for no build in a path id"),
+            (["a-to-b"], "build id \"a-to-b\": contains \"-to-\", which separates a path id"),
+            ([String](), "--builds: \"\" names no build"),
+        ])
     func badBuilds(builds: [String], message: String) {
         #expect(throws: GateError.self) { try GatePlan.defaultPaths(builds: builds) }
         do { _ = try GatePlan.defaultPaths(builds: builds) } catch { #expect(error.description == message) }
@@ -39,12 +41,15 @@ import TestSupport
     func scenarioPlacement() throws {
         let plan = try GatePlan(builds: ["v1", "v2", "v3"], scenarios: [.freshInstall, .upgrade, .skipVersion, .reinstall])
         let units = plan.units.map(\.description)
-        #expect(units == [
-            "none-to-v1/fresh-install", "none-to-v2/fresh-install", "none-to-v3/fresh-install",
-            "v1-to-v2/upgrade", "v1-to-v2/reinstall", "v1-to-v3/skip-version", "v1-to-v3/reinstall",
-            "v2-to-v3/upgrade", "v2-to-v3/reinstall",
-        ])
-        #expect(plan.expectedCells(in: nil).contains(GateCell(path: "v1-to-v2", scenario: .reinstall, condition: .noSecretInArtifacts)))
+        #expect(
+            units == [
+                "none-to-v1/fresh-install", "none-to-v2/fresh-install", "none-to-v3/fresh-install",
+                "v1-to-v2/upgrade", "v1-to-v2/reinstall", "v1-to-v3/skip-version", "v1-to-v3/reinstall",
+                "v2-to-v3/upgrade", "v2-to-v3/reinstall",
+            ])
+        #expect(
+            plan.expectedCells(in: nil).contains(
+                GateCell(path: "v1-to-v2", scenario: .reinstall, condition: .noSecretInArtifacts)))
     }
 
     @Test("a single run refuses a scenario that does not fit its path")
@@ -62,13 +67,16 @@ import TestSupport
         #expect(shard.index == index && shard.count == count && shard.description == text)
     }
 
-    @Test("malformed or out-of-range shards name the flag and value", arguments: [
-        ("0/3", "must be I/N with 1 <= I <= N"), ("4/3", "must be I/N with 1 <= I <= N"), ("1/0", "must be I/N with 1 <= I <= N"),
-        ("1", "is not I/N (two whole numbers, such as 1/4)"), ("a/b", "is not I/N (two whole numbers, such as 1/4)"),
-        ("-1/3", "is not I/N (two whole numbers, such as 1/4)"), ("1/3/4", "is not I/N (two whole numbers, such as 1/4)"),
-        (" 1/3", "is not I/N (two whole numbers, such as 1/4)"), ("1.5/3", "is not I/N (two whole numbers, such as 1/4)"),
-        ("99999999999999999999/3", "is not I/N (two whole numbers, such as 1/4)"),
-    ])
+    @Test(
+        "malformed or out-of-range shards name the flag and value",
+        arguments: [
+            ("0/3", "must be I/N with 1 <= I <= N"), ("4/3", "must be I/N with 1 <= I <= N"),
+            ("1/0", "must be I/N with 1 <= I <= N"),
+            ("1", "is not I/N (two whole numbers, such as 1/4)"), ("a/b", "is not I/N (two whole numbers, such as 1/4)"),
+            ("-1/3", "is not I/N (two whole numbers, such as 1/4)"), ("1/3/4", "is not I/N (two whole numbers, such as 1/4)"),
+            (" 1/3", "is not I/N (two whole numbers, such as 1/4)"), ("1.5/3", "is not I/N (two whole numbers, such as 1/4)"),
+            ("99999999999999999999/3", "is not I/N (two whole numbers, such as 1/4)"),
+        ])
     func shardRefused(text: String, reason: String) {
         #expect(throws: GateError.invalidValue(flag: "--shard", value: text, reason: reason)) { try ShardSpec(parsing: text) }
         #expect(GateError.invalidValue(flag: "--shard", value: text, reason: reason).exitCode == 2)
@@ -87,10 +95,11 @@ import TestSupport
     }
 
     static func inputs(shard: ShardSpec? = nil, runtime: String = "iOS 17.5") -> RunInputs {
-        RunInputs(builds: ["v1", "v2"], runtime: RuntimeVersion(runtime)!, caseID: "case-1",
-                  scenarios: [.upgrade, .freshInstall], faultPlan: FaultPlan(faults: [Fault(.secItemAdd, call: 2, .status(-25308))]),
-                  buildFiles: ["v1": .init(executable: "aa", entitlements: "bb"), "v2": .init(executable: "cc", entitlements: "dd")],
-                  runnerVersion: "0.1.0", shard: shard)
+        RunInputs(
+            builds: ["v1", "v2"], runtime: RuntimeVersion(runtime)!, caseID: "case-1",
+            scenarios: [.upgrade, .freshInstall], faultPlan: FaultPlan(faults: [Fault(.secItemAdd, call: 2, .status(-25308))]),
+            buildFiles: ["v1": .init(executable: "aa", entitlements: "bb"), "v2": .init(executable: "cc", entitlements: "dd")],
+            runnerVersion: "0.1.0", shard: shard)
     }
 
     @Test("run.json is stable bytes with sorted keys, and pinned by a golden file")
@@ -118,13 +127,17 @@ import TestSupport
         #expect(try RunInputs.read(from: path) == Self.inputs())
         try Data(#"{"formatVersion":1}"#.utf8).write(to: URL(fileURLWithPath: path))
         #expect(throws: GateError.malformed(path: path, reason: "field \"builds\" is missing")) { try RunInputs.read(from: path) }
-        #expect(throws: GateError.unreadable(path: dir.file("none.json"), reason: "is missing")) { try RunInputs.read(from: dir.file("none.json")) }
+        #expect(throws: GateError.unreadable(path: dir.file("none.json"), reason: "is missing")) {
+            try RunInputs.read(from: dir.file("none.json"))
+        }
     }
 
     @Test("SHA-256 matches known vectors")
     func sha256() {
         #expect(GateHash.hex(Data()) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         #expect(GateHash.hex(Data("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        #expect(GateHash.hex(Data(repeating: 0x61, count: 1000)) == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
+        #expect(
+            GateHash.hex(Data(repeating: 0x61, count: 1000)) == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3"
+        )
     }
 }

@@ -20,17 +20,25 @@ import TestSupport
         (.sha256HexUpper, { Data("DIGEST=\(GateHash.hex($0).uppercased())".utf8) }),
     ]
 
-    @Test("each planted encoding of each secret is found and named, never shown",
-          arguments: [0, 1, 2, 3, 4, 5, 6], [token, binary])
+    @Test(
+        "each planted encoding of each secret is found and named, never shown",
+        arguments: [0, 1, 2, 3, 4, 5, 6], [token, binary])
     func plantedEncoding(index: Int, secret: Secret) throws {
         let (encoding, plant) = Self.plantings[index]
         let dir = try TemporaryDirectory("scan")
-        try FileManager.default.createDirectory(atPath: dir.file("paths/v1-to-v2/upgrade/status"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: dir.file("paths/v1-to-v2/upgrade/status"), withIntermediateDirectories: true)
         try plant(secret.value).write(to: URL(fileURLWithPath: dir.file("paths/v1-to-v2/upgrade/status/01-v1-seed.json")))
         try Data("nothing here".utf8).write(to: URL(fileURLWithPath: dir.file("run.json")))
-        let result = try SecretScanner.scan(directory: dir.path, secrets: [Self.binary == secret ? Self.token : Self.binary, secret])
+        let result = try SecretScanner.scan(
+            directory: dir.path, secrets: [Self.binary == secret ? Self.token : Self.binary, secret])
         let leaks = result.leaks.filter { $0.encoding == encoding }
-        #expect(leaks == [SecretLeak(file: "paths/v1-to-v2/upgrade/status/01-v1-seed.json", encoding: encoding, secretIndex: 2, secretLabel: secret.label)])
+        #expect(
+            leaks == [
+                SecretLeak(
+                    file: "paths/v1-to-v2/upgrade/status/01-v1-seed.json", encoding: encoding, secretIndex: 2,
+                    secretLabel: secret.label)
+            ])
         #expect(!result.leaks.contains { $0.secretIndex == 1 })
         #expect(!leaks[0].description.contains(secret.value.base64EncodedString()))
         #expect(result.filesScanned == 2)
@@ -68,29 +76,41 @@ import TestSupport
 
     @Test("a secret too short to scan for is refused")
     func tooShort() {
-        #expect(throws: GateError.self) { try SecretScanner.scan(data: Data(), secrets: [Secret(label: "pin", value: Data("12".utf8))]) }
+        #expect(throws: GateError.self) {
+            try SecretScanner.scan(data: Data(), secrets: [Secret(label: "pin", value: Data("12".utf8))])
+        }
     }
 
     @Test("leaks become findings on their cell, elsewhere on the whole run; clean cells pass")
     func findings() throws {
-        let cells = [GateCell(path: "v1-to-v2", scenario: .upgrade, condition: .noSecretInArtifacts),
-                     GateCell(path: "v1-to-v2", scenario: .relaunch, condition: .noSecretInArtifacts),
-                     GateCell(path: "v1-to-v2", scenario: .upgrade, condition: .readsOldData)]
+        let cells = [
+            GateCell(path: "v1-to-v2", scenario: .upgrade, condition: .noSecretInArtifacts),
+            GateCell(path: "v1-to-v2", scenario: .relaunch, condition: .noSecretInArtifacts),
+            GateCell(path: "v1-to-v2", scenario: .upgrade, condition: .readsOldData),
+        ]
         let result = SecretScanResult(
-            leaks: [SecretLeak(file: "paths/v1-to-v2/upgrade/logs/02-v2-launch.log", encoding: .hexLower, secretIndex: 1, secretLabel: "authToken"),
-                    SecretLeak(file: "run.json", encoding: .raw, secretIndex: 2, secretLabel: "sessionKey")],
+            leaks: [
+                SecretLeak(
+                    file: "paths/v1-to-v2/upgrade/logs/02-v2-launch.log", encoding: .hexLower, secretIndex: 1,
+                    secretLabel: "authToken"),
+                SecretLeak(file: "run.json", encoding: .raw, secretIndex: 2, secretLabel: "sessionKey"),
+            ],
             unreadable: [], filesScanned: 9, bytesScanned: 900, patterns: 20)
         let findings = NoSecretInArtifactsChecker.findings(for: result, cells: cells)
         #expect(findings.map(\.verdict) == [.fail, .pass, .fail])
         #expect(findings[0].message == "paths/v1-to-v2/upgrade/logs/02-v2-launch.log: holds secret #1 (authToken) as hex")
         #expect(findings[2].path == nil)
-        #expect(GateEngine.evaluate(expected: cells, findings: findings).conditions.first { $0.condition == .noSecretInArtifacts }?.verdict == .fail)
+        #expect(
+            GateEngine.evaluate(expected: cells, findings: findings).conditions.first { $0.condition == .noSecretInArtifacts }?
+                .verdict == .fail)
     }
 
     @Test("an unreadable file makes its cell UNKNOWN, not PASS")
     func unreadable() {
         let cell = GateCell(path: "none-to-v1", scenario: .freshInstall, condition: .noSecretInArtifacts)
-        let result = SecretScanResult(leaks: [], unreadable: ["paths/none-to-v1/fresh-install/status/01.json"], filesScanned: 0, bytesScanned: 0, patterns: 1)
+        let result = SecretScanResult(
+            leaks: [], unreadable: ["paths/none-to-v1/fresh-install/status/01.json"], filesScanned: 0, bytesScanned: 0,
+            patterns: 1)
         #expect(NoSecretInArtifactsChecker.findings(for: result, cells: [cell]).map(\.verdict) == [.unknown])
     }
 }

@@ -41,7 +41,8 @@ import TestSupport
         let released = try ["v1", "v2", "v3"].map { try Self.catalog.build($0) }
         let v2Based = try Self.catalog.build("no-read-back"), v3Based = try Self.catalog.build("service-renamed")
         #expect(MutantsRun.paths(for: v2Based, released: released).map(\.id) == ["none-to-no-read-back", "v1-to-no-read-back"])
-        #expect(MutantsRun.paths(for: v3Based, released: released).map(\.id)
+        #expect(
+            MutantsRun.paths(for: v3Based, released: released).map(\.id)
                 == ["none-to-service-renamed", "v1-to-service-renamed", "v2-to-service-renamed"])
         let all = Scenario.allCases
         let fromV1 = MutantsRun.scenarios(all, on: BuildPair(old: "v1", new: "m"), newestOld: "v2")
@@ -59,9 +60,14 @@ import TestSupport
         #expect(throws: GateError.self) { try MutantsRun.mutants(in: catalog) }
         let build = folder.file("mutants/m1")
         try FileManager.default.createDirectory(atPath: build, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: RunFolders.repositoryBuilds + "/v2/Ledger.entitlements", toPath: build + "/Ledger.entitlements")
-        for (extra, field) in [("", "antiPattern"), (#", "antiPattern": "x", "expectedCondition": "reads-everything""#, "expectedCondition")] {
-            let manifest = #"{"id": "m1", "bundleID": "com.example.ledger", "marketingVersion": "2.1", "buildNumber": "210", "executable": "LedgerV2", "schemaVersion": 2, "entitlements": "Ledger.entitlements""# + extra + "}"
+        try FileManager.default.copyItem(
+            atPath: RunFolders.repositoryBuilds + "/v2/Ledger.entitlements", toPath: build + "/Ledger.entitlements")
+        for (extra, field) in [
+            ("", "antiPattern"), (#", "antiPattern": "x", "expectedCondition": "reads-everything""#, "expectedCondition"),
+        ] {
+            let manifest =
+                #"{"id": "m1", "bundleID": "com.example.ledger", "marketingVersion": "2.1", "buildNumber": "210", "executable": "LedgerV2", "schemaVersion": 2, "entitlements": "Ledger.entitlements""#
+                + extra + "}"
             try Data(manifest.utf8).write(to: URL(fileURLWithPath: build + "/build.json"))
             do {
                 _ = try MutantsRun.mutants(in: catalog)

@@ -8,32 +8,39 @@ import Testing
     static func report(path: String, scenario: Scenario, verdicts: [GateCondition: Verdict]) -> GateReport {
         let unit = PlanUnit(path: BuildPair(id: path)!, scenario: scenario)
         let findings = unit.cells.map { cell in
-            GateFinding(cell.condition, path: cell.path, scenario: cell.scenario, verdict: verdicts[cell.condition] ?? .pass,
-                        detail: "synthetic")
+            GateFinding(
+                cell.condition, path: cell.path, scenario: cell.scenario, verdict: verdicts[cell.condition] ?? .pass,
+                detail: "synthetic")
         }
         return GateEngine.evaluate(expected: unit.cells, findings: findings)
     }
 
     @Test("caught only when the expected condition FAILs; another condition failing or UNKNOWN does not count")
     func caught() {
-        let failsExpected = MutantOutcome(id: "m", antiPattern: "a", expected: .readsOldData, reports: [
-            Self.report(path: "none-to-m", scenario: .freshInstall, verdicts: [:]),
-            Self.report(path: "v1-to-m", scenario: .upgrade, verdicts: [.readsOldData: .fail]),
-        ])
+        let failsExpected = MutantOutcome(
+            id: "m", antiPattern: "a", expected: .readsOldData,
+            reports: [
+                Self.report(path: "none-to-m", scenario: .freshInstall, verdicts: [:]),
+                Self.report(path: "v1-to-m", scenario: .upgrade, verdicts: [.readsOldData: .fail]),
+            ])
         #expect(failsExpected.caught)
         #expect(failsExpected.failed == [.readsOldData])
         #expect(failsExpected.paths == ["none-to-m", "v1-to-m"])
 
-        let failsOther = MutantOutcome(id: "m", antiPattern: "a", expected: .readsOldData, reports: [
-            Self.report(path: "v1-to-m", scenario: .upgrade, verdicts: [.noSecretInArtifacts: .fail]),
-        ])
+        let failsOther = MutantOutcome(
+            id: "m", antiPattern: "a", expected: .readsOldData,
+            reports: [
+                Self.report(path: "v1-to-m", scenario: .upgrade, verdicts: [.noSecretInArtifacts: .fail])
+            ])
         #expect(!failsOther.caught)
         #expect(failsOther.failed == [.noSecretInArtifacts])
         #expect(failsOther.caughtText == "no")
 
-        let unknown = MutantOutcome(id: "m", antiPattern: "a", expected: .crashSafe, reports: [
-            Self.report(path: "v1-to-m", scenario: .crashPoints, verdicts: [.crashSafe: .unknown]),
-        ])
+        let unknown = MutantOutcome(
+            id: "m", antiPattern: "a", expected: .crashSafe,
+            reports: [
+                Self.report(path: "v1-to-m", scenario: .crashPoints, verdicts: [.crashSafe: .unknown])
+            ])
         #expect(!unknown.caught)
         #expect(unknown.unknown == [.crashSafe])
         #expect(unknown.caughtText == "no (crash-safe UNKNOWN)")
@@ -47,37 +54,44 @@ import Testing
     }
 
     static func outcome(_ id: String, caught: Bool) -> MutantOutcome {
-        MutantOutcome(id: id, antiPattern: "pattern of \(id)", expected: .idempotent, paths: ["v1-to-\(id)"],
-                      failed: caught ? [.idempotent, .readsOldData] : [.readsOldData], unknown: [])
+        MutantOutcome(
+            id: id, antiPattern: "pattern of \(id)", expected: .idempotent, paths: ["v1-to-\(id)"],
+            failed: caught ? [.idempotent, .readsOldData] : [.readsOldData], unknown: [])
     }
 
-    @Test("exit code: 0 all caught and released PASS; 1 an escape, a released FAIL or no mutant; 3 released UNKNOWN",
-          arguments: [
-              ([true, true], Verdict.pass, Int32(0)), ([true, false], .pass, 1), ([true, true], .fail, 1),
-              ([false], .unknown, 1), ([true], .unknown, 3), ([], .pass, 1),
-          ])
+    @Test(
+        "exit code: 0 all caught and released PASS; 1 an escape, a released FAIL or no mutant; 3 released UNKNOWN",
+        arguments: [
+            ([true, true], Verdict.pass, Int32(0)), ([true, false], .pass, 1), ([true, true], .fail, 1),
+            ([false], .unknown, 1), ([true], .unknown, 3), ([], .pass, 1),
+        ])
     func exitCode(caught: [Bool], released: Verdict, expected: Int32) {
-        let summary = MutantsSummary(releasedVerdict: released, released: ["v1", "v2"],
-                                     mutants: caught.enumerated().map { Self.outcome("m\($0.offset)", caught: $0.element) })
+        let summary = MutantsSummary(
+            releasedVerdict: released, released: ["v1", "v2"],
+            mutants: caught.enumerated().map { Self.outcome("m\($0.offset)", caught: $0.element) })
         #expect(summary.exitCode == expected)
     }
 
-    @Test("the table: one row per mutant sorted by id, failed conditions in declaration order, the power and the released verdict")
+    @Test(
+        "the table: one row per mutant sorted by id, failed conditions in declaration order, the power and the released verdict")
     func table() {
-        let summary = MutantsSummary(releasedVerdict: .pass, released: ["v1", "v2", "v3"], mutants: [
-            Self.outcome("zeta", caught: false), Self.outcome("alpha", caught: true),
-            MutantOutcome(id: "pipe", antiPattern: "a | b", expected: .crashSafe, paths: [], failed: [], unknown: []),
-        ])
-        #expect(summary.table == """
-            | mutant | anti-pattern | expected condition | conditions that failed | caught |
-            | --- | --- | --- | --- | --- |
-            | `alpha` | pattern of alpha | `idempotent` | `reads-old-data`, `idempotent` | yes |
-            | `pipe` | a \\| b | `crash-safe` | — | no |
-            | `zeta` | pattern of zeta | `idempotent` | `reads-old-data` | no |
+        let summary = MutantsSummary(
+            releasedVerdict: .pass, released: ["v1", "v2", "v3"],
+            mutants: [
+                Self.outcome("zeta", caught: false), Self.outcome("alpha", caught: true),
+                MutantOutcome(id: "pipe", antiPattern: "a | b", expected: .crashSafe, paths: [], failed: [], unknown: []),
+            ])
+        #expect(
+            summary.table == """
+                | mutant | anti-pattern | expected condition | conditions that failed | caught |
+                | --- | --- | --- | --- | --- |
+                | `alpha` | pattern of alpha | `idempotent` | `reads-old-data`, `idempotent` | yes |
+                | `pipe` | a \\| b | `crash-safe` | — | no |
+                | `zeta` | pattern of zeta | `idempotent` | `reads-old-data` | no |
 
-            Caught 1 of 3 mutants by their expected condition (33%).
-            Released builds v1, v2, v3: PASS.
+                Caught 1 of 3 mutants by their expected condition (33%).
+                Released builds v1, v2, v3: PASS.
 
-            """)
+                """)
     }
 }

@@ -16,14 +16,17 @@ struct MutantsEndToEndTests {
             try manager.createSymbolicLink(atPath: folder + "/" + id, withDestinationPath: RunFolders.repositoryBuilds + "/" + id)
         }
         for id in mutants {
-            try manager.createSymbolicLink(atPath: folder + "/mutants/" + id,
-                                           withDestinationPath: RunFolders.repositoryBuilds + "/mutants/" + id)
+            try manager.createSymbolicLink(
+                atPath: folder + "/mutants/" + id,
+                withDestinationPath: RunFolders.repositoryBuilds + "/mutants/" + id)
         }
         if control {
             let build = folder + "/mutants/control"
             try manager.createDirectory(atPath: build, withIntermediateDirectories: true)
-            try manager.copyItem(atPath: RunFolders.repositoryBuilds + "/v2/Ledger.entitlements", toPath: build + "/Ledger.entitlements")
-            let manifest = #"{"id": "control", "bundleID": "com.example.ledger", "marketingVersion": "2.1", "buildNumber": "210", "executable": "LedgerV2", "schemaVersion": 2, "entitlements": "Ledger.entitlements", "antiPattern": "none: v2 relabelled", "expectedCondition": "reads-old-data"}"#
+            try manager.copyItem(
+                atPath: RunFolders.repositoryBuilds + "/v2/Ledger.entitlements", toPath: build + "/Ledger.entitlements")
+            let manifest =
+                #"{"id": "control", "bundleID": "com.example.ledger", "marketingVersion": "2.1", "buildNumber": "210", "executable": "LedgerV2", "schemaVersion": 2, "entitlements": "Ledger.entitlements", "antiPattern": "none: v2 relabelled", "expectedCondition": "reads-old-data"}"#
             try Data(manifest.utf8).write(to: URL(fileURLWithPath: build + "/build.json"))
         }
         return folder
@@ -37,21 +40,29 @@ struct MutantsEndToEndTests {
     func caughtAndControl() throws {
         let cli = try CLI("mutants")
         let builds = try Self.buildsFolder(cli, mutants: ["secret-in-log", "accessible-in-query", "no-reinstall-sweep"])
-        let words = ["mutants", "--builds", "v1,v2", "--scenarios", "fresh-install,upgrade,reinstall", "--case-id", "e2e",
-                     "--jobs", "2", "--out", cli.directory.file("out")]
+        let words = [
+            "mutants", "--builds", "v1,v2", "--scenarios", "fresh-install,upgrade,reinstall", "--case-id", "e2e",
+            "--jobs", "2", "--out", cli.directory.file("out"),
+        ]
         let result = cli.run(words, environment: ["UPGRADE_RUNNER_BUILDS": builds])
         #expect(result.code == 0, "\(result.output)\(result.error)")
-        #expect(Self.row(result.output, "secret-in-log")?.hasSuffix("| `no-secret-in-artifacts` | `no-secret-in-artifacts` | yes |") == true)
+        #expect(
+            Self.row(result.output, "secret-in-log")?.hasSuffix("| `no-secret-in-artifacts` | `no-secret-in-artifacts` | yes |")
+                == true)
         #expect(Self.row(result.output, "accessible-in-query")?.contains("| `reads-old-data` | `reads-old-data` | yes |") == true)
-        #expect(Self.row(result.output, "no-reinstall-sweep")?.hasSuffix("| `reinstall-sweeps` | `reinstall-sweeps` | yes |") == true)
+        #expect(
+            Self.row(result.output, "no-reinstall-sweep")?.hasSuffix("| `reinstall-sweeps` | `reinstall-sweeps` | yes |") == true)
         #expect(result.output.contains("Caught 3 of 3 mutants by their expected condition (100%)."))
         #expect(result.output.contains("Released builds v1, v2: PASS."))
         let out = cli.directory.file("out")
-        for file in ["mutants.json", "mutants.md", "released/gate.json", "secret-in-log/v1-to-secret-in-log/gate.json",
-                     "secret-in-log/none-to-secret-in-log/summary.md"] {
+        for file in [
+            "mutants.json", "mutants.md", "released/gate.json", "secret-in-log/v1-to-secret-in-log/gate.json",
+            "secret-in-log/none-to-secret-in-log/summary.md",
+        ] {
             #expect(FileManager.default.fileExists(atPath: out + "/" + file), "\(file)")
         }
-        let summary = try JSONDecoder().decode(MutantsSummary.self, from: Data(contentsOf: URL(fileURLWithPath: out + "/mutants.json")))
+        let summary = try JSONDecoder().decode(
+            MutantsSummary.self, from: Data(contentsOf: URL(fileURLWithPath: out + "/mutants.json")))
         #expect(summary.mutants.map(\.id) == ["accessible-in-query", "no-reinstall-sweep", "secret-in-log"])
 
         // The same run with a build that carries no anti-pattern: it escapes, so the command fails, and the
@@ -71,8 +82,11 @@ struct MutantsEndToEndTests {
     func deleteBeforeWrite() throws {
         let cli = try CLI("mutants-crash")
         let builds = try Self.buildsFolder(cli, mutants: ["delete-before-write"])
-        let result = cli.run(["mutants", "--builds", "v1,v2", "--scenarios", "write-failure", "--case-id", "e2e",
-                              "--jobs", "2", "--out", cli.directory.file("out")], environment: ["UPGRADE_RUNNER_BUILDS": builds])
+        let result = cli.run(
+            [
+                "mutants", "--builds", "v1,v2", "--scenarios", "write-failure", "--case-id", "e2e",
+                "--jobs", "2", "--out", cli.directory.file("out"),
+            ], environment: ["UPGRADE_RUNNER_BUILDS": builds])
         #expect(result.code == 0, "\(result.output)\(result.error)")
         let row = try #require(Self.row(result.output, "delete-before-write"))
         #expect(row.contains("| `crash-safe` |") && row.hasSuffix("yes |"))

@@ -6,14 +6,18 @@ import Testing
 /// Checkers judged on evidence built by hand, so that each failure mode is shown to fail.
 @Suite("Gate checkers on hand-made evidence")
 struct CheckerTests {
-    private func item(_ account: String, digest: String = "d", accessible: String = "cku", group: String = "T.app") -> DeviceSnapshot.Item {
-        DeviceSnapshot.Item(itemClass: "genp", accessGroup: group, service: "svc", account: account, accessible: accessible,
-                            synchronizable: false, digest: digest)
+    private func item(
+        _ account: String, digest: String = "d", accessible: String = "cku", group: String = "T.app"
+    ) -> DeviceSnapshot.Item {
+        DeviceSnapshot.Item(
+            itemClass: "genp", accessGroup: group, service: "svc", account: account, accessible: accessible,
+            synchronizable: false, digest: digest)
     }
 
     private func evidence(_ scenario: Scenario, snapshots: [String: DeviceSnapshot]) -> CellEvidence {
-        var evidence = CellEvidence(unit: PlanUnit(path: BuildPair(old: "v1", new: "v2"), scenario: scenario),
-                                    runtime: .current, caseID: "c")
+        var evidence = CellEvidence(
+            unit: PlanUnit(path: BuildPair(old: "v1", new: "v2"), scenario: scenario),
+            runtime: .current, caseID: "c")
         evidence.snapshots = snapshots
         return evidence
     }
@@ -26,14 +30,26 @@ struct CheckerTests {
     func cleanupExact() {
         let other = item("deviceKey.c-other"), ours = item("authToken", digest: "new")
         let before = snapshot([other, ours])
-        let pass = evidence(.cleanup, snapshots: ["before-case": snapshot([other]), "before-cleanup": before,
-                                                  "after-cleanup": snapshot([other])])
+        let pass = evidence(
+            .cleanup,
+            snapshots: [
+                "before-case": snapshot([other]), "before-cleanup": before,
+                "after-cleanup": snapshot([other]),
+            ])
         #expect(CleanupExact.check(pass).map(\.verdict) == [.pass])
-        let broad = evidence(.cleanup, snapshots: ["before-case": snapshot([other]), "before-cleanup": before,
-                                                   "after-cleanup": snapshot([])])
+        let broad = evidence(
+            .cleanup,
+            snapshots: [
+                "before-case": snapshot([other]), "before-cleanup": before,
+                "after-cleanup": snapshot([]),
+            ])
         #expect(CleanupExact.check(broad).contains { $0.verdict == .fail && $0.item == other.key })
-        let lazy = evidence(.cleanup, snapshots: ["before-case": snapshot([other]), "before-cleanup": before,
-                                                  "after-cleanup": before])
+        let lazy = evidence(
+            .cleanup,
+            snapshots: [
+                "before-case": snapshot([other]), "before-cleanup": before,
+                "after-cleanup": before,
+            ])
         #expect(CleanupExact.check(lazy).contains { $0.verdict == .fail && $0.item == ours.key })
     }
 
@@ -52,10 +68,24 @@ struct CheckerTests {
     func isolation() {
         let neighbour = item("session", group: "NEIGHBOUR1.com.neighbour.wallet")
         let changed = item("session", digest: "x", group: "NEIGHBOUR1.com.neighbour.wallet")
-        #expect(Isolation.check(evidence(.isolation, snapshots: ["neighbour-before": snapshot([neighbour]),
-                                                                 "neighbour-after": snapshot([changed])])).map(\.verdict) == [.fail])
-        #expect(Isolation.check(evidence(.isolation, snapshots: ["neighbour-before": snapshot([neighbour]),
-                                                                 "neighbour-after": snapshot([neighbour])])).map(\.verdict) == [.pass])
+        #expect(
+            Isolation.check(
+                evidence(
+                    .isolation,
+                    snapshots: [
+                        "neighbour-before": snapshot([neighbour]),
+                        "neighbour-after": snapshot([changed]),
+                    ])
+            ).map(\.verdict) == [.fail])
+        #expect(
+            Isolation.check(
+                evidence(
+                    .isolation,
+                    snapshots: [
+                        "neighbour-before": snapshot([neighbour]),
+                        "neighbour-after": snapshot([neighbour]),
+                    ])
+            ).map(\.verdict) == [.pass])
     }
 
     @Test("exploration findings: a failed attempt fails with its reasons and log; an aborted cell is UNKNOWN")

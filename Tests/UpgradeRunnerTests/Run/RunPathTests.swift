@@ -28,10 +28,14 @@ struct RunPathTests {
     func upgradePasses() throws {
         let cli = try CLI("run")
         let scenarios = "upgrade,relaunch,malformed,reinstall,stale-leftovers,cleanup,isolation,artefact-window"
-        let first = run(cli, ["run", "--from", "v1", "--to", "v2", "--scenario", scenarios, "--case-id", "same"], out: cli.directory.file("a"))
+        let first = run(
+            cli, ["run", "--from", "v1", "--to", "v2", "--scenario", scenarios, "--case-id", "same"], out: cli.directory.file("a")
+        )
         #expect(first.code == 0, "\(first.error)")
         #expect(first.output.contains("Upgrade gate: ✅ PASS"))
-        let second = run(cli, ["run", "--from", "v1", "--to", "v2", "--scenario", scenarios, "--case-id", "same"], out: cli.directory.file("b"))
+        let second = run(
+            cli, ["run", "--from", "v1", "--to", "v2", "--scenario", scenarios, "--case-id", "same"], out: cli.directory.file("b")
+        )
         #expect(second.code == 0)
         let a = statusFiles(cli.directory.file("a")), b = statusFiles(cli.directory.file("b"))
         #expect(a.count > 20)
@@ -67,7 +71,8 @@ struct RunPathTests {
     func crashPoints() throws {
         let cli = try CLI("run")
         let out = cli.directory.file("out")
-        let result = run(cli, ["run", "--from", "v1", "--to", "v2", "--scenario", "crash-points", "--case-id", "crash"], out: out)
+        let result = run(
+            cli, ["run", "--from", "v1", "--to", "v2", "--scenario", "crash-points", "--case-id", "crash"], out: out)
         #expect(result.code == 0, "\(result.output)")
         let data = try #require(FileManager.default.contents(atPath: out + "/paths/v1-to-v2/crash-points/attempts.json"))
         let document = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])

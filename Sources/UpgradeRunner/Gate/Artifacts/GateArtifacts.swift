@@ -22,7 +22,8 @@ public enum GateArtifacts {
     /// Present while a run writes into the folder; removed after the final gate.json is in place.
     public static let inProgressMarker = ".upgrade-runner-in-progress"
     /// The reason a placeholder report gives.
-    public static let unfinishedReason = "the run has not finished: it is still running, or was interrupted (SIGINT, SIGTERM or a crash)"
+    public static let unfinishedReason =
+        "the run has not finished: it is still running, or was interrupted (SIGINT, SIGTERM or a crash)"
 
     /// Prepares `folder` for a run of `inputs`: guards it (see ``OutputFolder/prepare(_:force:)``),
     /// drops the in-progress marker and writes run.json and UNKNOWN placeholders of the other files.
@@ -34,7 +35,8 @@ public enum GateArtifacts {
         try OutputFolder.prepare(folder, force: force)
         try writeFile(Data("in progress\n".utf8), to: folder, name: inProgressMarker)
         try writeFile(GateJSON.pretty(inputs), to: folder, name: runFile)
-        let placeholder = GateEngine.evaluate(expected: plan.expectedCells(in: inputs.shard), findings: [], incomplete: [unfinishedReason])
+        let placeholder = GateEngine.evaluate(
+            expected: plan.expectedCells(in: inputs.shard), findings: [], incomplete: [unfinishedReason])
         try writeVerdict(report: placeholder, inputs: inputs, to: folder, finished: false)
         return plan
     }
@@ -60,16 +62,21 @@ public enum GateArtifacts {
     }
 
     /// The text of junit.xml for `report` on `inputs`.
-    public static func junitXML(report: GateReport, inputs: RunInputs) -> String { JUnitWriter.render(report: report, inputs: inputs) }
+    public static func junitXML(report: GateReport, inputs: RunInputs) -> String {
+        JUnitWriter.render(report: report, inputs: inputs)
+    }
 
     /// The text of summary.md for `report` on `inputs`.
-    public static func summaryMarkdown(report: GateReport, inputs: RunInputs) -> String { SummaryWriter.render(report: report, inputs: inputs) }
+    public static func summaryMarkdown(report: GateReport, inputs: RunInputs) -> String {
+        SummaryWriter.render(report: report, inputs: inputs)
+    }
 
     /// Whether `folder` holds a finished run: gate.json says finished and no in-progress marker is left.
     public static func isFinished(_ folder: String) -> Bool {
         let marker = (folder as NSString).appendingPathComponent(inProgressMarker)
         guard !FileManager.default.fileExists(atPath: marker),
-              let document = try? GateDocument.read(from: (folder as NSString).appendingPathComponent(gateFile)) else { return false }
+            let document = try? GateDocument.read(from: (folder as NSString).appendingPathComponent(gateFile))
+        else { return false }
         return document.finished
     }
 
@@ -121,10 +128,13 @@ public enum OutputFolder {
             let runFiles = entries.filter(runEntries.contains)
             if !force {
                 if entries.contains(GateArtifacts.inProgressMarker) {
-                    throw .outputFolderInUse(folder: folder, reason: "holds a run in progress or an interrupted one (\(GateArtifacts.inProgressMarker))")
+                    throw .outputFolderInUse(
+                        folder: folder,
+                        reason: "holds a run in progress or an interrupted one (\(GateArtifacts.inProgressMarker))")
                 }
                 if !runFiles.isEmpty {
-                    throw .outputFolderInUse(folder: folder, reason: "holds another run's files (\(runFiles.joined(separator: ", ")))")
+                    throw .outputFolderInUse(
+                        folder: folder, reason: "holds another run's files (\(runFiles.joined(separator: ", ")))")
                 }
                 if let first = entries.first {
                     throw .outputFolderInUse(folder: folder, reason: "is not empty (it holds \(first)) and is not a run's folder")
@@ -132,7 +142,9 @@ public enum OutputFolder {
             }
             for entry in runFiles {
                 let path = (folder as NSString).appendingPathComponent(entry)
-                do { try manager.removeItem(atPath: path) } catch { throw .unwritable(path: path, reason: "cannot remove the earlier run's file") }
+                do { try manager.removeItem(atPath: path) } catch {
+                    throw .unwritable(path: path, reason: "cannot remove the earlier run's file")
+                }
             }
         } else {
             try GateArtifacts.createFolder(folder)

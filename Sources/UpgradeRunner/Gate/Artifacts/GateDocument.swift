@@ -74,7 +74,9 @@ public struct GateDocument: Codable, Equatable, Sendable {
     public static func read(from path: String) throws(GateError) -> GateDocument {
         let document = try GateJSON.read(GateDocument.self, from: path)
         if document.formatVersion > currentFormatVersion {
-            throw .malformed(path: path, reason: "formatVersion \(document.formatVersion) is newer than this runner reads (\(currentFormatVersion))")
+            throw .malformed(
+                path: path,
+                reason: "formatVersion \(document.formatVersion) is newer than this runner reads (\(currentFormatVersion))")
         }
         return document
     }

@@ -8,18 +8,23 @@
 enum JUnitWriter {
     static func render(report: GateReport, inputs: RunInputs) -> String {
         var suites: [Suite] = report.paths.map { path in
-            Suite(name: path.path, verdict: path.verdict, cases: path.scenarios.map { scenario in
-                let reasons = scenario.conditions.filter { $0.verdict == scenario.verdict && $0.verdict != .pass }
-                    .flatMap { cell in cell.reasons.map { "\(cell.condition): \($0)" } }
-                return Case(classname: path.path, name: scenario.scenario.rawValue, verdict: scenario.verdict, reasons: reasons)
-            })
+            Suite(
+                name: path.path, verdict: path.verdict,
+                cases: path.scenarios.map { scenario in
+                    let reasons = scenario.conditions.filter { $0.verdict == scenario.verdict && $0.verdict != .pass }
+                        .flatMap { cell in cell.reasons.map { "\(cell.condition): \($0)" } }
+                    return Case(
+                        classname: path.path, name: scenario.scenario.rawValue, verdict: scenario.verdict, reasons: reasons)
+                })
         }
         var gateCases: [Case] = []
         for condition in Set(report.runFindings.map(\.condition)).sorted() {
             let findings = report.runFindings.filter { $0.condition == condition }
             let verdict = Verdict.combine(findings.map(\.verdict))
-            gateCases.append(Case(classname: "gate", name: condition.rawValue, verdict: verdict,
-                                  reasons: findings.filter { $0.verdict == verdict && verdict != .pass }.map(\.message)))
+            gateCases.append(
+                Case(
+                    classname: "gate", name: condition.rawValue, verdict: verdict,
+                    reasons: findings.filter { $0.verdict == verdict && verdict != .pass }.map(\.message)))
         }
         if !report.incomplete.isEmpty {
             gateCases.append(Case(classname: "gate", name: "complete", verdict: .unknown, reasons: report.incomplete))
@@ -28,13 +33,19 @@ enum JUnitWriter {
             suites.append(Suite(name: "gate", verdict: Verdict.combine(gateCases.map(\.verdict)), cases: gateCases))
         }
 
-        let properties = [("caseID", inputs.caseID), ("inputsDigest", inputs.digest), ("runtime", inputs.runtime.description),
-                          ("shard", inputs.shard?.description ?? "all"), ("verdict", report.verdict.rawValue)]
+        let properties = [
+            ("caseID", inputs.caseID), ("inputsDigest", inputs.digest), ("runtime", inputs.runtime.description),
+            ("shard", inputs.shard?.description ?? "all"), ("verdict", report.verdict.rawValue),
+        ]
         var lines = [#"<?xml version="1.0" encoding="UTF-8"?>"#]
         let all = suites.flatMap(\.cases)
-        lines.append(#"<testsuites name="upgrade-runner gate" tests="\#(all.count)" failures="\#(all.count { $0.verdict == .fail })" errors="\#(all.count { $0.verdict == .unknown })" skipped="0">"#)
+        lines.append(
+            #"<testsuites name="upgrade-runner gate" tests="\#(all.count)" failures="\#(all.count { $0.verdict == .fail })" errors="\#(all.count { $0.verdict == .unknown })" skipped="0">"#
+        )
         for suite in suites {
-            lines.append(#"  <testsuite name="\#(escape(suite.name))" tests="\#(suite.cases.count)" failures="\#(suite.cases.count { $0.verdict == .fail })" errors="\#(suite.cases.count { $0.verdict == .unknown })" skipped="0">"#)
+            lines.append(
+                #"  <testsuite name="\#(escape(suite.name))" tests="\#(suite.cases.count)" failures="\#(suite.cases.count { $0.verdict == .fail })" errors="\#(suite.cases.count { $0.verdict == .unknown })" skipped="0">"#
+            )
             lines.append("    <properties>")
             for (name, value) in properties + [("pathVerdict", suite.verdict.rawValue)] {
                 lines.append(#"      <property name="\#(name)" value="\#(escape(value))"/>"#)
@@ -46,7 +57,9 @@ enum JUnitWriter {
                 let element = testcase.verdict == .fail ? "failure" : "error"
                 let reasons = testcase.reasons.isEmpty ? ["\(testcase.verdict)"] : testcase.reasons
                 lines.append(head + ">")
-                lines.append(#"      <\#(element) type="\#(testcase.verdict)" message="\#(escape(reasons[0]))">\#(escape(reasons.joined(separator: "\n"), attribute: false))</\#(element)>"#)
+                lines.append(
+                    #"      <\#(element) type="\#(testcase.verdict)" message="\#(escape(reasons[0]))">\#(escape(reasons.joined(separator: "\n"), attribute: false))</\#(element)>"#
+                )
                 lines.append("    </testcase>")
             }
             lines.append("  </testsuite>")

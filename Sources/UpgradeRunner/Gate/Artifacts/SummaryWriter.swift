@@ -14,9 +14,10 @@ enum SummaryWriter {
         if let shard = inputs.shard { scope += ", shard \(shard)" }
         lines.append("Inputs `\(inputs.digest.prefix(19))…` (\(scope)).")
         let cases = report.paths.flatMap(\.scenarios)
-        lines.append("\(report.paths.count) paths, \(cases.count) path × scenario cases: "
-            + "\(cases.count { $0.verdict == .pass }) passed, \(cases.count { $0.verdict == .fail }) failed, "
-            + "\(cases.count { $0.verdict == .unknown }) unknown.")
+        lines.append(
+            "\(report.paths.count) paths, \(cases.count) path × scenario cases: "
+                + "\(cases.count { $0.verdict == .pass }) passed, \(cases.count { $0.verdict == .fail }) failed, "
+                + "\(cases.count { $0.verdict == .unknown }) unknown.")
         lines.append("")
 
         let scenarios = report.scenarios
@@ -36,12 +37,16 @@ enum SummaryWriter {
             lines.append("| condition | verdict | passed | failed | unknown |")
             lines.append("| --- | --- | ---: | ---: | ---: |")
             for result in report.conditions {
-                lines.append("| `\(result.condition)` | \(mark(result.verdict)) | \(result.passed) | \(result.failed) | \(result.unknown) |")
+                lines.append(
+                    "| `\(result.condition)` | \(mark(result.verdict)) | \(result.passed) | \(result.failed) | \(result.unknown) |"
+                )
             }
             lines.append("")
         }
         if !report.notChecked.isEmpty {
-            lines.append("Not checked (no selected scenario checks them): " + report.notChecked.map { "`\($0)`" }.joined(separator: ", ") + ".")
+            lines.append(
+                "Not checked (no selected scenario checks them): " + report.notChecked.map { "`\($0)`" }.joined(separator: ", ")
+                    + ".")
             lines.append("")
         }
 
@@ -81,7 +86,8 @@ enum SummaryWriter {
             for scenario in path.scenarios where scenario.scenario.isExploration {
                 let findings = scenario.conditions.filter { $0.condition != .noSecretInArtifacts }.flatMap(\.findings)
                 let failed = Set(findings.filter { $0.verdict != .pass }.compactMap(\.item)).count
-                let note = findings.first { $0.verdict == .pass }?.message
+                let note =
+                    findings.first { $0.verdict == .pass }?.message
                     ?? (failed > 0 ? "\(failed) attempt(s) failed or could not be judged" : "nothing recorded")
                 rows.append("| `\(path.path)` | \(scenario.scenario) | \(text(note)) | \(failed) |")
             }

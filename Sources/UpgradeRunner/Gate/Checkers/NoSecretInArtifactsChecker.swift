@@ -17,25 +17,36 @@ public enum NoSecretInArtifactsChecker {
             let unreadable = result.unreadable.filter { $0.hasPrefix(prefix) }
             claimed.formUnion(leaks.map(\.file) + unreadable)
             for leak in leaks {
-                findings.append(GateFinding(.noSecretInArtifacts, path: cell.path, scenario: cell.scenario, item: leak.file,
-                                            verdict: .fail, detail: "holds secret #\(leak.secretIndex) (\(leak.secretLabel)) as \(leak.encoding.rawValue)"))
+                findings.append(
+                    GateFinding(
+                        .noSecretInArtifacts, path: cell.path, scenario: cell.scenario, item: leak.file,
+                        verdict: .fail,
+                        detail: "holds secret #\(leak.secretIndex) (\(leak.secretLabel)) as \(leak.encoding.rawValue)"))
             }
             for file in unreadable {
-                findings.append(GateFinding(.noSecretInArtifacts, path: cell.path, scenario: cell.scenario, item: file,
-                                            verdict: .unknown, detail: "could not be read, so the leak scan cannot vouch for it"))
+                findings.append(
+                    GateFinding(
+                        .noSecretInArtifacts, path: cell.path, scenario: cell.scenario, item: file,
+                        verdict: .unknown, detail: "could not be read, so the leak scan cannot vouch for it"))
             }
             if leaks.isEmpty && unreadable.isEmpty {
-                findings.append(GateFinding(.noSecretInArtifacts, path: cell.path, scenario: cell.scenario, verdict: .pass,
-                                            detail: "no seeded secret under \(prefix) in any encoding"))
+                findings.append(
+                    GateFinding(
+                        .noSecretInArtifacts, path: cell.path, scenario: cell.scenario, verdict: .pass,
+                        detail: "no seeded secret under \(prefix) in any encoding"))
             }
         }
         for leak in result.leaks where !claimed.contains(leak.file) {
-            findings.append(GateFinding(.noSecretInArtifacts, path: nil, scenario: nil, item: leak.file, verdict: .fail,
-                                        detail: "holds secret #\(leak.secretIndex) (\(leak.secretLabel)) as \(leak.encoding.rawValue)"))
+            findings.append(
+                GateFinding(
+                    .noSecretInArtifacts, path: nil, scenario: nil, item: leak.file, verdict: .fail,
+                    detail: "holds secret #\(leak.secretIndex) (\(leak.secretLabel)) as \(leak.encoding.rawValue)"))
         }
         for file in result.unreadable where !claimed.contains(file) {
-            findings.append(GateFinding(.noSecretInArtifacts, path: nil, scenario: nil, item: file, verdict: .unknown,
-                                        detail: "could not be read, so the leak scan cannot vouch for it"))
+            findings.append(
+                GateFinding(
+                    .noSecretInArtifacts, path: nil, scenario: nil, item: file, verdict: .unknown,
+                    detail: "could not be read, so the leak scan cannot vouch for it"))
         }
         return findings
     }

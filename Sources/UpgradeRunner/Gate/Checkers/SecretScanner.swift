@@ -106,7 +106,9 @@ public enum SecretScanner {
         var files: [String] = []
         while let relative = enumerator.nextObject() as? String {
             let full = (directory as NSString).appendingPathComponent(relative)
-            if (try? manager.attributesOfItem(atPath: full)[.type] as? FileAttributeType) == .typeRegular { files.append(relative) }
+            if (try? manager.attributesOfItem(atPath: full)[.type] as? FileAttributeType) == .typeRegular {
+                files.append(relative)
+            }
         }
         var result = SecretScanResult(leaks: [], unreadable: [], filesScanned: 0, bytesScanned: 0, patterns: patterns.count)
         for relative in files.sorted() {
@@ -118,7 +120,8 @@ public enum SecretScanner {
             result.filesScanned += 1
             result.bytesScanned += data.count
             for (secret, encoding) in patterns.matches(in: data) {
-                result.leaks.append(SecretLeak(file: relative, encoding: encoding, secretIndex: secret + 1, secretLabel: secrets[secret].label))
+                result.leaks.append(
+                    SecretLeak(file: relative, encoding: encoding, secretIndex: secret + 1, secretLabel: secrets[secret].label))
             }
         }
         result.leaks.sort()
@@ -151,8 +154,9 @@ struct SecretPatterns {
         var seen: Set<[UInt8]> = []
         for (index, secret) in secrets.enumerated() {
             guard secret.value.count >= SecretScanner.minimumSecretLength else {
-                throw .invalidValue(flag: "secret #\(index + 1)", value: secret.label,
-                                    reason: "is shorter than \(SecretScanner.minimumSecretLength) bytes, too short to scan for")
+                throw .invalidValue(
+                    flag: "secret #\(index + 1)", value: secret.label,
+                    reason: "is shorter than \(SecretScanner.minimumSecretLength) bytes, too short to scan for")
             }
             for (encoding, bytes) in Self.encodings(of: secret.value) where bytes.count >= 2 && seen.insert(bytes).inserted {
                 let key = Int(bytes[0]) << 8 | Int(bytes[1])
@@ -175,7 +179,8 @@ struct SecretPatterns {
                 while candidate >= 0 {
                     let needle = needles[Int(candidate)]
                     if !found.contains(Int(candidate)), position + needle.count <= bytes.count,
-                       needle.withUnsafeBytes({ memcmp($0.baseAddress!, bytes.baseAddress! + position, needle.count) == 0 }) {
+                        needle.withUnsafeBytes({ memcmp($0.baseAddress!, bytes.baseAddress! + position, needle.count) == 0 })
+                    {
                         found.insert(Int(candidate))
                     }
                     candidate = nextInBucket[Int(candidate)]

@@ -25,7 +25,8 @@ public enum GateEngine {
         for (cell, found) in byCell {
             let sorted = found.sorted()
             let verdict = sorted.isEmpty ? .unknown : Verdict.combine(sorted.map(\.verdict))
-            let reasons = sorted.isEmpty ? [noFindingReason] : sorted.filter { $0.verdict == verdict && verdict != .pass }.map(\.message)
+            let reasons =
+                sorted.isEmpty ? [noFindingReason] : sorted.filter { $0.verdict == verdict && verdict != .pass }.map(\.message)
             cellResults[cell] = .init(condition: cell.condition, verdict: verdict, reasons: reasons, findings: sorted)
         }
 
@@ -45,12 +46,15 @@ public enum GateEngine {
         var conditions: [GateReport.ConditionResult] = []
         let checked = Set(cellResults.keys.map(\.condition)).union(runSorted.map(\.condition))
         for condition in checked.sorted() {
-            let verdicts = cellResults.filter { $0.key.condition == condition }.map(\.value.verdict)
+            let verdicts =
+                cellResults.filter { $0.key.condition == condition }.map(\.value.verdict)
                 + runSorted.filter { $0.condition == condition }.map(\.verdict)
-            conditions.append(.init(condition: condition, verdict: Verdict.combine(verdicts),
-                                    passed: verdicts.filter { $0 == .pass }.count,
-                                    failed: verdicts.filter { $0 == .fail }.count,
-                                    unknown: verdicts.filter { $0 == .unknown }.count))
+            conditions.append(
+                .init(
+                    condition: condition, verdict: Verdict.combine(verdicts),
+                    passed: verdicts.filter { $0 == .pass }.count,
+                    failed: verdicts.filter { $0 == .fail }.count,
+                    unknown: verdicts.filter { $0 == .unknown }.count))
         }
 
         let incompleteSorted = Array(Set(incomplete)).sorted()
@@ -63,7 +67,11 @@ public enum GateEngine {
             let result = cellResults[cell]!
             for reason in result.reasons {
                 let line = "\(cell): \(reason)"
-                if result.verdict == .fail { failReasons.append(line) } else if result.verdict == .unknown { unknownReasons.append(line) }
+                if result.verdict == .fail {
+                    failReasons.append(line)
+                } else if result.verdict == .unknown {
+                    unknownReasons.append(line)
+                }
             }
         }
         for finding in runSorted where finding.verdict != .pass {
@@ -71,9 +79,10 @@ public enum GateEngine {
             if finding.verdict == .fail { failReasons.append(line) } else { unknownReasons.append(line) }
         }
 
-        return GateReport(verdict: verdict, incomplete: incompleteSorted, conditions: conditions,
-                          notChecked: GateCondition.allCases.filter { !checked.contains($0) },
-                          paths: paths, runFindings: runSorted,
-                          reasons: failReasons + incompleteSorted + unknownReasons)
+        return GateReport(
+            verdict: verdict, incomplete: incompleteSorted, conditions: conditions,
+            notChecked: GateCondition.allCases.filter { !checked.contains($0) },
+            paths: paths, runFindings: runSorted,
+            reasons: failReasons + incompleteSorted + unknownReasons)
     }
 }

@@ -73,7 +73,8 @@ public struct GateReport: Codable, Equatable, Sendable {
             }
         }
         return rows.enumerated().sorted { a, b in
-            a.element.verdict.rank != b.element.verdict.rank ? a.element.verdict.rank < b.element.verdict.rank : a.offset < b.offset
+            a.element.verdict.rank != b.element.verdict.rank
+                ? a.element.verdict.rank < b.element.verdict.rank : a.offset < b.offset
         }.map(\.element)
     }
 }

@@ -35,7 +35,8 @@ public enum GateMerger {
         for (source, relative) in copies {
             let target = (out as NSString).appendingPathComponent(relative)
             do {
-                try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(
+                    atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
                 try FileManager.default.copyItem(atPath: source, toPath: target)
             } catch {
                 throw .unwritable(path: target, reason: "cannot copy \(source)")
@@ -101,7 +102,8 @@ public enum GateMerger {
                 let gatePath = (folder as NSString).appendingPathComponent(GateArtifacts.gateFile)
                 let read = try GateDocument.read(from: gatePath)
                 guard read.inputsDigest == inputs.digest, read.shard == inputs.shard else {
-                    throw .malformed(path: gatePath, reason: "was not written for the inputs in run.json (inputs digest or shard differs)")
+                    throw .malformed(
+                        path: gatePath, reason: "was not written for the inputs in run.json (inputs digest or shard differs)")
                 }
                 document = read
             }

@@ -26,9 +26,11 @@ public struct GateFinding: Hashable, Codable, Sendable, Comparable {
     public var message: String
 
     /// A finding with the given fields; `message` defaults to one built by ``describe(item:operation:status:runtime:detail:)``.
-    public init(_ condition: GateCondition, path: String?, scenario: Scenario?, item: String? = nil,
-                verdict: Verdict, operation: String? = nil, status: Int32? = nil,
-                runtime: RuntimeVersion? = nil, detail: String, message: String? = nil) {
+    public init(
+        _ condition: GateCondition, path: String?, scenario: Scenario?, item: String? = nil,
+        verdict: Verdict, operation: String? = nil, status: Int32? = nil,
+        runtime: RuntimeVersion? = nil, detail: String, message: String? = nil
+    ) {
         self.condition = condition
         self.path = path
         self.scenario = scenario
@@ -37,8 +39,11 @@ public struct GateFinding: Hashable, Codable, Sendable, Comparable {
         self.operation = operation
         self.status = status
         self.runtime = runtime
-        self.message = message ?? Self.describe(item: item, operation: operation, status: status,
-                                                runtime: runtime, detail: detail)
+        self.message =
+            message
+            ?? Self.describe(
+                item: item, operation: operation, status: status,
+                runtime: runtime, detail: detail)
     }
 
     /// The cell this finding judges, when it names a path and a scenario.
@@ -52,8 +57,10 @@ public struct GateFinding: Hashable, Codable, Sendable, Comparable {
 
     /// Builds a one-line message: `authToken: SecItemAdd answered -25308 (errSecInteractionNotAllowed)
     /// on iOS 17.5: <detail>`. Line breaks in any part become spaces, so the message stays one line.
-    public static func describe(item: String?, operation: String?, status: Int32?, runtime: RuntimeVersion?,
-                                detail: String) -> String {
+    public static func describe(
+        item: String?, operation: String?, status: Int32?, runtime: RuntimeVersion?,
+        detail: String
+    ) -> String {
         var head: [String] = []
         if let item { head.append("\(item):") }
         if let operation {
@@ -78,8 +85,10 @@ public struct GateFinding: Hashable, Codable, Sendable, Comparable {
     /// Findings sort by path (whole-run findings last), scenario, condition, item, verdict and message.
     public static func < (lhs: GateFinding, rhs: GateFinding) -> Bool {
         func key(_ f: GateFinding) -> (String, Int, Int, String, Int, String) {
-            (f.path ?? "\u{10FFFF}", f.scenario.map { Scenario.allCases.firstIndex(of: $0)! } ?? Int.max,
-             GateCondition.allCases.firstIndex(of: f.condition)!, f.item ?? "", f.verdict.rank, f.message)
+            (
+                f.path ?? "\u{10FFFF}", f.scenario.map { Scenario.allCases.firstIndex(of: $0)! } ?? Int.max,
+                GateCondition.allCases.firstIndex(of: f.condition)!, f.item ?? "", f.verdict.rank, f.message
+            )
         }
         func tail(_ f: GateFinding) -> (String, Int64, String) {
             (f.operation ?? "", f.status.map(Int64.init) ?? Int64.min, f.runtime?.description ?? "")

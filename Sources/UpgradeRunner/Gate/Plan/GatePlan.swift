@@ -93,9 +93,10 @@ public struct GatePlan: Equatable, Sendable {
         if let old = path.old { try BuildPair.validate(buildID: old) }
         try BuildPair.validate(buildID: path.new)
         for scenario in scenarios where scenario.isFreshInstall != path.isFreshInstall {
-            throw .nothingToRun(path.isFreshInstall
-                ? "scenario \(scenario) needs an old build (--from)"
-                : "scenario \(scenario) runs on a fresh install, without --from")
+            throw .nothingToRun(
+                path.isFreshInstall
+                    ? "scenario \(scenario) needs an old build (--from)"
+                    : "scenario \(scenario) runs on a fresh install, without --from")
         }
         try self.init(paths: [path], scenarios: scenarios, units: scenarios.map { PlanUnit(path: path, scenario: $0) })
     }

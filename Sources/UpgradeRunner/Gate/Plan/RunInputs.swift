@@ -50,9 +50,11 @@ public struct RunInputs: Codable, Equatable, Sendable {
     public static let currentFormatVersion = 1
 
     /// Inputs for a gate (`path` nil) or a single run (`path` set).
-    public init(builds: [String], path: BuildPair? = nil, runtime: RuntimeVersion, caseID: String,
-                scenarios: [Scenario], faultPlan: FaultPlan = .none, buildFiles: [String: BuildFiles],
-                runnerVersion: String, shard: ShardSpec? = nil) {
+    public init(
+        builds: [String], path: BuildPair? = nil, runtime: RuntimeVersion, caseID: String,
+        scenarios: [Scenario], faultPlan: FaultPlan = .none, buildFiles: [String: BuildFiles],
+        runnerVersion: String, shard: ShardSpec? = nil
+    ) {
         self.formatVersion = Self.currentFormatVersion
         self.builds = builds
         self.path = path
@@ -81,7 +83,9 @@ public struct RunInputs: Codable, Equatable, Sendable {
     public static func read(from path: String) throws(GateError) -> RunInputs {
         let inputs = try GateJSON.read(RunInputs.self, from: path)
         if inputs.formatVersion > currentFormatVersion {
-            throw .malformed(path: path, reason: "formatVersion \(inputs.formatVersion) is newer than this runner reads (\(currentFormatVersion))")
+            throw .malformed(
+                path: path,
+                reason: "formatVersion \(inputs.formatVersion) is newer than this runner reads (\(currentFormatVersion))")
         }
         for build in inputs.builds where inputs.buildFiles[build] == nil {
             throw .malformed(path: path, reason: "field \"buildFiles\" has no entry for build \"\(build)\"")
@@ -94,7 +98,8 @@ public struct RunInputs: Codable, Equatable, Sendable {
 enum GateJSON {
     static func encoder(pretty: Bool) -> JSONEncoder {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting =
+            pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         return encoder
     }
 
@@ -111,7 +116,9 @@ enum GateJSON {
     /// Decodes the file at `path`.
     static func read<T: Decodable>(_ type: T.Type, from path: String) throws(GateError) -> T {
         guard FileManager.default.fileExists(atPath: path) else { throw .unreadable(path: path, reason: "is missing") }
-        guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable(path: path, reason: "cannot be read") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .unreadable(path: path, reason: "cannot be read")
+        }
         do {
             return try JSONDecoder().decode(T.self, from: data)
         } catch let DecodingError.keyNotFound(key, _) {

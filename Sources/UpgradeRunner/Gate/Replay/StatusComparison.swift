@@ -60,15 +60,18 @@ public struct StatusComparison: Equatable, Sendable {
             let left = FileManager.default.contents(atPath: archived + "/" + file)
             let right = FileManager.default.contents(atPath: replay + "/" + file)
             guard let left, let right else {
-                differing.append(FileDifference(file: file, fields: [], note: "cannot be read on the \(left == nil ? "archived" : "replay") side"))
+                differing.append(
+                    FileDifference(
+                        file: file, fields: [], note: "cannot be read on the \(left == nil ? "archived" : "replay") side"))
                 continue
             }
             if left == right { continue }
             if leaking == nil { leaking = try filesHoldingSecrets(archived: archived, replay: replay, secrets: secrets) }
             differing.append(difference(file: file, left, right, withholdValues: leaking!.contains(file)))
         }
-        return StatusComparison(compared: both.count, differing: differing,
-                                onlyInArchived: old.subtracting(new).sorted(), onlyInReplay: new.subtracting(old).sorted())
+        return StatusComparison(
+            compared: both.count, differing: differing,
+            onlyInArchived: old.subtracting(new).sorted(), onlyInReplay: new.subtracting(old).sorted())
     }
 
     /// Every `paths/<path>/<scenario>/status/<name>.json` under `folder`, relative to it.
@@ -76,7 +79,9 @@ public struct StatusComparison: Equatable, Sendable {
         let root = folder + "/paths"
         let manager = FileManager.default
         guard manager.fileExists(atPath: root) else { return [] }
-        guard let enumerator = manager.enumerator(atPath: root) else { throw .unreadable(path: root, reason: "cannot list the folder") }
+        guard let enumerator = manager.enumerator(atPath: root) else {
+            throw .unreadable(path: root, reason: "cannot list the folder")
+        }
         var files = Set<String>()
         while let relative = enumerator.nextObject() as? String {
             let parts = relative.split(separator: "/")
@@ -92,12 +97,16 @@ public struct StatusComparison: Equatable, Sendable {
         for file in differing {
             lines.append("differs: \(file.file)")
             if let note = file.note { lines.append("  (\(note))") }
-            if file.fields.isEmpty && file.note == nil { lines.append("  (the JSON is equal; only the bytes' formatting differs)") }
+            if file.fields.isEmpty && file.note == nil {
+                lines.append("  (the JSON is equal; only the bytes' formatting differs)")
+            }
             lines += file.fields.map { "  \($0)" }
         }
         lines += onlyInArchived.map { "only in archived: \($0)" }
         lines += onlyInReplay.map { "only in replay: \($0)" }
-        lines.append("\(differing.count) of \(compared) status files differ; \(onlyInArchived.count) only in archived, \(onlyInReplay.count) only in replay")
+        lines.append(
+            "\(differing.count) of \(compared) status files differ; \(onlyInArchived.count) only in archived, \(onlyInReplay.count) only in replay"
+        )
         return lines
     }
 
@@ -112,13 +121,17 @@ public struct StatusComparison: Equatable, Sendable {
         var fields: [FieldDifference] = []
         JSONValue.diff(old, new, at: "", into: &fields)
         if withholdValues {
-            fields = fields.map { FieldDifference(field: $0.field, archived: $0.archived.map { _ in "…" }, replay: $0.replay.map { _ in "…" }) }
-            return FileDifference(file: file, fields: fields, note: "values withheld: a side holds a seeded secret; see scan-secrets")
+            fields = fields.map {
+                FieldDifference(field: $0.field, archived: $0.archived.map { _ in "…" }, replay: $0.replay.map { _ in "…" })
+            }
+            return FileDifference(
+                file: file, fields: fields, note: "values withheld: a side holds a seeded secret; see scan-secrets")
         }
         return FileDifference(file: file, fields: fields, note: nil)
     }
 
-    private static func filesHoldingSecrets(archived: String, replay: String, secrets: [Secret]) throws(GateError) -> Set<String> {
+    private static func filesHoldingSecrets(archived: String, replay: String, secrets: [Secret]) throws(GateError) -> Set<String>
+    {
         guard !secrets.isEmpty else { return [] }
         var files = Set<String>()
         for folder in [archived, replay] where FileManager.default.fileExists(atPath: folder + "/paths") {
@@ -170,13 +183,16 @@ enum JSONValue: Decodable, Equatable {
             let data = try? JSONEncoder().encode(value)
             full = data.map { String(decoding: $0, as: UTF8.self) } ?? "\"?\""
         case .array(let values): full = "[" + values.map(\.text).joined(separator: ",") + "]"
-        case .object(let members): full = "{" + members.keys.sorted().map { "\"\($0)\":\(members[$0]!.text)" }.joined(separator: ",") + "}"
+        case .object(let members):
+            full = "{" + members.keys.sorted().map { "\"\($0)\":\(members[$0]!.text)" }.joined(separator: ",") + "}"
         }
         return full.count > 120 ? String(full.prefix(117)) + "..." : full
     }
 
     /// Appends the leaf fields where `old` and `new` differ.
-    static func diff(_ old: JSONValue?, _ new: JSONValue?, at field: String, into differences: inout [StatusComparison.FieldDifference]) {
+    static func diff(
+        _ old: JSONValue?, _ new: JSONValue?, at field: String, into differences: inout [StatusComparison.FieldDifference]
+    ) {
         switch (old, new) {
         case (.object(let left)?, .object(let right)?):
             for key in Set(left.keys).union(right.keys).sorted() {
@@ -184,8 +200,9 @@ enum JSONValue: Decodable, Equatable {
             }
         case (.array(let left)?, .array(let right)?):
             for index in 0..<max(left.count, right.count) {
-                diff(index < left.count ? left[index] : nil, index < right.count ? right[index] : nil,
-                     at: field + "[\(index)]", into: &differences)
+                diff(
+                    index < left.count ? left[index] : nil, index < right.count ? right[index] : nil,
+                    at: field + "[\(index)]", into: &differences)
             }
         default:
             if old != new { differences.append(.init(field: field, archived: old?.text, replay: new?.text)) }

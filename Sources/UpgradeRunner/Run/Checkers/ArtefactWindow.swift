@@ -6,7 +6,8 @@ enum ArtefactWindow: CellChecker {
     static func check(_ evidence: CellEvidence) -> [GateFinding] {
         if let problems = evidence.launchProblems(condition) { return problems }
         guard let seeded = evidence.snapshots["after-seed"], let migrated = evidence.snapshots["after-first-launch"],
-              let day29 = evidence.snapshots["day-29"], let day31 = evidence.snapshots["day-31"] else {
+            let day29 = evidence.snapshots["day-29"], let day31 = evidence.snapshots["day-31"]
+        else {
             return [evidence.finding(condition, .unknown, "the scenario did not finish")]
         }
         // The artefacts: files the old build wrote that the migration left in place.
@@ -24,9 +25,12 @@ enum ArtefactWindow: CellChecker {
             }
         }
         if findings.isEmpty {
-            findings.append(evidence.finding(condition, .pass, evidence.artefactWindowDays == nil
-                ? "\(artefacts.count) artefact(s) kept (the build declares no cleanup window)"
-                : "\(artefacts.count) artefact(s) kept at day 29 and removed by day 31"))
+            findings.append(
+                evidence.finding(
+                    condition, .pass,
+                    evidence.artefactWindowDays == nil
+                        ? "\(artefacts.count) artefact(s) kept (the build declares no cleanup window)"
+                        : "\(artefacts.count) artefact(s) kept at day 29 and removed by day 31"))
         }
         return findings
     }

@@ -12,19 +12,30 @@ protocol CellChecker {
 /// whole output folder at the end) by its checker. A cell that could not be carried out leaves its
 /// conditions UNKNOWN.
 enum CellJudge {
-    static let checkers: [GateCondition: any CellChecker.Type] = [
-        .readsOldData: ReadsOldData.self, .idempotent: Idempotent.self, .malformedKeepsOld: MalformedKeepsOld.self,
-        .reinstallSweeps: ReinstallSweeps.self, .noFalsePass: NoFalsePass.self,
-        .entitlementsCompatible: EntitlementsCompatible.self, .isolation: Isolation.self,
-        .cleanupExact: CleanupExact.self, .artefactWindow: ArtefactWindow.self, .crashSafe: CrashSafe.self,
-        .lockedLaunchSafe: LockedLaunchSafe.self,
-    ]
+    /// The checker of each condition a cell judges (the leak scan's is NoSecretInArtifactsChecker,
+    /// run over the whole output folder).
+    static func checker(for condition: GateCondition) -> (any CellChecker.Type)? {
+        switch condition {
+        case .readsOldData: ReadsOldData.self
+        case .idempotent: Idempotent.self
+        case .malformedKeepsOld: MalformedKeepsOld.self
+        case .crashSafe: CrashSafe.self
+        case .lockedLaunchSafe: LockedLaunchSafe.self
+        case .reinstallSweeps: ReinstallSweeps.self
+        case .noFalsePass: NoFalsePass.self
+        case .entitlementsCompatible: EntitlementsCompatible.self
+        case .isolation: Isolation.self
+        case .cleanupExact: CleanupExact.self
+        case .artefactWindow: ArtefactWindow.self
+        case .noSecretInArtifacts: nil
+        }
+    }
 
     static func judge(_ evidence: CellEvidence) -> [GateFinding] {
         evidence.scenario.checks.filter { $0 != .noSecretInArtifacts }.flatMap { condition -> [GateFinding] in
             if let reason = evidence.aborted { return [evidence.finding(condition, .unknown, reason)] }
-            guard let checker = checkers[condition] else {
-                return [evidence.finding(condition, .unknown, "condition \(condition) has no checker yet")]
+            guard let checker = checker(for: condition) else {
+                return [evidence.finding(condition, .unknown, "condition \(condition) is not judged per cell")]
             }
             let findings = checker.check(evidence)
             return findings.isEmpty ? [evidence.finding(condition, .unknown, "the checker found nothing to judge")] : findings
@@ -50,7 +61,8 @@ extension CellEvidence {
         let beforeItems = Dictionary(before.keychain.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
         let afterItems = Dictionary(after.keychain.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
         for key in Set(beforeItems.keys).union(afterItems.keys).sorted() where beforeItems[key] != afterItems[key] {
-            changes.append("keychain item \(key) " + (afterItems[key] == nil ? "removed" : beforeItems[key] == nil ? "added" : "changed"))
+            changes.append(
+                "keychain item \(key) " + (afterItems[key] == nil ? "removed" : beforeItems[key] == nil ? "added" : "changed"))
         }
         for (kind, old, new) in [("preference", before.preferences, after.preferences), ("file", before.files, after.files)] {
             for name in Set(old.keys).union(new.keys).sorted() where old[name] != new[name] {

@@ -12,7 +12,8 @@ enum CleanupExact: CellChecker {
             return problems
         }
         guard let earlier = evidence.snapshots["before-case"], let before = evidence.snapshots["before-cleanup"],
-              let after = evidence.snapshots["after-cleanup"] else {
+            let after = evidence.snapshots["after-cleanup"]
+        else {
             return [evidence.finding(condition, .unknown, "the scenario did not reach the cleanup")]
         }
         // Content is matched apart from the access group: an item the upgrade moved unchanged into
@@ -31,7 +32,8 @@ enum CleanupExact: CellChecker {
             findings.append(evidence.finding(condition, .fail, item: item.key, "the case's item was not removed"))
         }
         for item in Set(others).subtracting(after.keychain).sorted() {
-            findings.append(evidence.finding(condition, .fail, item: item.key, "an item that is not the case's was removed or changed"))
+            findings.append(
+                evidence.finding(condition, .fail, item: item.key, "an item that is not the case's was removed or changed"))
         }
         for item in after.keychain where !before.keychain.contains(where: { $0.key == item.key }) {
             findings.append(evidence.finding(condition, .fail, item: item.key, "the cleanup added an item"))
@@ -40,8 +42,11 @@ enum CleanupExact: CellChecker {
             findings.append(evidence.finding(condition, .fail, "the case left no item, so its cleanup proves nothing"))
         }
         if findings.isEmpty {
-            findings.append(evidence.finding(condition, .pass, "\(ours.count) item(s) of the case removed; "
-                                             + "\(others.count) other item(s) untouched"))
+            findings.append(
+                evidence.finding(
+                    condition, .pass,
+                    "\(ours.count) item(s) of the case removed; "
+                        + "\(others.count) other item(s) untouched"))
         }
         return findings
     }

@@ -7,7 +7,10 @@ enum EntitlementsCompatible: CellChecker {
         guard let verdict = evidence.entitlementsVerdict else {
             return [evidence.finding(condition, .unknown, "the entitlements were not compared")]
         }
-        return [evidence.finding(condition, verdict == 0 ? .pass : .fail, item: "entitlements.diff",
-                                 evidence.entitlementsSummary ?? "")]
+        return [
+            evidence.finding(
+                condition, verdict == 0 ? .pass : .fail, item: "entitlements.diff",
+                evidence.entitlementsSummary ?? "")
+        ]
     }
 }

@@ -5,7 +5,8 @@ enum Idempotent: CellChecker {
 
     static func check(_ evidence: CellEvidence) -> [GateFinding] {
         if let problems = evidence.launchProblems(condition) { return problems }
-        let moments = evidence.scenario == .freshInstall
+        let moments =
+            evidence.scenario == .freshInstall
             ? ["after-first-launch", "after-second-launch"]
             : ["after-first-launch", "after-relaunch-1", "after-relaunch-2"]
         let snapshots = moments.compactMap { evidence.snapshots[$0] }
@@ -15,8 +16,12 @@ enum Idempotent: CellChecker {
         for index in 1..<snapshots.count {
             let changes = CellEvidence.differences(snapshots[index - 1], snapshots[index])
             if !changes.isEmpty {
-                return [evidence.finding(condition, .fail, "launching again changed the store (\(moments[index])): "
-                                         + changes.joined(separator: "; "))]
+                return [
+                    evidence.finding(
+                        condition, .fail,
+                        "launching again changed the store (\(moments[index])): "
+                            + changes.joined(separator: "; "))
+                ]
             }
         }
         return [evidence.finding(condition, .pass, "\(moments.count - 1) further launch(es) left the store unchanged")]

@@ -13,8 +13,12 @@ enum Isolation: CellChecker {
         guard !old.isEmpty else { return [evidence.finding(condition, .unknown, "no neighbour items were placed")] }
         if old != new {
             let changed = Set(old).symmetricDifference(new).map(\.key).sorted()
-            return [evidence.finding(condition, .fail, item: changed.first, "another team's items changed: "
-                                     + changed.joined(separator: ", "))]
+            return [
+                evidence.finding(
+                    condition, .fail, item: changed.first,
+                    "another team's items changed: "
+                        + changed.joined(separator: ", "))
+            ]
         }
         return [evidence.finding(condition, .pass, "\(old.count) item(s) of \(team) untouched")]
     }

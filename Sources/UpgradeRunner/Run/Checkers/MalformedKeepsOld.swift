@@ -8,18 +8,25 @@ enum MalformedKeepsOld: CellChecker {
     static func check(_ evidence: CellEvidence) -> [GateFinding] {
         if let problems = evidence.launchProblems(condition) { return problems }
         guard let before = evidence.snapshots["after-seed"], let after = evidence.snapshots["after-first-launch"],
-              let launch = evidence.launches(of: evidence.newBuild, .launch).first?.status,
-              let verify = evidence.verifyLaunch?.status else {
+            let launch = evidence.launches(of: evidence.newBuild, .launch).first?.status,
+            let verify = evidence.verifyLaunch?.status
+        else {
             return [evidence.finding(condition, .unknown, "the scenario did not reach the new build's launches")]
         }
         var findings: [GateFinding] = []
         for (name, digest) in before.preferences.sorted(by: { $0.key < $1.key }) where after.preferences[name] != digest {
-            findings.append(evidence.finding(condition, .fail, item: name, "legacy preference "
-                                             + (after.preferences[name] == nil ? "deleted" : "overwritten")))
+            findings.append(
+                evidence.finding(
+                    condition, .fail, item: name,
+                    "legacy preference "
+                        + (after.preferences[name] == nil ? "deleted" : "overwritten")))
         }
         for (name, digest) in before.files.sorted(by: { $0.key < $1.key }) where after.files[name] != digest {
-            findings.append(evidence.finding(condition, .fail, item: name, "legacy file "
-                                             + (after.files[name] == nil ? "deleted" : "overwritten")))
+            findings.append(
+                evidence.finding(
+                    condition, .fail, item: name,
+                    "legacy file "
+                        + (after.files[name] == nil ? "deleted" : "overwritten")))
         }
         // Keychain items are compared by identity and bytes: a build may re-save one under a new
         // protection class, or move it unchanged into another access group, but must not drop or
@@ -27,10 +34,15 @@ enum MalformedKeepsOld: CellChecker {
         // not legacy data.
         let kept = Dictionary(after.keychain.map { ($0.key, $0.digest) }, uniquingKeysWith: { first, _ in first })
         let moved = Set(after.keychain.map { "\($0.movableKey)#\($0.digest)" })
-        for item in before.keychain where !item.isMarker && kept[item.key] != item.digest
-            && !moved.contains("\(item.movableKey)#\(item.digest)") {
-            findings.append(evidence.finding(condition, .fail, item: item.key, "legacy keychain item "
-                                             + (kept[item.key] == nil ? "deleted" : "overwritten")))
+        for item in before.keychain
+        where !item.isMarker && kept[item.key] != item.digest
+            && !moved.contains("\(item.movableKey)#\(item.digest)")
+        {
+            findings.append(
+                evidence.finding(
+                    condition, .fail, item: item.key,
+                    "legacy keychain item "
+                        + (kept[item.key] == nil ? "deleted" : "overwritten")))
         }
         let reports = [launch, verify].flatMap { status in
             status.errors + status.items.filter { ["failed", "mismatch"].contains($0.result) }
@@ -40,7 +52,8 @@ enum MalformedKeepsOld: CellChecker {
         }
         if findings.isEmpty {
             let codes = reports.map { "\($0.name) \($0.operation) \($0.result) \($0.status)" }.joined(separator: ", ")
-            findings.append(evidence.finding(condition, .pass, "legacy data kept; reported " + (codes.isEmpty ? "migration failed" : codes)))
+            findings.append(
+                evidence.finding(condition, .pass, "legacy data kept; reported " + (codes.isEmpty ? "migration failed" : codes)))
         }
         return findings
     }

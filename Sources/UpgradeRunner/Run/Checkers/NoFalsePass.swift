@@ -12,7 +12,9 @@ enum NoFalsePass: CellChecker {
         }
         let found = status.items.filter { $0.result == "found" }.map(\.name)
         if CaseSecrets.labels.allSatisfy(found.contains) {
-            return [evidence.finding(condition, .fail, "the verify launch reported every item found, though this case seeded nothing")]
+            return [
+                evidence.finding(condition, .fail, "the verify launch reported every item found, though this case seeded nothing")
+            ]
         }
         if status.caseID != evidence.caseID {
             return [evidence.finding(condition, .fail, "the verify launch reported case \(status.caseID), not this case")]

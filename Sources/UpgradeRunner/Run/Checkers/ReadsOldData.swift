@@ -26,16 +26,21 @@ enum ReadsOldData: CellChecker {
                 continue
             }
             if item.result != wanted {
-                findings.append(evidence.finding(
-                    condition, .fail, item: label, operation: item.operation, status: item.status,
-                    removed ? "reported \(item.result) after its keychain data was removed (expected missing)"
+                findings.append(
+                    evidence.finding(
+                        condition, .fail, item: label, operation: item.operation, status: item.status,
+                        removed
+                            ? "reported \(item.result) after its keychain data was removed (expected missing)"
                             : "read back as \(item.result) from \(item.location)"))
             }
         }
         if findings.isEmpty {
-            findings.append(evidence.finding(condition, .pass, removed
-                ? "the \(evidence.seeded.count) removed items are reported missing; no launch crashed"
-                : "every seeded item (\(evidence.seeded.joined(separator: ", "))) reads back"))
+            findings.append(
+                evidence.finding(
+                    condition, .pass,
+                    removed
+                        ? "the \(evidence.seeded.count) removed items are reported missing; no launch crashed"
+                        : "every seeded item (\(evidence.seeded.joined(separator: ", "))) reads back"))
         }
         return findings
     }

@@ -9,7 +9,8 @@ enum ReinstallSweeps: CellChecker {
     static func check(_ evidence: CellEvidence) -> [GateFinding] {
         if let problems = evidence.launchProblems(condition) { return problems }
         guard let before = evidence.snapshots["after-seed"], let after = evidence.snapshots["after-first-launch"],
-              let status = evidence.verifyLaunch?.status else {
+            let status = evidence.verifyLaunch?.status
+        else {
             return [evidence.finding(condition, .unknown, "the scenario did not reach the verify launch")]
         }
         var findings: [GateFinding] = []
@@ -17,14 +18,18 @@ enum ReinstallSweeps: CellChecker {
         // bytes (the same schema version); the old session is the rest.
         let survivors = Set(before.keychain.filter { !$0.isMarker }).intersection(after.keychain)
         for item in survivors.sorted() {
-            findings.append(evidence.finding(condition, .fail, item: item.key, "the old install's keychain item survived the reinstall"))
+            findings.append(
+                evidence.finding(condition, .fail, item: item.key, "the old install's keychain item survived the reinstall"))
         }
         for item in status.items where item.result == "found" && CaseSecrets.labels.contains(item.name) {
-            findings.append(evidence.finding(condition, .fail, item: item.name, operation: item.operation, status: item.status,
-                                             "the old session's item was read after reinstall"))
+            findings.append(
+                evidence.finding(
+                    condition, .fail, item: item.name, operation: item.operation, status: item.status,
+                    "the old session's item was read after reinstall"))
         }
         if findings.isEmpty {
-            findings.append(evidence.finding(condition, .pass, "\(before.keychain.count) old item(s) swept; nothing of the old session read"))
+            findings.append(
+                evidence.finding(condition, .pass, "\(before.keychain.count) old item(s) swept; nothing of the old session read"))
         }
         return findings
     }
