@@ -119,6 +119,13 @@ public enum UpgradeRunnerVersion {
 /// UNKNOWN until the run completes, so there is nothing to clean up.
 enum InterruptHandling {
     static func install() {
+        // A parent may have started us with these signals blocked (Foundation's Process does, from
+        // some threads); a blocked SIGTERM would stay pending while the run went on to a verdict.
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        sigaddset(&unblocked, SIGINT)
+        sigaddset(&unblocked, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
         for signalNumber in [SIGINT, SIGTERM] {
             signal(signalNumber) { received in
                 let message = "upgrade-runner: interrupted by signal \(received); the verdict is UNKNOWN\n"
