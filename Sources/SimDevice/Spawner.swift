@@ -77,16 +77,20 @@ enum Spawner {
             for pointer in envp { free(pointer) }
         }
         var pid: pid_t = 0
-        var spawned = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
-        // ETXTBSY: another thread of this process was writing an executable while a third spawned a
-        // child, and that child held the write descriptor until its own exec. It passes in moments.
-        var attempts = 0
-        while spawned == ETXTBSY && attempts < 200 {
-            attempts += 1
-            usleep(2_000)
-            spawned = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        let spawned = LaunchedProcesses.spawn(&pid) { pid in
+            var result = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+            // ETXTBSY: another thread of this process was writing an executable while a third spawned a
+            // child, and that child held the write descriptor until its own exec. It passes in moments.
+            var attempts = 0
+            while result == ETXTBSY && attempts < 200 {
+                attempts += 1
+                usleep(2_000)
+                result = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+            }
+            return result
         }
         guard spawned == 0 else { throw .spawnFailed(path, errno: spawned) }
+        defer { LaunchedProcesses.ended(pid) }
         return Outcome(pid: pid, termination: wait(for: pid, timeout: timeout))
     }
 
@@ -130,6 +134,40 @@ enum Spawner {
                 finished = true
                 return fired
             }
+        }
+    }
+}
+
+/// The app processes this process has launched and not yet reaped.
+public enum LaunchedProcesses {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var running: Set<pid_t> = []
+    nonisolated(unsafe) private static var stopped = false
+
+    /// Spawns through `body` and records the child, unless ``stopAll()`` was called: then nothing
+    /// is spawned and the answer is ECANCELED.
+    static func spawn(_ pid: inout pid_t, _ body: (inout pid_t) -> Int32) -> Int32 {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !stopped else { return ECANCELED }
+        let result = body(&pid)
+        if result == 0 { running.insert(pid) }
+        return result
+    }
+
+    static func ended(_ pid: pid_t) { lock.withLock { _ = running.remove(pid) } }
+
+    /// Stops launching and kills every running app with SIGKILL, with its process group: an
+    /// interrupted runner stops its apps before it removes their devices, so that none writes there
+    /// (or starts) after it.
+    public static func stopAll() {
+        let pids = lock.withLock {
+            stopped = true
+            return running
+        }
+        for pid in pids {
+            kill(-pid, SIGKILL)
+            kill(pid, SIGKILL)
         }
     }
 }

@@ -116,9 +116,25 @@ public enum UpgradeRunnerVersion {
 }
 
 /// SIGINT and SIGTERM end the runner with exit code 3 (UNKNOWN): the artifacts on disk already say
-/// UNKNOWN until the run completes, so there is nothing to clean up.
+/// UNKNOWN until the run completes. The signal handler only writes the signal number to a pipe; a
+/// thread waiting on the pipe removes the run's temporary devices (their keychains hold the case's
+/// secrets in the clear) and exits, outside the signal handler.
 enum InterruptHandling {
-    static func install() {
+    nonisolated(unsafe) private static var pipeEnds: [Int32] = [-1, -1]
+    private static let installed: Void = {
+        guard pipe(&pipeEnds) == 0 else { return }
+        let reader = pipeEnds[0]
+        let thread = Thread {
+            var received: Int32 = 0
+            while read(reader, &received, MemoryLayout<Int32>.size) < 0 && errno == EINTR {}
+            LaunchedProcesses.stopAll()
+            usleep(20_000)  // the kernel tears the killed apps down; none writes after this
+            TemporaryDevices.removeAll()
+            let message = "upgrade-runner: interrupted by signal \(received); the verdict is UNKNOWN\n"
+            _ = message.withCString { write(2, $0, strlen($0)) }
+            _exit(3)
+        }
+        thread.start()
         // A parent may have started us with these signals blocked (Foundation's Process does, from
         // some threads); a blocked SIGTERM would stay pending while the run went on to a verdict.
         var unblocked = sigset_t()
@@ -128,10 +144,11 @@ enum InterruptHandling {
         pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
         for signalNumber in [SIGINT, SIGTERM] {
             signal(signalNumber) { received in
-                let message = "upgrade-runner: interrupted by signal \(received); the verdict is UNKNOWN\n"
-                _ = message.withCString { write(2, $0, strlen($0)) }
-                _exit(3)
+                var number = received
+                _ = write(InterruptHandling.pipeEnds[1], &number, MemoryLayout<Int32>.size)
             }
         }
-    }
+    }()
+
+    static func install() { installed }
 }

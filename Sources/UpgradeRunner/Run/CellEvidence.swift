@@ -50,10 +50,15 @@ struct CellEvidence: Sendable {
         guard !attempts.isEmpty else { return [finding(condition, .unknown, "nothing was explored")] }
         var findings: [GateFinding] = []
         for attempt in attempts {
-            let mine = zip(attempt.reasons, attempt.conditions).filter { conditions.contains($0.1) }.map(\.0)
+            var mine = zip(attempt.reasons, attempt.conditions).filter { conditions.contains($0.1) }.map(\.0)
+            // An attempt that could not be judged leaves every condition of the cell unproven.
+            if mine.isEmpty && attempt.outcome == .unknown { mine = attempt.reasons }
             guard !mine.isEmpty else { continue }
             let log = attempt.log.isEmpty ? "" : " | around it: " + attempt.log.joined(separator: "; ")
-            let verdict: Verdict = attempt.outcome == .failed ? .fail : .unknown
+            let failedHere =
+                zip(attempt.reasons, attempt.conditions).contains { conditions.contains($0.1) }
+                && attempt.outcome == .failed
+            let verdict: Verdict = failedHere ? .fail : .unknown
             findings.append(finding(condition, verdict, item: attempt.id, mine.joined(separator: "; ") + log))
         }
         if findings.isEmpty {

@@ -95,6 +95,15 @@ struct Explorer {
         return true
     }
 
+    /// The exploration is planned from the first launch's mutation log; a launch that logged no
+    /// store operation at all (not even a read) means the seam did not record, and nothing could
+    /// be explored: the attempt is unknown rather than an empty pass.
+    private func checkLogged(_ record: LaunchRecord, _ attempt: inout ExplorationAttempt) -> Bool {
+        guard record.mutations.isEmpty else { return true }
+        attempt.unknown("\(record.stem) logged no store operation: the seam did not record, so nothing could be explored")
+        return false
+    }
+
     /// After recovery: I2 (what the recovery reported written exists), I4 (another launch changes
     /// nothing), the verify launch reads every seeded secret, and I3 (legacy plaintext gone).
     private func checkRecovered(
@@ -168,7 +177,7 @@ struct Explorer {
             attempt("baseline", template) { device, seeded, attempt in
                 let first = try device.launch(new, .launch)
                 firstLaunchMutations = first.mutations.compactMap(\.mutation).max() ?? 0
-                guard checkClean(first, &attempt) else { return }
+                guard checkClean(first, &attempt), checkLogged(first, &attempt) else { return }
                 try checkRecovered(device, seeded, recovery: first, &attempt)
             }
         ]
@@ -241,7 +250,7 @@ struct Explorer {
                 for entry in first.mutations where entry.operation.isKeychain && entry.operation.isMutating {
                     calls[entry.operation, default: 0] += 1
                 }
-                guard checkClean(first, &attempt) else { return }
+                guard checkClean(first, &attempt), checkLogged(first, &attempt) else { return }
                 try checkRecovered(device, seeded, recovery: first, &attempt)
             }
         ]

@@ -43,7 +43,8 @@ struct GateRun {
         let plan = try GateArtifacts.begin(inputs: inputs, at: outFolder, force: force)
         let units = plan.units(in: inputs.shard)
         let workRoot = NSTemporaryDirectory() + "upgrade-runner-devices-\(getpid())-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: workRoot) }
+        TemporaryDevices.register(workRoot)
+        defer { TemporaryDevices.remove(workRoot) }
         let devices = DeviceSet(root: workRoot)
 
         let results = CellResults(count: units.count)
@@ -71,8 +72,9 @@ struct GateRun {
         }
 
         let expected = plan.expectedCells(in: inputs.shard)
-        var findings = results.findings
-        let scan = try SecretScanner.scan(directory: outFolder, secrets: Self.secrets(caseID: inputs.caseID))
+        let secrets = Self.secrets(caseID: inputs.caseID)
+        var findings = FindingSanitizer(secrets: secrets, workRoot: workRoot).clean(results.findings)
+        let scan = try SecretScanner.scan(directory: outFolder, secrets: secrets)
         findings += NoSecretInArtifactsChecker.findings(for: scan, cells: expected)
         let report = GateEngine.evaluate(expected: expected, findings: findings)
         try writeTimings(units: units, seconds: results.seconds, scan: scan)

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+@testable import UpgradeRunner
 
 @Suite("An interrupted gate fails closed")
 struct InterruptTests {
@@ -36,5 +37,15 @@ struct InterruptTests {
         let junit = try String(contentsOfFile: out + "/junit.xml", encoding: .utf8)
         #expect(junit.contains("UNKNOWN"))
         #expect(FileManager.default.fileExists(atPath: out + "/.upgrade-runner-in-progress"))
+        // The run's simulated devices, whose keychains and preferences held the case's secrets, are
+        // gone (a worker may have begun an empty device in the last moment; it holds no secret).
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())
+            .filter { $0.hasPrefix("upgrade-runner-devices-\(gate.processIdentifier)-") }
+        for folder in leftovers {
+            let scan = try SecretScanner.scan(
+                directory: NSTemporaryDirectory() + folder, secrets: GateRun.secrets(caseID: "stop"))
+            #expect(scan.leaks.isEmpty, "\(folder)")
+            try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + folder)
+        }
     }
 }

@@ -10,11 +10,14 @@ enum NoFalsePass: CellChecker {
         guard let status = evidence.verifyLaunch?.status else {
             return [evidence.finding(condition, .unknown, "the new build was not launched to verify")]
         }
-        let found = status.items.filter { $0.result == "found" }.map(\.name)
-        if CaseSecrets.labels.allSatisfy(found.contains) {
-            return [
-                evidence.finding(condition, .fail, "the verify launch reported every item found, though this case seeded nothing")
-            ]
+        // This case seeded nothing: any of its secrets reported found was read from another case's data.
+        let found = status.items.filter { $0.result == "found" && CaseSecrets.labels.contains($0.name) }
+        if !found.isEmpty {
+            return found.map { item in
+                evidence.finding(
+                    condition, .fail, item: item.name, operation: item.operation, status: item.status,
+                    "reported found, though this case seeded nothing: an earlier case's data was taken for this case's")
+            }
         }
         if status.caseID != evidence.caseID {
             return [evidence.finding(condition, .fail, "the verify launch reported case \(status.caseID), not this case")]
