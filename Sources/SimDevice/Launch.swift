@@ -83,7 +83,8 @@ extension DeviceSession {
             udid: udid, deviceDirectory: layout.directory, bundleID: bundleID, identity: app.record.identity,
             runtime: record.runtime, keychainPath: layout.keychainPath, dataContainer: target.dataContainer,
             appGroupContainers: target.groups, lockStatePath: layout.lockStatePath, clock: record.clock,
-            arguments: options.arguments, faultPlan: options.faultPlan, mutationLogPath: mutationLogPath)
+            arguments: options.arguments, faultPlan: options.faultPlan, mutationLogPath: mutationLogPath,
+            passcodeSet: record.passcodeSet)
         let contextText: String
         do {
             contextText = try context.encoded()

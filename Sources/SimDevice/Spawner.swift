@@ -105,8 +105,11 @@ enum Spawner {
         let fired = watchdog.disarm()
         deadline.cancel()
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        var reaped: pid_t
+        repeat { reaped = waitpid(pid, &status, 0) } while reaped == -1 && errno == EINTR
         if fired { return .timedOut(seconds: timeout) }
+        // The child's status could not be read (something else reaped it): never a clean exit.
+        guard reaped == pid else { return .exited(-1) }
         let signal = status & 0x7f
         return signal == 0 ? .exited((status >> 8) & 0xff) : .signaled(signal)
     }

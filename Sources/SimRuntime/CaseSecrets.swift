@@ -32,9 +32,7 @@ public struct CaseSecrets: Hashable, Sendable {
     /// Every secret with a label, in a fixed order (for leak scans and reports, which print labels only).
     /// A label is the logical name of the item that holds the secret, as status files name it.
     public var labelled: [(label: String, value: String)] {
-        Self.labels.map { label in
-            (label, [authToken, refreshToken, sessionToken, deviceKey][Self.labels.firstIndex(of: label)!])
-        }
+        Array(zip(Self.labels, [authToken, refreshToken, sessionToken, deviceKey]))
     }
 
     /// The items that hold a case's secrets: `authToken`, `refreshToken`, `session`, `deviceKey`.

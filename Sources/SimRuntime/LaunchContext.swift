@@ -27,12 +27,14 @@ public struct LaunchContext: Hashable, Sendable, Codable {
     public var faultPlan: FaultPlan
     /// Where the seam appends the launch's mutation log.
     public var mutationLogPath: String?
+    /// Whether the device has a passcode (WhenPasscodeSetThisDeviceOnly items need one).
+    public var passcodeSet: Bool
 
     public init(
         udid: String, deviceDirectory: String, bundleID: String, identity: AppIdentity,
         runtime: RuntimeVersion, keychainPath: String, dataContainer: String,
         appGroupContainers: [String: String], lockStatePath: String, clock: Date,
-        arguments: [String], faultPlan: FaultPlan, mutationLogPath: String?
+        arguments: [String], faultPlan: FaultPlan, mutationLogPath: String?, passcodeSet: Bool = true
     ) {
         self.udid = udid
         self.deviceDirectory = deviceDirectory
@@ -47,6 +49,7 @@ public struct LaunchContext: Hashable, Sendable, Codable {
         self.arguments = arguments
         self.faultPlan = faultPlan
         self.mutationLogPath = mutationLogPath
+        self.passcodeSet = passcodeSet
     }
 
     /// The environment variable that carries the context.

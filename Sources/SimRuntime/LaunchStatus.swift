@@ -51,7 +51,11 @@ public struct LaunchStatus: Codable, Hashable, Sendable {
     /// The file's bytes: sorted keys, sorted items, a final newline.
     public func encoded() throws -> Data {
         var copy = self
-        copy.items.sort { ($0.name, $0.location) < ($1.name, $1.location) }
+        copy.items.sort {
+            ($0.name, $0.location, $0.operation, $0.result, $0.status) < (
+                $1.name, $1.location, $1.operation, $1.result, $1.status
+            )
+        }
         copy.errors.sort { ($0.name, $0.location, $0.operation) < ($1.name, $1.location, $1.operation) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]

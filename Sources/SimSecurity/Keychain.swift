@@ -59,7 +59,7 @@ public final class Keychain: @unchecked Sendable {
             return Configuration(
                 storage: .file(context.keychainPath), identity: context.identity,
                 lockState: .file(context.lockStatePath), runtime: context.runtime,
-                clock: { clock }, seam: .process)
+                clock: { clock }, passcodeSet: context.passcodeSet, seam: .process)
         }
     }
 
@@ -158,7 +158,7 @@ public final class Keychain: @unchecked Sendable {
     /// Runs one call through the seam, serialised with the other calls of this process.
     private func call(
         _ operation: StoreOperation, _ query: CFDictionary,
-        _ body: @escaping (KeychainStore) throws -> Void
+        _ body: (KeychainStore) throws -> Void
     ) -> OSStatus {
         configuration.seam.perform(operation, Self.subject(of: query)) {
             lock.withLock {
@@ -180,13 +180,18 @@ public final class Keychain: @unchecked Sendable {
     /// Runs `body` holding this keychain's call lock.
     func lockedStore<T>(_ body: () throws -> T) rethrows -> T { try lock.withLock(body) }
 
+    /// The one mapping of SQLite failures to keychain answers: a key collision is a duplicate
+    /// item, a damaged file errSecDecode, anything else errSecIO (and one line on standard error).
+    static func status(for error: SQLiteError) -> OSStatus {
+        if error.isKeyCollision { return errSecDuplicateItem }
+        switch error.code {
+        case .corrupt, .notADatabase: return errSecDecode
+        default: return errSecIO
+        }
+    }
+
     private func report(_ error: SQLiteError) -> OSStatus {
-        let status: OSStatus =
-            switch error.code {
-            case .constraint: errSecDuplicateItem
-            case .corrupt, .notADatabase: errSecDecode
-            default: errSecIO
-            }
+        let status = Self.status(for: error)
         if status != errSecDuplicateItem {
             let path = store?.path ?? "keychain"
             FileHandle.standardError.write(Data("keychain \(path): \(error.message) (\(SecurityStatus(status)))\n".utf8))
@@ -301,14 +306,13 @@ public final class Keychain: @unchecked Sendable {
             throw Self.duplicateIfConstraint(error)  // row 5
         }
         guard !query.returns.isEmpty else { return }
-        var row = StoredRow(rowid: rowid, columns: columns)
-        row.columns["rowid"] = nil
+        let row = StoredRow(rowid: rowid, columns: columns)
         result?.pointee = ResultBuilder.result(for: [row], itemClass: query.itemClass, returns: query.returns, limit: .one)
     }
 
-    /// A primary-key collision is errSecDuplicateItem; other SQLite errors pass on.
+    /// A key collision is errSecDuplicateItem (rows 5 and 29); other SQLite errors pass on.
     private static func duplicateIfConstraint(_ error: SQLiteError) -> any Error {
-        error.code == .constraint ? KeychainFailure(errSecDuplicateItem) : error
+        error.isKeyCollision ? KeychainFailure(errSecDuplicateItem) : error
     }
 
     /// The protection class an add or update asks for: from its access control, else from
@@ -399,7 +403,9 @@ public final class Keychain: @unchecked Sendable {
                     throw KeychainFailure(errSecInteractionNotAllowed)
                 }
                 let synced = changes.sync.map { $0 == .syncedOnly } ?? row.isSynchronizable
-                if synced && (newAccessibility ?? current).isThisDeviceOnly { throw KeychainFailure(errSecParam) }
+                // As for an add: ThisDeviceOnly items and items with access control never sync (row 14).
+                let controlled = changes.accessControl != nil || row["accc"].map { $0 != .null } == true
+                if synced && ((newAccessibility ?? current).isThisDeviceOnly || controlled) { throw KeychainFailure(errSecParam) }
             }
             for row in rows {
                 do throws(SQLiteError) {

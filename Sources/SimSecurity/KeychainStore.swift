@@ -103,8 +103,14 @@ final class KeychainStore {
                 try database.execute("PRAGMA journal_mode = WAL")
             }
             try database.execute("PRAGMA synchronous = NORMAL")
-            try database.transaction(immediate: true) { try database.execute(Self.schemaSQL) }
-            return
+            // Two processes can open a new file at once: the one that takes the write lock first
+            // creates the schema, the other finds it made.
+            let created = try database.transaction(immediate: true) { () throws -> Bool in
+                guard try database.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table'") == 0 else { return false }
+                try database.execute(Self.schemaSQL)
+                return true
+            }
+            if created { return }
         }
         guard
             try database.scalarInt(

@@ -57,16 +57,6 @@ struct ParsedQuery {
     var valueData: Data??
     var valueRef = false
     var persistentRef: Data?
-
-    /// Names for the seam's log: never a value.
-    var service: String? { text("svce") ?? text("srvr") }
-    var account: String? { text("acct") }
-
-    private func text(_ key: String) -> String? {
-        guard let value = attributes.first(where: { $0.spec.key == key })?.value else { return nil }
-        if case .text(let string) = value { return string }
-        return nil
-    }
 }
 
 enum QueryParser {

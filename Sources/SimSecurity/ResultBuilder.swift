@@ -7,7 +7,8 @@ enum ResultBuilder {
     static func result(for rows: [StoredRow], itemClass: ItemClass, returns: ReturnKeys, limit: MatchLimit) -> CFTypeRef? {
         let values = rows.compactMap { item(for: $0, itemClass: itemClass, returns: returns) }
         if limit.returnsArray {
-            return returns.isEmpty ? nil : NSArray(array: values)
+            // Nothing returnable (no return key, or only kSecReturnRef on a password): nil (row 23).
+            return values.isEmpty ? nil : NSArray(array: values)
         }
         return values.first
     }

@@ -54,6 +54,8 @@ struct TokenKeychainTests {
             #expect(SecItemAdd(query as CFDictionary, nil) == errSecSuccess)  // default class: WhenUnlocked
             keychain.setLockState(.locked)
             #expect(try vault.readToken(account: "a") == "v")  // AfterFirstUnlockThisDeviceOnly
+            let whenUnlocked = TokenKeychain(service: "")
+            #expect(throws: VaultError.lockedTryLater) { try whenUnlocked.readToken(account: "w") }
             keychain.setLockState(.beforeFirstUnlock)
             #expect(throws: VaultError.lockedTryLater) { try vault.readToken(account: "a") }
         }

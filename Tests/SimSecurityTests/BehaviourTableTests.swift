@@ -322,6 +322,8 @@ let rowsQueries: [Row] = [
         #expect(keychain.add(password("a", [kSecValueData: Data("v")])) == errSecSuccess)
         let reply = keychain.copy(password("a", [kSecReturnRef: true]))
         #expect(reply.status == errSecSuccess && reply.result == nil)
+        let all = keychain.copy(password("a", [kSecReturnRef: true, kSecMatchLimit: kSecMatchLimitAll]))
+        #expect(all.status == errSecSuccess && all.result == nil)
         #expect(keychain.add(password("b", [kSecValueRef: NSObject()])) == errSecParam)
     },
     Row(24, "an item without data can be added; data+attributes returns a dictionary without v_Data") {
@@ -499,7 +501,8 @@ let rowsLock: [Row] = [
         #expect(keychain.add(password("a", [kSecMatchLimit: kSecMatchLimitOne])) == errSecParam)
         #expect(keychain.count() == 0)
     },
-    Row(42, "items survive the app's removal: a store reopened by a reinstalled app still holds them") {
+    // The device-level half of row 42 (uninstall, reinstall, the item is read) is SimDeviceTests' InstallTests.
+    Row(42, "the keychain store persists across a reopen by a reinstalled app's identity") {
         let tmp = try TemporaryDirectory()
         let path = tmp.file("keychain.db")
         do {

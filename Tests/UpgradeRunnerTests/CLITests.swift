@@ -121,6 +121,22 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: cli.directory.file("out")))
     }
 
+    @Test(
+        "run refuses a path from a build to itself, and a case id that is not plain ASCII or starts with a dash",
+        arguments: [
+            (["run", "--from", "v1", "--to", "v1"], "--to: \"v1\" is also --from"),
+            (["run", "--to", "v1", "--case-id", "-abc"], "--case-id: \"-abc\""),
+            (["gate", "--case-id", "café"], "--case-id: \"café\""),
+        ])
+    func badPathOrCaseID(words: [String], naming: String) throws {
+        let cli = try CLI()
+        let out = cli.directory.path + "/out"
+        let result = cli.run(words + ["--out", out])
+        #expect(result.code == 2)
+        #expect(result.error.hasPrefix("error: " + naming), "\(result.error)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
     @Test("gate refuses a manifest naming a missing executable before anything runs, naming the build")
     func gateMissingExecutable() throws {
         let cli = try CLI()

@@ -60,6 +60,6 @@ import TestSupport
         cli.expectRefused(["scan-secrets", folder], naming: "\(folder)/run.json: is not valid JSON")
         let loose = cli.directory.file("loose")
         try FileManager.default.createDirectory(atPath: loose, withIntermediateDirectories: true)
-        cli.expectRefused(["scan-secrets", loose, "--case-id", "a b"], naming: "--case-id: \"a b\" must be letters")
+        cli.expectRefused(["scan-secrets", loose, "--case-id", "a b"], naming: "--case-id: \"a b\" must be ASCII letters")
     }
 }

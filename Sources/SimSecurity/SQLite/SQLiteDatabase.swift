@@ -76,9 +76,6 @@ final class SQLiteDatabase {
         }
     }
 
-    /// Rows changed by the last INSERT, UPDATE or DELETE.
-    var changes: Int { Int(sqlite3_changes(handle)) }
-
     var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
     /// Reads a single integer (PRAGMA values, counts).
@@ -132,7 +129,18 @@ final class SQLiteStatement {
         case .null: code = sqlite3_bind_null(handle, index)
         case .integer(let number): code = sqlite3_bind_int64(handle, index, number)
         case .real(let number): code = sqlite3_bind_double(handle, index, number)
-        case .text(let string): code = sqlite3_bind_text(handle, index, string, -1, csqlite_transient())
+        case .text(let string):
+            // The byte length, not -1: a string with a NUL in it is stored whole.
+            let bytes = Array(string.utf8)
+            // An empty array may have no base address, which SQLite would bind as NULL.
+            code =
+                bytes.isEmpty
+                ? sqlite3_bind_text(handle, index, "", 0, csqlite_transient())
+                : bytes.withUnsafeBytes { buffer in
+                    sqlite3_bind_text(
+                        handle, index, buffer.baseAddress?.assumingMemoryBound(to: CChar.self),
+                        Int32(buffer.count), csqlite_transient())
+                }
         case .blob(let data):
             code = data.withUnsafeBytes { buffer in
                 // A zero-length blob must still bind as a blob, not NULL.
@@ -168,8 +176,9 @@ final class SQLiteStatement {
         case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, column))
         case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, column))
         case SQLITE_TEXT:
-            guard let text = sqlite3_column_text(handle, column) else { return .text("") }
-            return .text(String(cString: text))
+            let count = Int(sqlite3_column_bytes(handle, column))
+            guard count > 0, let text = sqlite3_column_text(handle, column) else { return .text("") }
+            return .text(String(decoding: UnsafeRawBufferPointer(start: text, count: count), as: UTF8.self))
         case SQLITE_BLOB:
             let count = Int(sqlite3_column_bytes(handle, column))
             guard count > 0, let bytes = sqlite3_column_blob(handle, column) else { return .blob(Data()) }

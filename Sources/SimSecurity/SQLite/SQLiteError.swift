@@ -17,6 +17,9 @@ struct SQLiteResultCode: RawRepresentable, Hashable, Sendable {
     static let full = SQLiteResultCode(rawValue: 13)
     static let cantOpen = SQLiteResultCode(rawValue: 14)
     static let constraint = SQLiteResultCode(rawValue: 19)
+    /// SQLITE_CONSTRAINT_PRIMARYKEY and SQLITE_CONSTRAINT_UNIQUE: a key collision.
+    static let primaryKeyConstraint = SQLiteResultCode(rawValue: 1555)
+    static let uniqueConstraint = SQLiteResultCode(rawValue: 2067)
     static let notADatabase = SQLiteResultCode(rawValue: 26)
     static let row = SQLiteResultCode(rawValue: 100)
     static let done = SQLiteResultCode(rawValue: 101)
@@ -31,6 +34,9 @@ struct SQLiteError: Error, CustomStringConvertible, Sendable {
     var code: SQLiteResultCode
     var message: String
     var context: String
+
+    /// Whether the call failed because a row with the same unique key exists.
+    var isKeyCollision: Bool { code == .uniqueConstraint || code == .primaryKeyConstraint }
 
     var description: String { "\(context): \(message) (SQLite \(code.rawValue))" }
 }

@@ -50,6 +50,9 @@ enum RunCommand {
     static func run(_ invocation: Invocation) throws -> Int32 {
         guard let new = invocation.option("--to") else { throw UsageError.missingOption("--to", command: "run") }
         let old = invocation.option("--from")
+        if old == new {
+            throw UsageError.invalidValue(new, for: "--to", reason: "is also --from: a path goes from one build to another")
+        }
         let path = BuildPair(old: old, new: new)
         let scenarios =
             try invocation.option("--scenario").map { try Scenario.parseList($0, flag: "--scenario") }
@@ -86,10 +89,7 @@ enum GateOptions {
                 }
                 return version
             } ?? .current
-        let caseID = invocation.option("--case-id") ?? CaseSecrets.randomCaseID()
-        if caseID.isEmpty || caseID.contains(where: { !($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) {
-            throw UsageError.invalidValue(caseID, for: "--case-id", reason: "must be letters, digits, - and _ only")
-        }
+        let caseID = try invocation.caseID()
         let jobs = try invocation.integer("--jobs", in: 1...64) ?? ProcessInfo.processInfo.activeProcessorCount
         let timeout = Double(try invocation.integer("--timeout", in: 1...3600) ?? 30)
         let resolved = try GateRun.resolveBuilds(builds, catalog: catalog)
@@ -100,7 +100,7 @@ enum GateOptions {
         let force = invocation.flag("--force") || invocation.option("--out") == nil
         let console = invocation.console
         let run = GateRun(
-            inputs: inputs, catalog: catalog, outFolder: out, jobs: jobs, force: force, timeout: timeout,
+            inputs: inputs, outFolder: out, jobs: jobs, force: force, timeout: timeout,
             progress: { console.error($0) })
         InterruptHandling.install()
         let report = try run.execute(builds: resolved)

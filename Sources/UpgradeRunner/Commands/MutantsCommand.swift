@@ -37,10 +37,7 @@ enum MutantsCommand {
             .map { $0.trimmingCharacters(in: .whitespaces) }
         _ = try GatePlan.defaultPaths(builds: released)
         let scenarios = try invocation.option("--scenarios").map { try Scenario.parseList($0) } ?? Scenario.allCases
-        let caseID = invocation.option("--case-id") ?? CaseSecrets.randomCaseID()
-        if caseID.isEmpty || caseID.contains(where: { !($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) {
-            throw UsageError.invalidValue(caseID, for: "--case-id", reason: "must be letters, digits, - and _ only")
-        }
+        let caseID = try invocation.caseID()
         let jobs = try invocation.integer("--jobs", in: 1...64) ?? ProcessInfo.processInfo.activeProcessorCount
         let timeout = Double(try invocation.integer("--timeout", in: 1...3600) ?? 30)
         let out = invocation.absolute(invocation.option("--out") ?? defaultOut)

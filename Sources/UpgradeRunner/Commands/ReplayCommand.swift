@@ -43,7 +43,7 @@ enum ReplayCommand {
         }
         let console = invocation.console
         let run = GateRun(
-            inputs: replayInputs, catalog: catalog, outFolder: out, jobs: jobs, force: force, timeout: timeout,
+            inputs: replayInputs, outFolder: out, jobs: jobs, force: force, timeout: timeout,
             progress: { console.error($0) })
         InterruptHandling.install()
         let report = try run.execute(builds: builds)

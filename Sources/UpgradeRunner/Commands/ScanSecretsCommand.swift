@@ -65,9 +65,6 @@ enum ScanSecretsCommand {
             throw UsageError.invalidValue(
                 folder, for: "scan-secrets", reason: "holds no run.json; pass --case-id to name the case")
         }
-        guard !flag.isEmpty, flag.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
-            throw UsageError.invalidValue(flag, for: "--case-id", reason: "must be letters, digits, - and _ only")
-        }
-        return flag
+        return try Invocation.validCaseID(flag)
     }
 }

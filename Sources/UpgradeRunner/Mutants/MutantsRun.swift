@@ -123,7 +123,7 @@ struct MutantsRun {
         let inputs = RunInputs(
             builds: builds, path: path, runtime: runtime, caseID: caseID, scenarios: scenarios,
             buildFiles: try GateRun.pin(resolved), runnerVersion: UpgradeRunnerVersion.current)
-        let run = GateRun(inputs: inputs, catalog: catalog, outFolder: folder, jobs: jobs, force: true, timeout: timeout)
+        let run = GateRun(inputs: inputs, outFolder: folder, jobs: jobs, force: true, timeout: timeout)
         return try run.execute(builds: resolved)
     }
 

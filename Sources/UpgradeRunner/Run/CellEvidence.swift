@@ -68,6 +68,12 @@ struct CellEvidence: Sendable {
         return findings
     }
 
+    /// A FAIL when the old build's seed launch reported none of the case's secrets written: a
+    /// condition about what happened to old data proves nothing without it.
+    func nothingSeeded(_ condition: GateCondition) -> GateFinding? {
+        seeded.isEmpty ? finding(condition, .fail, "the old build's seed launch reported no secret written") : nil
+    }
+
     /// FAIL findings for launches that did not end cleanly or left no readable status file, or
     /// nil when every launch did.
     func launchProblems(_ condition: GateCondition, among records: [LaunchRecord]? = nil) -> [GateFinding]? {

@@ -53,9 +53,7 @@ struct CellRunner {
         guard let old else { return }
         try device.install(old)
         let record = try device.launch(old, mode, caseID: caseID)
-        let labels = Set(CaseSecrets.labels)
-        evidence.seeded = (record.status?.items ?? []).filter { $0.result == "written" && labels.contains($0.name) }
-            .map(\.name).sorted()
+        evidence.seeded = record.seededSecrets
         evidence.snapshots["after-seed"] = try device.snapshot(old)
     }
 

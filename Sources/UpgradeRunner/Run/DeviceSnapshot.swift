@@ -39,11 +39,6 @@ struct DeviceSnapshot: Codable, Hashable, Sendable {
     /// `tmp/` and the preferences plist itself are left out.
     var files: [String: String]
 
-    /// Items whose service or account carries `text` (a case id).
-    func items(naming text: String) -> [Item] {
-        keychain.filter { $0.service.contains(text) || $0.account.contains(text) }
-    }
-
     /// Takes a snapshot of `device` for the app `bundleID`.
     static func take(_ device: Device, bundleID: String) throws -> DeviceSnapshot {
         let key = try device.digestKey()

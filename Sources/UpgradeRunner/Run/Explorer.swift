@@ -44,11 +44,7 @@ struct Explorer {
             template.device = device
             try device.install(old)
             let seed = try device.launch(old, .seed)
-            template.seeded = Array(
-                Set(
-                    (seed.status?.items ?? [])
-                        .filter { $0.result == "written" && CaseSecrets.labels.contains($0.name) }.map(\.name))
-            ).sorted()
+            template.seeded = seed.seededSecrets
             try device.install(new)
         } catch {
             template.problem = "cannot prepare the device: \(error)"

@@ -10,7 +10,6 @@ import SimRuntime
 /// ``GateArtifacts/begin(inputs:at:force:)``) and is replaced only when every cell has been judged.
 struct GateRun {
     var inputs: RunInputs
-    var catalog: BuildCatalog
     var outFolder: String
     var jobs: Int
     var force: Bool

@@ -19,7 +19,16 @@ struct LaunchRecord: Sendable {
     var mutations: [SeamEntry]
 
     /// `NN-<build>-<mode>`, the stem of its status and log file names.
-    var stem: String { String(format: "%02d-%@-%@", index, build, mode.rawValue) }
+    var stem: String { Self.stem(index: index, build: build, mode: mode) }
+
+    static func stem(index: Int, build: String, mode: LaunchMode) -> String {
+        String(format: "%02d-%@-%@", index, build, mode.rawValue)
+    }
+
+    /// The case's secrets the launch reported written (seed launches), sorted, once each.
+    var seededSecrets: [String] {
+        Set((status?.items ?? []).filter { $0.result == "written" && CaseSecrets.labels.contains($0.name) }.map(\.name)).sorted()
+    }
 
     var exitedCleanly: Bool { termination == .exited(0) }
 }
@@ -82,7 +91,7 @@ final class ScenarioDevice {
         let index = launches.count + 1
         var arguments = [LaunchMode.caseIDArgument, caseID ?? self.caseID] + extraArguments
         if let flag = mode.argument { arguments.insert(flag, at: 0) }
-        let stem = String(format: "%02d-%@-%@", index, build.manifest.id, mode.rawValue)
+        let stem = LaunchRecord.stem(index: index, build: build.manifest.id, mode: mode)
         let statusSource = try dataContainer(build) + "/" + LaunchStatus.relativePath
         try? FileManager.default.removeItem(atPath: statusSource)
         let result = try session.launch(

@@ -102,6 +102,58 @@ struct CheckerTests {
         #expect(CellJudge.judge(cell).allSatisfy { $0.verdict == .unknown })
     }
 
+    private func verify(_ results: [(String, String)], case caseID: String = "c") -> LaunchRecord {
+        let items = results.map {
+            ItemCheck(
+                name: $0.0, location: "keychain", operation: "SecItemCopyMatching", status: 0, runtime: "iOS 17.5", result: $0.1)
+        }
+        return LaunchRecord(
+            index: 3, build: "v2", mode: .verify, termination: .exited(0), endedAtCrashPoint: false,
+            status: LaunchStatus(build: "v2", mode: .verify, caseID: caseID, runtime: "iOS 17.5", items: items),
+            statusProblem: nil, duration: 0, mutations: [])
+    }
+
+    @Test("no-false-pass fails when any one of the case's secrets reads as found, and passes when none does")
+    func noFalsePass() {
+        var cell = evidence(.staleLeftovers, snapshots: [:])
+        cell.launches = [
+            verify([("authToken", "found"), ("refreshToken", "mismatch"), ("session", "mismatch"), ("deviceKey", "missing")])
+        ]
+        let findings = NoFalsePass.check(cell)
+        #expect(findings.map(\.verdict) == [.fail] && findings.first?.item == "authToken")
+        cell.launches = [
+            verify([("authToken", "mismatch"), ("refreshToken", "mismatch"), ("session", "mismatch"), ("deviceKey", "missing")])
+        ]
+        #expect(NoFalsePass.check(cell).map(\.verdict) == [.pass])
+    }
+
+    @Test(
+        "conditions about old data fail when the old build's seed wrote no secret",
+        arguments: [
+            Scenario.reinstall, .malformed, .artefactWindow, .upgrade,
+        ])
+    func nothingSeeded(_ scenario: Scenario) {
+        let empty = snapshot([])
+        var cell = evidence(
+            scenario, snapshots: ["after-seed": empty, "after-first-launch": empty, "day-29": empty, "day-31": empty])
+        cell.launches = [verify([])]
+        cell.seeded = []
+        let findings = CellJudge.judge(cell)
+        #expect(findings.contains { $0.verdict == .fail && $0.message.contains("seed launch reported no secret written") })
+        #expect(!findings.contains { $0.verdict == .pass })
+    }
+
+    @Test("finding texts lose seeded secrets, temporary paths and UUIDs")
+    func sanitizer() throws {
+        let secrets = GateRun.secrets(caseID: "c")
+        let token = CaseSecrets(caseID: "c").authToken
+        let sanitizer = FindingSanitizer(secrets: secrets, workRoot: "/tmp/upgrade-runner-devices-1-X")
+        #expect(!sanitizer.clean("read back as found \(token)").contains(token))
+        #expect(
+            sanitizer.clean("/tmp/upgrade-runner-devices-1-X/6403A776-D698-4813-9558-2D57F94D2DE7/data: gone")
+                == "<devices>/<uuid>/data: gone")
+    }
+
     @Test("pairs beyond the limit are sampled evenly and deterministically")
     func sampling() {
         #expect(Explorer.sample(5, limit: 20) == [1, 2, 3, 4, 5])

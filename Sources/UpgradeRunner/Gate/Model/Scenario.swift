@@ -59,9 +59,6 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
     /// The scenarios `gate` runs when none are named: every scenario, exploration included.
     public static var gateDefault: [Scenario] { allCases }
 
-    /// Every scenario but the exploration ones.
-    public static var withoutExploration: [Scenario] { allCases.filter { !$0.isExploration } }
-
     /// Parses a comma-separated list of scenario ids, such as `--scenarios upgrade,relaunch`.
     /// - Throws: ``GateError/invalidValue(flag:value:reason:)`` naming the flag and the unknown id.
     public static func parseList(_ text: String, flag: String = "--scenarios") throws(GateError) -> [Scenario] {

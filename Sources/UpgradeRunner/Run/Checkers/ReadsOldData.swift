@@ -14,9 +14,7 @@ enum ReadsOldData: CellChecker {
         guard let status = evidence.verifyLaunch?.status else {
             return [evidence.finding(condition, .unknown, "the new build was not launched to verify")]
         }
-        guard !evidence.seeded.isEmpty else {
-            return [evidence.finding(condition, .fail, "the old build's seed launch reported no secret written")]
-        }
+        if let unseeded = evidence.nothingSeeded(condition) { return [unseeded] }
         let removed = evidence.scenario == .markerWithoutData
         let wanted = removed ? "missing" : "found"
         var findings: [GateFinding] = []

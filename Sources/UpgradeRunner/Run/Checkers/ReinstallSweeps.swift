@@ -8,6 +8,7 @@ enum ReinstallSweeps: CellChecker {
 
     static func check(_ evidence: CellEvidence) -> [GateFinding] {
         if let problems = evidence.launchProblems(condition) { return problems }
+        if let unseeded = evidence.nothingSeeded(condition) { return [unseeded] }
         guard let before = evidence.snapshots["after-seed"], let after = evidence.snapshots["after-first-launch"],
             let status = evidence.verifyLaunch?.status
         else {
