@@ -17,8 +17,9 @@ enum ReplayCommand {
             Reruns the archived inputs of DIR/run.json (the same case id, builds, scenarios, runtime and shard) on fresh
             devices into a new folder, then compares every status file (paths/**/status/*.json) with the archived one,
             byte for byte. Prints "identical", or each status file that differs with the JSON fields that differ, and
-            the status files present on one side only. Not compared: logs (free-form app output, not deterministic by
-            contract), timings.json (wall times) and the verdict files (they follow from the status files).
+            the status files present on one side only. The verdicts are compared too, cell by cell, since some
+            conditions are judged from device snapshots rather than status files: a cell whose verdict changed is
+            printed. Not compared: logs (free-form app output, not deterministic by contract) and timings.json.
             Before anything runs, replay checks that run.json is the one gate.json was written for (its inputs digest)
             and that every build's executable and entitlements file still has the sha256 that run.json archived.
             Exit code: 0 identical, 1 different, 2 bad usage or input (a missing or edited run.json, a changed build).
@@ -51,8 +52,36 @@ enum ReplayCommand {
 
         let comparison = try StatusComparison.compare(
             archived: folder, replay: out, secrets: GateRun.secrets(caseID: inputs.caseID))
-        for line in comparison.report { console.output(line) }
-        return comparison.isIdentical ? ExitStatus.pass : ExitStatus.fail
+        let verdicts = verdictChanges(
+            archived: try GateDocument.read(from: folder + "/" + GateArtifacts.gateFile).report, replay: report)
+        if comparison.isIdentical && verdicts.isEmpty {
+            for line in comparison.report { console.output(line) }
+            return ExitStatus.pass
+        }
+        for line in comparison.report where line != "identical" { console.output(line) }
+        for line in verdicts { console.output(line) }
+        return ExitStatus.fail
+    }
+
+    /// The cells (path and scenario) whose verdict differs between the archived run and the replay.
+    static func verdictChanges(archived: GateReport, replay: GateReport) -> [String] {
+        func cells(_ report: GateReport) -> [String: Verdict] {
+            var cells: [String: Verdict] = [:]
+            for path in report.paths {
+                for scenario in path.scenarios { cells["\(path.path)/\(scenario.scenario)"] = scenario.verdict }
+            }
+            return cells
+        }
+        let before = cells(archived), after = cells(replay)
+        var lines = Set(before.keys).union(after.keys).sorted().compactMap { cell -> String? in
+            guard before[cell] != after[cell] else { return nil }
+            return
+                "verdict differs: \(cell): archived \(before[cell]?.rawValue ?? "none"), replay \(after[cell]?.rawValue ?? "none")"
+        }
+        if archived.verdict != replay.verdict {
+            lines.append("verdict differs: overall: archived \(archived.verdict.rawValue), replay \(replay.verdict.rawValue)")
+        }
+        return lines
     }
 
     /// The inputs of `folder/run.json`, checked against the digest `folder/gate.json` recorded.

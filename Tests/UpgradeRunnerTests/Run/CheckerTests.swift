@@ -162,3 +162,24 @@ struct CheckerTests {
         #expect(sample == Explorer.sample(41, limit: 20))
     }
 }
+
+@Suite("Replay compares verdicts cell by cell")
+struct ReplayVerdictTests {
+    @Test("a cell whose verdict changed is reported, and the overall verdict with it")
+    func verdictChanges() {
+        let cell = GateCell(path: "v1-to-v2", scenario: .cleanup, condition: .cleanupExact)
+        func report(_ verdict: Verdict) -> GateReport {
+            GateEngine.evaluate(
+                expected: [cell],
+                findings: [
+                    GateFinding(.cleanupExact, path: "v1-to-v2", scenario: .cleanup, verdict: verdict, detail: "x")
+                ])
+        }
+        #expect(ReplayCommand.verdictChanges(archived: report(.pass), replay: report(.pass)).isEmpty)
+        #expect(
+            ReplayCommand.verdictChanges(archived: report(.pass), replay: report(.fail)) == [
+                "verdict differs: v1-to-v2/cleanup: archived PASS, replay FAIL",
+                "verdict differs: overall: archived PASS, replay FAIL",
+            ])
+    }
+}
