@@ -13,6 +13,7 @@ public final class DeviceSession: @unchecked Sendable {
     // What a launch of each bundle id needs from the containers. Nothing but this session changes
     // the containers while it holds the device, so it is kept until an install, uninstall or erase.
     private var targets: [String: LaunchTarget] = [:]
+    private let targetLock = NSLock()
 
     init(device: Device, lock: DeviceLock) {
         self.current = device
@@ -31,6 +32,11 @@ public final class DeviceSession: @unchecked Sendable {
 
     /// The installed app and its containers, from the cache or the device.
     func launchTarget(_ bundleID: String) throws(DeviceError) -> LaunchTarget {
+        if let cached = state.withLock({ targets[bundleID] }) { return cached }
+        // One thread at a time finds or creates the containers: two first launches at once would
+        // otherwise create two data containers for one app.
+        targetLock.lock()
+        defer { targetLock.unlock() }
         if let cached = state.withLock({ targets[bundleID] }) { return cached }
         let device = self.device
         let app = try device.installedApp(bundleID)

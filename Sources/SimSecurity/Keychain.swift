@@ -124,6 +124,9 @@ public final class Keychain: @unchecked Sendable {
     }
 
     /// Runs `body` with `keychain` as ``current`` for this task and the tasks it starts.
+    ///
+    /// The binding is task-local: code that `body` hands to a `Thread` or a `DispatchQueue` runs
+    /// outside it and uses the process default; set that with ``setProcessDefault(_:)`` instead.
     public static func withCurrent<T>(_ keychain: Keychain, _ body: () throws -> T) rethrows -> T {
         try $taskOverride.withValue(keychain, operation: body)
     }
