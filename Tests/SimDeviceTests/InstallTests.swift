@@ -17,7 +17,10 @@ import TestSupport
         #expect(app.record.installedAt == fixture.device.record.clock)
         let product = BuiltProducts.executable("TinyApp")
         #expect(app.record.executableSHA256 == SHA256.hexOfFile(atPath: product))
-        #expect(SHA256.hexOfFile(atPath: app.executablePath) == app.record.executableSHA256)
+        // Hash the installed bytes themselves (hexOfFile remembers digests by inode, and the
+        // installed executable is a hard link to the product).
+        let installed = try Data(contentsOf: URL(fileURLWithPath: app.executablePath))
+        #expect(SHA256.hash(installed).hexDigits == app.record.executableSHA256)
         #expect(FileManager.default.isExecutableFile(atPath: app.executablePath))
         #expect(FileManager.default.fileExists(atPath: app.appFolder + "/build.json"))
         #expect(FileManager.default.fileExists(atPath: app.appFolder + "/App.entitlements"))
