@@ -16,6 +16,10 @@ public enum BuiltProducts {
         return folder
     }
 
+    /// The repository's `builds/` folder (the sample builds), found from this source file.
+    public static let repositoryBuilds = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("builds").path
+
     /// The path of the executable product `name`.
     public static func executable(_ name: String) -> String {
         directory.appendingPathComponent(name).path

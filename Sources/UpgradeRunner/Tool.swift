@@ -16,6 +16,19 @@ public struct Tool: Sendable {
         self.environment = environment
     }
 
+    /// Runs `words` in-process with `environment`, capturing what it prints (for tests and tools
+    /// that drive the command line as a user would).
+    public static func capture(_ words: [String], environment: [String: String]) -> (code: Int32, output: String, error: String) {
+        let lock = NSLock()
+        nonisolated(unsafe) var output = ""
+        nonisolated(unsafe) var error = ""
+        let console = Console(
+            output: { text in lock.withLock { output += text } },
+            error: { text in lock.withLock { error += text } })
+        let code = Tool(console: console, environment: environment).run(words)
+        return lock.withLock { (code, output, error) }
+    }
+
     /// Runs the words after the program name.
     public func run(_ words: [String]) -> Int32 {
         do {

@@ -8,9 +8,7 @@ import TestSupport
 /// A fresh simulated device with the repository's Ledger builds (builds/v1..v3), for one test.
 final class LedgerDevice: @unchecked Sendable {
     static let bundleID = "com.example.ledger"
-    /// The repository's builds folder, found from this file.
-    static let buildsFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("builds").path
+    static let buildsFolder = BuiltProducts.repositoryBuilds
 
     let directory: TemporaryDirectory
     let session: DeviceSession

@@ -12,9 +12,7 @@ final class TransferCLI: @unchecked Sendable {
         var error: String
     }
 
-    /// The repository's builds folder, found from this file.
-    static let buildsFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("builds").path
+    static let buildsFolder = BuiltProducts.repositoryBuilds
 
     let directory: TemporaryDirectory
     /// The builds folder the commands read (the repository's unless a test points it elsewhere).
@@ -27,18 +25,13 @@ final class TransferCLI: @unchecked Sendable {
     /// Runs `words` as `upgrade-runner` would.
     @discardableResult
     func run(_ words: [String]) -> Result {
-        let lock = NSLock()
-        nonisolated(unsafe) var output = ""
-        nonisolated(unsafe) var error = ""
-        let console = Console(
-            output: { text in lock.withLock { output += text } },
-            error: { text in lock.withLock { error += text } })
-        let environment = [
-            "UPGRADE_RUNNER_DEVICES": devices, "UPGRADE_RUNNER_BUILDS": buildsFolder,
-            "UPGRADE_RUNNER_PRODUCTS": BuiltProducts.directory.path, "HOME": directory.path,
-        ]
-        let code = Tool(console: console, environment: environment).run(words)
-        return lock.withLock { Result(code: code, output: output, error: error) }
+        let captured = Tool.capture(
+            words,
+            environment: [
+                "UPGRADE_RUNNER_DEVICES": devices, "UPGRADE_RUNNER_BUILDS": buildsFolder,
+                "UPGRADE_RUNNER_PRODUCTS": BuiltProducts.directory.path, "HOME": directory.path,
+            ])
+        return Result(code: captured.code, output: captured.output, error: captured.error)
     }
 
     /// gate.json of the last gate or run, as JSON.

@@ -20,19 +20,13 @@ final class CLI: @unchecked Sendable {
 
     /// Runs `words` with the devices root, builds and products of this test in the environment.
     func run(_ words: [String], environment extra: [String: String] = [:]) -> Result {
-        let lock = NSLock()
-        nonisolated(unsafe) var output = ""
-        nonisolated(unsafe) var error = ""
-        let console = Console(
-            output: { text in lock.withLock { output += text } },
-            error: { text in lock.withLock { error += text } })
         var environment = [
             "UPGRADE_RUNNER_DEVICES": root, "UPGRADE_RUNNER_BUILDS": builds,
             "UPGRADE_RUNNER_PRODUCTS": BuiltProducts.directory.path, "HOME": directory.path,
         ]
         environment.merge(extra) { $1 }
-        let code = Tool(console: console, environment: environment).run(words)
-        return lock.withLock { Result(code: code, output: output, error: error) }
+        let captured = Tool.capture(words, environment: environment)
+        return Result(code: captured.code, output: captured.output, error: captured.error)
     }
 
     /// Creates a booted device with TinyApp build `v1` installed; returns its UDID.

@@ -24,21 +24,7 @@ public struct LedgerV3Build: AppBuild {
 
     public func launch(_ launch: HarnessLaunch) async {
         let parts = LedgerParts(launch)
-        if sweeps {
-            launch.setSweep(await parts.sweeper().sweepIfFreshInstall().rawValue)
-        }
-        let state = await parts.migrator(targetVersion: 3, steps: steps(parts)).migrateIfNeeded()
-        launch.setMigration(state.outcome)
-        switch state {
-        case .migrated, .upToDate:
-            // The window starts when the migration is known to be complete, on the device clock.
-            let janitor = parts.janitor()
-            await janitor.stampIfNeeded(now: launch.environment.now)
-            await janitor.sweepIfWindowElapsed(now: launch.environment.now)
-        case .deferred, .failed:
-            break
-        }
-        LedgerAutomation.finish(launch)
+        await LedgerLaunchSequence.run(launch, parts: parts, targetVersion: 3, steps: steps(parts), sweeps: sweeps)
     }
 
     public func seed(_ launch: HarnessLaunch) async {

@@ -1,19 +1,22 @@
 import AppHarness
 import Foundation
 
-/// The launch sequence v3 fixed, for the releases after it: the reinstall sweep, the schema
+/// The launch sequence v3 fixed, for v3 and the releases after it: the reinstall sweep, the schema
 /// migration to `targetVersion`, then (once the migration is known complete) the migration date and
 /// the 30-day janitor, and the status's schema version and legacy stores.
 enum LedgerLaunchSequence {
     static func run(
         _ launch: HarnessLaunch, parts: LedgerParts, targetVersion: Int,
-        steps: [any MigrationStep]
+        steps: [any MigrationStep], sweeps: Bool = true
     ) async {
-        launch.setSweep(await parts.sweeper().sweepIfFreshInstall().rawValue)
+        if sweeps {
+            launch.setSweep(await parts.sweeper().sweepIfFreshInstall().rawValue)
+        }
         let state = await parts.migrator(targetVersion: targetVersion, steps: steps).migrateIfNeeded()
         launch.setMigration(state.outcome)
         switch state {
         case .migrated, .upToDate:
+            // The window starts when the migration is known to be complete, on the device clock.
             let janitor = parts.janitor()
             await janitor.stampIfNeeded(now: launch.environment.now)
             await janitor.sweepIfWindowElapsed(now: launch.environment.now)

@@ -156,7 +156,7 @@ struct CellRunner {
         evidence.explorationNote = note
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        var data = try encoder.encode(["note": AnyEncodable(note), "attempts": AnyEncodable(attempts)])
+        var data = try encoder.encode(AttemptsDocument(note: note, attempts: attempts))
         data.append(0x0A)
         try data.write(to: URL(fileURLWithPath: cellFolder + "/attempts.json"))
     }
@@ -224,9 +224,8 @@ struct CellRunner {
     }
 }
 
-/// A type-erased Encodable, for small heterogeneous JSON documents.
-struct AnyEncodable: Encodable {
-    private let encodeValue: (Encoder) throws -> Void
-    init<T: Encodable>(_ value: T) { encodeValue = value.encode }
-    func encode(to encoder: Encoder) throws { try encodeValue(encoder) }
+/// attempts.json: what an exploration covered and each attempt's outcome.
+struct AttemptsDocument: Encodable {
+    var note: String
+    var attempts: [ExplorationAttempt]
 }

@@ -5,8 +5,7 @@ import Testing
 @testable import UpgradeRunner
 
 /// The repository's builds/ folder (the sample Ledger builds).
-let sampleBuilds = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("builds").path
+let sampleBuilds = BuiltProducts.repositoryBuilds
 
 @Suite("Running paths end to end on the sample builds")
 struct RunPathTests {

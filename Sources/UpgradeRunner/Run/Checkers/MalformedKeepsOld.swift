@@ -15,19 +15,12 @@ enum MalformedKeepsOld: CellChecker {
             return [evidence.finding(condition, .unknown, "the scenario did not reach the new build's launches")]
         }
         var findings: [GateFinding] = []
-        for (name, digest) in before.preferences.sorted(by: { $0.key < $1.key }) where after.preferences[name] != digest {
-            findings.append(
-                evidence.finding(
-                    condition, .fail, item: name,
-                    "legacy preference "
-                        + (after.preferences[name] == nil ? "deleted" : "overwritten")))
-        }
-        for (name, digest) in before.files.sorted(by: { $0.key < $1.key }) where after.files[name] != digest {
-            findings.append(
-                evidence.finding(
-                    condition, .fail, item: name,
-                    "legacy file "
-                        + (after.files[name] == nil ? "deleted" : "overwritten")))
+        for (kind, old, new) in [("preference", before.preferences, after.preferences), ("file", before.files, after.files)] {
+            for (name, digest) in old.sorted(by: { $0.key < $1.key }) where new[name] != digest {
+                findings.append(
+                    evidence.finding(
+                        condition, .fail, item: name, "legacy \(kind) " + (new[name] == nil ? "deleted" : "overwritten")))
+            }
         }
         // Keychain items are compared by identity and bytes: a build may re-save one under a new
         // protection class, or move it unchanged into another access group, but must not drop or
