@@ -99,17 +99,7 @@ public struct RenamedServiceBuild: AppBuild {
         let parts = LedgerParts(
             environment: launch.environment, journal: launch,
             vault: LiveMigrationKeychain(service: Self.service))
-        launch.setSweep(await parts.sweeper().sweepIfFreshInstall().rawValue)
-        let state = await parts.migrator(targetVersion: 3, steps: base.steps(parts)).migrateIfNeeded()
-        launch.setMigration(state.outcome)
-        if case .failed = state {
-        } else if case .deferred = state {
-        } else {
-            let janitor = parts.janitor()
-            await janitor.stampIfNeeded(now: launch.environment.now)
-            await janitor.sweepIfWindowElapsed(now: launch.environment.now)
-        }
-        LedgerAutomation.finish(launch)
+        await LedgerLaunchSequence.run(launch, parts: parts, targetVersion: 3, steps: base.steps(parts))
     }
 
     public func seed(_ launch: HarnessLaunch) async { await base.seed(launch) }
@@ -120,11 +110,6 @@ public struct RenamedServiceBuild: AppBuild {
     }
 
     public func cleanup(_ launch: HarnessLaunch) async {
-        MutantAutomation.cleanupKeychain(
-            launch, service: Self.service,
-            accounts: [
-                "authToken", "refreshToken", LedgerNames.sessionAccount, LedgerNames.versionAccount,
-                LedgerNames.migratedAtAccount,
-            ])
+        MutantAutomation.cleanupKeychain(launch, service: Self.service, accounts: LedgerLaunchSequence.cleanupAccounts)
     }
 }
