@@ -34,22 +34,22 @@ struct ByteReader: Sendable {
 
     /// The 32-bit unsigned integer at `offset`.
     func u32(_ what: String, at offset: Int, bigEndian: Bool) throws(EntitlementsError) -> UInt32 {
-        guard contains(offset: offset, count: 4) else { throw truncated(what, offset: offset, count: 4) }
-        var value: UInt32 = 0
-        for index in 0..<4 {
-            let byte = UInt32(bytes[offset + (bigEndian ? index : 3 - index)])
-            value = value << 8 | byte
-        }
-        return value
+        try unsigned(what, at: offset, bigEndian: bigEndian)
     }
 
     /// The 64-bit unsigned integer at `offset`.
     func u64(_ what: String, at offset: Int, bigEndian: Bool) throws(EntitlementsError) -> UInt64 {
-        guard contains(offset: offset, count: 8) else { throw truncated(what, offset: offset, count: 8) }
-        var value: UInt64 = 0
-        for index in 0..<8 {
-            let byte = UInt64(bytes[offset + (bigEndian ? index : 7 - index)])
-            value = value << 8 | byte
+        try unsigned(what, at: offset, bigEndian: bigEndian)
+    }
+
+    private func unsigned<T: FixedWidthInteger & UnsignedInteger>(
+        _ what: String, at offset: Int, bigEndian: Bool
+    ) throws(EntitlementsError) -> T {
+        let size = MemoryLayout<T>.size
+        guard contains(offset: offset, count: size) else { throw truncated(what, offset: offset, count: size) }
+        var value: T = 0
+        for index in 0..<size {
+            value = value << 8 | T(bytes[offset + (bigEndian ? index : size - 1 - index)])
         }
         return value
     }
