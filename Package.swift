@@ -23,7 +23,9 @@ let package = Package(
         ),
         // SHA-256's block function in C: the debug builds pin every executable by its digest.
         .target(name: "CSHA256"),
-        .target(name: "SimRuntime", dependencies: ["CSHA256"]),
+        // prctl(PR_SET_PDEATHSIG) for launched apps: a variadic C call Swift cannot make.
+        .target(name: "CLaunch"),
+        .target(name: "SimRuntime", dependencies: ["CSHA256", "CLaunch"]),
         .target(name: "SimSecurity", dependencies: ["SimRuntime", "CSQLite"]),
         .target(name: "SimDevice", dependencies: ["SimSecurity", "SimRuntime"]),
         .target(name: "Entitlements"),

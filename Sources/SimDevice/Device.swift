@@ -84,8 +84,12 @@ public struct Device: Sendable {
         guard FileManager.default.fileExists(atPath: layout.keychainPath) else {
             throw .missingFile(layout.keychainPath, what: "keychain database")
         }
-        let keychain = Keychain(Keychain.Configuration(storage: .file(layout.keychainPath), runtime: record.runtime))
-        if let problem = keychain.openError { throw .malformedFile(layout.keychainPath, reason: "\(problem)") }
+        var configuration = Keychain.Configuration(storage: .file(layout.keychainPath), runtime: record.runtime)
+        configuration.reportsOpenError = false
+        let keychain = Keychain(configuration)
+        if let problem = keychain.openError {
+            throw .malformedFile(layout.keychainPath, reason: "\(problem.reason) (\(SecurityStatus(problem.status)))")
+        }
         do {
             return try keychain.dump()
         } catch {

@@ -1,4 +1,5 @@
 import Foundation
+import SimRuntime
 
 /// Why a device operation could not be done, in one line that names the device, file or build.
 public enum DeviceError: Error, Equatable, CustomStringConvertible {
@@ -26,6 +27,20 @@ public enum DeviceError: Error, Equatable, CustomStringConvertible {
     case fileSystem(String, reason: String)
     /// The app could not be started.
     case spawnFailed(String, errno: Int32)
+    /// The runner is being interrupted (SIGINT, SIGTERM): no app is launched, and one that was
+    /// running was killed for it, so its outcome says nothing about the app.
+    case interrupted
+
+    /// The exit code this error ends a command with: 2 for bad usage or input (a name, file or
+    /// field the user gave), 3 when the machine failed the run (a file system that refuses a write,
+    /// an executable that cannot start, an interruption): the run could not complete. A folder the
+    /// user named that cannot be written (`--devices-root`, `--log`) is bad input.
+    public var exitCode: Int32 {
+        switch self {
+        case .fileSystem, .spawnFailed, .interrupted: 3
+        default: 2
+        }
+    }
 
     public var description: String {
         switch self {
@@ -40,7 +55,8 @@ public enum DeviceError: Error, Equatable, CustomStringConvertible {
         case .notWritable(let path, let reason):
             return "\(path) is not writable (\(reason))"
         case .inUse(let udid, let pid):
-            return "device \(udid) is in use by pid \(pid.map(String.init) ?? "unknown")"
+            guard let pid else { return "device \(udid) is in use by an app still running on it (its launcher has ended)" }
+            return "device \(udid) is in use by pid \(pid)"
         case .notInstalled(let bundleID, let udid):
             return "\(bundleID) is not installed on device \(udid)"
         case .shutDown(let udid):
@@ -53,6 +69,8 @@ public enum DeviceError: Error, Equatable, CustomStringConvertible {
             return "\(path): \(reason)"
         case .spawnFailed(let path, let code):
             return "\(path): cannot be started (\(String(cString: strerror(code))))"
+        case .interrupted:
+            return "the runner was interrupted; the app's outcome is unknown"
         }
     }
 }
@@ -76,10 +94,8 @@ enum JSONFile {
         decoder.dateDecodingStrategy = .iso8601
         do {
             return try decoder.decode(T.self, from: data)
-        } catch let error as DecodingError {
-            throw .malformedFile(path, reason: describe(error))
         } catch {
-            throw .malformedFile(path, reason: "not valid JSON")
+            throw .malformedFile(path, reason: JSONProblem.describe(error))
         }
     }
 
@@ -90,37 +106,7 @@ enum JSONFile {
             data.append(0x0A)
             try data.write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            throw .fileSystem(path, reason: "cannot be written (\(error.localizedDescription))")
-        }
-    }
-
-    private static func describe(_ error: DecodingError) -> String {
-        func field(_ path: [any CodingKey], _ last: (any CodingKey)? = nil) -> String {
-            let names = (path + (last.map { [$0] } ?? [])).map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
-            return names.joined(separator: ".")
-        }
-        switch error {
-        case .keyNotFound(let key, let context):
-            return "field \"\(field(context.codingPath, key))\" is missing"
-        case .typeMismatch(let type, let context):
-            return "field \"\(field(context.codingPath))\" is not \(typeName(type))"
-        case .valueNotFound(let type, let context):
-            return "field \"\(field(context.codingPath))\" is null, expected \(typeName(type))"
-        case .dataCorrupted(let context):
-            if context.codingPath.isEmpty { return "not valid JSON" }
-            return "field \"\(field(context.codingPath))\": \(context.debugDescription)"
-        @unknown default:
-            return "not readable"
-        }
-    }
-
-    private static func typeName(_ type: Any.Type) -> String {
-        switch type {
-        case is String.Type: return "a string"
-        case is Int.Type, is Int32.Type: return "an integer"
-        case is Bool.Type: return "a boolean"
-        case is Double.Type: return "a number"
-        default: return "a \(type)"
+            throw .fileSystem(path, reason: "cannot be written (\(FileFailure.cause(error)))")
         }
     }
 }

@@ -6,21 +6,28 @@ import Foundation
 /// run never leaves a device locked) and it also excludes a second holder inside the same process.
 /// The holder writes its pid into the file so that the second run's error can name it.
 final class DeviceLock: @unchecked Sendable {
-    private var descriptor: Int32
+    /// The locked descriptor, at 10 or above so that it can never be one of a child's standard
+    /// descriptors; -1 once released. Launches hand a copy to the app (see ``Spawner``).
+    private(set) var descriptor: Int32
 
     /// Takes the lock without waiting.
     /// - Throws: ``DeviceError/inUse(udid:pid:)`` when another holder has it.
     init(path: String, udid: String) throws(DeviceError) {
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
+        let opened = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard opened >= 0 else {
             throw .notWritable(path, reason: String(cString: strerror(errno)))
         }
+        let fd = fcntl(opened, F_DUPFD_CLOEXEC, 10)
+        close(opened)
+        guard fd >= 0 else { throw .notWritable(path, reason: String(cString: strerror(errno))) }
         var locked = flock(fd, LOCK_EX | LOCK_NB) == 0
         // A lock released a moment ago can still be held by a child that another thread of this
-        // process is spawning (it holds copies of every descriptor until its exec closes them).
-        // Such a holder has already emptied the pid file: wait for it, briefly.
+        // process is spawning (it holds copies of every descriptor until its exec closes them), and
+        // a launcher that was killed leaves its app holding the lock for the moment the kernel takes
+        // to end it (apps die with their launcher). Either holder has emptied the pid file or names
+        // a process that is gone: wait for it, for up to two seconds.
         var waited = 0
-        while !locked && DeviceLock.readPID(fd) == nil && waited < 100 {
+        while !locked && !DeviceLock.holderIsAlive(DeviceLock.readPID(fd)) && waited < 400 {
             usleep(5_000)
             waited += 1
             locked = flock(fd, LOCK_EX | LOCK_NB) == 0
@@ -28,7 +35,7 @@ final class DeviceLock: @unchecked Sendable {
         guard locked else {
             let holder = DeviceLock.readPID(fd)
             close(fd)
-            throw .inUse(udid: udid, pid: holder)
+            throw .inUse(udid: udid, pid: DeviceLock.holderIsAlive(holder) ? holder : nil)
         }
         descriptor = fd
         let text = Array("\(getpid())\n".utf8)
@@ -45,6 +52,11 @@ final class DeviceLock: @unchecked Sendable {
     }
 
     deinit { release() }
+
+    private static func holderIsAlive(_ pid: Int32?) -> Bool {
+        guard let pid else { return false }
+        return kill(pid, 0) == 0 || errno != ESRCH
+    }
 
     private static func readPID(_ fd: Int32) -> Int32? {
         var buffer = [UInt8](repeating: 0, count: 32)

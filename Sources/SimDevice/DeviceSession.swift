@@ -5,7 +5,7 @@ import SimRuntime
 ///
 /// It holds the device's OS lock until ``release()`` or until the value or the process goes away.
 public final class DeviceSession: @unchecked Sendable {
-    private let deviceLock: DeviceLock
+    let deviceLock: DeviceLock
     // A launch waits on one thread while another changes the lock state (a prewarmed app waiting
     // for an unlock), so the current record is guarded.
     private let state = NSLock()

@@ -84,7 +84,7 @@ extension DeviceSession {
             runtime: record.runtime, keychainPath: layout.keychainPath, dataContainer: target.dataContainer,
             appGroupContainers: target.groups, lockStatePath: layout.lockStatePath, clock: record.clock,
             arguments: options.arguments, faultPlan: options.faultPlan, mutationLogPath: mutationLogPath,
-            passcodeSet: record.passcodeSet)
+            passcodeSet: record.passcodeSet, launcherPID: getpid())
         let contextText: String
         do {
             contextText = try context.encoded()
@@ -96,7 +96,8 @@ extension DeviceSession {
         let start = DispatchTime.now().uptimeNanoseconds
         let outcome = try Spawner.run(
             path: app.executablePath, arguments: [app.executablePath] + options.arguments,
-            environment: environment, logPath: logPath, timeout: options.timeout)
+            environment: environment, logPath: logPath, timeout: options.timeout,
+            inheritedLock: deviceLock.descriptor)
         let duration = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
 
         var endedAtCrashPoint = false

@@ -47,9 +47,13 @@ enum Spawner {
     /// Runs `path` with `arguments` (argv[0] included) and `environment`, stdin from /dev/null and
     /// stdout and stderr both appended to `logPath`, in a process group of its own so a timeout
     /// also ends anything it started.
+    ///
+    /// `inheritedLock`, the device lock's descriptor, becomes the child's descriptor 3 (every other
+    /// descriptor of this process is close-on-exec): a `flock` is shared by every copy of its
+    /// descriptor, so the device stays locked while the app runs, even if this process is gone.
     static func run(
         path: String, arguments: [String], environment: [String], logPath: String,
-        timeout: Double
+        timeout: Double, inheritedLock: Int32? = nil
     ) throws(DeviceError) -> Outcome {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -57,6 +61,7 @@ enum Spawner {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        if let inheritedLock, inheritedLock >= 0 { posix_spawn_file_actions_adddup2(&actions, inheritedLock, 3) }
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -89,9 +94,15 @@ enum Spawner {
             }
             return result
         }
-        guard spawned == 0 else { throw .spawnFailed(path, errno: spawned) }
+        guard spawned == 0 else {
+            if spawned == ECANCELED { throw .interrupted }
+            throw .spawnFailed(path, errno: spawned)
+        }
         defer { LaunchedProcesses.ended(pid) }
-        return Outcome(pid: pid, termination: wait(for: pid, timeout: timeout))
+        let termination = wait(for: pid, timeout: timeout)
+        // An app killed because the runner was interrupted tells nothing about the app.
+        if LaunchedProcesses.isStopped { throw .interrupted }
+        return Outcome(pid: pid, termination: termination)
     }
 
     /// Waits for `pid`; at the deadline kills its process group. The zombie is only reaped after the
@@ -159,6 +170,9 @@ public enum LaunchedProcesses {
     }
 
     static func ended(_ pid: pid_t) { lock.withLock { _ = running.remove(pid) } }
+
+    /// Whether ``stopAll()`` was called: the runner is being interrupted.
+    public static var isStopped: Bool { lock.withLock { stopped } }
 
     /// Stops launching and kills every running app with SIGKILL, with its process group: an
     /// interrupted runner stops its apps before it removes their devices, so that none writes there

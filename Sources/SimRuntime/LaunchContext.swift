@@ -1,3 +1,4 @@
+internal import CLaunch
 import Foundation
 
 /// Everything a launched app's process learns from the device that launched it.
@@ -29,12 +30,16 @@ public struct LaunchContext: Hashable, Sendable, Codable {
     public var mutationLogPath: String?
     /// Whether the device has a passcode (WhenPasscodeSetThisDeviceOnly items need one).
     public var passcodeSet: Bool
+    /// The process that launched the app. The app dies with it (see ``current``): an app left
+    /// running by a killed launcher would go on writing a device that nothing holds any more.
+    public var launcherPID: Int32?
 
     public init(
         udid: String, deviceDirectory: String, bundleID: String, identity: AppIdentity,
         runtime: RuntimeVersion, keychainPath: String, dataContainer: String,
         appGroupContainers: [String: String], lockStatePath: String, clock: Date,
-        arguments: [String], faultPlan: FaultPlan, mutationLogPath: String?, passcodeSet: Bool = true
+        arguments: [String], faultPlan: FaultPlan, mutationLogPath: String?, passcodeSet: Bool = true,
+        launcherPID: Int32? = nil
     ) {
         self.udid = udid
         self.deviceDirectory = deviceDirectory
@@ -50,6 +55,7 @@ public struct LaunchContext: Hashable, Sendable, Codable {
         self.faultPlan = faultPlan
         self.mutationLogPath = mutationLogPath
         self.passcodeSet = passcodeSet
+        self.launcherPID = launcherPID
     }
 
     /// The environment variable that carries the context.
@@ -57,15 +63,23 @@ public struct LaunchContext: Hashable, Sendable, Codable {
 
     /// The context of this process, or nil when it was not launched by a simulated device.
     /// A context that is present but unreadable ends the process with a one-line error: running
-    /// an app against the wrong store would be worse.
+    /// an app against the wrong store would be worse. Reading it also ties the process's life to
+    /// its launcher's: the kernel kills the app with SIGKILL when the launcher ends, and an app
+    /// whose launcher is already gone exits at once.
     public static let current: LaunchContext? = {
         guard let text = ProcessInfo.processInfo.environment[environmentKey] else { return nil }
+        let context: LaunchContext
         do {
-            return try decode(text)
+            context = try decode(text)
         } catch {
             FileHandle.standardError.write(Data("launch context (\(environmentKey)): \(error)\n".utf8))
             exit(2)
         }
+        if let launcher = context.launcherPID, claunch_die_with_parent(SIGKILL, launcher) != 0 {
+            FileHandle.standardError.write(Data("launch context: the launcher (pid \(launcher)) has ended; exiting\n".utf8))
+            exit(2)
+        }
+        return context
     }()
 
     /// The JSON text to put into the environment.

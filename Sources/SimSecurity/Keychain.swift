@@ -36,6 +36,10 @@ public final class Keychain: @unchecked Sendable {
         /// Whether the device has a passcode (items of class WhenPasscodeSetThisDeviceOnly need one).
         public var passcodeSet: Bool
         public var seam: Seam
+        /// Whether a store that cannot be opened is reported on standard error (an app's log).
+        /// Host-side readers that report ``Keychain/openError`` themselves turn it off, so that
+        /// the problem is told once.
+        public var reportsOpenError = true
 
         public init(
             storage: Storage = .inMemory, identity: AppIdentity = .testHost,
@@ -85,7 +89,7 @@ public final class Keychain: @unchecked Sendable {
         } catch {
             store = nil
             openError = error
-            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            if configuration.reportsOpenError { FileHandle.standardError.write(Data("\(error)\n".utf8)) }
         }
     }
 

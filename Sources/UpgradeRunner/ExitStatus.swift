@@ -11,7 +11,7 @@ public enum ExitStatus {
     public static func report(_ error: any Error) -> (message: String, code: Int32) {
         switch error {
         case let error as UsageError: (error.description, usage)
-        case let error as DeviceError: (error.description, usage)
+        case let error as DeviceError: (error.description, error.exitCode)
         case let error as GateError: (error.description, error.exitCode)
         case let error as CommandFailure: (error.message, error.code)
         default: ("\(error)", unknown)

@@ -3,7 +3,12 @@ import Foundation
 /// Runs the `upgrade-runner` command line with `arguments` (argv, the program name first) and
 /// returns the exit code: 0 pass, 1 fail, 2 bad usage or bad input, 3 unknown.
 public func main(_ arguments: [String]) -> Int32 {
-    Tool(console: .standard, environment: ProcessInfo.processInfo.environment).run(Array(arguments.dropFirst()))
+    // Before anything else: SIGINT or SIGTERM at any moment ends the process with exit code 3 and
+    // takes its apps and temporary devices with it.
+    InterruptHandling.install()
+    let code = Tool(console: .standard, environment: ProcessInfo.processInfo.environment).run(Array(arguments.dropFirst()))
+    InterruptHandling.waitIfInterrupted()
+    return code
 }
 
 /// The command line as a value: tests run it in-process with literal arguments and a captured console.
@@ -31,6 +36,7 @@ public struct Tool: Sendable {
 
     /// Runs the words after the program name.
     public func run(_ words: [String]) -> Int32 {
+        TemporaryDevices.removeAbandoned()
         do {
             return try dispatch(words)
         } catch {
@@ -89,10 +95,16 @@ public struct Tool: Sendable {
 public struct Console: Sendable {
     private let out: @Sendable (String) -> Void
     private let err: @Sendable (String) -> Void
+    /// Whether standard error is a terminal (not a dumb one): progress is then one live line.
+    public let errorIsTerminal: Bool
 
-    public init(output: @escaping @Sendable (String) -> Void, error: @escaping @Sendable (String) -> Void) {
+    public init(
+        output: @escaping @Sendable (String) -> Void, error: @escaping @Sendable (String) -> Void,
+        errorIsTerminal: Bool = false
+    ) {
         self.out = output
         self.err = error
+        self.errorIsTerminal = errorIsTerminal
     }
 
     public func output(_ text: String, terminator: String = "\n") { out(text + terminator) }
@@ -101,5 +113,6 @@ public struct Console: Sendable {
     /// The process's standard output and standard error.
     public static let standard = Console(
         output: { FileHandle.standardOutput.write(Data($0.utf8)) },
-        error: { FileHandle.standardError.write(Data($0.utf8)) })
+        error: { FileHandle.standardError.write(Data($0.utf8)) },
+        errorIsTerminal: isatty(2) != 0 && ProcessInfo.processInfo.environment["TERM"] != "dumb")
 }

@@ -288,7 +288,8 @@ import TestSupport
             liveApp: true)
         kill(holder.processIdentifier, SIGKILL)
         holder.waitUntilExit()
-        // The app it launched may still run; it never held the lock.
+        // The app it launched held the lock too, and dies with its launcher: the device is free
+        // once the kernel has ended it (the next holder waits for that moment).
         let lock = cli.run(["device", "lock", udid])
         #expect(lock.code == 0, "\(lock.error)")
     }

@@ -21,7 +21,7 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
-    @Test("an output folder holding another run's files is refused unless --force; --force replaces them")
+    @Test("an output folder holding a run and files that are not a run's is refused unless --force; --force replaces the run")
     func outputFolderInUse() throws {
         let cli = try CLI()
         let out = cli.directory.file("out")
@@ -31,7 +31,8 @@ import TestSupport
             "gate", "--builds", "v1", "--scenarios", "fresh-install", "--case-id", "forced-1",
             "--builds-dir", RunFolders.repositoryBuilds, "--out", out,
         ]
-        cli.expectRefused(words, naming: "\(out): holds another run's files")
+        cli.expectRefused(
+            words, naming: "\(out): holds files that are not a run's (notes.txt); pass --force to write the run beside them")
 
         let forced = cli.run(words + ["--force"])
         #expect(forced.code != 2, "\(forced.error)")
@@ -40,13 +41,47 @@ import TestSupport
         #expect(FileManager.default.fileExists(atPath: out + "/notes.txt"), "files that are not a run's stay")
     }
 
-    @Test("an output folder left by an interrupted run is refused unless --force")
-    func interruptedRun() throws {
+    @Test("an output folder a live run is writing is refused naming its pid, even with --force")
+    func liveRun() throws {
         let cli = try CLI()
         let out = cli.directory.file("out")
         try GateArtifacts.begin(inputs: SampleGate.inputs(), at: out, force: false)
-        cli.expectRefused(
-            ["gate", "--builds", "v1", "--builds-dir", RunFolders.repositoryBuilds, "--out", out],
-            naming: "\(out): holds a run in progress or an interrupted one")
+        defer { OutputFolder.release(out) }
+        let words = ["gate", "--builds", "v1", "--builds-dir", RunFolders.repositoryBuilds, "--out", out]
+        cli.expectRefused(words, naming: "\(out): is being written by a live run (pid \(getpid()))")
+        cli.expectRefused(words + ["--force"], naming: "\(out): is being written by a live run (pid \(getpid()))")
+    }
+
+    @Test("a finished run's output folder, and a dead run's, are replaced without --force")
+    func rerun() throws {
+        let cli = try CLI()
+        let out = cli.directory.file("out")
+        let words = [
+            "gate", "--builds", "v1", "--scenarios", "fresh-install", "--builds-dir", RunFolders.repositoryBuilds,
+            "--out", out,
+        ]
+        try RunFolders.write(SampleGate.inputs(), at: out)
+        let again = cli.run(words + ["--case-id", "again-1"])
+        #expect(again.code == 0, "\(again.error)")
+        #expect(try RunInputs.read(from: out + "/run.json").caseID == "again-1")
+        #expect(!FileManager.default.fileExists(atPath: out + "/paths/v1-to-v2"), "the earlier run's cell folders are gone")
+        // A run killed outright leaves its marker but no live lock on it.
+        try Data("in progress\npid 999999\n".utf8).write(to: URL(fileURLWithPath: out + "/" + GateArtifacts.inProgressMarker))
+        let afterKill = cli.run(words + ["--case-id", "again-2"])
+        #expect(afterKill.code == 0, "\(afterKill.error)")
+        #expect(GateArtifacts.isFinished(out))
+        #expect(try RunInputs.read(from: out + "/run.json").caseID == "again-2")
+    }
+
+    @Test("--out that is a file is refused without advice that cannot work")
+    func outIsAFile() throws {
+        let cli = try CLI()
+        let file = cli.directory.file("out.txt")
+        try Data("x".utf8).write(to: URL(fileURLWithPath: file))
+        for extra in [[], ["--force"]] {
+            let result = cli.run(["gate", "--builds", "v1", "--builds-dir", RunFolders.repositoryBuilds, "--out", file] + extra)
+            #expect(result.code == 2)
+            #expect(result.error == "error: \(file): is a file, not a folder\n")
+        }
     }
 }

@@ -65,7 +65,7 @@ import TestSupport
         cli.expectRefused(["merge", one, two], naming: "merge: option --out is required")
     }
 
-    @Test("--out holding another run's files is refused unless --force, which replaces them")
+    @Test("--out holding a run and files that are not a run's is refused unless --force, which replaces the run")
     func outInUse() throws {
         let cli = try CLI()
         let folders = try (1...2).map { try shard($0, of: 2, cli) }
@@ -73,7 +73,8 @@ import TestSupport
         var other = SampleGate.inputs()
         other.caseID = "earlier"
         try RunFolders.write(other, at: out)
-        cli.expectRefused(["merge"] + folders + ["--out", out], naming: "\(out): holds another run's files")
+        try Data("x".utf8).write(to: URL(fileURLWithPath: out + "/notes.txt"))
+        cli.expectRefused(["merge"] + folders + ["--out", out], naming: "\(out): holds files that are not a run's (notes.txt)")
         let forced = cli.run(["merge"] + folders + ["--out", out, "--force"])
         #expect(forced.code == 0, "\(forced.error)")
         #expect(try RunInputs.read(from: out + "/run.json").caseID == "case-7")

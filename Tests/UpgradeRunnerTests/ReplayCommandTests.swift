@@ -101,13 +101,29 @@ import TestSupport
         cli.expectRefused(["replay", folder], naming: "unknown build \"v2\"")
     }
 
-    @Test("--out holding another run's files is refused unless --force")
+    @Test("--out holding files that are not a run's is refused unless --force")
     func outInUse() throws {
         let cli = try CLI()
         let folder = try archivedRun(cli)
         let other = cli.directory.file("other")
         try RunFolders.write(SampleGate.inputs(), at: other)
-        cli.expectRefused(["replay", folder, "--out", other], naming: "\(other): holds another run's files")
+        try Data("x".utf8).write(to: URL(fileURLWithPath: other + "/notes.txt"))
+        cli.expectRefused(["replay", folder, "--out", other], naming: "\(other): holds files that are not a run's (notes.txt)")
+    }
+
+    @Test("an interrupted run, and one whose verdict is UNKNOWN, are refused up front")
+    func unfinishedRuns() throws {
+        let cli = try CLI()
+        let folder = try archivedRun(cli)
+        try Data("in progress\n".utf8).write(to: URL(fileURLWithPath: folder + "/" + GateArtifacts.inProgressMarker))
+        cli.expectRefused(["replay", folder], naming: "\(folder): holds a run that did not finish")
+        try FileManager.default.removeItem(atPath: folder + "/" + GateArtifacts.inProgressMarker)
+        let inputs = try RunInputs.read(from: folder + "/run.json")
+        let unknown = GateEngine.evaluate(
+            expected: try inputs.plan().expectedCells(in: inputs.shard), findings: [], incomplete: ["a shard is missing"])
+        try GateArtifacts.write(report: unknown, inputs: inputs, to: folder)
+        cli.expectRefused(["replay", folder], naming: "\(folder): holds a run whose verdict is UNKNOWN (a shard is missing)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/replay"), "nothing ran")
     }
 }
 

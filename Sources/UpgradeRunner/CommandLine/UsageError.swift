@@ -26,12 +26,37 @@ public enum UsageError: Error, Equatable, CustomStringConvertible {
         case .missingArgument(let name, let command):
             return "\(command): missing argument \(name); see upgrade-runner \(command) --help"
         case .unexpectedArgument(let value, let command):
-            return "\(command): unexpected argument \"\(value)\""
+            return "\(command): unexpected argument \(Self.quoted(value))"
         case .invalidValue(let value, let name, let reason):
-            return "\(name): \"\(value)\" \(reason)"
+            return "\(name): \(Self.quoted(value)) \(reason)"
         case .missingOption(let option, let command):
             return "\(command): option \(option) is required; see upgrade-runner \(command) --help"
         }
+    }
+
+    /// `value` in quotes as it can stand in a one-line message: control characters escaped
+    /// (`\n`, `\u{7}`), and a value longer than 256 characters (no path is) cut to its first 40 with
+    /// the length said.
+    static func quoted(_ value: String) -> String {
+        var shown = ""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\n": shown += "\\n"
+            case "\r": shown += "\\r"
+            case "\t": shown += "\\t"
+            case "\"": shown += "\\\""
+            case "\\": shown += "\\\\"
+            default:
+                if scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format {
+                    shown += "\\u{\(String(scalar.value, radix: 16))}"
+                } else {
+                    shown.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        let characters = Array(shown)
+        guard characters.count > 256 else { return "\"" + shown + "\"" }
+        return "\"" + String(characters.prefix(40)) + "…\" (\(value.count) characters)"
     }
 
     /// The closest of `candidates` to `word`, when it is close enough to be a likely typo.

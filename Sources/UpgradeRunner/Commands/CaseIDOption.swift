@@ -1,12 +1,17 @@
 import SimRuntime
 
 extension Invocation {
-    /// `--case-id`: ASCII letters and digits, then also `-` and `_` (it becomes a launch argument
-    /// and a part of service and account names, so it may not start with `-`); random when not given.
+    /// `--case-id`: 1 to ``maximumCaseIDLength`` ASCII letters, digits, `-` and `_`, starting with a
+    /// letter or digit (it becomes a launch argument, a part of service and account names and of
+    /// file names, so it may not start with `-`); random when not given.
     func caseID() throws(UsageError) -> String {
         guard let given = option("--case-id") else { return CaseSecrets.randomCaseID() }
         return try Self.validCaseID(given)
     }
+
+    /// The longest case id: enough for a CI run id with a prefix, short enough for the keychain
+    /// account names and file names it becomes part of.
+    static let maximumCaseIDLength = 64
 
     static func validCaseID(_ text: String) throws(UsageError) -> String {
         let bytes = Array(text.utf8)
@@ -19,6 +24,9 @@ extension Invocation {
         else {
             throw .invalidValue(
                 text, for: "--case-id", reason: "must be ASCII letters, digits, - and _, starting with a letter or digit")
+        }
+        guard bytes.count <= maximumCaseIDLength else {
+            throw .invalidValue(text, for: "--case-id", reason: "is longer than \(maximumCaseIDLength) characters")
         }
         return text
     }

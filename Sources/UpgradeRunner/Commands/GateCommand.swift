@@ -65,10 +65,14 @@ enum RunCommand {
 /// What `gate` and `run` share: their common options and how they run.
 enum GateOptions {
     static let shared: [OptionSpec] = [
-        OptionSpec("--case-id", value: "ID", "The test-case id the secrets derive from (default: random, recorded in run.json)."),
+        OptionSpec(
+            "--case-id", value: "ID",
+            "The test-case id the secrets derive from: up to 64 of A-Z a-z 0-9 - _, not starting with - (default: random, recorded in run.json)."
+        ),
         OptionSpec("--runtime", value: "VERSION", "The devices' runtime, such as \"iOS 17.5\" (default: iOS 17.5)."),
         OptionSpec("--out", value: "DIR", "The artifacts folder (default: artifacts/gate, replaced on each run)."),
-        OptionSpec("--force", "Replace another run's files in --out."),
+        OptionSpec("--force", "Write into an --out that also holds files that are not a run's (they are left in place)."),
+        OptionSpec("--quiet", "Print no progress on standard error (the verdict table still goes to standard output)."),
         OptionSpec("--timeout", value: "SECONDS", "Seconds before a hanging app launch is killed (default: 30)."),
         CommonOptions.jobs, CommonOptions.buildsDir, CommonOptions.products,
     ]
@@ -80,6 +84,8 @@ enum GateOptions {
         _ invocation: Invocation, builds: [String], path: BuildPair?, scenarios: [Scenario],
         shard: ShardSpec?
     ) throws -> Int32 {
+        // First, so that a signal during the checks before the run also ends it with exit 3.
+        InterruptHandling.install()
         let catalog = invocation.buildCatalog
         for id in builds { try BuildPair.validate(buildID: id) }
         let runtime =
@@ -101,11 +107,10 @@ enum GateOptions {
         let console = invocation.console
         let run = GateRun(
             inputs: inputs, outFolder: out, jobs: jobs, force: force, timeout: timeout,
-            progress: { console.error($0) })
-        InterruptHandling.install()
+            progress: GateProgress(console: console, quiet: invocation.flag("--quiet")))
         let report = try run.execute(builds: resolved)
-        console.output(GateArtifacts.summaryMarkdown(report: report, inputs: inputs), terminator: "")
-        console.error("artifacts: \(out)")
+        console.output(GateArtifacts.summaryText(report: report, inputs: inputs), terminator: "")
+        if !invocation.flag("--quiet") { console.error("artifacts: \(out)") }
         return report.verdict.exitCode
     }
 }
@@ -121,12 +126,24 @@ public enum UpgradeRunnerVersion {
 /// secrets in the clear) and exits, outside the signal handler.
 enum InterruptHandling {
     nonisolated(unsafe) private static var pipeEnds: [Int32] = [-1, -1]
+    private static let state = NSLock()
+    nonisolated(unsafe) private static var interrupting = false
+
+    /// Blocks for good while an interrupt is being handled: the handler ends the process with exit
+    /// code 3 once the apps are stopped and the devices removed, and the run must not end first
+    /// with its own exit code while that removal is under way.
+    static func waitIfInterrupted() {
+        guard state.withLock({ interrupting }) else { return }
+        while true { pause() }
+    }
+
     private static let installed: Void = {
         guard pipe(&pipeEnds) == 0 else { return }
         let reader = pipeEnds[0]
         let thread = Thread {
             var received: Int32 = 0
             while read(reader, &received, MemoryLayout<Int32>.size) < 0 && errno == EINTR {}
+            state.withLock { interrupting = true }
             LaunchedProcesses.stopAll()
             usleep(20_000)  // the kernel tears the killed apps down; none writes after this
             TemporaryDevices.removeAll()

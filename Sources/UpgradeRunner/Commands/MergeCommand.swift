@@ -7,7 +7,7 @@ enum MergeCommand {
         arguments: [ArgumentSpec("DIR", "A shard's artifacts folder.", repeating: true)],
         options: [
             OptionSpec("--out", value: "DIR", "The merged artifacts folder (required)."),
-            OptionSpec("--force", "Replace another run's files in --out."),
+            OptionSpec("--force", "Write into an --out that also holds files that are not a run's (they are left in place)."),
         ],
         discussion: """
             Merges the shard folders of one gate (each made with --shard i/n from the same inputs) into one run.json,
@@ -23,7 +23,7 @@ enum MergeCommand {
         let out = invocation.absolute(outOption)
         let report = try GateMerger.merge(folders: folders, out: out, force: invocation.flag("--force"))
         let inputs = try RunInputs.read(from: out + "/" + GateArtifacts.runFile)
-        invocation.console.output(GateArtifacts.summaryMarkdown(report: report, inputs: inputs), terminator: "")
+        invocation.console.output(GateArtifacts.summaryText(report: report, inputs: inputs), terminator: "")
         invocation.console.error("artifacts: \(out)")
         return report.verdict.exitCode
     }

@@ -9,7 +9,6 @@ enum MutantsCommand {
         options: [
             CommonOptions.jobs,
             OptionSpec("--out", value: "DIR", "The artifacts folder (default: artifacts/mutants, replaced on each run)."),
-            OptionSpec("--force", "Replace an earlier mutants run in --out."),
             OptionSpec("--builds", value: "IDS", "The released builds, oldest first, comma-separated (default: v1,v2,v3)."),
             OptionSpec(
                 "--scenarios", value: "LIST", "The scenarios, comma-separated (default: every scenario, exploration included)."),
@@ -33,6 +32,8 @@ enum MutantsCommand {
     static let defaultOut = "artifacts/mutants"
 
     static func run(_ invocation: Invocation) throws -> Int32 {
+        // First, so that a signal during the checks before the run also ends it with exit 3.
+        InterruptHandling.install()
         let released = (invocation.option("--builds") ?? "v1,v2,v3").split(separator: ",", omittingEmptySubsequences: false)
             .map { $0.trimmingCharacters(in: .whitespaces) }
         _ = try GatePlan.defaultPaths(builds: released)
@@ -46,8 +47,7 @@ enum MutantsCommand {
             catalog: invocation.buildCatalog, released: released, scenarios: scenarios, runtime: .current,
             caseID: caseID, outFolder: out, jobs: jobs, timeout: timeout, progress: { console.error($0) })
         _ = try MutantsRun.mutants(in: run.catalog)
-        try MutantsOutput.prepare(out, force: invocation.flag("--force") || invocation.option("--out") == nil)
-        InterruptHandling.install()
+        try MutantsOutput.prepare(out)
         let summary = try run.execute()
         console.output(summary.table, terminator: "")
         console.error("artifacts: \(out)")

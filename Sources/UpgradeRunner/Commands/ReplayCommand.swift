@@ -8,7 +8,8 @@ enum ReplayCommand {
         options: [
             OptionSpec(
                 "--out", value: "DIR", "Where the replay writes its artifacts (default: DIR/replay, replaced on each replay)."),
-            OptionSpec("--force", "Replace another run's files in --out."),
+            OptionSpec("--force", "Write into an --out that also holds files that are not a run's (they are left in place)."),
+            OptionSpec("--quiet", "Print no progress on standard error."),
             CommonOptions.jobs,
             OptionSpec("--timeout", value: "SECONDS", "Seconds before a hanging app launch is killed (default: 30)."),
             CommonOptions.buildsDir, CommonOptions.products,
@@ -22,10 +23,14 @@ enum ReplayCommand {
             printed. Not compared: logs (free-form app output, not deterministic by contract) and timings.json.
             Before anything runs, replay checks that run.json is the one gate.json was written for (its inputs digest)
             and that every build's executable and entitlements file still has the sha256 that run.json archived.
-            Exit code: 0 identical, 1 different, 2 bad usage or input (a missing or edited run.json, a changed build).
+            An interrupted run, or one whose verdict is UNKNOWN, is refused: it has cells that were never judged.
+            Exit code: 0 identical, 1 different, 2 bad usage or input (a missing or edited run.json, an unfinished or
+            UNKNOWN run, a changed build).
             """)
 
     static func run(_ invocation: Invocation) throws -> Int32 {
+        // First, so that a signal during the checks before the run also ends it with exit 3.
+        InterruptHandling.install()
         let folder = invocation.absolute(invocation.argument("DIR"))
         let inputs = try archivedInputs(in: folder)
         let catalog = invocation.buildCatalog
@@ -45,8 +50,7 @@ enum ReplayCommand {
         let console = invocation.console
         let run = GateRun(
             inputs: replayInputs, outFolder: out, jobs: jobs, force: force, timeout: timeout,
-            progress: { console.error($0) })
-        InterruptHandling.install()
+            progress: GateProgress(console: console, quiet: invocation.flag("--quiet")))
         let report = try run.execute(builds: builds)
         console.error("replay: \(out) (verdict \(report.verdict))")
 
@@ -95,6 +99,17 @@ enum ReplayCommand {
         let inputs = try RunInputs.read(from: runPath)
         let gatePath = folder + "/" + GateArtifacts.gateFile
         let document = try GateDocument.read(from: gatePath)
+        // A run that did not finish archived only some status files, and an UNKNOWN one has cells
+        // that were never judged: a replay of either could only print differences that mean nothing.
+        if !GateArtifacts.isFinished(folder) {
+            throw .malformed(
+                path: folder, reason: "holds a run that did not finish (interrupted, or still running): nothing to replay")
+        }
+        if document.report.verdict == .unknown {
+            throw .malformed(
+                path: folder,
+                reason: "holds a run whose verdict is UNKNOWN (\(GateFinding.oneLine(document.report.reasons.first ?? "incomplete"))): replay needs a judged run")
+        }
         guard document.inputsDigest == inputs.digest, document.shard == inputs.shard else {
             throw .malformed(
                 path: runPath,

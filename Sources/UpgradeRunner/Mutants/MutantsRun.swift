@@ -140,28 +140,27 @@ struct MutantsRun {
 enum MutantsOutput {
     static let jsonFile = "mutants.json"
     static let tableFile = "mutants.md"
-    /// Marks a folder as a mutants run's, so `--force` (or the default folder) may replace it.
+    /// Marks a folder as a mutants run's, so that a new run may replace it.
     static let marker = ".upgrade-runner-mutants"
 
     /// Empties `folder` for a new run: a missing or empty folder is fine; one from an earlier
-    /// mutants run is replaced when `force` is set; anything else is refused.
-    static func prepare(_ folder: String, force: Bool) throws(GateError) {
+    /// mutants run is replaced (as the gate replaces its own); anything else is refused.
+    static func prepare(_ folder: String) throws(GateError) {
         let manager = FileManager.default
         let entries = (try? manager.contentsOfDirectory(atPath: folder)) ?? []
         if !entries.isEmpty {
             guard entries.contains(marker) else {
                 throw .outputFolderInUse(folder: folder, reason: "holds files that are not a mutants run's")
             }
-            guard force else { throw .outputFolderInUse(folder: folder, reason: "holds an earlier mutants run") }
             do { try manager.removeItem(atPath: folder) } catch {
-                throw .unwritable(path: folder, reason: "cannot remove the earlier run")
+                throw .io(error, "removing the earlier run", folder)
             }
         }
         do {
             try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
             try Data("upgrade-runner mutants\n".utf8).write(to: URL(fileURLWithPath: folder + "/" + marker))
         } catch {
-            throw .unwritable(path: folder, reason: "\(error.localizedDescription)")
+            throw .io(error, "writing", folder)
         }
     }
 }

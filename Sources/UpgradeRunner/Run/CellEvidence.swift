@@ -80,7 +80,7 @@ struct CellEvidence: Sendable {
         var problems: [GateFinding] = []
         for record in records ?? launches {
             if !record.exitedCleanly {
-                problems.append(finding(condition, .fail, item: record.stem, "the launch ended with \(record.termination)"))
+                problems.append(finding(condition, .fail, item: record.stem, "the launch \(record.termination)"))
             } else if let problem = record.statusProblem {
                 problems.append(finding(condition, .fail, item: record.stem, problem))
             } else if record.status == nil {

@@ -22,6 +22,9 @@ struct CellRunner {
 
     var cellFolder: String { outFolder + "/" + unit.folder }
 
+    /// The reason of every cell and attempt that the runner's interruption cut short.
+    static let interrupted = "the runner was interrupted (SIGINT or SIGTERM) before the cell finished"
+
     /// Runs the scenario, judges it, and returns the evidence and the findings.
     func run() -> (evidence: CellEvidence, findings: [GateFinding]) {
         var evidence = CellEvidence(unit: unit, runtime: runtime, caseID: caseID)
@@ -40,6 +43,8 @@ struct CellRunner {
         } catch {
             evidence.aborted = "the scenario stopped: \(error)"
         }
+        // A cell the interrupt cut short proves nothing either way, whatever its launches showed.
+        if LaunchedProcesses.isStopped { evidence.aborted = Self.interrupted }
         evidence.launches = device.launches
         let findings = CellJudge.judge(evidence)
         device.finish(keepSnapshotFor: findings.contains { $0.verdict != .pass } ? new : nil)
@@ -158,7 +163,7 @@ struct CellRunner {
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         var data = try encoder.encode(AttemptsDocument(note: note, attempts: attempts))
         data.append(0x0A)
-        try data.write(to: URL(fileURLWithPath: cellFolder + "/attempts.json"))
+        try ArtifactFile.write(data, to: cellFolder + "/attempts.json")
     }
 
     /// marker-without-data: the migration markers (items whose account starts with `vault.`) stay,
@@ -220,7 +225,7 @@ struct CellRunner {
         let report = try EntitlementsDiffer.diff(old: old, new: new, itemCounts: counts)
         evidence.entitlementsVerdict = report.exitCode
         evidence.entitlementsSummary = report.summary
-        try report.text.write(toFile: cellFolder + "/entitlements.diff", atomically: true, encoding: .utf8)
+        try ArtifactFile.write(Data(report.text.utf8), to: cellFolder + "/entitlements.diff", atomically: true)
     }
 }
 

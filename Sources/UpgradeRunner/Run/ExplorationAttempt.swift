@@ -30,6 +30,14 @@ struct ExplorationAttempt: Codable, Hashable, Sendable {
         conditions.append(condition)
     }
 
+    /// The runner was interrupted during the attempt: whatever it saw is unknown, never failed.
+    mutating func interrupted() {
+        outcome = .unknown
+        reasons = [CellRunner.interrupted]
+        conditions = [.crashSafe]
+        log = []
+    }
+
     mutating func unknown(_ reason: String) {
         if outcome == .ok { outcome = .unknown }
         reasons.append(reason)

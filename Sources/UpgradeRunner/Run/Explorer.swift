@@ -80,7 +80,7 @@ struct Explorer {
         _ record: LaunchRecord, _ attempt: inout ExplorationAttempt, condition: GateCondition = .crashSafe
     ) -> Bool {
         if !record.exitedCleanly {
-            attempt.fail(condition, "\(record.stem) ended with \(record.termination)")
+            attempt.fail(condition, "\(record.stem) \(record.termination)")
             attempt.log += ExplorationAttempt.excerpt(record)
             return false
         }
@@ -158,6 +158,7 @@ struct Explorer {
         } catch {
             attempt.unknown("the attempt stopped: \(error)")
         }
+        if LaunchedProcesses.isStopped { attempt.interrupted() }
         return attempt
     }
 

@@ -14,7 +14,7 @@ struct GateRun {
     var jobs: Int
     var force: Bool
     var timeout: Double = 30
-    var progress: @Sendable (String) -> Void = { _ in }
+    var progress: GateProgress = .silent
 
     /// Every build a plan needs, checked before anything runs (a bad build id or a missing
     /// executable is bad input and changes nothing).
@@ -40,9 +40,15 @@ struct GateRun {
     /// Runs the plan and returns the report (also written to `outFolder`).
     func execute(builds: [String: Build]) throws -> GateReport {
         let plan = try GateArtifacts.begin(inputs: inputs, at: outFolder, force: force)
+        // Whatever stops the run before its verdict is written, the folder reads as unfinished.
+        var completed = false
+        defer { if !completed { OutputFolder.release(outFolder) } }
         let units = plan.units(in: inputs.shard)
+        progress.start(
+            cells: units.count, paths: Set(units.map(\.path)).count, scenarios: Set(units.map(\.scenario)).count,
+            inputs: inputs, jobs: max(1, min(jobs, units.count)))
         let workRoot = NSTemporaryDirectory() + "upgrade-runner-devices-\(getpid())-\(UUID().uuidString)"
-        TemporaryDevices.register(workRoot)
+        try TemporaryDevices.create(workRoot)
         defer { TemporaryDevices.remove(workRoot) }
         let devices = DeviceSet(root: workRoot)
 
@@ -55,6 +61,9 @@ struct GateRun {
         }
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while let position = next.take(below: units.count) {
+                // An interrupted runner starts no more cells; the ones it skips stay UNKNOWN.
+                guard TemporaryDevices.beginCell() else { break }
+                defer { TemporaryDevices.endCell() }
                 let index = order[position]
                 let unit = units[index]
                 let start = DispatchTime.now().uptimeNanoseconds
@@ -65,11 +74,11 @@ struct GateRun {
                 let findings = runner.run().findings
                 let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
                 results.set(index, findings: findings, seconds: seconds)
-                let verdict = Verdict.combine(findings.map(\.verdict))
-                progress(String(format: "%@ %@ (%.2fs)", verdict.rawValue, unit.description, seconds))
+                progress.finished(unit.description, Verdict.combine(findings.map(\.verdict)), seconds: seconds)
             }
         }
 
+        progress.end()
         let expected = plan.expectedCells(in: inputs.shard)
         let secrets = Self.secrets(caseID: inputs.caseID)
         var findings = FindingSanitizer(secrets: secrets, workRoot: workRoot).clean(results.findings)
@@ -78,6 +87,7 @@ struct GateRun {
         let report = GateEngine.evaluate(expected: expected, findings: findings)
         try writeTimings(units: units, seconds: results.seconds, scan: scan)
         try GateArtifacts.write(report: report, inputs: inputs, to: outFolder)
+        completed = true
         return report
     }
 
@@ -89,7 +99,7 @@ struct GateRun {
             "cells": cells, "jobs": jobs, "leakScan": ["files": scan.filesScanned, "bytes": scan.bytesScanned],
         ]
         let data = try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .prettyPrinted])
-        try data.write(to: URL(fileURLWithPath: outFolder + "/timings.json"))
+        try ArtifactFile.write(data, to: outFolder + "/timings.json")
     }
 }
 

@@ -49,27 +49,30 @@ final class ScenarioDevice {
         devices: DeviceSet, name: String, runtime: RuntimeVersion, cellFolder: String, caseID: String,
         timeout: Double
     ) throws {
+        if LaunchedProcesses.isStopped { throw DeviceError.interrupted }
         let device = try devices.create(name: name, runtime: runtime, clock: Self.epoch)
         session = try device.acquire()
         self.cellFolder = cellFolder
         self.caseID = caseID
         self.timeout = timeout
         try session.boot(lockState: .unlocked)
-        for folder in ["status", "logs"] {
-            try FileManager.default.createDirectory(atPath: cellFolder + "/" + folder, withIntermediateDirectories: true)
-        }
+        try Self.createArtifactFolders(cellFolder)
     }
 
     /// A copy of `source` (see ``DeviceSet/clone(_:name:udid:)``) whose launches file their
     /// status files and logs in `cellFolder`.
     init(cloning source: ScenarioDevice, devices: DeviceSet, name: String, cellFolder: String) throws {
+        if LaunchedProcesses.isStopped { throw DeviceError.interrupted }
         session = try devices.clone(source.device, name: name).acquire()
         self.cellFolder = cellFolder
         caseID = source.caseID
         timeout = source.timeout
-        for folder in ["status", "logs"] {
-            try FileManager.default.createDirectory(atPath: cellFolder + "/" + folder, withIntermediateDirectories: true)
-        }
+        try Self.createArtifactFolders(cellFolder)
+    }
+
+    /// The cell's `status/` and `logs/` folders.
+    private static func createArtifactFolders(_ cellFolder: String) throws(GateError) {
+        for folder in ["status", "logs"] { try ArtifactFile.createFolder(cellFolder + "/" + folder) }
     }
 
     var device: Device { session.device }
@@ -107,9 +110,9 @@ final class ScenarioDevice {
             do {
                 record.status = try LaunchStatus.decode(data)
             } catch {
-                record.statusProblem = "\(LaunchStatus.relativePath): not a status file (\(error))"
+                record.statusProblem = "\(LaunchStatus.relativePath): not a status file (\(JSONProblem.describe(error)))"
             }
-            try data.write(to: URL(fileURLWithPath: cellFolder + "/status/" + stem + ".json"))
+            try ArtifactFile.write(data, to: cellFolder + "/status/" + stem + ".json")
             try? FileManager.default.removeItem(atPath: statusSource)
         }
         launches.append(record)

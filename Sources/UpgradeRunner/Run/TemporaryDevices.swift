@@ -1,4 +1,5 @@
 import Foundation
+import SimRuntime
 
 /// The temporary device folders of the runs in this process. Simulated keychains hold the seeded
 /// secrets in the clear, so the folders go when a run ends, when the runner is interrupted
@@ -7,11 +8,42 @@ import Foundation
 enum TemporaryDevices {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var folders: Set<String> = []
+    // Cells at work on devices, and whether the runner is stopping: removal waits for the cells,
+    // since a cell between two steps could otherwise create a device folder again after it.
+    private static let cells = NSCondition()
+    nonisolated(unsafe) private static var activeCells = 0
+    nonisolated(unsafe) private static var stopping = false
+
+    /// A cell starts work on devices; false once the runner is stopping (the cell must not start).
+    static func beginCell() -> Bool {
+        cells.lock()
+        defer { cells.unlock() }
+        guard !stopping else { return false }
+        activeCells += 1
+        return true
+    }
+
+    /// A cell has stopped touching devices.
+    static func endCell() {
+        cells.lock()
+        activeCells -= 1
+        cells.broadcast()
+        cells.unlock()
+    }
     static let prefix = "upgrade-runner-devices-"
 
-    static func register(_ folder: String) {
+    /// Creates `folder` readable by this user alone (its keychains hold secrets in the clear) and
+    /// registers it for removal.
+    /// - Throws: ``GateError/io(path:doing:cause:)`` when it cannot be created.
+    static func create(_ folder: String) throws(GateError) {
         lock.withLock { _ = folders.insert(folder) }
-        removeAbandoned()
+        guard mkdir(folder, 0o700) == 0 else {
+            let cause = FileFailure.posix(errno)
+            lock.withLock { _ = folders.remove(folder) }
+            throw .io(path: folder, doing: "creating the temporary devices folder", cause: cause)
+        }
+        // mkdir's mode is masked by the umask; the folder must be 0700 whatever the umask.
+        chmod(folder, 0o700)
     }
 
     /// Removes a folder that cells may still be writing into: it is first renamed away, so that
@@ -25,13 +57,34 @@ enum TemporaryDevices {
         lock.withLock { _ = folders.remove(folder) }
     }
 
-    /// Removes every folder still registered (on interruption).
+    /// Removes every folder still registered (on interruption). A worker that was between two
+    /// steps when the apps were stopped may still create a folder under the old path: the removal
+    /// repeats until the paths have stayed gone for a few rounds (at most about a second).
     static func removeAll() {
-        for folder in lock.withLock({ folders }) { remove(folder) }
+        cells.lock()
+        stopping = true
+        // Every launch now fails at once (its app was killed, no new one starts), so the cells
+        // come out within moments; the deadline is for one stuck in a file system call.
+        let deadline = Date().addingTimeInterval(3)
+        while activeCells > 0 && cells.wait(until: deadline) {}
+        cells.unlock()
+        let registered = lock.withLock { folders }
+        var quietRounds = 0
+        for _ in 0..<100 where quietRounds < 3 {
+            let present = registered.filter { FileManager.default.fileExists(atPath: $0) || FileManager.default.fileExists(atPath: $0 + ".removing") }
+            if present.isEmpty { quietRounds += 1 } else { quietRounds = 0 }
+            for folder in present {
+                remove(folder)
+                try? FileManager.default.removeItem(atPath: folder + ".removing")
+            }
+            usleep(10_000)
+        }
     }
 
     /// Removes the device folders of runners that no longer exist: `upgrade-runner-devices-<pid>-…`
-    /// in the temporary folder whose pid is not a live process.
+    /// in the temporary folder whose pid is not a live process. Every start of the command line
+    /// calls it first, before it can refuse anything, so a killed run's secrets do not outlive the
+    /// next start of any runner.
     static func removeAbandoned() {
         let base = NSTemporaryDirectory()
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: base) else { return }

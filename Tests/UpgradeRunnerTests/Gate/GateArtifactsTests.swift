@@ -157,22 +157,26 @@ enum SampleGate {
         #expect(FileManager.default.fileExists(atPath: dir.file("a/b")))
     }
 
-    @Test("another run's files are refused in one line naming the folder, and replaced with --force")
+    @Test("a finished run's files are replaced; with files that are not a run's, --force is needed and they stay")
     func anotherRun() throws {
         let dir = try TemporaryDirectory("guard")
         try GateArtifacts.write(report: try SampleGate.report(), inputs: SampleGate.inputs(), to: dir.path)
         try FileManager.default.createDirectory(atPath: dir.file("paths/v1-to-v2"), withIntermediateDirectories: true)
+        try OutputFolder.prepare(dir.path, force: false)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == [GateArtifacts.inProgressMarker])
+        OutputFolder.release(dir.path)
+        try GateArtifacts.write(report: try SampleGate.report(), inputs: SampleGate.inputs(), to: dir.path)
+        try Data("keep".utf8).write(to: URL(fileURLWithPath: dir.file("notes.txt")))
         #expect(
             throws: GateError.outputFolderInUse(
-                folder: dir.path, reason: "holds another run's files (gate.json, junit.xml, paths, run.json, summary.md)")
+                folder: dir.path, reason: "holds files that are not a run's (notes.txt); pass --force to write the run beside them")
         ) {
             try OutputFolder.prepare(dir.path, force: false)
         }
-        let message = GateError.outputFolderInUse(folder: dir.path, reason: "x").description
-        #expect(message.hasPrefix(dir.path) && message.contains("--force") && !message.contains("\n"))
-        try Data("keep".utf8).write(to: URL(fileURLWithPath: dir.file("notes.txt")))
+        #expect(!FileManager.default.fileExists(atPath: dir.file(GateArtifacts.inProgressMarker)), "a refusal leaves no marker")
         try OutputFolder.prepare(dir.path, force: true)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["notes.txt"])
+        defer { OutputFolder.release(dir.path) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == [GateArtifacts.inProgressMarker, "notes.txt"])
     }
 
     @Test("a folder with unrelated files, or a file, is refused")
@@ -181,7 +185,7 @@ enum SampleGate {
         try Data("x".utf8).write(to: URL(fileURLWithPath: dir.file("photo.jpg")))
         #expect(
             throws: GateError.outputFolderInUse(
-                folder: dir.path, reason: "is not empty (it holds photo.jpg) and is not a run's folder")
+                folder: dir.path, reason: "holds files that are not a run's (photo.jpg); pass --force to write the run beside them")
         ) {
             try OutputFolder.prepare(dir.path, force: false)
         }

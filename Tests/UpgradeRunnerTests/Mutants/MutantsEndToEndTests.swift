@@ -65,14 +65,11 @@ struct MutantsEndToEndTests {
             MutantsSummary.self, from: Data(contentsOf: URL(fileURLWithPath: out + "/mutants.json")))
         #expect(summary.mutants.map(\.id) == ["accessible-in-query", "no-reinstall-sweep", "secret-in-log"])
 
-        // The same run with a build that carries no anti-pattern: it escapes, so the command fails, and the
-        // earlier run's folder is replaced only with --force.
+        // The same run with a build that carries no anti-pattern: it escapes, so the command fails; the
+        // earlier mutants run in --out is replaced, as a rerun expects.
         let other = try CLI("mutants-control")
         let withControl = try Self.buildsFolder(other, mutants: ["secret-in-log"], control: true)
-        let refused = cli.run(words, environment: ["UPGRADE_RUNNER_BUILDS": withControl])
-        #expect(refused.code == 2)
-        #expect(refused.error.contains("--force"))
-        let escaped = cli.run(words + ["--force"], environment: ["UPGRADE_RUNNER_BUILDS": withControl])
+        let escaped = cli.run(words, environment: ["UPGRADE_RUNNER_BUILDS": withControl])
         #expect(escaped.code == 1)
         #expect(Self.row(escaped.output, "control")?.hasSuffix("| `reads-old-data` | — | no |") == true)
         #expect(escaped.output.contains("Caught 1 of 2 mutants"))

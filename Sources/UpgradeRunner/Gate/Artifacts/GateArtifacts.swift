@@ -1,4 +1,5 @@
 import Foundation
+import SimRuntime
 
 /// Writes and reads the verdict artifacts of an output folder: run.json, gate.json, junit.xml and
 /// summary.md, every one deterministic byte for byte (sorted keys, sorted collections, no clock).
@@ -33,7 +34,6 @@ public enum GateArtifacts {
     public static func begin(inputs: RunInputs, at folder: String, force: Bool) throws(GateError) -> GatePlan {
         let plan = try inputs.plan()
         try OutputFolder.prepare(folder, force: force)
-        try writeFile(Data("in progress\n".utf8), to: folder, name: inProgressMarker)
         try writeFile(GateJSON.pretty(inputs), to: folder, name: runFile)
         let placeholder = GateEngine.evaluate(
             expected: plan.expectedCells(in: inputs.shard), findings: [], incomplete: [unfinishedReason])
@@ -43,17 +43,12 @@ public enum GateArtifacts {
 
     /// Writes the final run.json, junit.xml, summary.md and gate.json into `folder`, each atomically
     /// and gate.json last, then removes the in-progress marker.
-    /// - Throws: ``GateError/unwritable(path:reason:)`` naming the file.
+    /// - Throws: ``GateError/io(path:doing:cause:)`` naming the file.
     public static func write(report: GateReport, inputs: RunInputs, to folder: String) throws(GateError) {
         try createFolder(folder)
         try writeFile(GateJSON.pretty(inputs), to: folder, name: runFile)
         try writeVerdict(report: report, inputs: inputs, to: folder, finished: true)
-        let marker = (folder as NSString).appendingPathComponent(inProgressMarker)
-        if FileManager.default.fileExists(atPath: marker) {
-            do { try FileManager.default.removeItem(atPath: marker) } catch {
-                throw .unwritable(path: marker, reason: "cannot remove the in-progress marker")
-            }
-        }
+        try OutputFolder.finish(folder)
     }
 
     /// The bytes of gate.json for `report` on `inputs`.
@@ -69,6 +64,11 @@ public enum GateArtifacts {
     /// The text of summary.md for `report` on `inputs`.
     public static func summaryMarkdown(report: GateReport, inputs: RunInputs) -> String {
         SummaryWriter.render(report: report, inputs: inputs)
+    }
+
+    /// The verdict table as the command line prints it: summary.md's text without HTML entities.
+    public static func summaryText(report: GateReport, inputs: RunInputs) -> String {
+        SummaryWriter.render(report: report, inputs: inputs, flavor: .terminal)
     }
 
     /// Whether `folder` holds a finished run: gate.json says finished and no in-progress marker is left.
@@ -87,67 +87,154 @@ public enum GateArtifacts {
     }
 
     static func createFolder(_ folder: String) throws(GateError) {
-        do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
-            throw .unwritable(path: folder, reason: "cannot create the folder")
-        }
+        try ArtifactFile.createFolder(folder)
     }
 
     /// Writes `data` to a temporary file beside the target and renames it over the target.
     static func writeFile(_ data: Data, to folder: String, name: String) throws(GateError) {
-        let path = (folder as NSString).appendingPathComponent(name)
-        do { try data.write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
-            throw .unwritable(path: path, reason: (error as NSError).localizedDescription)
+        try ArtifactFile.write(data, to: (folder as NSString).appendingPathComponent(name), atomically: true)
+    }
+}
+
+/// Every write into an artifacts folder: a failure is one ``GateError/io(path:doing:cause:)``
+/// line naming the file and the cause (`no space left on device writing <file>`), exit code 3.
+///
+/// An atomic write goes through a temporary file of a name this tool knows
+/// (``temporaryPrefix``), renamed over the target: a run killed mid-write leaves at most such a
+/// file, which the next run into the folder removes with the rest of the earlier run.
+enum ArtifactFile {
+    /// The name start of a write in progress.
+    static let temporaryPrefix = ".upgrade-runner-writing-"
+
+    static func write(_ data: Data, to path: String, atomically: Bool = false) throws(GateError) {
+        guard atomically else {
+            do { try data.write(to: URL(fileURLWithPath: path)) } catch { throw .io(error, "writing", path) }
+            return
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        let temporary = folder + "/" + temporaryPrefix + (path as NSString).lastPathComponent + "-\(getpid())"
+        do { try data.write(to: URL(fileURLWithPath: temporary)) } catch {
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw .io(error, "writing", path)
+        }
+        guard rename(temporary, path) == 0 else {
+            let cause = FileFailure.posix(errno)
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw .io(path: path, doing: "writing", cause: cause)
+        }
+    }
+
+    static func createFolder(_ folder: String) throws(GateError) {
+        do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
+            throw .io(error, "creating the folder", folder)
         }
     }
 }
 
-/// The output-folder guard: a run writes only into an empty or new folder, or, with `--force`,
-/// into one whose earlier run's files it first removes.
+/// The output-folder guard: a run writes only into a new or empty folder or one that holds a
+/// finished or dead run of this tool (which it replaces, as the default folder is replaced); a
+/// folder another live run is writing is refused naming its pid, and a folder with files that are
+/// not a run's is refused unless `--force`.
+///
+/// Live is told from dead by an OS lock: the run holds a `flock` on the in-progress marker from
+/// ``prepare(_:force:)`` until ``GateArtifacts/write(report:inputs:to:)`` removes it, and the
+/// kernel drops the lock when the process ends however it ends.
 public enum OutputFolder {
-    /// The names a run writes at the top of its output folder.
+    /// The names a run writes at the top of its output folder (and `replay`, the folder a replay
+    /// of it writes, which a new run makes stale).
     public static let runEntries: Set<String> = [
         GateArtifacts.runFile, GateArtifacts.gateFile, GateArtifacts.junitFile, GateArtifacts.summaryFile,
-        GateArtifacts.inProgressMarker, "paths", "timings.json",
+        GateArtifacts.inProgressMarker, "paths", "timings.json", "replay",
     ]
 
-    /// Creates `folder` or checks that it may be written.
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var held: [String: Int32] = [:]
+
+    /// Creates `folder` or checks that it may be written, and takes its in-progress lock.
     ///
-    /// A new or empty folder is fine. A folder holding another run's files (run.json, gate.json, ...)
-    /// or any other file is refused unless `force`; with `force`, the earlier run's entries are
-    /// removed and other files are left alone (and so are read by the leak scan).
-    /// - Throws: ``GateError/outputFolderInUse(folder:reason:)``, one line naming the folder.
+    /// With `force`, files that are not a run's are left in place (the leak scan reads them too).
+    /// - Throws: ``GateError/outputFolderInUse(folder:reason:)``, one line naming the folder and,
+    ///   where the advice works, `--force`.
     public static func prepare(_ folder: String, force: Bool) throws(GateError) {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
-        if manager.fileExists(atPath: folder, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw .outputFolderInUse(folder: folder, reason: "is a file, not a folder") }
+        if manager.fileExists(atPath: folder, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw .outputFolderInUse(folder: folder, reason: "is a file, not a folder")
+        }
+        try GateArtifacts.createFolder(folder)
+        let marker = (folder as NSString).appendingPathComponent(GateArtifacts.inProgressMarker)
+        let markerExisted = manager.fileExists(atPath: marker)
+        let descriptor = open(marker, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw .io(path: marker, doing: "creating", cause: FileFailure.posix(errno))
+        }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let holder = readPID(descriptor)
+            close(descriptor)
+            throw .outputFolderInUse(
+                folder: folder, reason: "is being written by a live run (pid \(holder.map(String.init) ?? "unknown"))")
+        }
+        do {
             let entries: [String]
             do { entries = try manager.contentsOfDirectory(atPath: folder).sorted() } catch {
-                throw .unreadable(path: folder, reason: "cannot list the folder")
+                throw GateError.io(error, "listing", folder)
             }
-            let runFiles = entries.filter(runEntries.contains)
-            if !force {
-                if entries.contains(GateArtifacts.inProgressMarker) {
-                    throw .outputFolderInUse(
-                        folder: folder,
-                        reason: "holds a run in progress or an interrupted one (\(GateArtifacts.inProgressMarker))")
-                }
-                if !runFiles.isEmpty {
-                    throw .outputFolderInUse(
-                        folder: folder, reason: "holds another run's files (\(runFiles.joined(separator: ", ")))")
-                }
-                if let first = entries.first {
-                    throw .outputFolderInUse(folder: folder, reason: "is not empty (it holds \(first)) and is not a run's folder")
-                }
+            let isRunEntry = { (name: String) in runEntries.contains(name) || name.hasPrefix(ArtifactFile.temporaryPrefix) }
+            let others = entries.filter { !isRunEntry($0) }
+            if !others.isEmpty && !force {
+                let what = others.count == 1 ? others[0] : "\(others[0]) and \(others.count - 1) more"
+                throw GateError.outputFolderInUse(
+                    folder: folder,
+                    reason: "holds files that are not a run's (\(what)); pass --force to write the run beside them")
             }
-            for entry in runFiles {
+            for entry in entries where isRunEntry(entry) && entry != GateArtifacts.inProgressMarker {
                 let path = (folder as NSString).appendingPathComponent(entry)
                 do { try manager.removeItem(atPath: path) } catch {
-                    throw .unwritable(path: path, reason: "cannot remove the earlier run's file")
+                    throw GateError.io(error, "removing the earlier run's file", path)
                 }
             }
-        } else {
-            try GateArtifacts.createFolder(folder)
+            let text = Array("in progress\npid \(getpid())\n".utf8)
+            guard ftruncate(descriptor, 0) == 0, text.withUnsafeBytes({ pwrite(descriptor, $0.baseAddress, $0.count, 0) }) == text.count
+            else { throw GateError.io(path: marker, doing: "writing", cause: FileFailure.posix(errno)) }
+        } catch {
+            close(descriptor)
+            if !markerExisted { try? manager.removeItem(atPath: marker) }
+            throw error as! GateError
         }
+        lock.withLock {
+            if let earlier = held.updateValue(descriptor, forKey: folder) { close(earlier) }
+        }
+    }
+
+    /// Removes the in-progress marker and drops the lock: the run in `folder` is finished.
+    static func finish(_ folder: String) throws(GateError) {
+        let marker = (folder as NSString).appendingPathComponent(GateArtifacts.inProgressMarker)
+        if FileManager.default.fileExists(atPath: marker) {
+            do { try FileManager.default.removeItem(atPath: marker) } catch {
+                throw .io(error, "removing the in-progress marker", marker)
+            }
+        }
+        lock.withLock {
+            if let descriptor = held.removeValue(forKey: folder) { close(descriptor) }
+        }
+    }
+
+    /// Drops the lock of a run in `folder` that ended with an error; the marker stays, so the folder
+    /// reads as an interrupted run.
+    static func release(_ folder: String) {
+        lock.withLock {
+            if let descriptor = held.removeValue(forKey: folder) { close(descriptor) }
+        }
+    }
+
+    /// The pid a live run wrote into the marker (`pid N` on its second line).
+    private static func readPID(_ descriptor: Int32) -> Int32? {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return nil }
+        let text = String(decoding: buffer[0..<count], as: UTF8.self)
+        return text.split(separator: "\n").lazy.compactMap { line in
+            line.hasPrefix("pid ") ? Int32(line.dropFirst(4)) : nil
+        }.first
     }
 }

@@ -4,9 +4,18 @@ import Foundation
 ///
 /// The overall verdict line first, then rows of paths by columns of scenarios (`—` where a
 /// scenario does not run on a path), a table of conditions, and every failure and unknown with its
-/// reason. Built only from findings, which hold names, never values.
+/// reason, and the command that reruns each of those cells alone. Built only from findings, which
+/// hold names, never values.
+///
+/// The terminal flavour is the same text without HTML entities: Markdown renderers need `&lt;` for
+/// a `<` in a table, a terminal shows it as typed.
 enum SummaryWriter {
-    static func render(report: GateReport, inputs: RunInputs) -> String {
+    enum Flavor {
+        case markdown, terminal
+    }
+
+    static func render(report: GateReport, inputs: RunInputs, flavor: Flavor = .markdown) -> String {
+        func text(_ raw: String) -> String { SummaryWriter.text(raw, flavor: flavor) }
         var lines: [String] = []
         lines.append("## Upgrade gate: \(mark(report.verdict))")
         lines.append("")
@@ -50,7 +59,7 @@ enum SummaryWriter {
             lines.append("")
         }
 
-        let explored = exploration(report)
+        let explored = exploration(report, flavor: flavor)
         if !explored.isEmpty {
             lines.append("### Exploration")
             lines.append("")
@@ -75,12 +84,36 @@ enum SummaryWriter {
             lines.append(contentsOf: problems)
             lines.append("")
         }
+        let reruns = rerunCommands(report: report, inputs: inputs)
+        if !reruns.isEmpty {
+            lines.append("### Rerun one cell")
+            lines.append("")
+            lines.append("```sh")
+            lines.append(contentsOf: reruns)
+            lines.append("```")
+            lines.append("")
+        }
         return lines.joined(separator: "\n")
+    }
+
+    /// `upgrade-runner run ...` for each failed or unknown (path, scenario), with the run's case id
+    /// and runtime, so that it seeds the same secrets and answers the same codes.
+    static func rerunCommands(report: GateReport, inputs: RunInputs) -> [String] {
+        var seen: Set<String> = []
+        return report.problems.compactMap { problem -> String? in
+            guard let path = BuildPair(id: problem.path) else { return nil }
+            var words = ["upgrade-runner", "run"]
+            if let old = path.old { words += ["--from", old] }
+            words += ["--to", path.new, "--scenario", problem.scenario.rawValue, "--case-id", inputs.caseID]
+            words += ["--runtime", "\"\(inputs.runtime)\""]
+            let line = words.joined(separator: " ")
+            return seen.insert(line).inserted ? line : nil
+        }
     }
 
     /// `✅ PASS`, `❌ FAIL` or `⚠️ UNKNOWN`.
     /// One row per exploration cell: what it explored (its checker's note) and how many attempts failed.
-    private static func exploration(_ report: GateReport) -> [String] {
+    private static func exploration(_ report: GateReport, flavor: Flavor) -> [String] {
         var rows: [String] = []
         for path in report.paths {
             for scenario in path.scenarios where scenario.scenario.isExploration {
@@ -89,7 +122,7 @@ enum SummaryWriter {
                 let note =
                     findings.first { $0.verdict == .pass }?.message
                     ?? (failed > 0 ? "\(failed) attempt(s) failed or could not be judged" : "nothing recorded")
-                rows.append("| `\(path.path)` | \(scenario.scenario) | \(text(note)) | \(failed) |")
+                rows.append("| `\(path.path)` | \(scenario.scenario) | \(text(note, flavor: flavor)) | \(failed) |")
             }
         }
         return rows
@@ -103,14 +136,14 @@ enum SummaryWriter {
         }
     }
 
-    /// Text safe in a Markdown table or list: one line, no HTML, no table breaks.
-    static func text(_ raw: String) -> String {
+    /// Text safe in a Markdown table or list: one line, no HTML (in the Markdown flavour), no table breaks.
+    static func text(_ raw: String, flavor: Flavor = .markdown) -> String {
         var out = ""
         for character in GateFinding.oneLine(raw) {
             switch character {
             case "|": out += "\\|"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
+            case "<" where flavor == .markdown: out += "&lt;"
+            case ">" where flavor == .markdown: out += "&gt;"
             case "`": out += "'"
             default: out.append(character)
             }

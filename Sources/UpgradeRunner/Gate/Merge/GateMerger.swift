@@ -32,6 +32,8 @@ public enum GateMerger {
         let copies = try unitFolders(of: folders)
         let report = GateEngine.evaluate(expected: plan.expectedCells(in: nil), findings: findings, incomplete: incomplete)
         try GateArtifacts.begin(inputs: inputs, at: out, force: force)
+        var completed = false
+        defer { if !completed { OutputFolder.release(out) } }
         for (source, relative) in copies {
             let target = (out as NSString).appendingPathComponent(relative)
             do {
@@ -39,10 +41,11 @@ public enum GateMerger {
                     atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
                 try FileManager.default.copyItem(atPath: source, toPath: target)
             } catch {
-                throw .unwritable(path: target, reason: "cannot copy \(source)")
+                throw .io(error, "copying \(source) to", target)
             }
         }
         try GateArtifacts.write(report: report, inputs: inputs, to: out)
+        completed = true
         return report
     }
 

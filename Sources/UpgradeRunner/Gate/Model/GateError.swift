@@ -1,5 +1,8 @@
-/// Bad input to the gate: a flag, a file or a folder that cannot be used as given. Every case has a
-/// one-line description that names the flag, file or folder, and maps to exit code 2.
+import SimRuntime
+
+/// Bad input to the gate (a flag, a file or a folder that cannot be used as given, exit code 2), or
+/// a file system that failed the run (exit code 3). Every case has a one-line description that
+/// names the flag, file or folder.
 public enum GateError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A flag's value cannot be used, such as `--shard 4/3`.
     case invalidValue(flag: String, value: String, reason: String)
@@ -7,7 +10,8 @@ public enum GateError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidBuildID(String, reason: String)
     /// The plan holds no (path, scenario) to run.
     case nothingToRun(String)
-    /// The output folder holds another run's files, or files that are not a run's, and `--force` was not given.
+    /// The output folder is a file, is written by a live run, or holds files that are not a run's
+    /// (`reason` says so, with `--force` advice only where `--force` helps).
     case outputFolderInUse(folder: String, reason: String)
     /// A file that is needed is missing or unreadable.
     case unreadable(path: String, reason: String)
@@ -17,11 +21,20 @@ public enum GateError: Error, Equatable, Sendable, CustomStringConvertible {
     case shardInputsDiffer(folder: String, expected: String, found: String)
     /// A shard folder does not fit the others (another shard count, or a shard given twice).
     case shardMismatch(folder: String, reason: String)
-    /// A file could not be written.
-    case unwritable(path: String, reason: String)
+    /// A file operation failed: `cause` as ``FileFailure`` words it, `doing` what was being done
+    /// ("writing", "creating the folder").
+    case io(path: String, doing: String, cause: String)
 
-    /// The exit code for every gate input error: 2, bad usage or bad input.
-    public var exitCode: Int32 { 2 }
+    /// 2, bad usage or bad input; 3 for an I/O failure, which leaves the run incomplete.
+    public var exitCode: Int32 {
+        if case .io = self { return 3 }
+        return 2
+    }
+
+    /// The I/O failure of `error` while `doing` something to `path`.
+    static func io(_ error: any Error, _ doing: String, _ path: String) -> GateError {
+        .io(path: path, doing: doing, cause: FileFailure.cause(error))
+    }
 
     /// One line that names the flag, file or folder.
     public var description: String {
@@ -29,13 +42,13 @@ public enum GateError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidValue(let flag, let value, let reason): "\(flag): \"\(value)\" \(reason)"
         case .invalidBuildID(let id, let reason): "build id \"\(id)\": \(reason)"
         case .nothingToRun(let reason): "nothing to run: \(reason)"
-        case .outputFolderInUse(let folder, let reason): "\(folder): \(reason); pass --force to replace it"
+        case .outputFolderInUse(let folder, let reason): "\(folder): \(reason)"
         case .unreadable(let path, let reason): "\(path): \(reason)"
         case .malformed(let path, let reason): "\(path): \(reason)"
         case .shardInputsDiffer(let folder, let expected, let found):
             "\(folder): made from other inputs than the first shard (inputs digest \(found.prefix(19)), expected \(expected.prefix(19)))"
         case .shardMismatch(let folder, let reason): "\(folder): \(reason)"
-        case .unwritable(let path, let reason): "\(path): cannot write: \(reason)"
+        case .io(let path, let doing, let cause): "\(cause) \(doing) \(path)"
         }
     }
 }

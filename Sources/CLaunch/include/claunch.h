@@ -1,0 +1,12 @@
+#ifndef CLAUNCH_H
+#define CLAUNCH_H
+#include <sys/types.h>
+
+/// Asks the kernel to send `signal` to the calling process when the thread that started it ends
+/// (Linux's PR_SET_PDEATHSIG; prctl is variadic, so Swift cannot call it directly), then checks that
+/// `expected_parent` is still the parent: a launcher that died before the call leaves no one to
+/// deliver the signal. Returns 0 when armed and the parent is alive, -1 otherwise; on systems
+/// without the call it only checks the parent.
+int claunch_die_with_parent(int signal, pid_t expected_parent);
+
+#endif
