@@ -293,4 +293,61 @@ import TestSupport
         let lock = cli.run(["device", "lock", udid])
         #expect(lock.code == 0, "\(lock.error)")
     }
+
+    @Test("an app dies with its launcher, and the device stays locked while it runs")
+    func appDiesWithLauncher() throws {
+        let cli = try CLI()
+        let udid = try cli.bootedDevice()
+        let launcher = Process()
+        launcher.executableURL = URL(fileURLWithPath: BuiltProducts.executable("upgrade-runner"))
+        launcher.arguments = [
+            "launch", udid, "com.example.tiny", "--devices-root", cli.root, "--timeout", "60", "--", "-TinyMode", "hang",
+        ]
+        launcher.standardOutput = FileHandle.nullDevice
+        launcher.standardError = FileHandle.nullDevice
+        try launcher.run()
+        let deadline = Date().addingTimeInterval(20)
+        var app: Int32?
+        while app == nil, Date() < deadline {
+            app = Self.children(of: launcher.processIdentifier).first
+            if app == nil { usleep(20_000) }
+        }
+        let pid = try #require(app, "the launcher started its app")
+        // Wait until the app runs its own code (it has written its first log line).
+        let log = cli.root + "/\(udid)/logs/com.example.tiny.log"
+        while (try? String(contentsOfFile: log, encoding: .utf8))?.contains("hanging") != true, Date() < deadline {
+            usleep(20_000)
+        }
+        kill(launcher.processIdentifier, SIGKILL)
+        launcher.waitUntilExit()
+        // The app holds the device's lock while it lives: install refuses, or waits for its end.
+        var gone = false
+        while !gone, Date() < deadline {
+            gone = !Self.isRunning(pid)
+            if !gone { usleep(20_000) }
+        }
+        #expect(gone, "the app (pid \(pid)) outlived its launcher")
+        let install = cli.run(["install", udid, "v1"])
+        #expect(install.code == 0, "\(install.error)")
+    }
+
+    /// The pids whose parent is `parent` (from /proc).
+    static func children(of parent: Int32) -> [Int32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap(Int32.init).filter { pid in
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { return false }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 1 && Int32(fields[1]) == parent
+        }
+    }
+
+    /// Whether `pid` is a live process (a zombie, dead but not reaped, is not).
+    static func isRunning(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return false }
+        return stat[stat.index(after: close)...].split(separator: " ").first != "Z"
+    }
 }
