@@ -229,7 +229,7 @@ import TestSupport
         expectRefused(cli, ["install", udid, "v5"], naming: "\(folder)/build.json: field \"bundleID\" is missing")
         try BuildFixture.write(in: cli.builds, id: "v5", buildNumber: "500")
         try "junk".write(toFile: folder + "/App.entitlements", atomically: true, encoding: .utf8)
-        expectRefused(cli, ["install", udid, "v5"], naming: "\(folder)/App.entitlements: the property list is not a dictionary")
+        expectRefused(cli, ["install", udid, "v5"], naming: "\(folder)/App.entitlements: line 1: expected a property list")
         try FileManager.default.removeItem(atPath: folder + "/App.entitlements")
         expectRefused(cli, ["install", udid, "v5"], naming: "\(folder)/App.entitlements")
         try BuildFixture.write(in: cli.builds, id: "v5", buildNumber: "500", executable: "Missing")
