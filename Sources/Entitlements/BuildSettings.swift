@@ -119,7 +119,8 @@ public enum BuildSettings {
             throw EntitlementsError(file, "line \(number): #include nested more than \(maximumIncludeDepth) deep")
         }
         let name = String(parts[1])
-        let path = name.hasPrefix("/") ? name : ((file as NSString).deletingLastPathComponent as NSString).appendingPathComponent(name)
+        let path =
+            name.hasPrefix("/") ? name : ((file as NSString).deletingLastPathComponent as NSString).appendingPathComponent(name)
         if optional, !FileManager.default.fileExists(atPath: path) { return [:] }
         return try read(file: path, depth: depth + 1)
     }

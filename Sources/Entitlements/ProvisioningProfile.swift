@@ -23,7 +23,8 @@ public struct ProvisioningProfile: Sendable, Equatable {
         let bytes = [UInt8](data.prefix(64))
         guard PropertyListReader.looksLikePlist(bytes) else {
             let plistBytes = try signedContent(of: [UInt8](data), file: file)
-            return try ProvisioningProfile(plist: try PropertyListReader.dictionary(from: Data(plistBytes), file: file), file: file)
+            return try ProvisioningProfile(
+                plist: try PropertyListReader.dictionary(from: Data(plistBytes), file: file), file: file)
         }
         return try ProvisioningProfile(plist: try PropertyListReader.dictionary(from: data, file: file), file: file)
     }

@@ -90,7 +90,8 @@ public struct XcodeVariables: Sendable, Equatable {
             }
             return try expand(setting, file: file, place: place, chain: chain + [bare])
         }
-        let needsTeam = "\(unexpanded): it needs a team id (pass --team or --setting DEVELOPMENT_TEAM=..., or set \"team\" in the build manifest)"
+        let needsTeam =
+            "\(unexpanded): it needs a team id (pass --team or --setting DEVELOPMENT_TEAM=..., or set \"team\" in the build manifest)"
         switch bare {
         case "AppIdentifierPrefix", "TeamIdentifierPrefix":
             let team = settings["DEVELOPMENT_TEAM"] ?? team

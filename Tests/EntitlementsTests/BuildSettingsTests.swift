@@ -18,8 +18,10 @@ import TestSupport
         "every way of giving the settings expands the file to the same entitlements",
         arguments: [
             (
-                ["APP_BUNDLE_ID=com.example.ledger", "BASE_BUNDLE_ID=com.example", "GROUP_ID_PREFIX=group",
-                 "DEVELOPMENT_TEAM=Q7X2K9M4TD"], [String]()
+                [
+                    "APP_BUNDLE_ID=com.example.ledger", "BASE_BUNDLE_ID=com.example", "GROUP_ID_PREFIX=group",
+                    "DEVELOPMENT_TEAM=Q7X2K9M4TD",
+                ], [String]()
             ),
             (["APP_BUNDLE_ID=$(BASE_BUNDLE_ID).ledger"], ["settings/Base.xcconfig"]),
             ([], ["settings/Ledger.xcconfig"]),

@@ -70,7 +70,10 @@ import Testing
     @Test(
         "a mistyped keychain key is bad input naming the key",
         arguments: [
-            ("<key>keychain-access-groups</key><string>T.a</string>", "key keychain-access-groups is a string, not an array of strings"),
+            (
+                "<key>keychain-access-groups</key><string>T.a</string>",
+                "key keychain-access-groups is a string, not an array of strings"
+            ),
             (
                 "<key>com.apple.security.application-groups</key><array><integer>1</integer></array>",
                 "key com.apple.security.application-groups element 0 is an integer, not a string"

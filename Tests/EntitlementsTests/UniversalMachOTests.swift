@@ -8,7 +8,8 @@ import Testing
     static func plist(_ groups: [String], extra: String = "") -> [UInt8] {
         let strings = groups.map { "<string>\($0)</string>" }.joined()
         return Array(
-            #"<plist version="1.0"><dict><key>keychain-access-groups</key><array>\#(strings)</array>\#(extra)</dict></plist>"#.utf8)
+            #"<plist version="1.0"><dict><key>keychain-access-groups</key><array>\#(strings)</array>\#(extra)</dict></plist>"#
+                .utf8)
     }
 
     @Test(
@@ -26,7 +27,8 @@ import Testing
         #expect(found.warnings.isEmpty)
     }
 
-    @Test("a 32-bit device slice's entitlements come from its code signature, in FAT_MAGIC and FAT_MAGIC_64 files",
+    @Test(
+        "a 32-bit device slice's entitlements come from its code signature, in FAT_MAGIC and FAT_MAGIC_64 files",
         arguments: [false, true])
     func signature32(wide: Bool) throws {
         let xml = try FixtureFiles.bytes("src/ledger.plist")
@@ -74,7 +76,8 @@ import Testing
                 + "needs 65535 bytes, but only 1076 remain")
     }
 
-    @Test("an ad hoc signature's com.apple.security.get-task-allow (recent simulator builds) is no disagreement",
+    @Test(
+        "an ad hoc signature's com.apple.security.get-task-allow (recent simulator builds) is no disagreement",
         arguments: ["get-task-allow", "com.apple.security.get-task-allow"])
     func adHoc(key: String) throws {
         let xml = try FixtureFiles.bytes("src/ledger.plist")

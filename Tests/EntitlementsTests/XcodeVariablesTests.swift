@@ -59,7 +59,8 @@ import Testing
             try XcodeVariables(team: "T").expand(["k": .string("$(PRODUCT_BUNDLE_IDENTIFIER)")], file: "f")
         }
         #expect(
-            noBundle?.problem.hasPrefix("key k: variable $(PRODUCT_BUNDLE_IDENTIFIER) left unexpanded: it needs a bundle id") == true)
+            noBundle?.problem.hasPrefix("key k: variable $(PRODUCT_BUNDLE_IDENTIFIER) left unexpanded: it needs a bundle id")
+                == true)
         let open = #expect(throws: EntitlementsError.self) {
             try XcodeVariables(team: "T").expand(["k": .string("$(AppIdentifierPrefix")], file: "f")
         }

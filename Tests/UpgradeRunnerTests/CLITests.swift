@@ -97,10 +97,12 @@ import TestSupport
     func entitlementsSettings() throws {
         let cli = try CLI()
         let file = cli.directory.file("App.entitlements")
-        try #"""
+        let xml = """
             <plist version="1.0"><dict><key>application-identifier</key><string>$(AppIdentifierPrefix)$(APP_ID)</string>
-            <key>keychain-access-groups</key><array><string>$(TeamIdentifierPrefix)${BASE}.shared</string></array></dict></plist>
-            """#.write(toFile: file, atomically: true, encoding: .utf8)
+            <key>keychain-access-groups</key><array><string>$(TeamIdentifierPrefix)${BASE}.shared</string></array>
+            </dict></plist>
+            """
+        try xml.write(toFile: file, atomically: true, encoding: .utf8)
         try "DEVELOPMENT_TEAM = TEAM123456\nBASE = com.example\n".write(
             toFile: cli.directory.file("Base.xcconfig"), atomically: true, encoding: .utf8)
         let shown = cli.run([
