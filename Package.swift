@@ -4,7 +4,8 @@ import PackageDescription
 // One package, no dependencies beyond the toolchain and the system's SQLite.
 // The dependency direction is one way:
 // SimRuntime <- SimSecurity (with CSQLite) <- SimDevice <- AppHarness <- app builds;
-// Entitlements and UpgradeRunner sit beside the app builds and talk to them only by launching them.
+// Entitlements depends on nothing: SimDevice installs a build with the identity it reads, and UpgradeRunner diffs
+// with it, so a diff and an install read one way. Entitlements and UpgradeRunner talk to app builds only by launching them.
 let package = Package(
     name: "upgrade-runner",
     products: [
@@ -27,7 +28,7 @@ let package = Package(
         .target(name: "CLaunch"),
         .target(name: "SimRuntime", dependencies: ["CSHA256", "CLaunch"]),
         .target(name: "SimSecurity", dependencies: ["SimRuntime", "CSQLite"]),
-        .target(name: "SimDevice", dependencies: ["SimSecurity", "SimRuntime"]),
+        .target(name: "SimDevice", dependencies: ["SimSecurity", "SimRuntime", "Entitlements"]),
         .target(name: "Entitlements"),
         .target(name: "UpgradeRunner", dependencies: ["SimDevice", "Entitlements"]),
         .executableTarget(name: "upgrade-runner", dependencies: ["UpgradeRunner"]),

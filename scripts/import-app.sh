@@ -13,7 +13,7 @@
 #
 # Apple's tools are used where present (/usr/libexec/PlistBuddy or plutil for Info.plist,
 # codesign for the signature's entitlements); otherwise, and for simulator builds whose ad hoc
-# signature shows only get-task-allow, the project's reader: `upgrade-runner entitlements show`
+# signature shows only (com.apple.security.)get-task-allow, the project's reader: `upgrade-runner entitlements show`
 # ($UPGRADE_RUNNER, else upgrade-runner on PATH, else .build/debug/upgrade-runner).
 # Exit codes: 0 written, 2 bad usage or input (one line on standard error).
 set -eu
@@ -87,7 +87,7 @@ esac
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/import-app.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-# Entitlements: codesign's, unless it shows only an ad hoc signature's get-task-allow (a simulator
+# Entitlements: codesign's, unless it shows only an ad hoc signature's (com.apple.security.)get-task-allow (a simulator
 # build keeps its real entitlements in the __TEXT,__entitlements section, which only our reader reads).
 source=
 if command -v codesign >/dev/null 2>&1 \

@@ -57,7 +57,7 @@ public struct AppBundle: Sendable {
         if let profileData = FileManager.default.contents(atPath: profileFile.path) {
             let read = try ProvisioningProfile.read(profileData, file: profileName)
             profile = read
-            for problem in ProfileAgreement.disagreements(app: found.entitlements, profile: read) {
+            for problem in ProfileAgreement.disagreements(app: found.entitlements, profile: read, macOS: macOS) {
                 warnings.append("\(executableName) disagrees with \(profileName): \(problem)")
             }
         }

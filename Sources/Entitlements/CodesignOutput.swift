@@ -7,10 +7,7 @@ public enum CodesignOutput {
     /// - Throws: when the text is neither a plist nor the `[Dict]` form, or its top level is not a dictionary.
     public static func read(_ data: Data, file: String) throws(EntitlementsError) -> [String: PlistValue] {
         var bytes = [UInt8](data)
-        // Older codesign printed the raw blob for `--entitlements -`: magic 0xfade7171 and a length before the XML.
-        if bytes.count >= 8, bytes[0] == 0xfa, bytes[1] == 0xde, bytes[2] == 0x71, bytes[3] == 0x71 {
-            bytes.removeFirst(8)
-        }
+        if let header = blobHeader(in: bytes) { bytes.removeSubrange(header..<(header + 8)) }
         if bytes.starts(with: Array("bplist".utf8)) {
             return try PropertyListReader.dictionary(from: Data(bytes), file: file)
         }
@@ -22,6 +19,19 @@ public enum CodesignOutput {
             return try CodesignTextForm.parse(body, file: file)
         }
         return try PropertyListReader.dictionary(from: Data(body.utf8), file: file)
+    }
+
+    /// Where the raw blob header sits: older codesign printed the blob itself for `--entitlements -` (magic
+    /// 0xfade7171 and a length, then the XML) on standard output, after the `Executable=` line it prints on standard
+    /// error, so output captured with `2>&1` has the header after that line. Only before any `<` does it count.
+    static func blobHeader(in bytes: [UInt8]) -> Int? {
+        let magic: [UInt8] = [0xfa, 0xde, 0x71, 0x71]
+        var index = 0
+        while index + 8 <= bytes.count, bytes[index] != UInt8(ascii: "<") {
+            if bytes[index..<(index + 4)].elementsEqual(magic) { return index }
+            index += 1
+        }
+        return nil
     }
 
     /// The text from the first line of content on, after skipping the lines codesign prints before it.

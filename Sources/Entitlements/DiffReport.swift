@@ -62,7 +62,7 @@ public struct DiffReport: Sendable, Equatable, Encodable {
         findings = all
         self.itemCounts = itemCounts
         unreachableItems = itemCounts.map { _ in
-            all.filter { $0.id == .unreachableGroup }.reduce(0) { $0 + ($1.items ?? 0) }
+            all.filter { $0.id == .unreachableGroup || $0.id == .profileWildcard }.reduce(0) { $0 + ($1.items ?? 0) }
         }
         verdict = all.contains { $0.severity == .error } ? .incompatible : .compatible
         exitCode = verdict == .compatible ? 0 : 1

@@ -48,7 +48,8 @@ extension DiffReport {
             lines.append("  \(severity)\(finding.id.rawValue)\(subject): \(finding.message)")
         }
         if let unreachableItems, let itemCounts {
-            let total = old.accessGroups.reduce(0) { $0 + max(0, itemCounts[$1] ?? 0) }
+            // A profile's wildcard group counts the device's groups it matches.
+            let total = itemCounts.filter { Entitlements.grants(old.accessGroups, $0.key) }.values.reduce(0) { $0 + max(0, $1) }
             lines.append("")
             lines.append("items the new build could no longer reach: \(unreachableItems) of \(total) in the old build's groups")
         }

@@ -8,6 +8,32 @@ public struct Entitlements: Sendable, Equatable {
         self.values = values
     }
 
+    /// Wraps `values` after checking that the keys the keychain reads have the types securityd expects, so a
+    /// mistyped list is bad input rather than a build that silently has no access groups.
+    /// - Parameter place: where in `file` the values came from (a Mach-O slice), when it is not the whole file.
+    /// - Throws: one line naming the file, the place and the key.
+    public init(checking values: [String: PlistValue], file: String, place: String? = nil) throws(EntitlementsError) {
+        let prefix = place.map { "\($0): " } ?? ""
+        for key in Self.stringKeys {
+            guard let value = values[key], value.string == nil else { continue }
+            throw EntitlementsError(file, "\(prefix)key \(key) is \(value.typeNameWithArticle), not a string")
+        }
+        for key in Self.listKeys {
+            guard let value = values[key] else { continue }
+            guard let elements = value.array else {
+                throw EntitlementsError(file, "\(prefix)key \(key) is \(value.typeNameWithArticle), not an array of strings")
+            }
+            if let index = elements.firstIndex(where: { $0.string == nil }) {
+                throw EntitlementsError(
+                    file, "\(prefix)key \(key) element \(index) is \(elements[index].typeNameWithArticle), not a string")
+            }
+        }
+        self.values = values
+    }
+
+    static let stringKeys = ["application-identifier", "com.apple.application-identifier"]
+    static let listKeys = ["keychain-access-groups", "com.apple.security.application-groups"]
+
     /// `application-identifier` (iOS), else `com.apple.application-identifier` (macOS): `TEAMID.bundle.id`.
     public var applicationIdentifier: String? {
         values["application-identifier"]?.string ?? values["com.apple.application-identifier"]?.string

@@ -21,16 +21,18 @@ public enum EntitlementsDiffCommand {
     ///   - bundleID: bundle id for `$(PRODUCT_BUNDLE_IDENTIFIER)` likewise.
     ///   - itemCounts: items per access group on a device, when one was given.
     ///   - json: print JSON with sorted keys instead of text.
+    ///   - settings: `NAME=VALUE` build settings (`--setting`), which win over every other source.
+    ///   - settingsFiles: `.xcconfig` files or `xcodebuild -showBuildSettings` output (`--settings`).
     public static func run(
         old: String, new: String, team: String?, bundleID: String?, buildsRoot: String,
-        itemCounts: [String: Int]?, json: Bool
+        itemCounts: [String: Int]?, json: Bool, settings: [String] = [], settingsFiles: [String] = []
     ) -> Output {
         if let negative = itemCounts?.keys.sorted().first(where: { (itemCounts?[$0] ?? 0) < 0 }) {
             return Output(stdout: "", stderr: "error: item count for access group \(negative) is negative\n", exitCode: badInput)
         }
-        let variables = XcodeVariables(team: team, bundleID: bundleID)
         let report: DiffReport
         do {
+            let variables = try XcodeVariables(team: team, bundleID: bundleID, assignments: settings, files: settingsFiles)
             let before = try EntitlementsLoader.load(old, variables: variables, buildsRoot: buildsRoot)
             let after = try EntitlementsLoader.load(new, variables: variables, buildsRoot: buildsRoot)
             report = DiffReport(old: before, new: after, itemCounts: itemCounts)

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The kinds of input the loader recognises, by content first and extension second.
+/// The kinds of input the loader recognises, by content (an extension only labels a plist as `.entitlements`).
 public enum SourceKind: String, Sendable, Encodable, CaseIterable {
     /// A build folder (`builds/<id>/build.json`), named by id or path.
     case build = "build"
@@ -14,6 +14,8 @@ public enum SourceKind: String, Sendable, Encodable, CaseIterable {
     case xcodeEntitlements = "xcode-entitlements"
     /// An `embedded.mobileprovision` (CMS SignedData).
     case provisioningProfile = "provisioning-profile"
+    /// The property list inside a profile, as `security cms -D` prints it: its `Entitlements` are read.
+    case profilePlist = "profile-plist"
     /// A thin or universal Mach-O executable.
     case machO = "mach-o"
     /// A `.app` folder.
@@ -81,7 +83,11 @@ public enum EntitlementsLoader {
         guard FileManager.default.fileExists(atPath: path) else {
             throw EntitlementsError(path, "no such file (named by \"entitlements\" in \(BuildManifest.fileName))")
         }
-        let buildVariables = XcodeVariables(team: manifest.team ?? variables.team, bundleID: manifest.bundleID)
+        // The manifest says who the build is; settings given by the caller still override its own, as on xcodebuild's
+        // command line.
+        let buildVariables = XcodeVariables(
+            team: manifest.team ?? variables.team, bundleID: manifest.bundleID,
+            settings: (manifest.settings ?? [:]).merging(variables.settings, uniquingKeysWith: { $1 }))
         let inner = try load(path, variables: buildVariables, buildsRoot: "")
         guard inner.kind != .build else { throw EntitlementsError(path, "a build's entitlements cannot be another build") }
         let team = manifest.team.map { ", team \($0)" } ?? ""
@@ -91,16 +97,17 @@ public enum EntitlementsLoader {
             warnings: inner.warnings)
     }
 
-    /// Loads one file, choosing the reader by its first bytes (and `.entitlements` by extension).
+    /// Loads one file, choosing the reader by its content.
     public static func loadFile(_ path: String, variables: XcodeVariables) throws(EntitlementsError) -> LoadedEntitlements {
         guard let data = FileManager.default.contents(atPath: path) else { throw EntitlementsError(path, "cannot read file") }
         return try read(data, file: path, variables: variables)
     }
 
-    /// Reads entitlements from bytes already in memory; `file` names them in errors and decides `.entitlements`.
+    /// Reads entitlements from bytes already in memory, choosing the reader by content (a file name decides only
+    /// whether a plist is labelled an Xcode `.entitlements` file); `file` names them in errors.
     public static func read(_ data: Data, file: String, variables: XcodeVariables) throws(EntitlementsError) -> LoadedEntitlements
     {
-        let bytes = [UInt8](data.prefix(8))
+        let bytes = [UInt8](data.prefix(64))
         guard !bytes.isEmpty else { throw EntitlementsError(file, "empty file") }
         if MachOFile.looksLikeMachO(bytes) {
             let found = try MachOFile.read(data, file: file).entitlements(file: file)
@@ -109,9 +116,9 @@ public enum EntitlementsLoader {
                 summary: "Mach-O executable (\(found.origin))", warnings: found.warnings)
         }
         let ext = (file as NSString).pathExtension.lowercased()
-        // A DER SEQUENCE with a long-form length (a profile is hundreds of bytes), not text that starts with "0".
-        let der = bytes[0] == 0x30 && bytes.count > 1 && bytes[1] >= 0x80
-        if der || ext == "mobileprovision" || ext == "provisionprofile" {
+        let profileName = ext == "mobileprovision" || ext == "provisionprofile"
+        // A profile's name with content that is no plist: the CMS reader says what the bytes are not.
+        if ProvisioningProfile.looksLikeEnvelope(bytes) || (profileName && !PropertyListReader.looksLikePlist(bytes)) {
             let profile = try ProvisioningProfile.read(data, file: file)
             return LoadedEntitlements(
                 input: file, kind: .provisioningProfile, entitlements: profile.entitlements,
@@ -133,13 +140,19 @@ public enum EntitlementsLoader {
                 kind = .xmlPlist
             }
         }
+        if ProvisioningProfile.isProfile(raw) {
+            let profile = try ProvisioningProfile(plist: raw, file: file)
+            return LoadedEntitlements(
+                input: file, kind: .profilePlist, entitlements: profile.entitlements,
+                summary: "provisioning profile plist (unwrapped) " + describe(profile), warnings: [])
+        }
         let expanded = try variables.expand(raw, file: file)
         let summaries: [SourceKind: String] = [
             .binaryPlist: "binary property list", .xcodeEntitlements: "Xcode .entitlements file",
             .codesignText: "codesign [Dict] text", .xmlPlist: "XML property list",
         ]
         return LoadedEntitlements(
-            input: file, kind: kind, entitlements: Entitlements(expanded),
+            input: file, kind: kind, entitlements: try Entitlements(checking: expanded, file: file),
             summary: summaries[kind] ?? kind.rawValue, warnings: [])
     }
 

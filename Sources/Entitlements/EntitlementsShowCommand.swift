@@ -10,9 +10,11 @@ public enum EntitlementsShowCommand {
     ///   - bundleID: bundle id for `$(PRODUCT_BUNDLE_IDENTIFIER)` likewise.
     ///   - info: print the `.app` folder's `CFBundleIdentifier`, `CFBundleShortVersionString`, `CFBundleVersion`
     ///     and `CFBundleExecutable` as `KEY=value` lines (a missing key prints `KEY=`) instead.
+    ///   - settings: `NAME=VALUE` build settings (`--setting`), which win over every other source.
+    ///   - settingsFiles: `.xcconfig` files or `xcodebuild -showBuildSettings` output (`--settings`).
     public static func run(
         input: String, team: String?, bundleID: String?, buildsRoot: String,
-        info: Bool
+        info: Bool, settings: [String] = [], settingsFiles: [String] = []
     ) -> EntitlementsDiffCommand.Output {
         do {
             if info {
@@ -20,9 +22,8 @@ public enum EntitlementsShowCommand {
                 let lines = app.entries.map { "\($0.key)=\($0.value ?? "")\n" }.joined()
                 return .init(stdout: lines, stderr: "", exitCode: 0)
             }
-            let loaded = try EntitlementsLoader.load(
-                input, variables: XcodeVariables(team: team, bundleID: bundleID),
-                buildsRoot: buildsRoot)
+            let variables = try XcodeVariables(team: team, bundleID: bundleID, assignments: settings, files: settingsFiles)
+            let loaded = try EntitlementsLoader.load(input, variables: variables, buildsRoot: buildsRoot)
             let xml = try PropertyListReader.data(from: loaded.entitlements.values, binary: false)
             let warnings = loaded.warnings.map { "warning: \($0)\n" }.joined()
             return .init(stdout: String(decoding: xml, as: UTF8.self), stderr: warnings, exitCode: 0)

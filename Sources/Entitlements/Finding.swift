@@ -4,6 +4,9 @@ public enum FindingID: String, Sendable, Encodable, CaseIterable {
     case teamChanged = "team-changed"
     /// An access group the old build had is not granted to the new build.
     case unreachableGroup = "unreachable-group"
+    /// A provisioning profile's wildcard group (`TEAMID.*`) of the old side that the new side does not grant: a
+    /// pattern that allowed groups, not a group that holds items.
+    case profileWildcard = "profile-wildcard"
     /// The first access group, where items added without a group land, changed.
     case firstGroupChanged = "first-group-changed"
     /// An application group was added.

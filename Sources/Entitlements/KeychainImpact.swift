@@ -15,7 +15,10 @@ public enum KeychainImpact {
                 teamChanged(from: before, to: after, unreachable: unreachable, shared: sharedAppGroups, itemCounts: itemCounts))
         }
         for group in unreachable {
-            findings.append(unreachableGroup(group, itemCounts: itemCounts))
+            findings.append(
+                group.hasSuffix("*")
+                    ? profileWildcard(group, newGroups: newGroups, itemCounts: itemCounts)
+                    : unreachableGroup(group, itemCounts: itemCounts))
         }
         // A list with a wildcard (`TEAMID.*`) is a profile's set of allowed patterns, which has no first group.
         let isPattern = { (groups: [String]) in groups.contains { $0.contains("*") } }
@@ -81,6 +84,36 @@ public enum KeychainImpact {
         return Finding(
             .unreachableGroup, .error, subject: group, items: count,
             "\(count) item\(count == 1 ? "" : "s") in access group \(group) that the new build could no longer reach")
+    }
+
+    /// A wildcard is what a profile allows, so what it costs depends on the concrete groups the old build used:
+    /// with item counts those are the device's groups it matches; without them it is a warning to look.
+    static func profileWildcard(_ pattern: String, newGroups: [String], itemCounts: [String: Int]?) -> Finding {
+        let what =
+            "\(pattern) is a provisioning profile's wildcard: it let the old side's builds use any group it matches, "
+            + "but holds no items itself"
+        let granted = newGroups.filter { Entitlements.grants([pattern], $0) && !$0.hasSuffix("*") }
+        guard let itemCounts else {
+            let kept = granted.isEmpty ? "none of them" : "only " + granted.joined(separator: ", ")
+            return Finding(
+                .profileWildcard, .warning, subject: pattern,
+                "\(what); the new build is granted \(kept), so items the old build kept in any other group it matches "
+                    + "would be unreachable (diff the old build's executable or .entitlements to see the groups it used)")
+        }
+        let stranded = itemCounts.keys.sorted().filter {
+            Entitlements.grants([pattern], $0) && !Entitlements.grants(newGroups, $0) && (itemCounts[$0] ?? 0) > 0
+        }
+        let count = stranded.reduce(0) { $0 + (itemCounts[$1] ?? 0) }
+        guard count > 0 else {
+            return Finding(
+                .profileWildcard, .info, subject: pattern, items: 0,
+                "\(what); no items on the device sit in a group it matches that the new build is not granted")
+        }
+        let groups = stranded.map { "\($0) (\(itemCounts[$0] ?? 0))" }.joined(separator: ", ")
+        return Finding(
+            .profileWildcard, .error, subject: pattern, items: count,
+            "\(what); \(count) item\(count == 1 ? "" : "s") on the device sit in groups it matches that the new build "
+                + "could no longer reach: \(groups)")
     }
 
     static func teamChanged(

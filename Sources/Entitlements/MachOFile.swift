@@ -48,58 +48,18 @@ public struct MachOFile: Sendable, Equatable {
                     "truncated: architecture \(index) at offset \(String.hex(offset)) "
                         + "spans \(size) bytes, beyond the file's \(reader.count)")
             }
+            let cpuType = try reader.u32("fat_arch cputype", at: entry, bigEndian: true)
+            let cpuSubtype = try reader.u32("fat_arch cpusubtype", at: entry + 4, bigEndian: true)
             let slice = ByteReader(Array(reader.bytes[offset..<(offset + size)]), file: file, base: offset)
-            slices.append(try MachOImage.read(slice))
+            do {
+                slices.append(try MachOImage.read(slice))
+            } catch {
+                // In a universal file the slice is what a reader needs to find the bad bytes.
+                let name = MachOImage.architecture(cpuType: cpuType, subtype: cpuSubtype)
+                throw EntitlementsError(file, "\(name) slice (architecture \(index)): \(error.problem)")
+            }
         }
         return MachOFile(slices: slices)
-    }
-
-    /// The entitlements this file carries: each slice's section first, then its signature blob; a note for every
-    /// slice that disagrees with the first, or whose signature disagrees with its section beyond `get-task-allow`.
-    public func entitlements(
-        file: String
-    ) throws(EntitlementsError) -> (entitlements: Entitlements, origin: String, warnings: [String]) {
-        var chosen: [(architecture: String, entitlements: Entitlements, origin: String)] = []
-        var warnings: [String] = []
-        for slice in slices {
-            var section: Entitlements?
-            var signature: Entitlements?
-            if let bytes = slice.sectionPlist {
-                section = Entitlements(try Self.plist(bytes, file: file, place: "\(slice.architecture) __TEXT,__entitlements"))
-            }
-            if let bytes = slice.signaturePlist {
-                signature = Entitlements(try Self.plist(bytes, file: file, place: "\(slice.architecture) code signature"))
-            }
-            if let section, let signature {
-                var a = section.values, b = signature.values
-                a["get-task-allow"] = nil
-                b["get-task-allow"] = nil
-                if !b.isEmpty, a != b {
-                    warnings.append(
-                        "\(file): \(slice.architecture) code signature entitlements differ from its __TEXT,__entitlements "
-                            + "section; the section is used")
-                }
-            }
-            if let section {
-                chosen.append((slice.architecture, section, "\(slice.architecture) __TEXT,__entitlements"))
-            } else if let signature {
-                chosen.append((slice.architecture, signature, "\(slice.architecture) code signature"))
-            } else {
-                chosen.append((slice.architecture, Entitlements([:]), "\(slice.architecture): none"))
-            }
-        }
-        guard let first = chosen.first else { throw EntitlementsError(file, "no architectures") }
-        for other in chosen.dropFirst() where other.entitlements != first.entitlements {
-            warnings.append(
-                "\(file): \(other.architecture) entitlements differ from \(first.architecture)'s; "
-                    + "\(first.architecture)'s are used")
-        }
-        if chosen.allSatisfy({ $0.entitlements.values.isEmpty }) {
-            warnings.append(
-                "\(file): no entitlements in a __TEXT,__entitlements section or a code signature; "
-                    + "its keychain calls would answer errSecMissingEntitlement (-34018)")
-        }
-        return (first.entitlements, chosen.map(\.origin).joined(separator: ", "), warnings)
     }
 
     /// The plist in a section or blob; errors keep the file and say where in it the bad plist was.

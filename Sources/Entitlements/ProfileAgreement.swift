@@ -1,12 +1,14 @@
 /// Checks that an executable's entitlements are allowed by its provisioning profile, as installd would.
 enum ProfileAgreement {
     /// One phrase per entitlement the profile does not allow, sorted by key; empty when they agree.
-    static func disagreements(app: Entitlements, profile: ProvisioningProfile) -> [String] {
+    /// - Parameter macOS: whether the app is a macOS bundle, whose `com.apple.security.*` keys (App Sandbox and its
+    ///   capabilities, team-prefixed app groups) are granted by signing alone; a profile that lists one still limits it.
+    static func disagreements(app: Entitlements, profile: ProvisioningProfile, macOS: Bool = false) -> [String] {
         var problems: [String] = []
         for key in app.values.keys.sorted() {
             guard let value = app.values[key] else { continue }
             guard let allowed = profile.entitlements.values[key] else {
-                problems.append("\(key) is not in the profile")
+                if !(macOS && key.hasPrefix("com.apple.security.")) { problems.append("\(key) is not in the profile") }
                 continue
             }
             if let problem = check(key: key, value: value, allowed: allowed) { problems.append(problem) }

@@ -21,6 +21,14 @@ public enum PropertyListReader {
         return entries
     }
 
+    /// Whether `bytes` (a file's first bytes) start like a property list: `bplist` or, after white space and a
+    /// UTF-8 byte-order mark, `<`.
+    static func looksLikePlist(_ bytes: [UInt8]) -> Bool {
+        if bytes.starts(with: Array("bplist".utf8)) { return true }
+        let text = bytes.starts(with: [0xef, 0xbb, 0xbf]) ? bytes.dropFirst(3) : bytes[...]
+        return text.first { ![0x20, 0x09, 0x0a, 0x0d].contains($0) } == UInt8(ascii: "<")
+    }
+
     /// Serialises `entries` as a binary (`bplist00`) or XML property list.
     public static func data(from entries: [String: PlistValue], binary: Bool) throws -> Data {
         try PropertyListSerialization.data(

@@ -16,25 +16,36 @@ public struct ProvisioningProfile: Sendable, Equatable {
     static let signedDataOID = "1.2.840.113549.1.7.2"
     static let dataOID = "1.2.840.113549.1.7.1"
 
-    /// Reads a profile from its DER bytes.
-    /// - Throws: when the bytes are not CMS SignedData with embedded content, or the content is not a plist dictionary.
+    /// Reads a profile by its content: a CMS envelope (what `embedded.mobileprovision` is), or the property list
+    /// inside one (what `security cms -D` or `openssl cms -verify` prints), XML or binary, whatever the file name.
+    /// - Throws: when the bytes are neither, or the plist is not a profile with an Entitlements dictionary.
     public static func read(_ data: Data, file: String) throws(EntitlementsError) -> ProvisioningProfile {
-        let plistBytes = try signedContent(of: [UInt8](data), file: file)
-        let plist = try PropertyListReader.dictionary(from: Data(plistBytes), file: file)
-        guard let entitlementsValue = plist["Entitlements"] else {
-            throw EntitlementsError(file, "profile has no Entitlements dictionary")
+        let bytes = [UInt8](data.prefix(64))
+        guard PropertyListReader.looksLikePlist(bytes) else {
+            let plistBytes = try signedContent(of: [UInt8](data), file: file)
+            return try ProvisioningProfile(
+                plist: try PropertyListReader.dictionary(from: Data(plistBytes), file: file), file: file)
         }
-        guard let entries = entitlementsValue.dictionary else {
-            throw EntitlementsError(file, "profile's Entitlements is \(entitlementsValue.typeNameWithArticle), not a dictionary")
-        }
-        var expiration: Date?
-        if case .date(let date)? = plist["ExpirationDate"] { expiration = date }
-        return ProvisioningProfile(
-            entitlements: Entitlements(entries),
-            teamIdentifiers: plist["TeamIdentifier"]?.strings ?? [],
-            expirationDate: expiration,
-            name: plist["Name"]?.string,
-            plist: plist)
+        return try ProvisioningProfile(plist: try PropertyListReader.dictionary(from: data, file: file), file: file)
+    }
+
+    /// Whether `bytes` start like a CMS envelope: a DER SEQUENCE with a long-form length (a profile is hundreds of
+    /// bytes), not text that starts with "0".
+    static func looksLikeEnvelope(_ bytes: [UInt8]) -> Bool {
+        bytes.count > 1 && bytes[0] == 0x30 && bytes[1] >= 0x80
+    }
+
+    /// Keys every profile has and no entitlements dictionary does; two of them beside an `Entitlements` dictionary
+    /// tell an unwrapped profile from entitlements.
+    static let profileKeys: Set<String> = [
+        "AppIDName", "ApplicationIdentifierPrefix", "CreationDate", "DeveloperCertificates", "ExpirationDate", "Name",
+        "Platform", "ProvisionedDevices", "ProvisionsAllDevices", "TeamIdentifier", "TeamName", "TimeToLive", "UUID",
+        "Version",
+    ]
+
+    /// Whether a property list is a provisioning profile's rather than a build's entitlements.
+    static func isProfile(_ plist: [String: PlistValue]) -> Bool {
+        plist["Entitlements"]?.dictionary != nil && plist.keys.filter(profileKeys.contains).count >= 2
     }
 
     /// ContentInfo -> [0] SignedData -> encapContentInfo -> [0] eContent OCTET STRING.
@@ -75,5 +86,26 @@ public struct ProvisioningProfile: Sendable, Equatable {
             throw EntitlementsError(file, "eContent [0] is empty")
         }
         return try der.octets(of: octetString)
+    }
+}
+
+extension ProvisioningProfile {
+    /// Takes the profile's fields from its property list.
+    /// - Throws: when there is no `Entitlements` dictionary or its keychain keys are mistyped.
+    init(plist: [String: PlistValue], file: String) throws(EntitlementsError) {
+        guard let entitlementsValue = plist["Entitlements"] else {
+            throw EntitlementsError(file, "profile has no Entitlements dictionary")
+        }
+        guard let entries = entitlementsValue.dictionary else {
+            throw EntitlementsError(file, "profile's Entitlements is \(entitlementsValue.typeNameWithArticle), not a dictionary")
+        }
+        var expiration: Date?
+        if case .date(let date)? = plist["ExpirationDate"] { expiration = date }
+        self.init(
+            entitlements: try Entitlements(checking: entries, file: file, place: "profile's Entitlements"),
+            teamIdentifiers: plist["TeamIdentifier"]?.strings ?? [],
+            expirationDate: expiration,
+            name: plist["Name"]?.string,
+            plist: plist)
     }
 }

@@ -110,12 +110,7 @@ public struct BuildCatalog: Sendable {
         guard FileManager.default.fileExists(atPath: entitlementsPath) else {
             throw .missingFile(entitlementsPath, what: "entitlements file named by \(manifestPath)")
         }
-        let identity: AppIdentity
-        do {
-            identity = try AppIdentity.fromEntitlementsFile(entitlementsPath, bundleID: manifest.bundleID)
-        } catch {
-            throw .malformedFile(entitlementsPath, reason: (error as? EntitlementsFileError)?.reason ?? "\(error)")
-        }
+        let identity = try AppIdentity.ofBuild(folder: buildFolder, bundleID: manifest.bundleID)
         if let appID = identity.applicationIdentifier, !appID.hasSuffix("." + manifest.bundleID), !appID.hasSuffix(".*") {
             throw .malformedFile(
                 entitlementsPath,

@@ -14,6 +14,9 @@ struct Invocation {
 
     func option(_ name: String) -> String? { parsed.options[name] }
 
+    /// Every value of a repeatable option, in the order given.
+    func options(_ name: String) -> [String] { parsed.repeated[name] ?? [] }
+
     func flag(_ name: String) -> Bool { parsed.flags.contains(name) }
 
     /// The devices root from `--devices-root`, the environment, or the default.

@@ -93,3 +93,36 @@ import TestSupport
         #expect(error?.problem == problem)
     }
 }
+
+/// macOS bundles: `com.apple.security.*` keys (the App Sandbox and its capabilities) need no profile grant there,
+/// while an iOS bundle's are still checked against its profile.
+@Suite struct MacBundleTests {
+    static let sandboxed = """
+        <plist version="1.0"><dict><key>com.apple.application-identifier</key><string>Q7X2K9M4TD.com.example.ledger</string>
+        <key>com.apple.security.app-sandbox</key><true/><key>com.apple.security.network.client</key><true/>
+        <key>com.apple.security.files.user-selected.read-only</key><true/></dict></plist>
+        """
+
+    /// A bundle in the macOS (`Contents/`) or iOS layout whose executable is signed with `sandboxed`.
+    static func makeBundle(in directory: TemporaryDirectory, macOS: Bool) throws -> String {
+        let folder = directory.file("Made.app")
+        let root = macOS ? folder + "/Contents" : folder
+        try FileManager.default.createDirectory(atPath: root + (macOS ? "/MacOS" : ""), withIntermediateDirectories: true)
+        let info = #"<plist version="1.0"><dict><key>CFBundleExecutable</key><string>Made</string></dict></plist>"#
+        try Data(info.utf8).write(to: URL(fileURLWithPath: root + "/Info.plist"))
+        let image = MachOBuilder.thin(
+            cpu: MachOBuilder.arm64, section: nil, signature: MachOBuilder.signature(entitlements: Array(sandboxed.utf8)))
+        try Data(image).write(to: URL(fileURLWithPath: root + (macOS ? "/MacOS/Made" : "/Made")))
+        try FixtureFiles.data("embedded.mobileprovision").write(
+            to: URL(fileURLWithPath: root + (macOS ? "/embedded.provisionprofile" : "/embedded.mobileprovision")))
+        return folder
+    }
+
+    @Test("a macOS app's sandbox keys are not 'not in the profile'; an iOS app's are", arguments: [true, false])
+    func sandboxKeys(macOS: Bool) throws {
+        let directory = try TemporaryDirectory("mac")
+        let app = try AppBundle.read(folder: try Self.makeBundle(in: directory, macOS: macOS))
+        let notInProfile = app.warnings.filter { $0.contains("com.apple.security.") && $0.hasSuffix("is not in the profile") }
+        #expect(notInProfile.count == (macOS ? 0 : 3), "\(app.warnings)")
+    }
+}

@@ -91,7 +91,8 @@ import TestSupport
             ("array.plist", "error: FIXTURES/array.plist: property list is an array, not a dictionary\n"),
             (
                 "Unknown.entitlements",
-                "error: FIXTURES/Unknown.entitlements: variable $(MY_CUSTOM_GROUP) left unexpanded: unknown build setting MY_CUSTOM_GROUP\n"
+                "error: FIXTURES/Unknown.entitlements: key keychain-access-groups[0]: variable $(MY_CUSTOM_GROUP) left unexpanded: "
+                    + "unknown build setting MY_CUSTOM_GROUP (give it with --setting MY_CUSTOM_GROUP=VALUE or --settings FILE)\n"
             ),
             ("src", "error: FIXTURES/src: folder is neither an app bundle (no Info.plist) nor a build (no build.json)\n"),
         ])

@@ -3,6 +3,9 @@
 enum MachOBuilder {
     static let arm64: UInt32 = 0x0100_000c
     static let x86_64: UInt32 = 0x0100_0007
+    static let arm: UInt32 = 12
+    static let armv7: UInt32 = 9
+    static let i386: UInt32 = 7
 
     static func le32(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
     static func le64(_ value: UInt64) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
@@ -37,24 +40,28 @@ enum MachOBuilder {
         return superBlob(blobs)
     }
 
-    /// A thin 64-bit executable with a `__TEXT` segment holding `section` as `__entitlements` (when given) and an
+    /// A thin executable (64-bit, or 32-bit when `wide` is false: a 28-byte header, `LC_SEGMENT` and 68-byte
+    /// sections) with a `__TEXT` segment holding `section` as `__entitlements` (when given) and an
     /// `LC_CODE_SIGNATURE` pointing at `signature` (when given), both laid out after the load commands.
-    static func thin(cpu: UInt32, section: [UInt8]?, signature: [UInt8]?) -> [UInt8] {
-        let segmentSize = section == nil ? 0 : 72 + 80
+    static func thin(cpu: UInt32, section: [UInt8]?, signature: [UInt8]?, wide: Bool = true, subtype: UInt32 = 0) -> [UInt8] {
+        let headerSize = wide ? 32 : 28
+        let word = { (value: Int) in wide ? le64(UInt64(value)) : le32(UInt32(value)) }
+        let segmentSize = section == nil ? 0 : (wide ? 72 + 80 : 56 + 68)
         let signatureCommandSize = signature == nil ? 0 : 16
         let commandsSize = segmentSize + signatureCommandSize
-        let dataStart = 32 + commandsSize
+        let dataStart = headerSize + commandsSize
         var commands: [UInt8] = []
         var payload: [UInt8] = []
         if let section {
             let offset = dataStart + payload.count
             commands +=
-                le32(0x19) + le32(UInt32(segmentSize)) + name16("__TEXT")
-                + le64(0) + le64(UInt64(section.count)) + le64(UInt64(offset)) + le64(UInt64(section.count))
+                le32(wide ? 0x19 : 0x1) + le32(UInt32(segmentSize)) + name16("__TEXT")
+                + word(0) + word(section.count) + word(offset) + word(section.count)
                 + le32(5) + le32(5) + le32(1) + le32(0)
             commands +=
-                name16("__entitlements") + name16("__TEXT") + le64(0) + le64(UInt64(section.count))
-                + le32(UInt32(offset)) + le32(0) + le32(0) + le32(0) + le32(0) + le32(0) + le32(0) + le32(0)
+                name16("__entitlements") + name16("__TEXT") + word(0) + word(section.count)
+                + le32(UInt32(offset)) + le32(0) + le32(0) + le32(0) + le32(0) + le32(0) + le32(0)
+                + (wide ? le32(0) : [])
             payload += section
         }
         if let signature {
@@ -64,8 +71,8 @@ enum MachOBuilder {
         }
         let ncmds = UInt32((section == nil ? 0 : 1) + (signature == nil ? 0 : 1))
         let header =
-            le32(0xfeed_facf) + le32(cpu) + le32(0) + le32(2) + le32(ncmds) + le32(UInt32(commandsSize))
-            + le32(0) + le32(0)
+            le32(wide ? 0xfeed_facf : 0xfeed_face) + le32(cpu) + le32(subtype) + le32(2) + le32(ncmds)
+            + le32(UInt32(commandsSize)) + le32(0) + (wide ? le32(0) : [])
         return header + commands + payload
     }
 

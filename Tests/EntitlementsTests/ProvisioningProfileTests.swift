@@ -49,7 +49,7 @@ import Testing
                 DERBuilder.envelope(eContent: DERBuilder.octetString(Array("<plist version=\"1.0\"><dict/></plist>".utf8))),
                 "p: profile has no Entitlements dictionary"
             ),
-            (Array("<?xml version=\"1.0\"?>".utf8), "p: not a CMS envelope: starts with 0x3c, not a DER SEQUENCE (0x30)"),
+            (Array("hello".utf8), "p: not a CMS envelope: starts with 0x68, not a DER SEQUENCE (0x30)"),
             (
                 [0x30, 0x84, 0xff, 0xff, 0xff, 0xff],
                 "p: DER at offset 0x0: truncated: element of 4294967295 bytes, only 0 remain"

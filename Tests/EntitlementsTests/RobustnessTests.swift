@@ -60,6 +60,9 @@ import TestSupport
             ("ledger-arm64.o", .machO), ("ledger-x86_64.o", .machO), ("ledger-arm64.o", .loader),
             ("embedded.mobileprovision", .loader),
             ("Ledger.entitlements", .loader), ("fat", .machO),
+            ("ledger-i386.o", .machO), ("ledger-armv7-arm64", .machO), ("ledger-i386-x86_64", .loader),
+            ("profile-unwrapped.plist", .loader), ("profile-binary.mobileprovision", .loader),
+            ("codesign-stderr-stdout.txt", .loader),
         ])
     func mutants(name: String, reader: Reader) throws {
         let original = name == "fat" ? try Self.fatFixture() : try FixtureFiles.bytes(name)

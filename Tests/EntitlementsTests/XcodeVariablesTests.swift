@@ -35,11 +35,13 @@ import Testing
         arguments: [
             (
                 "Unknown.entitlements", "TEAM123456",
-                "variable $(MY_CUSTOM_GROUP) left unexpanded: unknown build setting MY_CUSTOM_GROUP"
+                "key keychain-access-groups[0]: variable $(MY_CUSTOM_GROUP) left unexpanded: unknown build setting "
+                    + "MY_CUSTOM_GROUP (give it with --setting MY_CUSTOM_GROUP=VALUE or --settings FILE)"
             ),
             (
                 "Ledger.entitlements", nil,
-                "variable $(AppIdentifierPrefix) left unexpanded: it needs a team id (pass --team, or set \"team\" in the build manifest)"
+                "key keychain-access-groups[0]: variable $(AppIdentifierPrefix) left unexpanded: it needs a team id "
+                    + "(pass --team or --setting DEVELOPMENT_TEAM=..., or set \"team\" in the build manifest)"
             ),
         ] as [(String, String?, String)])
     func unexpanded(name: String, team: String?, problem: String) {
@@ -57,10 +59,11 @@ import Testing
             try XcodeVariables(team: "T").expand(["k": .string("$(PRODUCT_BUNDLE_IDENTIFIER)")], file: "f")
         }
         #expect(
-            noBundle?.problem.hasPrefix("variable $(PRODUCT_BUNDLE_IDENTIFIER) left unexpanded: it needs a bundle id") == true)
+            noBundle?.problem.hasPrefix("key k: variable $(PRODUCT_BUNDLE_IDENTIFIER) left unexpanded: it needs a bundle id")
+                == true)
         let open = #expect(throws: EntitlementsError.self) {
             try XcodeVariables(team: "T").expand(["k": .string("$(AppIdentifierPrefix")], file: "f")
         }
-        #expect(open?.problem == "unterminated variable $(AppIdentifierPrefix")
+        #expect(open?.problem == "key k: unterminated variable $(AppIdentifierPrefix")
     }
 }

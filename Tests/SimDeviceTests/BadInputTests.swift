@@ -100,7 +100,7 @@ import TestSupport
             expected = "\(folder)/App.entitlements: entitlements file named by \(manifest) is missing"
         case .badEntitlements:
             try "<plist><dict><key>".write(toFile: folder + "/App.entitlements", atomically: true, encoding: .utf8)
-            expected = "\(folder)/App.entitlements: not a property list"
+            expected = "\(folder)/App.entitlements: not a property list (Encountered unexpected EOF)"
         case .wrongBundle:
             try edit { $0["bundleID"] = "com.example.other" }
             expected =

@@ -25,40 +25,6 @@ struct SimRuntimeTests {
         #expect(RuntimeVersion("iOS 17.10")! > RuntimeVersion("iOS 17.5")!)
     }
 
-    @Test("an entitlements property list gives access groups in securityd's order")
-    func identityFromEntitlements() throws {
-        let plist: [String: Any] = [
-            "application-identifier": "Q7X2K9M4TD.com.example.wallet",
-            "keychain-access-groups": ["Q7X2K9M4TD.com.example.shared", "Q7X2K9M4TD.com.example.wallet"],
-            "com.apple.security.application-groups": ["group.com.example.wallet"],
-        ]
-        let data = try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0)
-        let identity = try AppIdentity.fromEntitlements(data, source: "wallet.entitlements")
-        #expect(identity.bundleID == "com.example.wallet")
-        #expect(identity.teamIdentifier == "Q7X2K9M4TD")
-        #expect(
-            identity.accessGroups == [
-                "Q7X2K9M4TD.com.example.shared", "Q7X2K9M4TD.com.example.wallet", "group.com.example.wallet",
-            ])
-    }
-
-    @Test("bad entitlements name the file and the problem")
-    func badEntitlements() throws {
-        let notPlist = Data("<?xml version=\"1.0\"?><plist><dict><key>a".utf8)
-        #expect(throws: EntitlementsFileError(file: "a.plist", reason: "not a property list")) {
-            try AppIdentity.fromEntitlements(notPlist, source: "a.plist")
-        }
-        let array = try PropertyListSerialization.data(fromPropertyList: ["x"], format: .xml, options: 0)
-        #expect(throws: EntitlementsFileError(file: "b.plist", reason: "the property list is not a dictionary")) {
-            try AppIdentity.fromEntitlements(array, source: "b.plist")
-        }
-        let wrongType = try PropertyListSerialization.data(
-            fromPropertyList: ["application-identifier": "T.a", "keychain-access-groups": "T.a"], format: .xml, options: 0)
-        #expect(throws: EntitlementsFileError(file: "c.plist", reason: "\"keychain-access-groups\" is not an array of strings")) {
-            try AppIdentity.fromEntitlements(wrongType, source: "c.plist")
-        }
-    }
-
     @Test("a lock-state file is read on every check; a missing or garbled file reads as locked")
     func lockStateFile() throws {
         let tmp = try TemporaryDirectory()

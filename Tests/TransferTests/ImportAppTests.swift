@@ -88,6 +88,19 @@ import TestSupport
         #expect(refused.error.contains("executable \"Ledger\" not found in products folder"))
     }
 
+    @Test("a universal armv7+arm64 app (a device build from before Xcode 9) imports with the same entitlements")
+    func universalApp() throws {
+        let cli = try TransferCLI("import-app-universal")
+        let builds = cli.directory.file("builds")
+        let universal = Self.packageRoot + "/Tests/EntitlementsTests/Fixtures/LedgerUniversal.app"
+        let result = try Self.importApp([universal, "ledger-universal"], builds: builds)
+        #expect(result.code == 0, "\(result.error)")
+        cli.buildsFolder = builds
+        let same = cli.run(["entitlements", "diff", "ledger-universal", Self.fixtureApp])
+        #expect(same.code == 0, "\(same.output)\(same.error)")
+        #expect(same.output.contains("keys\n  (no changes)"))
+    }
+
     @Test(
         "bad usage and input: one line, exit 2, nothing written",
         arguments: [

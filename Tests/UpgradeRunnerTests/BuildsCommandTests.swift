@@ -59,7 +59,7 @@ import TestSupport
             errors == [
                 "error: \(bad)/build.json: field \"bundleID\" is missing",
                 "error: \(empty)/build.json: build manifest is missing",
-                "error: \(junk)/App.entitlements: the property list is not a dictionary",
+                "error: \(junk)/App.entitlements: line 1: expected a property list or codesign's [Dict] form, found \"junk\"",
             ])
     }
 

@@ -93,6 +93,35 @@ import TestSupport
         #expect(cli.run(["entitlements", "diff", "v1", "v3", "--device", "Nope"]).code == 2)
     }
 
+    @Test("entitlements show and diff take repeated --setting and --settings FILE for an .entitlements file's variables")
+    func entitlementsSettings() throws {
+        let cli = try CLI()
+        let file = cli.directory.file("App.entitlements")
+        let xml = """
+            <plist version="1.0"><dict><key>application-identifier</key><string>$(AppIdentifierPrefix)$(APP_ID)</string>
+            <key>keychain-access-groups</key><array><string>$(TeamIdentifierPrefix)${BASE}.shared</string></array>
+            </dict></plist>
+            """
+        try xml.write(toFile: file, atomically: true, encoding: .utf8)
+        try "DEVELOPMENT_TEAM = TEAM123456\nBASE = com.example\n".write(
+            toFile: cli.directory.file("Base.xcconfig"), atomically: true, encoding: .utf8)
+        let shown = cli.run([
+            "entitlements", "show", file, "--setting", "APP_ID=com.example.tiny", "--setting=BASE=com.example",
+            "--setting", "DEVELOPMENT_TEAM=TEAM123456",
+        ])
+        #expect(shown.code == 0, "\(shown.error)")
+        #expect(shown.output.contains("<string>TEAM123456.com.example.tiny</string>"))
+        #expect(shown.output.contains("<string>TEAM123456.com.example.shared</string>"))
+        let diffed = cli.run([
+            "entitlements", "diff", file, file, "--settings", cli.directory.file("Base.xcconfig"), "--setting",
+            "APP_ID=com.example.tiny",
+        ])
+        #expect(diffed.code == 0, "\(diffed.error)")
+        let missing = cli.run(["entitlements", "show", file, "--setting", "DEVELOPMENT_TEAM=TEAM123456"])
+        #expect(missing.code == 2)
+        #expect(missing.error.hasPrefix("error: \(file): key application-identifier: variable $(APP_ID) left unexpanded"))
+    }
+
     @Test(
         "gate and run refuse an unknown build id with one line naming it, exit 2, and write nothing",
         arguments: [
@@ -229,7 +258,7 @@ import TestSupport
         expectRefused(cli, ["install", udid, "v5"], naming: "\(folder)/build.json: field \"bundleID\" is missing")
         try BuildFixture.write(in: cli.builds, id: "v5", buildNumber: "500")
         try "junk".write(toFile: folder + "/App.entitlements", atomically: true, encoding: .utf8)
-        expectRefused(cli, ["install", udid, "v5"], naming: "\(folder)/App.entitlements: the property list is not a dictionary")
+        expectRefused(cli, ["install", udid, "v5"], naming: "\(folder)/App.entitlements: line 1: expected a property list")
         try FileManager.default.removeItem(atPath: folder + "/App.entitlements")
         expectRefused(cli, ["install", udid, "v5"], naming: "\(folder)/App.entitlements")
         try BuildFixture.write(in: cli.builds, id: "v5", buildNumber: "500", executable: "Missing")

@@ -24,6 +24,17 @@ import Testing
         #expect(try ParsedArguments.parse(["D", "B", "--timeout=2.5"], for: Self.spec).options == ["--timeout": "2.5"])
     }
 
+    @Test("a repeatable option keeps every value in order; the last one stays the option's value")
+    func repeated() throws {
+        let spec = CommandSpec(
+            ["entitlements", "show"], summary: "s", arguments: [ArgumentSpec("INPUT", "i")],
+            options: [OptionSpec("--setting", value: "NAME=VALUE", repeats: true, "s")], discussion: "")
+        let parsed = try ParsedArguments.parse(["--setting", "A=1", "x", "--setting=B=2=3"], for: spec)
+        #expect(parsed.repeated == ["--setting": ["A=1", "B=2=3"]])
+        #expect(parsed.options == ["--setting": "B=2=3"])
+        #expect(HelpText.usage(spec) == "upgrade-runner entitlements show INPUT [--setting NAME=VALUE]...")
+    }
+
     @Test(
         "usage errors name the flag or argument",
         arguments: [

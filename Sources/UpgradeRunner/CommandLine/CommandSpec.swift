@@ -5,10 +5,13 @@ public struct OptionSpec: Sendable, Equatable {
     /// The value's placeholder (`DIR`); nil for a flag.
     public var value: String?
     public var help: String
+    /// Whether the option may be given more than once, each value kept (`--setting A=1 --setting B=2`).
+    public var repeats: Bool
 
-    public init(_ name: String, value: String? = nil, _ help: String) {
+    public init(_ name: String, value: String? = nil, repeats: Bool = false, _ help: String) {
         self.name = name
         self.value = value
+        self.repeats = repeats
         self.help = help
     }
 

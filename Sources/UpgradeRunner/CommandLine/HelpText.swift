@@ -10,7 +10,7 @@ public enum HelpText {
             parts.append(argument.optional ? "[\(name)]" : name)
         }
         for option in spec.options {
-            parts.append("[\(option.name)\(option.value.map { " " + $0 } ?? "")]")
+            parts.append("[\(option.name)\(option.value.map { " " + $0 } ?? "")]" + (option.repeats ? "..." : ""))
         }
         if let passthrough = spec.passthrough { parts.append("[-- \(passthrough.name)...]") }
         return parts.joined(separator: " ")

@@ -5,6 +5,8 @@
 /// the command takes it) and positionals in any order.
 public struct ParsedArguments: Equatable, Sendable {
     public var options: [String: String] = [:]
+    /// Every value of a repeatable option, in the order given (``options`` keeps the last).
+    public var repeated: [String: [String]] = [:]
     public var flags: Set<String> = []
     public var positionals: [String] = []
     public var passthrough: [String] = []
@@ -44,12 +46,17 @@ public struct ParsedArguments: Equatable, Sendable {
             if option.isFlag {
                 guard inlineValue == nil else { throw .unexpectedValue(option: name, command: spec.name) }
                 parsed.flags.insert(name)
-            } else if let inlineValue {
-                parsed.options[name] = inlineValue
             } else {
-                guard index < words.count, words[index] != "--" else { throw .missingValue(option: name, command: spec.name) }
-                parsed.options[name] = words[index]
-                index += 1
+                let value: String
+                if let inlineValue {
+                    value = inlineValue
+                } else {
+                    guard index < words.count, words[index] != "--" else { throw .missingValue(option: name, command: spec.name) }
+                    value = words[index]
+                    index += 1
+                }
+                parsed.options[name] = value
+                if option.repeats { parsed.repeated[name, default: []].append(value) }
             }
         }
         if parsed.help { return parsed }

@@ -96,7 +96,7 @@ enum BuildsCommand {
         }
         let manifest = try JSONDecoder().decode(BuildManifest.self, from: data)
         let entitlementsPath = folder + "/" + manifest.entitlements
-        let identity = try AppIdentity.fromEntitlementsFile(entitlementsPath, bundleID: manifest.bundleID)
+        let identity = try AppIdentity.ofBuild(folder: folder, bundleID: manifest.bundleID)
         return Entry(
             id: manifest.id, marketingVersion: manifest.marketingVersion, buildNumber: manifest.buildNumber,
             bundleID: manifest.bundleID, team: identity.teamIdentifier, accessGroups: identity.accessGroups,

@@ -10,9 +10,8 @@ enum EntitlementsDiff {
             ArgumentSpec("NEW", "The same kinds as OLD."),
         ],
         options: [
-            CommonOptions.buildsDir,
-            OptionSpec("--team", value: "TEAM", "Team ID for $(AppIdentifierPrefix) in files that are not builds."),
-            OptionSpec("--bundle-id", value: "ID", "Bundle id for $(PRODUCT_BUNDLE_IDENTIFIER) in files that are not builds."),
+            CommonOptions.buildsDir
+        ] + EntitlementsOptions.specs + [
             OptionSpec(
                 "--device", value: "DEVICE", "Count the items per access group on this device: how many would become unreachable."
             ),
@@ -21,6 +20,7 @@ enum EntitlementsDiff {
         discussion: """
             Compares the two builds key by key and reports access groups the new build can no longer reach, a changed
             team prefix, a changed first group and development-signing markers (see docs/entitlements.md).
+            A variable of an .entitlements file that no option or manifest gives is bad input naming the file and key.
             Exit code: 0 when the new build reaches everything the old one could, 1 when not, 2 on bad input.
             """)
 
@@ -30,10 +30,11 @@ enum EntitlementsDiff {
             let items = try invocation.deviceSet.device(name).keychainItems()
             counts = Dictionary(items.map { ($0.accessGroup, 1) }, uniquingKeysWith: +)
         }
+        let variables = EntitlementsOptions.values(invocation)
         let output = EntitlementsDiffCommand.run(
-            old: invocation.argument("OLD"), new: invocation.argument("NEW"), team: invocation.option("--team"),
-            bundleID: invocation.option("--bundle-id"), buildsRoot: invocation.buildCatalog.folder, itemCounts: counts,
-            json: invocation.flag("--json"))
+            old: invocation.argument("OLD"), new: invocation.argument("NEW"), team: variables.team,
+            bundleID: variables.bundleID, buildsRoot: invocation.buildCatalog.folder, itemCounts: counts,
+            json: invocation.flag("--json"), settings: variables.settings, settingsFiles: variables.settingsFiles)
         if !output.stdout.isEmpty {
             invocation.console.output(output.stdout, terminator: output.stdout.hasSuffix("\n") ? "" : "\n")
         }

@@ -5,11 +5,8 @@ enum EntitlementsShow {
     static let spec = CommandSpec(
         ["entitlements", "show"], summary: "Print a build's entitlements as an XML property list.",
         arguments: [ArgumentSpec("INPUT", "A build id, build folder, .app folder, executable, profile or entitlements file.")],
-        options: [
-            CommonOptions.buildsDir,
-            OptionSpec("--team", value: "TEAM", "Team ID for $(AppIdentifierPrefix) in files that are not builds."),
-            OptionSpec("--bundle-id", value: "ID", "Bundle id for $(PRODUCT_BUNDLE_IDENTIFIER) in files that are not builds."),
-            OptionSpec("--info", "For a .app folder: print Info.plist's bundle id, versions and executable as KEY=value lines."),
+        options: [CommonOptions.buildsDir] + EntitlementsOptions.specs + [
+            OptionSpec("--info", "For a .app folder: print Info.plist's bundle id, versions and executable as KEY=value lines.")
         ],
         discussion: """
             Reads INPUT as 'entitlements diff' does (Xcode variables expanded, a simulator executable's
@@ -19,9 +16,11 @@ enum EntitlementsShow {
             """)
 
     static func run(_ invocation: Invocation) throws -> Int32 {
+        let variables = EntitlementsOptions.values(invocation)
         let output = EntitlementsShowCommand.run(
-            input: invocation.argument("INPUT"), team: invocation.option("--team"), bundleID: invocation.option("--bundle-id"),
-            buildsRoot: invocation.buildCatalog.folder, info: invocation.flag("--info"))
+            input: invocation.argument("INPUT"), team: variables.team, bundleID: variables.bundleID,
+            buildsRoot: invocation.buildCatalog.folder, info: invocation.flag("--info"), settings: variables.settings,
+            settingsFiles: variables.settingsFiles)
         if !output.stdout.isEmpty {
             invocation.console.output(output.stdout, terminator: output.stdout.hasSuffix("\n") ? "" : "\n")
         }
