@@ -40,6 +40,8 @@ public struct Tool: Sendable {
         do {
             return try dispatch(words)
         } catch {
+            // An error that the interrupt caused is not the run's outcome: the handler ends the process.
+            InterruptHandling.waitIfInterrupted()
             let (message, code) = ExitStatus.report(error)
             console.error("error: " + message)
             return code

@@ -78,6 +78,9 @@ struct GateRun {
             }
         }
 
+        // An interrupted run leaves its UNKNOWN placeholder in place: the interrupt's handler ends
+        // the process once the devices are gone, and no verdict is written after the interrupt.
+        InterruptHandling.waitIfInterrupted()
         progress.end()
         let expected = plan.expectedCells(in: inputs.shard)
         let secrets = Self.secrets(caseID: inputs.caseID)

@@ -36,6 +36,13 @@ enum TemporaryDevices {
     /// registers it for removal.
     /// - Throws: ``GateError/io(path:doing:cause:)`` when it cannot be created.
     static func create(_ folder: String) throws(GateError) {
+        // Under the cells' lock, so that the interrupt's removal either sees the folder or stops it
+        // from being made.
+        cells.lock()
+        defer { cells.unlock() }
+        guard !stopping else {
+            throw .io(path: folder, doing: "creating the temporary devices folder", cause: "the runner is interrupted")
+        }
         lock.withLock { _ = folders.insert(folder) }
         guard mkdir(folder, 0o700) == 0 else {
             let cause = FileFailure.posix(errno)
