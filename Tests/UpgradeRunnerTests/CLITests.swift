@@ -360,23 +360,26 @@ import TestSupport
         #expect(install.code == 0, "\(install.error)")
     }
 
-    /// The pids whose parent is `parent` (from /proc).
+    /// The fields of `/proc/<pid>/stat` after the command name: state, parent pid, ...
+    static func procStat(_ pid: Int32) -> [Substring]? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
+        return stat[stat.index(after: close)...].split(separator: " ")
+    }
+
+    /// The pids whose parent is `parent`.
     static func children(of parent: Int32) -> [Int32] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.compactMap(Int32.init).filter { pid in
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                let close = stat.lastIndex(of: ")")
-            else { return false }
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            return fields.count > 1 && Int32(fields[1]) == parent
+            guard let fields = procStat(pid), fields.count > 1 else { return false }
+            return Int32(fields[1]) == parent
         }
     }
 
     /// Whether `pid` is a live process (a zombie, dead but not reaped, is not).
     static func isRunning(_ pid: Int32) -> Bool {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-            let close = stat.lastIndex(of: ")")
-        else { return false }
-        return stat[stat.index(after: close)...].split(separator: " ").first != "Z"
+        guard let fields = procStat(pid) else { return false }
+        return fields.first != "Z"
     }
 }

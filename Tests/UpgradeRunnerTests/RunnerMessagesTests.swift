@@ -108,35 +108,27 @@ struct RunnerMessagesTests {
 
     @Test("progress: a plan line, a running count per cell, a closing line; a live line on a terminal; nothing when quiet")
     func progress() {
-        let lines = Lines()
-        let plain = GateProgress(style: .lines) { lines.append($0) }
-        plain.start(cells: 2, paths: 1, scenarios: 2, inputs: SampleGate.inputs(), jobs: 2)
-        plain.finished("v1-to-v2/upgrade", .pass, seconds: 0.25)
-        plain.finished("v1-to-v2/relaunch", .fail, seconds: 0.5)
-        plain.end()
-        let text = lines.text
+        /// What a reporter of `style` writes for a run of two cells, one passing and one failing.
+        func drive(_ style: GateProgress.Style) -> [String] {
+            let lines = Lines()
+            let progress = GateProgress(style: style) { lines.append($0) }
+            progress.start(cells: 2, paths: 1, scenarios: 2, inputs: SampleGate.inputs(), jobs: 2)
+            progress.finished("v1-to-v2/upgrade", .pass, seconds: 0.25)
+            progress.finished("v1-to-v2/relaunch", .fail, seconds: 0.5)
+            progress.end()
+            return lines.parts
+        }
+        let text = drive(.lines).joined()
         #expect(text.hasPrefix("gate: 2 cells (1 path, 2 scenarios) of builds v1, v2, 2 jobs, case id case-7, iOS 17.5\n"))
         #expect(text.contains("[1/2 ") && text.contains("] PASS v1-to-v2/upgrade (0.25s)\n"))
         #expect(text.contains("[2/2 ") && text.contains("] FAIL v1-to-v2/relaunch (0.50s)\n"))
         #expect(text.contains("gate: 2 of 2 cells finished in "))
         #expect(!text.contains("\r"))
 
-        let live = Lines()
-        let terminal = GateProgress(style: .live) { live.append($0) }
-        terminal.start(cells: 2, paths: 1, scenarios: 2, inputs: SampleGate.inputs(), jobs: 2)
-        terminal.finished("v1-to-v2/upgrade", .pass, seconds: 0.25)
-        terminal.finished("v1-to-v2/relaunch", .fail, seconds: 0.5)
-        terminal.end()
-        let parts = live.parts
+        let parts = drive(.live)
         #expect(parts[1].hasPrefix("\r\u{1B}[K[1/2 ") && !parts[1].hasSuffix("\n"), "a passing cell only moves the live line")
         #expect(parts[2].hasPrefix("\r\u{1B}[K[2/2 ") && parts[2].hasSuffix("\n"), "a failing cell stays on screen")
-
-        let quiet = Lines()
-        let silent = GateProgress(style: .quiet) { quiet.append($0) }
-        silent.start(cells: 1, paths: 1, scenarios: 1, inputs: SampleGate.inputs(), jobs: 1)
-        silent.finished("x", .pass, seconds: 0)
-        silent.end()
-        #expect(quiet.parts.isEmpty)
+        #expect(drive(.quiet).isEmpty)
     }
 
     @Test("gate --quiet prints the verdict table and no progress")

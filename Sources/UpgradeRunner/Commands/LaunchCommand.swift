@@ -96,7 +96,8 @@ enum LaunchCommand {
         do {
             return try JSONDecoder().decode(FaultPlan.self, from: data)
         } catch {
-            throw UsageError.invalidValue(path, for: "--fault-plan", reason: "is not a fault plan: \(JSONProblem.describe(error))")
+            throw UsageError.invalidValue(
+                path, for: "--fault-plan", reason: "is not a fault plan: \(JSONProblem.describe(error))")
         }
     }
 }

@@ -108,7 +108,9 @@ enum ReplayCommand {
         if document.report.verdict == .unknown {
             throw .malformed(
                 path: folder,
-                reason: "holds a run whose verdict is UNKNOWN (\(GateFinding.oneLine(document.report.reasons.first ?? "incomplete"))): replay needs a judged run")
+                reason:
+                    "holds a run whose verdict is UNKNOWN (\(GateFinding.oneLine(document.report.reasons.first ?? "incomplete"))): replay needs a judged run"
+            )
         }
         guard document.inputsDigest == inputs.digest, document.shard == inputs.shard else {
             throw .malformed(

@@ -78,7 +78,9 @@ enum TemporaryDevices {
         let registered = lock.withLock { folders }
         var quietRounds = 0
         for _ in 0..<100 where quietRounds < 3 {
-            let present = registered.filter { FileManager.default.fileExists(atPath: $0) || FileManager.default.fileExists(atPath: $0 + ".removing") }
+            let present = registered.filter {
+                FileManager.default.fileExists(atPath: $0) || FileManager.default.fileExists(atPath: $0 + ".removing")
+            }
             if present.isEmpty { quietRounds += 1 } else { quietRounds = 0 }
             for folder in present {
                 remove(folder)

@@ -169,14 +169,18 @@ enum SampleGate {
         try Data("keep".utf8).write(to: URL(fileURLWithPath: dir.file("notes.txt")))
         #expect(
             throws: GateError.outputFolderInUse(
-                folder: dir.path, reason: "holds files that are not a run's (notes.txt); pass --force to write the run beside them")
+                folder: dir.path,
+                reason: "holds files that are not a run's (notes.txt); pass --force to write the run beside them")
         ) {
             try OutputFolder.prepare(dir.path, force: false)
         }
         #expect(!FileManager.default.fileExists(atPath: dir.file(GateArtifacts.inProgressMarker)), "a refusal leaves no marker")
         try OutputFolder.prepare(dir.path, force: true)
         defer { OutputFolder.release(dir.path) }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == [GateArtifacts.inProgressMarker, "notes.txt"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == [
+                GateArtifacts.inProgressMarker, "notes.txt",
+            ])
     }
 
     @Test("a folder with unrelated files, or a file, is refused")
@@ -185,7 +189,8 @@ enum SampleGate {
         try Data("x".utf8).write(to: URL(fileURLWithPath: dir.file("photo.jpg")))
         #expect(
             throws: GateError.outputFolderInUse(
-                folder: dir.path, reason: "holds files that are not a run's (photo.jpg); pass --force to write the run beside them")
+                folder: dir.path,
+                reason: "holds files that are not a run's (photo.jpg); pass --force to write the run beside them")
         ) {
             try OutputFolder.prepare(dir.path, force: false)
         }

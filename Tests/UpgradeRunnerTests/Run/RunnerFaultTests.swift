@@ -93,7 +93,8 @@ struct RunnerFaultTests {
             if signalNumber == SIGTERM && process.terminationReason == .exit {
                 #expect(
                     code == 3 || code == 0,
-                    "SIGTERM ends the run with 3 (or it had finished): \(code) \((try? String(contentsOfFile: runner.directory.file("stderr.txt"), encoding: .utf8)) ?? "")")
+                    "SIGTERM ends the run with 3 (or it had finished): \(code) \((try? String(contentsOfFile: runner.directory.file("stderr.txt"), encoding: .utf8)) ?? "")"
+                )
                 if code == 3 {
                     interruptedCleanly += 1
                     #expect(runner.deviceFolders().isEmpty, "an interrupted run removes its devices itself")
@@ -130,8 +131,9 @@ struct RunnerFaultTests {
         try checkAftermath(runner, code: 3, caseID: "term")
     }
 
-    @Test("a full disk under --out: one line naming the file and the cause, exit 3, nothing left",
-          .enabled(if: Tmpfs.available))
+    @Test(
+        "a full disk under --out: one line naming the file and the cause, exit 3, nothing left",
+        .enabled(if: Tmpfs.available))
     func fullDiskUnderOut() throws {
         let runner = try Runner()
         let mount = try Tmpfs(at: runner.directory.file("small"), size: "48k")
@@ -147,8 +149,9 @@ struct RunnerFaultTests {
         #expect(runner.deviceFolders().isEmpty)
     }
 
-    @Test("a full disk under the temporary folder: the run is UNKNOWN (exit 3), nothing left",
-          .enabled(if: Tmpfs.available))
+    @Test(
+        "a full disk under the temporary folder: the run is UNKNOWN (exit 3), nothing left",
+        .enabled(if: Tmpfs.available))
     func fullDiskUnderTMPDIR() throws {
         let runner = try Runner()
         let mount = try Tmpfs(at: runner.directory.file("small-tmp"), size: "256k")

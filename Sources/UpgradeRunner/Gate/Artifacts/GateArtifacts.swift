@@ -194,7 +194,8 @@ public enum OutputFolder {
                 }
             }
             let text = Array("in progress\npid \(getpid())\n".utf8)
-            guard ftruncate(descriptor, 0) == 0, text.withUnsafeBytes({ pwrite(descriptor, $0.baseAddress, $0.count, 0) }) == text.count
+            guard ftruncate(descriptor, 0) == 0,
+                text.withUnsafeBytes({ pwrite(descriptor, $0.baseAddress, $0.count, 0) }) == text.count
             else { throw GateError.io(path: marker, doing: "writing", cause: FileFailure.posix(errno)) }
         } catch {
             close(descriptor)
