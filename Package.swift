@@ -9,6 +9,7 @@ import PackageDescription
 let package = Package(
     name: "upgrade-runner",
     products: [
+        .library(name: "UpgradeContract", targets: ["UpgradeContract"]),
         .library(name: "SimRuntime", targets: ["SimRuntime"]),
         .library(name: "SimSecurity", targets: ["SimSecurity"]),
         .library(name: "SimDevice", targets: ["SimDevice"]),
@@ -26,7 +27,10 @@ let package = Package(
         .target(name: "CSHA256"),
         // prctl(PR_SET_PDEATHSIG) for launched apps: a variadic C call Swift cannot make.
         .target(name: "CLaunch"),
-        .target(name: "SimRuntime", dependencies: ["CSHA256", "CLaunch"]),
+        // The wire contract between the runner and any app build: launch modes, the status file, the
+        // build declaration. Foundation only, so that any package can speak it.
+        .target(name: "UpgradeContract"),
+        .target(name: "SimRuntime", dependencies: ["UpgradeContract", "CSHA256", "CLaunch"]),
         .target(name: "SimSecurity", dependencies: ["SimRuntime", "CSQLite"]),
         .target(name: "SimDevice", dependencies: ["SimSecurity", "SimRuntime", "Entitlements"]),
         .target(name: "Entitlements"),
@@ -96,6 +100,7 @@ let package = Package(
             name: "keychain-bench", dependencies: ["SimSecurity", "CSQLite"], path: "Sources/Tools/keychain-bench"),
         .executableTarget(name: "launch-bench", dependencies: ["SimDevice", "TestSupport"], path: "Sources/Tools/launch-bench"),
 
+        .testTarget(name: "UpgradeContractTests", dependencies: ["UpgradeContract"]),
         .testTarget(name: "SimRuntimeTests", dependencies: ["SimRuntime", "TestSupport"]),
         .testTarget(name: "SimSecurityTests", dependencies: ["SimSecurity", "TestSupport"]),
         // The same iOS-style wrapper compiled in both language modes: only its import line differs from iOS code.

@@ -49,7 +49,7 @@ public enum Harness {
         let launch = HarnessLaunch(buildID: build.buildID, mode: mode, caseID: caseID ?? "", environment: environment)
         var exitCode: Int32 = 0
         if caseID == nil && mode != .launch {
-            launch.recordError("caseID", "arguments", LaunchMode.caseIDArgument, EINVAL)
+            launch.recordError("caseID", .arguments, LaunchMode.caseIDArgument, EINVAL)
             FileHandle.standardError.write(
                 Data("\(build.buildID): \(mode.argument ?? "") needs \(LaunchMode.caseIDArgument) <id>\n".utf8))
             exitCode = 2

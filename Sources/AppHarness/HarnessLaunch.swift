@@ -28,23 +28,23 @@ public final class HarnessLaunch: LaunchJournal, @unchecked Sendable {
     /// The runtime every status in this launch stands beside.
     public var runtime: String { environment.runtime }
 
-    public func record(_ name: String, _ location: String, _ operation: String, _ status: Int32, _ result: String) {
+    public func record(_ name: String, _ location: StoreLocation, _ operation: String, _ status: Int32, _ result: ItemResult) {
         let check = ItemCheck(
             name: name, location: location, operation: operation, status: status,
             runtime: runtime, result: result)
         lock.withLock { self.status.items.append(check) }
     }
 
-    public func recordError(_ name: String, _ location: String, _ operation: String, _ status: Int32) {
+    public func recordError(_ name: String, _ location: StoreLocation, _ operation: String, _ status: Int32) {
         let check = ItemCheck(
             name: name, location: location, operation: operation, status: status,
-            runtime: runtime, result: "failed")
+            runtime: runtime, result: .failed)
         lock.withLock { self.status.errors.append(check) }
     }
 
     /// Records a read compared with the value the case expects (the comparison's outcome only).
     public func recordRead(
-        _ name: String, _ location: String, _ operation: String, _ status: Int32,
+        _ name: String, _ location: StoreLocation, _ operation: String, _ status: Int32,
         actual: Data?, expected: Data
     ) {
         record(name, location, operation, status, KeychainProbe.result(of: status, matches: actual == expected))
@@ -53,7 +53,7 @@ public final class HarnessLaunch: LaunchJournal, @unchecked Sendable {
     /// Sets what the migration did in this launch.
     public func setMigration(_ outcome: MigrationOutcome?) { lock.withLock { status.migration = outcome } }
     /// Sets what the reinstall sweep did.
-    public func setSweep(_ sweep: String?) { lock.withLock { status.sweep = sweep } }
+    public func setSweep(_ sweep: SweepResult?) { lock.withLock { status.sweep = sweep } }
     /// Sets the schema version stored in the keychain when the launch ended.
     public func setSchemaVersion(_ version: Int?) { lock.withLock { status.schemaVersion = version } }
     /// Sets the legacy stores as the launch left them.

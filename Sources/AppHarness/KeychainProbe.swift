@@ -1,4 +1,5 @@
 import Foundation
+import SimRuntime
 #if canImport(Security)
     import Security
 #else
@@ -62,12 +63,12 @@ public enum KeychainProbe {
 
     /// The result word for a read: `found` or `mismatch` when it succeeded (compared with
     /// `expected`), `missing`, `locked` (errSecInteractionNotAllowed, never read as missing) or `failed`.
-    public static func result(of status: OSStatus, matches: Bool) -> String {
+    public static func result(of status: OSStatus, matches: Bool) -> ItemResult {
         switch status {
-        case errSecSuccess: matches ? "found" : "mismatch"
-        case errSecItemNotFound: "missing"
-        case errSecInteractionNotAllowed: "locked"
-        default: "failed"
+        case errSecSuccess: matches ? .found : .mismatch
+        case errSecItemNotFound: .missing
+        case errSecInteractionNotAllowed: .locked
+        default: .failed
         }
     }
 }

@@ -47,22 +47,22 @@ struct ProbeBuild: AppBuild {
         let (operation, status) = KeychainProbe.addOrUpdate(
             Data(launch.secrets.deviceKey.utf8), service: "svc.\(launch.caseID)",
             account: "deviceKey.\(launch.caseID)")
-        launch.record("deviceKey", "keychain", operation, status, status == 0 ? "written" : "failed")
+        launch.record("deviceKey", .keychain, operation, status, status == 0 ? .written : .failed)
     }
-    func seedMalformed(_ launch: HarnessLaunch) async { launch.record("hook", "none", "seedMalformed", 0, "written") }
+    func seedMalformed(_ launch: HarnessLaunch) async { launch.record("hook", .file, "seedMalformed", 0, .written) }
     func verify(_ launch: HarnessLaunch) async {
         let (status, data) = KeychainProbe.read(service: "svc.\(launch.caseID)", account: "deviceKey.\(launch.caseID)")
         launch.recordRead(
-            "deviceKey", "keychain", "SecItemCopyMatching", status, actual: data,
+            "deviceKey", .keychain, "SecItemCopyMatching", status, actual: data,
             expected: Data(launch.secrets.deviceKey.utf8))
     }
     func cleanup(_ launch: HarnessLaunch) async {
         let status = KeychainProbe.deleteExact(service: "svc.\(launch.caseID)", account: "deviceKey.\(launch.caseID)")
-        launch.record("deviceKey", "keychain", "SecItemDelete", status, status == 0 ? "removed" : "missing")
+        launch.record("deviceKey", .keychain, "SecItemDelete", status, status == 0 ? .removed : .missing)
     }
     func launch(_ launch: HarnessLaunch) async {
-        launch.setSweep("none")
-        launch.record("hook", "none", "launch", 0, "written")
+        launch.setSweep(.markerPresent)
+        launch.record("hook", .file, "launch", 0, .written)
     }
 }
 
@@ -94,19 +94,19 @@ struct ProbeBuild: AppBuild {
     func plainLaunch() async throws {
         let app = try InProcessApp()
         let outcome = await Harness.run(ProbeBuild(), platform: app.platform([]))
-        #expect(outcome.exitCode == 0 && outcome.status.caseID == "" && outcome.status.sweep == "none")
+        #expect(outcome.exitCode == 0 && outcome.status.caseID == "" && outcome.status.sweep == .markerPresent)
     }
 
     @Test("seed, verify and cleanup through the platform's keychain; the same launch gives the same bytes")
     func roundTripAndDeterminism() async throws {
         let app = try InProcessApp()
         let seed = await Harness.run(ProbeBuild(), platform: app.platform(["-UITestSeedLegacyKeychain", "-UITestCaseID", "c1"]))
-        #expect(seed.status.items.map(\.result) == ["written"])
+        #expect(seed.status.items.map(\.result) == [.written])
         var bytes: [Data] = []
         for _ in 0..<2 {
             let verify = await Harness.run(
                 ProbeBuild(), platform: app.platform(["-UITestVerifyKeychainV2", "-UITestCaseID", "c1"]))
-            #expect(verify.status.items.map(\.result) == ["found"])
+            #expect(verify.status.items.map(\.result) == [.found])
             bytes.append(try Data(contentsOf: URL(fileURLWithPath: app.statusPath)))
         }
         #expect(bytes[0] == bytes[1])
@@ -114,9 +114,9 @@ struct ProbeBuild: AppBuild {
         #expect(!text.contains(CaseSecrets(caseID: "c1").deviceKey))
         #expect(text.contains("\"runtime\" : \"iOS 17.5\""))
         let cleanup = await Harness.run(ProbeBuild(), platform: app.platform(["-UITestCleanup", "-UITestCaseID", "c1"]))
-        #expect(cleanup.status.items.map(\.result) == ["removed"])
+        #expect(cleanup.status.items.map(\.result) == [.removed])
         let after = await Harness.run(ProbeBuild(), platform: app.platform(["-UITestVerifyKeychainV2", "-UITestCaseID", "c1"]))
-        #expect(after.status.items.map(\.result) == ["missing"])
+        #expect(after.status.items.map(\.result) == [.missing])
         #expect(after.status.items.first?.status == -25300)
     }
 
@@ -132,11 +132,11 @@ struct ProbeBuild: AppBuild {
             func verify(_ launch: HarnessLaunch) async {}
             func cleanup(_ launch: HarnessLaunch) async {}
             func launch(_ launch: HarnessLaunch) async {
-                launch.record("stale", "file", "exists", 0, FileManager.default.fileExists(atPath: path) ? "found" : "missing")
+                launch.record("stale", .file, "exists", 0, FileManager.default.fileExists(atPath: path) ? .found : .missing)
             }
         }
         let outcome = await Harness.run(Crashing(path: app.statusPath), platform: app.platform([]))
-        #expect(outcome.status.items.first?.result == "missing")
+        #expect(outcome.status.items.first?.result == .missing)
     }
 
     @Test("a locked read is reported as locked with -25308, never as missing")
@@ -145,7 +145,7 @@ struct ProbeBuild: AppBuild {
         _ = await Harness.run(ProbeBuild(), platform: app.platform(["-UITestSeedLegacyKeychain", "-UITestCaseID", "c1"]))
         app.setLockState(.locked)
         let verify = await Harness.run(ProbeBuild(), platform: app.platform(["-UITestVerifyKeychainV2", "-UITestCaseID", "c1"]))
-        #expect(verify.status.items.first?.result == "locked")
+        #expect(verify.status.items.first?.result == .locked)
         #expect(verify.status.items.first?.status == -25308)
     }
 

@@ -17,13 +17,13 @@ import Testing
         try device.launch(.seed)
         try device.install("v2")
         let faulted = try device.launch(.launch, faultPlan: FaultPlan(faults: [Fault(.secItemAdd, call: 1, action)]))
-        #expect(faulted.migration?.state == "failed")
+        #expect(faulted.migration?.state == .failed)
         #expect(faulted.legacy?.preferenceKeys.contains("authToken") == true, "the first key keeps its source")
         #expect(faulted.schemaVersion == nil)
         if action == .dropWrite {
             #expect(faulted.result("authToken", "keychain") == "mismatch", "the read-back caught the lost write")
         }
-        #expect(try device.launch(.launch).migration == MigrationOutcome(state: "migrated", from: 0, to: 2))
+        #expect(try device.launch(.launch).migration == MigrationOutcome(state: .migrated, from: 0, to: 2))
         #expect(try device.launch(.verify).secretResults == ["found", "found", "found", "found"])
     }
 
@@ -47,7 +47,7 @@ import Testing
                 LaunchOptions(
                     arguments: ["-UITestCaseID", device.caseID], faultPlan: FaultPlan(crashAfterMutation: point)))
             #expect(killed.endedAtCrashPoint, "crash point \(point)")
-            #expect(try device.launch(.launch).migration?.state != "failed", "crash point \(point)")
+            #expect(try device.launch(.launch).migration?.state != .failed, "crash point \(point)")
             #expect(try device.launch(.verify).secretResults == ["found", "found", "found", "found"], "crash point \(point)")
         }
     }

@@ -69,7 +69,7 @@ final class LedgerDevice: @unchecked Sendable {
 extension LaunchStatus {
     /// The result word of the item `name` (at `location`, when given; nil when the status has none).
     func result(_ name: String, _ location: String? = nil) -> String? {
-        items.first { $0.name == name && (location == nil || $0.location == location) }?.result
+        items.first { $0.name == name && (location == nil || $0.location.rawValue == location) }?.result.rawValue
     }
 
     /// The results of the verify mode's four secrets.

@@ -15,7 +15,7 @@ import TestSupport
         try device.launch(.seedMalformed)
         try device.install(build)
         let launch = try device.launch(.launch)
-        #expect(launch.migration?.state == "failed")
+        #expect(launch.migration?.state == .failed)
         #expect(launch.migration?.reason?.contains("keysLeftBehind(2)") == true)
         #expect(launch.migration?.reason?.contains("-26275") == true, "errSecDecode beside the step")
         #expect(launch.result("authToken", "preferences") == "kept")
@@ -30,7 +30,7 @@ import TestSupport
         #expect(stored["authToken"] is NSNumber && stored["refreshToken"] is Data, "the malformed values are untouched")
         // Relaunches retry and fail the same way: the same bytes each time.
         let retry = try device.launch(.launch)
-        #expect(retry.sweep == "markerPresent" && retry.migration == launch.migration)
+        #expect(retry.sweep == .markerPresent && retry.migration == launch.migration)
         let retryBytes = try device.statusData()
         try device.launch(.launch)
         #expect(try device.statusData() == retryBytes)
@@ -48,7 +48,7 @@ import TestSupport
         #expect(
             launch.migration
                 == MigrationOutcome(
-                    state: "failed", from: 0, to: 1,
+                    state: .failed, from: 0, to: 1,
                     reason: "step 1->2: corruptArchive NSKeyedUnarchiver -26275"))
         #expect(launch.result("session", "archive") == "kept")
         #expect(launch.legacy?.archive == true && launch.schemaVersion == nil)
@@ -64,8 +64,8 @@ import TestSupport
         try device.install("v3")
         try device.session.lock()
         let locked = try device.launch(.launch, extra: ["-UITestProtectedDataTimeout", "0.2"])
-        #expect(locked.sweep == "deferred")
-        #expect(locked.migration == MigrationOutcome(state: "deferred", reason: "protected data unavailable"))
+        #expect(locked.sweep == .deferred)
+        #expect(locked.migration == MigrationOutcome(state: .deferred, reason: "protected data unavailable"))
         #expect(locked.items.isEmpty && locked.legacy == nil)
         #expect(try device.storedPreferences()["authToken"] != nil)
         let verifyLocked = try device.launch(.verify)
@@ -73,7 +73,7 @@ import TestSupport
         #expect(verifyLocked.items.first { $0.name == "deviceKey" }?.status == -25308)
         try device.session.unlock()
         let unlocked = try device.launch(.launch)
-        #expect(unlocked.migration == MigrationOutcome(state: "migrated", from: 0, to: 3))
+        #expect(unlocked.migration == MigrationOutcome(state: .migrated, from: 0, to: 3))
         #expect(try device.launch(.verify).secretResults == ["found", "found", "found", "found"])
     }
 
@@ -86,11 +86,11 @@ import TestSupport
         try device.session.shutdown()
         try device.session.boot(lockState: .beforeFirstUnlock)
         let prewarm = try device.launch(.launch, extra: ["-UITestProtectedDataTimeout", "0.2"])
-        #expect(prewarm.sweep == "deferred" && prewarm.migration?.state == "deferred")
+        #expect(prewarm.sweep == .deferred && prewarm.migration?.state == .deferred)
         try device.session.unlock()
         let launch = try device.launch(.launch)
-        #expect(launch.sweep == "markedUpgrade")
-        #expect(launch.migration == MigrationOutcome(state: "migrated", from: 0, to: 2))
+        #expect(launch.sweep == .markedUpgrade)
+        #expect(launch.migration == MigrationOutcome(state: .migrated, from: 0, to: 2))
     }
 
     @Test("a reinstall sweeps the keychain: the old session does not come back")
@@ -104,11 +104,11 @@ import TestSupport
         #expect(try device.items().count == 5, "items outlive the app")
         try device.install("v2")
         let launch = try device.launch(.launch)
-        #expect(launch.sweep == "swept")
-        #expect(launch.migration == MigrationOutcome(state: "migrated", from: 0, to: 2), "a fresh start at schema 0")
+        #expect(launch.sweep == .swept)
+        #expect(launch.migration == MigrationOutcome(state: .migrated, from: 0, to: 2), "a fresh start at schema 0")
         #expect(try device.launch(.verify).secretResults == ["missing", "missing", "missing", "missing"])
         let again = try device.launch(.launch)
-        #expect(again.sweep == "markerPresent")
+        #expect(again.sweep == .markerPresent)
     }
 
     @Test("cleanup deletes exactly the case's items and leaves another case's item", arguments: ["v2", "v3"])
@@ -118,10 +118,10 @@ import TestSupport
         try device.launch(.seed, caseID: "othercase0001")
         try device.launch(.seed)
         let cleanup = try device.launch(.cleanup)
-        #expect(cleanup.items.allSatisfy { $0.operation == "SecItemDelete" && $0.result == "removed" })
+        #expect(cleanup.items.allSatisfy { $0.operation == "SecItemDelete" && $0.result == .removed })
         #expect(try device.items().map(\.account) == ["deviceKey.othercase0001"])
         let again = try device.launch(.cleanup)
-        #expect(again.items.allSatisfy { $0.result == "missing" && $0.status == -25300 })
+        #expect(again.items.allSatisfy { $0.result == .missing && $0.status == -25300 })
     }
 
     @Test("v3's janitor keeps the non-secret artefacts for 30 days after the migration and removes them after")
@@ -138,7 +138,7 @@ import TestSupport
         try device.session.advanceClock(by: 2 * 86_400)
         let after = try device.launch(.launch)
         #expect(after.legacy?.artefacts == [])
-        #expect(after.items.map(\.result) == ["removed", "removed", "removed"])
+        #expect(after.items.map(\.result) == [.removed, .removed, .removed])
         #expect(try device.launch(.launch).items.isEmpty, "once removed, nothing more to do")
         #expect(try device.launch(.verify).secretResults == ["found", "found", "found", "found"])
     }

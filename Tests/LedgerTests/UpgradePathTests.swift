@@ -11,7 +11,7 @@ import TestSupport
         let device = try LedgerDevice()
         try device.install("v1")
         let seed = try device.launch(.seed)
-        #expect(seed.items.allSatisfy { $0.result == "written" && $0.status == 0 })
+        #expect(seed.items.allSatisfy { $0.result == .written && $0.status == 0 })
         #expect(
             seed.legacy
                 == LegacyState(
@@ -21,8 +21,8 @@ import TestSupport
 
         try device.install("v2")
         let launch = try device.launch(.launch)
-        #expect(launch.sweep == "markedUpgrade", "an upgrade from a build without the marker is not a reinstall")
-        #expect(launch.migration == MigrationOutcome(state: "migrated", from: 0, to: 2))
+        #expect(launch.sweep == .markedUpgrade, "an upgrade from a build without the marker is not a reinstall")
+        #expect(launch.migration == MigrationOutcome(state: .migrated, from: 0, to: 2))
         #expect(launch.schemaVersion == 2)
         let verify = try device.launch(.verify)
         #expect(verify.secretResults == ["found", "found", "found", "found"])
@@ -40,7 +40,7 @@ import TestSupport
         try device.launch(.seed)
         try device.install("v3")
         let launch = try device.launch(.launch)
-        #expect(launch.migration == MigrationOutcome(state: "migrated", from: 0, to: 3))
+        #expect(launch.migration == MigrationOutcome(state: .migrated, from: 0, to: 3))
         let verify = try device.launch(.verify)
         #expect(verify.secretResults == ["found", "found", "found", "found"])
         #expect(verify.result("vault.migratedAt") == "found")
@@ -56,8 +56,8 @@ import TestSupport
         #expect(try device.items().first { $0.account.hasPrefix("deviceKey.") }?.accessible == "ak")
         try device.install("v3")
         let launch = try device.launch(.launch)
-        #expect(launch.sweep == "markerPresent")
-        #expect(launch.migration == MigrationOutcome(state: "migrated", from: 2, to: 3))
+        #expect(launch.sweep == .markerPresent)
+        #expect(launch.migration == MigrationOutcome(state: .migrated, from: 2, to: 3))
         #expect(launch.result("deviceKey.\(device.caseID)") == "written")
         #expect(try device.launch(.verify).secretResults == ["found", "found", "found", "found"])
         #expect(try device.items().allSatisfy { $0.accessible == "cku" })
@@ -77,7 +77,7 @@ import TestSupport
         let third = try device.launch(.launch)
         #expect(try device.statusData() == secondBytes)
         #expect(second == third)
-        #expect(second.migration?.state == "upToDate")
+        #expect(second.migration?.state == .upToDate)
         #expect(second.items.isEmpty, "nothing written, nothing removed")
         #expect(try device.launch(.verify).secretResults == ["found", "found", "found", "found"])
     }

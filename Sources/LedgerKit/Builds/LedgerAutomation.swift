@@ -69,14 +69,14 @@ public enum LedgerAutomation {
             let (operation, status) = KeychainProbe.addOrUpdate(
                 data, service: LedgerNames.service, account: account,
                 accessible: tight)
-            launch.record(account, "keychain", operation, status, status == errSecSuccess ? "written" : "failed")
+            launch.record(account, .keychain, operation, status, status == errSecSuccess ? .written : .failed)
         }
         let (operation, status) = KeychainProbe.addOrUpdate(
             Data(secrets.deviceKey.utf8), service: LedgerNames.deviceKeyService(launch.caseID),
             account: LedgerNames.deviceKeyAccount(launch.caseID), accessible: deviceKeyAccessible)
-        launch.record("deviceKey", "keychain", operation, status, status == errSecSuccess ? "written" : "failed")
+        launch.record("deviceKey", .keychain, operation, status, status == errSecSuccess ? .written : .failed)
         let marked = launch.environment.defaults.set(true, forKey: LedgerNames.installMarkerKey)
-        if !marked { launch.recordError(LedgerNames.installMarkerKey, "preferences", "set", EPERM) }
+        if !marked { launch.recordError(LedgerNames.installMarkerKey, .preferences, "set", EPERM) }
         finish(launch)
     }
 
@@ -86,19 +86,19 @@ public enum LedgerAutomation {
         let secrets = launch.secrets
         for (account, expected) in [("authToken", secrets.authToken), ("refreshToken", secrets.refreshToken)] {
             let (status, data) = KeychainProbe.read(service: LedgerNames.service, account: account)
-            launch.recordRead(account, "keychain", "SecItemCopyMatching", status, actual: data, expected: Data(expected.utf8))
+            launch.recordRead(account, .keychain, "SecItemCopyMatching", status, actual: data, expected: Data(expected.utf8))
         }
         let (status, data) = KeychainProbe.read(service: LedgerNames.service, account: LedgerNames.sessionAccount)
         let session = data.flatMap { try? JSONDecoder().decode(SessionRecord.self, from: $0) }
         launch.record(
-            LedgerNames.sessionAccount, "keychain", "SecItemCopyMatching", status,
+            LedgerNames.sessionAccount, .keychain, "SecItemCopyMatching", status,
             KeychainProbe.result(of: status, matches: session == expectedSession(launch)))
         verifyDeviceKey(launch)
         if stamped {
             let (status, data) = KeychainProbe.read(service: LedgerNames.service, account: LedgerNames.migratedAtAccount)
             let parses = data.flatMap { ISO8601DateFormatter().date(from: String(decoding: $0, as: UTF8.self)) } != nil
             launch.record(
-                LedgerNames.migratedAtAccount, "keychain", "SecItemCopyMatching", status,
+                LedgerNames.migratedAtAccount, .keychain, "SecItemCopyMatching", status,
                 KeychainProbe.result(of: status, matches: parses))
         }
         finish(launch)
@@ -110,7 +110,7 @@ public enum LedgerAutomation {
             service: LedgerNames.deviceKeyService(launch.caseID),
             account: LedgerNames.deviceKeyAccount(launch.caseID))
         launch.recordRead(
-            "deviceKey", "keychain", "SecItemCopyMatching", status, actual: data,
+            "deviceKey", .keychain, "SecItemCopyMatching", status, actual: data,
             expected: Data(launch.secrets.deviceKey.utf8))
     }
 
@@ -133,12 +133,12 @@ public enum LedgerAutomation {
     }
 
     private static func record(_ launch: HarnessLaunch, _ name: String, _ status: OSStatus) {
-        let result =
+        let result: ItemResult =
             switch status {
-            case errSecSuccess: "removed"
-            case errSecItemNotFound: "missing"
-            default: "failed"
+            case errSecSuccess: .removed
+            case errSecItemNotFound: .missing
+            default: .failed
             }
-        launch.record(name, "keychain", "SecItemDelete", status, result)
+        launch.record(name, .keychain, "SecItemDelete", status, result)
     }
 }

@@ -45,7 +45,7 @@ public struct LedgerBridgeBuild: AppBuild {
         do {
             try AccessGroupMove.bridge(journal: SilentJournal()).run()
         } catch {
-            launch.recordError(LedgerTransfer.bridgeGroup, "keychain", "move", error.status)
+            launch.recordError(LedgerTransfer.bridgeGroup, .keychain, "move", error.status)
         }
         LedgerAutomation.finish(launch)
     }

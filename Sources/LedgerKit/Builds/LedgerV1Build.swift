@@ -31,7 +31,7 @@ public struct LedgerV1Build: AppBuild {
             : [("authToken", secrets.authToken), ("refreshToken", secrets.refreshToken)]
         for (key, value) in prefs {
             let stored = defaults.set(value, forKey: key)
-            launch.record(key, "preferences", "set", stored ? 0 : EPERM, stored ? "written" : "failed")
+            launch.record(key, .preferences, "set", stored ? 0 : EPERM, stored ? .written : .failed)
         }
         let session = LegacySession(userID: LedgerNames.userID(launch.caseID), token: secrets.sessionToken)
         let archive =
@@ -39,24 +39,24 @@ public struct LedgerV1Build: AppBuild {
             ? Data("bplist00 this is not a keyed archive".utf8)
             : (try? NSKeyedArchiver.archivedData(withRootObject: session, requiringSecureCoding: true)) ?? Data()
         writeFile(
-            launch, "session", "archive", archive,
+            launch, "session", .archive, archive,
             to: environment.applicationSupport.appendingPathComponent(LedgerNames.sessionArchive))
         for (name, data) in Self.artefacts() {
-            writeFile(launch, name, "file", data, to: environment.documents.appendingPathComponent(name))
+            writeFile(launch, name, .file, data, to: environment.documents.appendingPathComponent(name))
         }
         let (operation, status) = KeychainProbe.addOrUpdate(
             Data(secrets.deviceKey.utf8), service: LedgerNames.deviceKeyService(launch.caseID),
             account: LedgerNames.deviceKeyAccount(launch.caseID))
-        launch.record("deviceKey", "keychain", operation, status, status == errSecSuccess ? "written" : "failed")
+        launch.record("deviceKey", .keychain, operation, status, status == errSecSuccess ? .written : .failed)
         launch.setLegacy(LedgerAutomation.legacyState(environment))
     }
 
-    private func writeFile(_ launch: HarnessLaunch, _ name: String, _ location: String, _ data: Data, to url: URL) {
+    private func writeFile(_ launch: HarnessLaunch, _ name: String, _ location: StoreLocation, _ data: Data, to url: URL) {
         do {
             try launch.environment.files.write(data, to: url)
-            launch.record(name, location, "write", 0, "written")
+            launch.record(name, location, "write", 0, .written)
         } catch {
-            launch.record(name, location, "write", error.code, "failed")
+            launch.record(name, location, "write", error.code, .failed)
         }
     }
 
@@ -81,8 +81,8 @@ public struct LedgerV1Build: AppBuild {
         for (key, expected) in [("authToken", secrets.authToken), ("refreshToken", secrets.refreshToken)] {
             let value = environment.defaults.string(forKey: key)
             launch.record(
-                key, "preferences", "string(forKey:)", 0,
-                value == nil ? "missing" : (value == expected ? "found" : "mismatch"))
+                key, .preferences, "string(forKey:)", 0,
+                value == nil ? .missing : (value == expected ? .found : .mismatch))
         }
         let file = environment.applicationSupport.appendingPathComponent(LedgerNames.sessionArchive)
         do {
@@ -90,16 +90,16 @@ public struct LedgerV1Build: AppBuild {
             let session = try? NSKeyedUnarchiver.unarchivedObject(ofClass: LegacySession.self, from: data)
             let matches = session?.token == secrets.sessionToken && session?.userID == LedgerNames.userID(launch.caseID)
             launch.record(
-                "session", "archive", "NSKeyedUnarchiver", session == nil ? errSecDecode : 0,
-                matches ? "found" : "mismatch")
+                "session", .archive, "NSKeyedUnarchiver", session == nil ? errSecDecode : 0,
+                matches ? .found : .mismatch)
         } catch {
-            let result =
+            let result: ItemResult =
                 switch error.code {
-                case ENOENT: "missing"
-                case EPERM: "locked"
-                default: "failed"
+                case ENOENT: .missing
+                case EPERM: .locked
+                default: .failed
                 }
-            launch.record("session", "archive", "read", error.code, result)
+            launch.record("session", .archive, "read", error.code, result)
         }
         LedgerAutomation.verifyDeviceKey(launch)
         launch.setLegacy(LedgerAutomation.legacyState(environment))
@@ -114,7 +114,7 @@ public struct LedgerV1Build: AppBuild {
     public func launch(_ launch: HarnessLaunch) async {
         let defaults = launch.environment.defaults
         for key in LedgerNames.legacyPreferenceKeys {
-            launch.record(key, "preferences", "string(forKey:)", 0, defaults.string(forKey: key) == nil ? "missing" : "found")
+            launch.record(key, .preferences, "string(forKey:)", 0, defaults.string(forKey: key) == nil ? .missing : .found)
         }
         launch.setLegacy(LedgerAutomation.legacyState(launch.environment))
     }

@@ -19,7 +19,7 @@ public struct LedgerV2Build: AppBuild {
     public func launch(_ launch: HarnessLaunch) async {
         let parts = LedgerParts(launch)
         if sweeps {
-            launch.setSweep(await parts.sweeper().sweepIfFreshInstall().rawValue)
+            launch.setSweep(await parts.sweeper().sweepIfFreshInstall())
         }
         let state = await parts.migrator(targetVersion: 2, steps: steps(parts)).migrateIfNeeded()
         launch.setMigration(state.outcome)

@@ -86,9 +86,10 @@ public enum LedgerMutants {
         build.afterLaunch = { launch in
             let (status, data) = KeychainProbe.read(service: LedgerNames.service, account: "authToken")
             guard status == errSecSuccess, let data else { return }
+            // The result words are closed, so the leak rides in the free-text operation field.
             launch.record(
-                "authToken", "keychain", "SecItemCopyMatching", status,
-                "restored " + String(decoding: data, as: UTF8.self))
+                "authToken", .keychain, "SecItemCopyMatching restored " + String(decoding: data, as: UTF8.self), status,
+                .found)
         }
         return build
     }
@@ -100,7 +101,7 @@ public enum LedgerMutants {
             let defaults = launch.environment.defaults
             let runs = (defaults.object(forKey: migrationRunsKey) as? Int ?? 0) + 1
             let stored = defaults.set(runs, forKey: migrationRunsKey)
-            launch.record(migrationRunsKey, "preferences", "set", stored ? 0 : EPERM, stored ? "written" : "failed")
+            launch.record(migrationRunsKey, .preferences, "set", stored ? 0 : EPERM, stored ? .written : .failed)
         }
         return build
     }
@@ -122,7 +123,7 @@ public enum LedgerMutants {
         var build = LedgerVariant(buildID: base.buildID, base: base)
         build.beforeLaunch = { launch in
             let sweeper = EagerReinstallSweeper(defaults: launch.environment.defaults, journal: launch)
-            launch.setSweep(await sweeper.sweepIfFreshInstall().rawValue)
+            launch.setSweep(await sweeper.sweepIfFreshInstall())
         }
         return build
     }

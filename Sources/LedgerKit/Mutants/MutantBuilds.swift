@@ -20,7 +20,7 @@ public struct MigrateEveryLaunchBuild: AppBuild {
 
     public func launch(_ launch: HarnessLaunch) async {
         let parts = LedgerParts(launch)
-        launch.setSweep(await parts.sweeper().sweepIfFreshInstall().rawValue)
+        launch.setSweep(await parts.sweeper().sweepIfFreshInstall())
         launch.setMigration(await migrate(parts).outcome)
         LedgerAutomation.finish(launch)
     }
@@ -66,7 +66,7 @@ public struct PrewarmEmptyReadBuild: AppBuild {
         let stored = launch.environment.defaults.persistentDomain()
         let keysAtLaunch = LedgerNames.legacyPreferenceKeys.filter { stored[$0] != nil }
         let parts = LedgerParts(launch)
-        launch.setSweep(await parts.sweeper().sweepIfFreshInstall().rawValue)
+        launch.setSweep(await parts.sweeper().sweepIfFreshInstall())
         let steps: [any MigrationStep] = [
             EmptyReadMeansDoneStep(keysAtLaunch: keysAtLaunch, step: parts.moveDefaults()),
             parts.moveArchive(),

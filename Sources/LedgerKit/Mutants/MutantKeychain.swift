@@ -59,16 +59,16 @@ public enum MutantAutomation {
         let secrets = launch.secrets
         for (account, expected) in [("authToken", secrets.authToken), ("refreshToken", secrets.refreshToken)] {
             let (status, data) = read(service, account)
-            launch.recordRead(account, "keychain", "SecItemCopyMatching", status, actual: data, expected: Data(expected.utf8))
+            launch.recordRead(account, .keychain, "SecItemCopyMatching", status, actual: data, expected: Data(expected.utf8))
         }
         let (status, data) = read(service, LedgerNames.sessionAccount)
         let session = data.flatMap { try? JSONDecoder().decode(SessionRecord.self, from: $0) }
         launch.record(
-            LedgerNames.sessionAccount, "keychain", "SecItemCopyMatching", status,
+            LedgerNames.sessionAccount, .keychain, "SecItemCopyMatching", status,
             KeychainProbe.result(of: status, matches: session == LedgerAutomation.expectedSession(launch)))
         let (keyStatus, key) = read(LedgerNames.deviceKeyService(launch.caseID), LedgerNames.deviceKeyAccount(launch.caseID))
         launch.recordRead(
-            "deviceKey", "keychain", "SecItemCopyMatching", keyStatus, actual: key,
+            "deviceKey", .keychain, "SecItemCopyMatching", keyStatus, actual: key,
             expected: Data(launch.secrets.deviceKey.utf8))
         LedgerAutomation.finish(launch)
     }
@@ -78,8 +78,8 @@ public enum MutantAutomation {
         for account in accounts {
             let status = KeychainProbe.deleteExact(service: service, account: account)
             launch.record(
-                account, "keychain", "SecItemDelete", status,
-                status == errSecSuccess ? "removed" : status == errSecItemNotFound ? "missing" : "failed")
+                account, .keychain, "SecItemDelete", status,
+                status == errSecSuccess ? .removed : status == errSecItemNotFound ? .missing : .failed)
         }
         LedgerAutomation.cleanupDeviceKey(launch)
         LedgerAutomation.finish(launch)

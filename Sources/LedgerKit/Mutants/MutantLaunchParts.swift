@@ -20,7 +20,7 @@ public enum SessionRestore {
             let (status, _) = KeychainProbe.read(service: service, account: account)
             guard status != errSecSuccess else { continue }
             let deleted = KeychainProbe.deleteExact(service: service, account: account)
-            if deleted == errSecSuccess { launch.record(name, "keychain", "SecItemDelete", deleted, "removed") }
+            if deleted == errSecSuccess { launch.record(name, .keychain, "SecItemDelete", deleted, .removed) }
         }
     }
 }
@@ -49,13 +49,13 @@ public actor EagerReinstallSweeper {
                 let scope: [CFString: Any] = [kSecClass: itemClass, kSecAttrSynchronizable: kSecAttrSynchronizableAny]
                 let status = SecItemDelete(scope as CFDictionary)
                 guard status == errSecSuccess || status == errSecItemNotFound else {
-                    journal.recordError(itemClass as String, "keychain", "SecItemDelete", status)
+                    journal.recordError(itemClass as String, .keychain, "SecItemDelete", status)
                     return .failed
                 }
             }
         }
         guard defaults.set(true, forKey: LedgerNames.installMarkerKey) else {
-            journal.recordError(LedgerNames.installMarkerKey, "preferences", "set", EPERM)
+            journal.recordError(LedgerNames.installMarkerKey, .preferences, "set", EPERM)
             return .failed
         }
         return upgrade ? .markedUpgrade : .swept

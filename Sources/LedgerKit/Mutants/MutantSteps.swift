@@ -25,16 +25,16 @@ public struct DeleteBeforeWriteStep: MigrationStep {
         for key in LedgerNames.legacyPreferenceKeys {
             guard let plaintext = defaults.persistentDomain()[key] as? String else { continue }
             defaults.removeObject(forKey: key)
-            journal.record(key, "preferences", "removeObject", 0, "removed")
+            journal.record(key, .preferences, "removeObject", 0, .removed)
             let payload = Data(plaintext.utf8)
             do {
                 let call = try await vault.save(
                     payload, account: key,
                     accessibility: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String)
                 guard try await vault.read(account: key) == payload else { throw MigrationError.readBackMismatch(key) }
-                journal.record(key, "keychain", call, errSecSuccess, "written")
+                journal.record(key, .keychain, call, errSecSuccess, .written)
             } catch let failure as KeychainFailure {
-                journal.record(key, "keychain", failure.operation, failure.status, "failed")
+                journal.record(key, .keychain, failure.operation, failure.status, .failed)
                 throw .keychain(failure)
             } catch {
                 throw .readBackMismatch(key)
@@ -64,13 +64,13 @@ public struct NoReadBackStep: MigrationStep {
                 let call = try await vault.save(
                     Data(plaintext.utf8), account: key,
                     accessibility: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String)
-                journal.record(key, "keychain", call, errSecSuccess, "written")
+                journal.record(key, .keychain, call, errSecSuccess, .written)
             } catch {
-                journal.record(key, "keychain", error.operation, error.status, "failed")
+                journal.record(key, .keychain, error.operation, error.status, .failed)
                 throw .keychain(error)
             }
             defaults.removeObject(forKey: key)
-            journal.record(key, "preferences", "removeObject", 0, "removed")
+            journal.record(key, .preferences, "removeObject", 0, .removed)
         }
     }
 }
@@ -98,9 +98,9 @@ public struct CopyPreferencesStep: MigrationStep {
                 let call = try await vault.save(
                     payload, account: key,
                     accessibility: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String)
-                journal.record(key, "keychain", call, errSecSuccess, "written")
+                journal.record(key, .keychain, call, errSecSuccess, .written)
             } catch {
-                journal.record(key, "keychain", error.operation, error.status, "failed")
+                journal.record(key, .keychain, error.operation, error.status, .failed)
                 throw .keychain(error)
             }
             defaults.removeObject(forKey: key)

@@ -42,7 +42,7 @@ public actor DefaultsToKeychainMover {
     private func move(_ key: String) async -> KeyMigrationResult {
         guard let stored = defaults.persistentDomain()[key] else { return .nothingToMove }
         guard let plaintext = stored as? String else {
-            journal.record(key, "preferences", "decode", errSecDecode, "kept")
+            journal.record(key, .preferences, "decode", errSecDecode, .kept)
             return .failed(operation: "decode", status: errSecDecode)
         }
         let payload = Data(plaintext.utf8)
@@ -51,19 +51,19 @@ public actor DefaultsToKeychainMover {
                 payload, account: key,
                 accessibility: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String)
             guard try await vault.read(account: key) == payload else {
-                journal.record(key, "keychain", "SecItemCopyMatching", errSecSuccess, "mismatch")
+                journal.record(key, .keychain, "SecItemCopyMatching", errSecSuccess, .mismatch)
                 return .failed(operation: "readBack", status: errSecDecode)
             }
-            journal.record(key, "keychain", call, errSecSuccess, "written")
+            journal.record(key, .keychain, call, errSecSuccess, .written)
         } catch {
-            journal.record(key, "keychain", error.operation, error.status, "failed")
+            journal.record(key, .keychain, error.operation, error.status, .failed)
             return .failed(operation: error.operation, status: error.status)
         }
         guard defaults.removeObject(forKey: key) else {
-            journal.record(key, "preferences", "removeObject", EPERM, "kept")
+            journal.record(key, .preferences, "removeObject", EPERM, .kept)
             return .failed(operation: "removeObject", status: EPERM)
         }
-        journal.record(key, "preferences", "removeObject", 0, "removed")
+        journal.record(key, .preferences, "removeObject", 0, .removed)
         return .moved
     }
 }

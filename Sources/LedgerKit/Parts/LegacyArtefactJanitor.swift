@@ -34,9 +34,9 @@ public actor LegacyArtefactJanitor {
             let call = try await vault.save(
                 Data(stamp.utf8), account: LedgerNames.migratedAtAccount,
                 accessibility: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String)
-            journal.record(LedgerNames.migratedAtAccount, "keychain", call, errSecSuccess, "written")
+            journal.record(LedgerNames.migratedAtAccount, .keychain, call, errSecSuccess, .written)
         } catch {
-            journal.record(LedgerNames.migratedAtAccount, "keychain", error.operation, error.status, "failed")
+            journal.record(LedgerNames.migratedAtAccount, .keychain, error.operation, error.status, .failed)
         }
     }
 
@@ -53,9 +53,9 @@ public actor LegacyArtefactJanitor {
             guard files.fileExists(file) else { continue }
             do {
                 try files.remove(file)
-                journal.record(name, "file", "remove", 0, "removed")
+                journal.record(name, .file, "remove", 0, .removed)
             } catch {
-                journal.record(name, "file", "remove", error.code, "kept")
+                journal.record(name, .file, "remove", error.code, .kept)
             }
         }
         return true

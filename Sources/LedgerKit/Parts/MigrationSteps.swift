@@ -56,7 +56,7 @@ public struct MoveArchiveStep: MigrationStep {
         do {
             raw = try files.read(archive)
         } catch {
-            journal.record("session", "archive", "read", error.code, "kept")
+            journal.record("session", .archive, "read", error.code, .kept)
             throw .file(error, operation: "read")
         }
         let old: LegacySession
@@ -66,7 +66,7 @@ public struct MoveArchiveStep: MigrationStep {
             }
             old = decoded
         } catch {
-            journal.record("session", "archive", "NSKeyedUnarchiver", errSecDecode, "kept")
+            journal.record("session", .archive, "NSKeyedUnarchiver", errSecDecode, .kept)
             throw .corruptArchive(status: errSecDecode)
         }
         let modern: Data
@@ -80,12 +80,12 @@ public struct MoveArchiveStep: MigrationStep {
                 modern, account: LedgerNames.sessionAccount,
                 accessibility: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String)
             guard try await vault.read(account: LedgerNames.sessionAccount) == modern else {
-                journal.record("session", "keychain", "SecItemCopyMatching", errSecSuccess, "mismatch")
+                journal.record("session", .keychain, "SecItemCopyMatching", errSecSuccess, .mismatch)
                 throw MigrationError.readBackMismatch(LedgerNames.sessionAccount)
             }
-            journal.record("session", "keychain", call, errSecSuccess, "written")
+            journal.record("session", .keychain, call, errSecSuccess, .written)
         } catch let failure as KeychainFailure {
-            journal.record("session", "keychain", failure.operation, failure.status, "failed")
+            journal.record("session", .keychain, failure.operation, failure.status, .failed)
             throw .keychain(failure)
         } catch let error as MigrationError {
             throw error
@@ -95,9 +95,9 @@ public struct MoveArchiveStep: MigrationStep {
         do {
             try files.remove(archive)
         } catch {
-            journal.record("session", "archive", "remove", error.code, "kept")
+            journal.record("session", .archive, "remove", error.code, .kept)
             throw .file(error, operation: "remove")
         }
-        journal.record("session", "archive", "remove", 0, "removed")
+        journal.record("session", .archive, "remove", 0, .removed)
     }
 }

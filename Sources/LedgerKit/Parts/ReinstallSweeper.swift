@@ -1,4 +1,5 @@
 import AppHarness
+import SimRuntime
 import Foundation
 #if canImport(Security)
     import Security
@@ -6,20 +7,14 @@ import Foundation
     import SimSecurity
 #endif
 
-/// What the reinstall sweep did in one launch (the status file's `sweep`).
-public enum SweepOutcome: String, Sendable, Equatable {
-    /// Fresh install over old keychain data: every class was deleted, then the marker set.
-    case swept
-    /// The marker was there: not a fresh install.
-    case markerPresent
-    /// No marker, but the container kept the preferences of an earlier build (an in-place upgrade
-    /// from a release that had no marker): the marker was set and nothing deleted.
-    case markedUpgrade
-    /// Protected data did not become available in time: nothing was read or deleted.
-    case deferred
-    /// A delete failed: the marker stays unset, so the sweep runs again next launch.
-    case failed
-}
+/// What the reinstall sweep did in one launch: the contract's words (the status file's `sweep`):
+/// `swept` (a fresh install over old keychain data: every class deleted, then the marker set),
+/// `markerPresent` (not a fresh install), `markedUpgrade` (no marker, but the container kept an
+/// earlier build's preferences: marked, nothing deleted), `deferred` (protected data did not become
+/// available in time: nothing read or deleted), `failed` (a delete failed: the marker stays unset,
+/// so the sweep runs again next launch).
+public typealias SweepOutcome = SweepResult
+
 
 /// Seed 000's reinstall sweep: before anything touches the keychain, and after protected data is
 /// readable, a missing install marker means "fresh install over old data", and every item goes.
@@ -60,13 +55,13 @@ public actor ReinstallSweeper {
                 ]
                 let status = SecItemDelete(scope as CFDictionary)
                 guard status == errSecSuccess || status == errSecItemNotFound else {
-                    journal.recordError(itemClass, "keychain", "SecItemDelete", status)
+                    journal.recordError(itemClass, .keychain, "SecItemDelete", status)
                     return .failed
                 }
             }
         }
         guard defaults.set(true, forKey: LedgerNames.installMarkerKey) else {
-            journal.recordError(LedgerNames.installMarkerKey, "preferences", "set", EPERM)
+            journal.recordError(LedgerNames.installMarkerKey, .preferences, "set", EPERM)
             return .failed
         }
         return upgrade ? .markedUpgrade : .swept

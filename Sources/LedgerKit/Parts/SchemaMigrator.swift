@@ -18,10 +18,10 @@ public enum MigrationState: Sendable, Equatable {
     /// The status file's form of it: names and codes only.
     public var outcome: MigrationOutcome {
         switch self {
-        case .upToDate: MigrationOutcome(state: "upToDate")
-        case .migrated(let from, let to): MigrationOutcome(state: "migrated", from: from, to: to)
-        case .deferred(let reason): MigrationOutcome(state: "deferred", reason: reason)
-        case .failed(let from, let at, let reason): MigrationOutcome(state: "failed", from: from, to: at, reason: reason)
+        case .upToDate: MigrationOutcome(state: .upToDate)
+        case .migrated(let from, let to): MigrationOutcome(state: .migrated, from: from, to: to)
+        case .deferred(let reason): MigrationOutcome(state: .deferred, reason: reason)
+        case .failed(let from, let at, let reason): MigrationOutcome(state: .failed, from: from, to: at, reason: reason)
         }
     }
 }

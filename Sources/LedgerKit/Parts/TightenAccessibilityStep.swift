@@ -29,7 +29,7 @@ public struct TightenAccessibilityStep: MigrationStep {
         let status = SecItemCopyMatching(everything as CFDictionary, &found)
         if status == errSecItemNotFound { return }
         guard status == errSecSuccess, let items = found as? [[String: Any]] else {
-            journal.recordError("genp", "keychain", "SecItemCopyMatching", status)
+            journal.recordError("genp", .keychain, "SecItemCopyMatching", status)
             throw .keychain(KeychainFailure(status, operation: "SecItemCopyMatching"))
         }
         let sorted = items.sorted { name(of: $0) < name(of: $1) }
@@ -60,9 +60,9 @@ public struct TightenAccessibilityStep: MigrationStep {
             status = SecItemUpdate(primaryKey as CFDictionary, changes as CFDictionary)
         }
         guard status == errSecSuccess else {
-            journal.record(account, "keychain", operation, status, "failed")
+            journal.record(account, .keychain, operation, status, .failed)
             throw .keychain(KeychainFailure(status, operation: operation))
         }
-        journal.record(account, "keychain", operation, status, "written")
+        journal.record(account, .keychain, operation, status, .written)
     }
 }

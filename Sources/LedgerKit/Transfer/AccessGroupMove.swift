@@ -62,7 +62,7 @@ public struct AccessGroupMove: Sendable {
         let status = SecItemCopyMatching(query as CFDictionary, &found)
         if status == errSecItemNotFound { return [] }
         guard status == errSecSuccess, let items = found as? [[String: Any]] else {
-            journal.recordError(group, "keychain", "SecItemCopyMatching", status)
+            journal.recordError(group, .keychain, "SecItemCopyMatching", status)
             throw .keychain(KeychainFailure(status, operation: "SecItemCopyMatching"))
         }
         return items.sorted { Self.name(of: $0) < Self.name(of: $1) }
@@ -105,19 +105,19 @@ public struct AccessGroupMove: Sendable {
         let read = SecItemCopyMatching(readBack as CFDictionary, &found)
         guard read == errSecSuccess else { throw fail(account, "SecItemCopyMatching", read) }
         guard found as? Data == data else {
-            journal.record(account, "keychain", "SecItemCopyMatching", read, "mismatch")
+            journal.record(account, .keychain, "SecItemCopyMatching", read, .mismatch)
             throw .readBackMismatch(account)
         }
-        journal.record(account, "keychain", operation, status, "written")
+        journal.record(account, .keychain, operation, status, .written)
         let deleted = SecItemDelete(primaryKey(item, group: source) as CFDictionary)
         guard deleted == errSecSuccess || deleted == errSecItemNotFound else {
             throw fail(account, "SecItemDelete", deleted)
         }
-        journal.record(account, "keychain", "SecItemDelete", deleted, "removed")
+        journal.record(account, .keychain, "SecItemDelete", deleted, .removed)
     }
 
     private func fail(_ account: String, _ operation: String, _ status: OSStatus) -> MigrationError {
-        journal.record(account, "keychain", operation, status, "failed")
+        journal.record(account, .keychain, operation, status, .failed)
         return .keychain(KeychainFailure(status, operation: operation))
     }
 }

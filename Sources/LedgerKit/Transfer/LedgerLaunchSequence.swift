@@ -10,7 +10,7 @@ enum LedgerLaunchSequence {
         steps: [any MigrationStep], sweeps: Bool = true
     ) async {
         if sweeps {
-            launch.setSweep(await parts.sweeper().sweepIfFreshInstall().rawValue)
+            launch.setSweep(await parts.sweeper().sweepIfFreshInstall())
         }
         let state = await parts.migrator(targetVersion: targetVersion, steps: steps).migrateIfNeeded()
         launch.setMigration(state.outcome)

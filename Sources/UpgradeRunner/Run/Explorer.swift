@@ -110,7 +110,7 @@ struct Explorer {
         let accounts = Set(
             try device.device.keychainItems().filter { new.identity.accessGroups.contains($0.accessGroup) }
                 .compactMap(\.account))
-        for item in recovery.status?.items ?? [] where item.location == "keychain" && item.result == "written" {
+        for item in recovery.status?.items ?? [] where item.location == .keychain && item.result == .written {
             if !accounts.contains(where: { $0 == item.name || $0.hasPrefix(item.name + ".") }) {
                 attempt.fail(.crashSafe, "I2 \(item.name): reported written by \(recovery.stem) but not in the keychain")
             }
@@ -127,15 +127,15 @@ struct Explorer {
         guard checkClean(verify, &attempt, condition: .readsOldData), let status = verify.status else { return }
         for label in seeded {
             let result = status.items.first { $0.name == label }
-            if result?.result != "found" {
+            if result?.result != .found {
                 attempt.fail(
                     .readsOldData,
-                    "\(label): read back as \(result?.result ?? "unreported") after recovery"
+                    "\(label): read back as \(result?.result.rawValue ?? "unreported") after recovery"
                         + (result.map { " (\($0.operation) \(SecurityStatus($0.status)) on \($0.runtime))" } ?? ""))
             }
         }
         if let state = again.status?.migration?.state ?? recovery.status?.migration?.state,
-            ["migrated", "upToDate"].contains(state)
+            [MigrationState.migrated, .upToDate].contains(state)
         {
             let places = try locator.locate(on: device.device, app: new)
             for label in seeded where places[label, default: []].contains(.legacy) {

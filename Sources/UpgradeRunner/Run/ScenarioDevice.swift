@@ -27,7 +27,7 @@ struct LaunchRecord: Sendable {
 
     /// The case's secrets the launch reported written (seed launches), sorted, once each.
     var seededSecrets: [String] {
-        Set((status?.items ?? []).filter { $0.result == "written" && CaseSecrets.labels.contains($0.name) }.map(\.name)).sorted()
+        Set((status?.items ?? []).filter { $0.result == .written && CaseSecrets.labels.contains($0.name) }.map(\.name)).sorted()
     }
 
     var exitedCleanly: Bool { termination == .exited(0) }

@@ -105,7 +105,7 @@ struct CheckerTests {
     private func verify(_ results: [(String, String)], case caseID: String = "c") -> LaunchRecord {
         let items = results.map {
             ItemCheck(
-                name: $0.0, location: "keychain", operation: "SecItemCopyMatching", status: 0, runtime: "iOS 17.5", result: $0.1)
+                name: $0.0, location: .keychain, operation: "SecItemCopyMatching", status: 0, runtime: "iOS 17.5", result: ItemResult(rawValue: $0.1)!)
         }
         return LaunchRecord(
             index: 3, build: "v2", mode: .verify, termination: .exited(0), endedAtCrashPoint: false,

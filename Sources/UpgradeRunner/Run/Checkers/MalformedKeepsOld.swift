@@ -39,9 +39,9 @@ enum MalformedKeepsOld: CellChecker {
                         + (kept[item.key] == nil ? "deleted" : "overwritten")))
         }
         let reports = [launch, verify].flatMap { status in
-            status.errors + status.items.filter { ["failed", "mismatch"].contains($0.result) }
+            status.errors + status.items.filter { [.failed, .mismatch].contains($0.result) }
         }
-        if launch.migration?.state != "failed" && reports.isEmpty {
+        if launch.migration?.state != .failed && reports.isEmpty {
             findings.append(evidence.finding(condition, .fail, "the new build reported no error for malformed input"))
         }
         if findings.isEmpty {

@@ -16,7 +16,7 @@ enum ReadsOldData: CellChecker {
         }
         if let unseeded = evidence.nothingSeeded(condition) { return [unseeded] }
         let removed = evidence.scenario == .markerWithoutData
-        let wanted = removed ? "missing" : "found"
+        let wanted: ItemResult = removed ? .missing : .found
         var findings: [GateFinding] = []
         for label in evidence.seeded {
             guard let item = CellEvidence.item(label, in: status) else {

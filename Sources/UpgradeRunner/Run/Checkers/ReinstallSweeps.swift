@@ -22,7 +22,7 @@ enum ReinstallSweeps: CellChecker {
             findings.append(
                 evidence.finding(condition, .fail, item: item.key, "the old install's keychain item survived the reinstall"))
         }
-        for item in status.items where item.result == "found" && CaseSecrets.labels.contains(item.name) {
+        for item in status.items where item.result == .found && CaseSecrets.labels.contains(item.name) {
             findings.append(
                 evidence.finding(
                     condition, .fail, item: item.name, operation: item.operation, status: item.status,

@@ -7,8 +7,14 @@ import Foundation
 ///
 /// The app writes it to ``relativePath`` inside its data container; the runner moves it into the
 /// run's artifacts after the launch. A launch that leaves none did not finish.
+///
+/// Every closed set of words in it is a String-backed enum (``ItemResult``, ``StoreLocation``,
+/// ``MigrationState``, ``SweepResult``): the bytes are the words, and a word outside the contract
+/// does not decode.
 public struct LaunchStatus: Codable, Hashable, Sendable {
     public static let relativePath = "tmp/upgrade-runner-status.json"
+    /// The contract version this runner and harness speak. A status file of another version is
+    /// refused on decode (``ContractError/unsupportedVersion(_:supported:)``).
     public static let currentFormat = 1
 
     public var formatVersion: Int
@@ -22,7 +28,7 @@ public struct LaunchStatus: Codable, Hashable, Sendable {
     /// What the migration did in this launch, for builds that migrate.
     public var migration: MigrationOutcome?
     /// What the reinstall sweep did, for builds that have one.
-    public var sweep: String?
+    public var sweep: SweepResult?
     /// One entry per item the launch wrote, checked or removed, sorted by name then location.
     public var items: [ItemCheck]
     /// The legacy stores as the launch left them.
@@ -32,7 +38,7 @@ public struct LaunchStatus: Codable, Hashable, Sendable {
 
     public init(
         build: String, mode: LaunchMode, caseID: String, runtime: String, schemaVersion: Int? = nil,
-        migration: MigrationOutcome? = nil, sweep: String? = nil, items: [ItemCheck] = [],
+        migration: MigrationOutcome? = nil, sweep: SweepResult? = nil, items: [ItemCheck] = [],
         legacy: LegacyState? = nil, errors: [ItemCheck] = []
     ) {
         formatVersion = Self.currentFormat
@@ -52,11 +58,13 @@ public struct LaunchStatus: Codable, Hashable, Sendable {
     public func encoded() throws -> Data {
         var copy = self
         copy.items.sort {
-            ($0.name, $0.location, $0.operation, $0.result, $0.status) < (
-                $1.name, $1.location, $1.operation, $1.result, $1.status
+            ($0.name, $0.location.rawValue, $0.operation, $0.result.rawValue, $0.status) < (
+                $1.name, $1.location.rawValue, $1.operation, $1.result.rawValue, $1.status
             )
         }
-        copy.errors.sort { ($0.name, $0.location, $0.operation) < ($1.name, $1.location, $1.operation) }
+        copy.errors.sort {
+            ($0.name, $0.location.rawValue, $0.operation) < ($1.name, $1.location.rawValue, $1.operation)
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         var data = try encoder.encode(copy)
@@ -64,8 +72,15 @@ public struct LaunchStatus: Codable, Hashable, Sendable {
         return data
     }
 
+    /// Reads a status file, first checking its contract version.
+    /// - Throws: ``ContractError/unsupportedVersion(_:supported:)`` for a file of another version
+    ///   (before any other field is read: a newer contract may have changed them), else the
+    ///   decoder's error for a word or field outside the contract.
     public static func decode(_ data: Data) throws -> LaunchStatus {
-        try JSONDecoder().decode(LaunchStatus.self, from: data)
+        struct Version: Decodable { var formatVersion: Int }
+        let version = try JSONDecoder().decode(Version.self, from: data).formatVersion
+        guard version == currentFormat else { throw ContractError.unsupportedVersion(version, supported: currentFormat) }
+        return try JSONDecoder().decode(LaunchStatus.self, from: data)
     }
 }
 
@@ -105,14 +120,13 @@ public enum LaunchMode: String, Codable, Hashable, Sendable, CaseIterable {
 
 /// What a migration did in one launch.
 public struct MigrationOutcome: Codable, Hashable, Sendable {
-    /// `migrated`, `upToDate`, `deferred` or `failed`.
-    public var state: String
+    public var state: MigrationState
     public var from: Int?
     public var to: Int?
     /// Why it deferred or failed: names and codes only.
     public var reason: String?
 
-    public init(state: String, from: Int? = nil, to: Int? = nil, reason: String? = nil) {
+    public init(state: MigrationState, from: Int? = nil, to: Int? = nil, reason: String? = nil) {
         self.state = state
         self.from = from
         self.to = to
@@ -122,20 +136,21 @@ public struct MigrationOutcome: Codable, Hashable, Sendable {
 
 /// One item a launch touched or checked.
 public struct ItemCheck: Codable, Hashable, Sendable {
-    /// The item's logical name (`authToken`, `session`, `deviceKey`, `vault.schemaVersion`).
+    /// The item's logical name: a label the build's declaration gives a secret or a bookkeeping
+    /// item, or the name of another item the launch touched.
     public var name: String
-    /// `keychain`, `preferences`, `archive` or `file`.
-    public var location: String
+    public var location: StoreLocation
     /// The operation whose answer decided the result (`SecItemCopyMatching`, `SecItemAdd`, `read`, ...).
     public var operation: String
     /// Its OSStatus (0 for success; for preferences and files, 0 or an errno-style code).
     public var status: Int32
     /// The runtime that answered the status: the same mistake answers different codes on different iOS versions.
     public var runtime: String
-    /// `written`, `found`, `missing`, `mismatch`, `locked`, `failed`, `removed` or `kept`.
-    public var result: String
+    public var result: ItemResult
 
-    public init(name: String, location: String, operation: String, status: Int32, runtime: String, result: String) {
+    public init(
+        name: String, location: StoreLocation, operation: String, status: Int32, runtime: String, result: ItemResult
+    ) {
         self.name = name
         self.location = location
         self.operation = operation
