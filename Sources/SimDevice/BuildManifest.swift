@@ -25,11 +25,14 @@ public struct BuildManifest: Codable, Equatable, Sendable {
     /// For a mutant: the gate condition id (such as `reads-old-data`) that must FAIL when the
     /// mutant is the new build. Nil for a real build.
     public var expectedCondition: String?
+    /// What the build keeps where: its secrets by label and store, and its bookkeeping items (see
+    /// ``BuildDeclaration``). Nil for a build that declares nothing (it has no secret to carry over).
+    public var keeps: BuildDeclaration?
 
     public init(
         id: String, bundleID: String, marketingVersion: String, buildNumber: String, executable: String,
         schemaVersion: Int, entitlements: String, notes: String? = nil, artefactWindowDays: Int? = nil,
-        antiPattern: String? = nil, expectedCondition: String? = nil
+        antiPattern: String? = nil, expectedCondition: String? = nil, keeps: BuildDeclaration? = nil
     ) {
         self.id = id
         self.bundleID = bundleID
@@ -42,6 +45,7 @@ public struct BuildManifest: Codable, Equatable, Sendable {
         self.artefactWindowDays = artefactWindowDays
         self.antiPattern = antiPattern
         self.expectedCondition = expectedCondition
+        self.keeps = keeps
     }
 
     /// Orders build numbers as dotted integers (`9` < `10` < `10.1`), as the App Store does.
@@ -117,6 +121,7 @@ public struct BuildCatalog: Sendable {
                 reason:
                     "\"application-identifier\" \(appID) does not name bundle id \(manifest.bundleID) of \(manifestPath)")
         }
+        try validateDeclaration(manifest, identity: identity, manifestPath: manifestPath)
         let executablePath = productsFolder + "/" + manifest.executable
         guard FileManager.default.isExecutableFile(atPath: executablePath) else {
             throw .missingExecutable(manifest.executable, productsFolder: productsFolder, build: manifest.id)
@@ -126,6 +131,23 @@ public struct BuildCatalog: Sendable {
             identity: identity, executablePath: executablePath)
     }
 
+    /// The secret labels any build of the folder (known-bad builds included) declares, sorted;
+    /// manifests that do not read are passed over (this serves a leak scan, which should look for
+    /// more rather than refuse).
+    public func declaredSecretLabels() -> [String] {
+        var labels: Set<String> = []
+        let manager = FileManager.default
+        for parent in [folder, mutantsFolder] {
+            for name in (try? manager.contentsOfDirectory(atPath: parent)) ?? [] {
+                guard let data = manager.contents(atPath: parent + "/" + name + "/build.json"),
+                    let manifest = try? JSONDecoder().decode(BuildManifest.self, from: data)
+                else { continue }
+                labels.formUnion(manifest.keeps?.secretLabels ?? [])
+            }
+        }
+        return labels.sorted()
+    }
+
     /// `<folder>/mutants`, where the known-bad builds are.
     public var mutantsFolder: String { folder + "/" + Self.mutantsFolderName }
 
@@ -133,6 +155,39 @@ public struct BuildCatalog: Sendable {
     public func mutantIDs() -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: mutantsFolder)) ?? []
         return names.filter { FileManager.default.fileExists(atPath: mutantsFolder + "/" + $0 + "/build.json") }.sorted()
+    }
+
+    /// The declaration is sound, and every store in it is one the build can hold: a keychain item
+    /// in one of its access groups, an app-group file in one of its groups.
+    private func validateDeclaration(
+        _ manifest: BuildManifest, identity: AppIdentity, manifestPath: String
+    ) throws(DeviceError) {
+        guard let keeps = manifest.keeps else { return }
+        if let (field, reason) = keeps.problem() {
+            throw .malformedFile(manifestPath, reason: "build \(manifest.id): field \"\(field)\" \(reason)")
+        }
+        for (list, items) in [("secrets", keeps.secrets), ("bookkeeping", keeps.bookkeeping)] {
+            for (index, item) in items.enumerated() {
+                let field = "keeps.\(list)[\(index)].store"
+                switch item.store {
+                case .keychain(let key):
+                    if let group = key.accessGroup, !identity.accessGroups.contains(group) {
+                        throw .malformedFile(
+                            manifestPath,
+                            reason: "build \(manifest.id): field \"\(field).accessGroup\" \"\(group)\" is not one of the "
+                                + "build's access groups (\(identity.accessGroups.joined(separator: ", "))): it cannot hold \(item.label)")
+                    }
+                case .appGroupFile(let group, _), .preference(_, .some(let group)):
+                    if !identity.applicationGroups.contains(group) {
+                        throw .malformedFile(
+                            manifestPath,
+                            reason: "build \(manifest.id): field \"\(field).group\" \"\(group)\" is not one of the build's "
+                                + "app groups: it cannot hold \(item.label)")
+                    }
+                default: break
+                }
+            }
+        }
     }
 
     private func validate(_ manifest: BuildManifest, manifestPath: String, folderName: String) throws(DeviceError) {

@@ -8,8 +8,11 @@ public enum JSONProblem {
     public static func describe(_ error: any Error) -> String {
         guard let error = error as? DecodingError else { return "not valid JSON" }
         func field(_ path: [any CodingKey], _ last: (any CodingKey)? = nil) -> String {
-            let names = (path + (last.map { [$0] } ?? [])).map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
-            return names.joined(separator: ".")
+            var text = ""
+            for key in path + (last.map { [$0] } ?? []) {
+                if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
+            }
+            return text
         }
         switch error {
         case .keyNotFound(let key, let context):

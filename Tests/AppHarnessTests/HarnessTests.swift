@@ -45,7 +45,7 @@ struct ProbeBuild: AppBuild {
     let buildID = "probe"
     func seed(_ launch: HarnessLaunch) async {
         let (operation, status) = KeychainProbe.addOrUpdate(
-            Data(launch.secrets.deviceKey.utf8), service: "svc.\(launch.caseID)",
+            Data(launch.secrets["deviceKey"].utf8), service: "svc.\(launch.caseID)",
             account: "deviceKey.\(launch.caseID)")
         launch.record("deviceKey", .keychain, operation, status, status == 0 ? .written : .failed)
     }
@@ -54,7 +54,7 @@ struct ProbeBuild: AppBuild {
         let (status, data) = KeychainProbe.read(service: "svc.\(launch.caseID)", account: "deviceKey.\(launch.caseID)")
         launch.recordRead(
             "deviceKey", .keychain, "SecItemCopyMatching", status, actual: data,
-            expected: Data(launch.secrets.deviceKey.utf8))
+            expected: Data(launch.secrets["deviceKey"].utf8))
     }
     func cleanup(_ launch: HarnessLaunch) async {
         let status = KeychainProbe.deleteExact(service: "svc.\(launch.caseID)", account: "deviceKey.\(launch.caseID)")
@@ -111,7 +111,7 @@ struct ProbeBuild: AppBuild {
         }
         #expect(bytes[0] == bytes[1])
         let text = String(decoding: bytes[0], as: UTF8.self)
-        #expect(!text.contains(CaseSecrets(caseID: "c1").deviceKey))
+        #expect(!text.contains(CaseSecrets(caseID: "c1")["deviceKey"]))
         #expect(text.contains("\"runtime\" : \"iOS 17.5\""))
         let cleanup = await Harness.run(ProbeBuild(), platform: app.platform(["-UITestCleanup", "-UITestCaseID", "c1"]))
         #expect(cleanup.status.items.map(\.result) == [.removed])

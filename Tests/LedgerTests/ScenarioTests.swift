@@ -161,7 +161,7 @@ import TestSupport
         let secrets = CaseSecrets(caseID: device.caseID)
         let log = try String(
             contentsOfFile: device.session.layout.logsDirectory + "/\(LedgerDevice.bundleID).log", encoding: .utf8)
-        for (label, secret) in secrets.labelled {
+        for (label, secret) in secrets.labelled(["authToken", "refreshToken", "session", "deviceKey"]) {
             let bytes = Data(secret.utf8)
             let forms = [
                 secret, bytes.base64EncodedString(), bytes.map { String(format: "%02x", $0) }.joined(),

@@ -60,3 +60,22 @@ extension CLI {
         return result
     }
 }
+
+extension GateRun {
+    /// The secret labels the sample builds (Ledger) declare.
+    static let sampleLabels = ["authToken", "deviceKey", "refreshToken", "session"]
+
+    /// The leak scan's secrets for a run of the sample builds.
+    static func sampleSecrets(caseID: String) -> [Secret] { secrets(caseID: caseID, labels: sampleLabels) }
+}
+
+extension CaseDeclarations {
+    /// The sample builds' secrets, declared as keychain items by both builds (for evidence made by hand).
+    static let sample: CaseDeclarations = {
+        let declaration = BuildDeclaration(
+            secrets: GateRun.sampleLabels.map {
+                DeclaredItem(label: $0, store: .keychain(KeychainItemDeclaration(service: "svc", account: $0)))
+            })
+        return CaseDeclarations(caseID: "c", old: declaration, new: declaration)
+    }()
+}

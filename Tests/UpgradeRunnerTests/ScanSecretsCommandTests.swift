@@ -10,17 +10,17 @@ import TestSupport
         let cli = try CLI()
         let folder = cli.directory.file("run")
         try RunFolders.write(SampleGate.inputs(), at: folder)
-        let clean = cli.run(["scan-secrets", folder])
+        let clean = cli.run(["scan-secrets", folder], environment: ["UPGRADE_RUNNER_BUILDS": RunFolders.repositoryBuilds])
         #expect(clean.code == 0, "\(clean.error)")
         #expect(clean.output.hasPrefix("clean: no secret of case case-7 in "))
 
-        let secrets = GateRun.secrets(caseID: "case-7")
+        let secrets = GateRun.sampleSecrets(caseID: "case-7")
         let secret = secrets[1]
         let file = "paths/v1-to-v2/upgrade/logs/01-v1-seed.log"
         try FileManager.default.createDirectory(
             atPath: folder + "/paths/v1-to-v2/upgrade/logs", withIntermediateDirectories: true)
         try Data("token=\(secret.value.base64EncodedString())\n".utf8).write(to: URL(fileURLWithPath: folder + "/" + file))
-        let leaked = cli.run(["scan-secrets", folder])
+        let leaked = cli.run(["scan-secrets", folder], environment: ["UPGRADE_RUNNER_BUILDS": RunFolders.repositoryBuilds])
         #expect(leaked.code == 1)
         // base64url reads the same as base64 when the text has no + or /, so both may be named.
         let lines = leaked.output.split(separator: "\n").map(String.init)
@@ -30,7 +30,7 @@ import TestSupport
         #expect(!leaked.output.contains(value) && !leaked.error.contains(value))
         #expect(!leaked.output.contains(secret.value.base64EncodedString()))
 
-        let json = cli.run(["scan-secrets", folder, "--json"])
+        let json = cli.run(["scan-secrets", folder, "--json"], environment: ["UPGRADE_RUNNER_BUILDS": RunFolders.repositoryBuilds])
         #expect(json.code == 1 && json.output.contains("\"secretIndex\" : 2"))
     }
 
@@ -39,10 +39,10 @@ import TestSupport
         let cli = try CLI()
         let folder = cli.directory.file("loose")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let secret = GateRun.secrets(caseID: "loose-1")[0]
+        let secret = GateRun.sampleSecrets(caseID: "loose-1")[0]
         try secret.value.write(to: URL(fileURLWithPath: folder + "/dump.bin"))
         cli.expectRefused(["scan-secrets", folder], naming: "\(folder)\" holds no run.json; pass --case-id")
-        let result = cli.run(["scan-secrets", folder, "--case-id", "loose-1"])
+        let result = cli.run(["scan-secrets", folder, "--case-id", "loose-1"], environment: ["UPGRADE_RUNNER_BUILDS": RunFolders.repositoryBuilds])
         #expect(result.code == 1)
         #expect(result.output == "dump.bin: holds secret #1 (\(secret.label)) as raw\n")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SimRuntime
 
 /// The names every Ledger release agrees on. Service and account never change after the first
 /// release: a rename strands the old item (seed 000, "Orphaned items after a rename").
@@ -27,4 +28,16 @@ public enum LedgerNames {
     public static func deviceKeyAccount(_ caseID: String) -> String { "deviceKey.\(caseID)" }
     /// The (non-secret) user id of a test case's session.
     public static func userID(_ caseID: String) -> String { "user-\(caseID)" }
+}
+
+/// Ledger's secrets by the labels its builds declare in `build.json` (`keeps.secrets`).
+extension CaseSecrets {
+    /// The legacy `authToken` preference (v1), later the keychain item `authToken`.
+    public var authToken: String { self["authToken"] }
+    /// The legacy `refreshToken` preference (v1), later the keychain item `refreshToken`.
+    public var refreshToken: String { self["refreshToken"] }
+    /// The session token, in v1's NSKeyedArchiver archive, later in the keychain item `session`.
+    public var sessionToken: String { self["session"] }
+    /// The value of the per-case automation device key every build keeps in the keychain.
+    public var deviceKey: String { self["deviceKey"] }
 }

@@ -55,7 +55,7 @@ enum ReplayCommand {
         console.error("replay: \(out) (verdict \(report.verdict))")
 
         let comparison = try StatusComparison.compare(
-            archived: folder, replay: out, secrets: GateRun.secrets(caseID: inputs.caseID))
+            archived: folder, replay: out, secrets: GateRun.secrets(caseID: inputs.caseID, builds: builds.values))
         let verdicts = verdictChanges(
             archived: try GateDocument.read(from: folder + "/" + GateArtifacts.gateFile).report, replay: report)
         if comparison.isIdentical && verdicts.isEmpty {

@@ -31,7 +31,8 @@ enum ScanSecretsCommand {
     static func run(_ invocation: Invocation) throws -> Int32 {
         let folder = invocation.absolute(invocation.argument("DIR"))
         let caseID = try caseID(in: folder, flag: invocation.option("--case-id"))
-        let result = try SecretScanner.scan(directory: folder, secrets: GateRun.secrets(caseID: caseID))
+        let labels = invocation.buildCatalog.declaredSecretLabels()
+        let result = try SecretScanner.scan(directory: folder, secrets: GateRun.secrets(caseID: caseID, labels: labels))
         if invocation.flag("--json") {
             try invocation.printJSON(
                 Output(

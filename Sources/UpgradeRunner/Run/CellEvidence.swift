@@ -8,10 +8,12 @@ struct CellEvidence: Sendable {
     let unit: PlanUnit
     let runtime: RuntimeVersion
     let caseID: String
+    /// What the cell's builds keep where (their labels are the secrets' names everywhere below).
+    var declarations = CaseDeclarations.none
     var launches: [LaunchRecord] = []
     /// Snapshots by moment (`after-seed`, `after-first-launch`, ...).
     var snapshots: [String: DeviceSnapshot] = [:]
-    /// The old build's secrets that its seed launch reported written (CaseSecrets labels).
+    /// The old build's declared secrets that its seed launch reported written.
     var seeded: [String] = []
     /// Scenario-specific facts, such as the entitlements diff.
     var entitlementsVerdict: Int32?

@@ -22,18 +22,22 @@ struct CellRunner {
 
     var cellFolder: String { outFolder + "/" + unit.folder }
 
+    /// What the cell's builds keep where, for this case.
+    var declarations: CaseDeclarations { CaseDeclarations(old: old, new: new, caseID: caseID) }
+
     /// The reason of every cell and attempt that the runner's interruption cut short.
     static let interrupted = "the runner was interrupted (SIGINT or SIGTERM) before the cell finished"
 
     /// Runs the scenario, judges it, and returns the evidence and the findings.
     func run() -> (evidence: CellEvidence, findings: [GateFinding]) {
         var evidence = CellEvidence(unit: unit, runtime: runtime, caseID: caseID)
+        evidence.declarations = declarations
         evidence.artefactWindowDays = new.manifest.artefactWindowDays
         let device: ScenarioDevice
         do {
             device = try ScenarioDevice(
                 devices: devices, name: "\(unit.path.id)-\(unit.scenario)", runtime: runtime,
-                cellFolder: cellFolder, caseID: caseID, timeout: timeout)
+                cellFolder: cellFolder, declarations: declarations, timeout: timeout)
         } catch {
             evidence.aborted = "cannot prepare a device: \(error)"
             return (evidence, CellJudge.judge(evidence))
@@ -58,7 +62,7 @@ struct CellRunner {
         guard let old else { return }
         try device.install(old)
         let record = try device.launch(old, mode, caseID: caseID)
-        evidence.seeded = record.seededSecrets
+        evidence.seeded = declarations.seeded(record.writtenNames)
         evidence.snapshots["after-seed"] = try device.snapshot(old)
     }
 
@@ -166,12 +170,13 @@ struct CellRunner {
         try ArtifactFile.write(data, to: cellFolder + "/attempts.json")
     }
 
-    /// marker-without-data: the migration markers (items whose account starts with `vault.`) stay,
-    /// every other item of the app goes, as when a user's keychain was restored without them.
+    /// marker-without-data: the app's bookkeeping items (what the builds declare as `bookkeeping`:
+    /// the schema version, the migration date) stay, every other item of the app goes, as when a
+    /// user's keychain was restored without them.
     private func removeDataKeepingMarkers(_ device: ScenarioDevice) throws {
         let keychain = adminKeychain(device, identity: new.identity)
         for item in try keychain.dump() where new.identity.accessGroups.contains(item.accessGroup) {
-            guard !(item.account ?? "").hasPrefix(Self.markerPrefix) else { continue }
+            guard !declarations.isBookkeeping(item) else { continue }
             var query: [CFString: Any] = [
                 kSecClass: item.itemClass as CFString, kSecAttrAccessGroup: item.accessGroup,
                 kSecAttrSynchronizable: kSecAttrSynchronizableAny,
@@ -185,9 +190,6 @@ struct CellRunner {
             }
         }
     }
-
-    /// Accounts of migration markers (see ``DeviceSnapshot/Item/isMarker``).
-    static let markerPrefix = "vault."
 
     /// Another team's app's items on the same device (isolation and cleanup check they stay).
     static let neighbour = AppIdentity(bundleID: "com.neighbour.wallet", applicationIdentifier: "NEIGHBOUR1.com.neighbour.wallet")

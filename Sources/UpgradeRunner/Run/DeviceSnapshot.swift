@@ -15,11 +15,10 @@ struct DeviceSnapshot: Codable, Hashable, Sendable {
         var accessible: String
         var synchronizable: Bool
         var digest: String
-
-        /// Whether the item is a migration marker: by convention for the builds under test, an
-        /// account under `vault.` (the schema version, the migration date). marker-without-data
-        /// keeps these; malformed-keeps-old lets a migration move them on.
-        var isMarker: Bool { account.hasPrefix(CellRunner.markerPrefix) }
+        /// Whether the item is one of the app's bookkeeping items, as its builds declare them (the
+        /// schema version, the migration date). marker-without-data keeps these; malformed-keeps-old
+        /// lets a migration move them on; cleanup-exact and reinstall-sweeps exempt them.
+        var bookkeeping = false
 
         /// The item's identity in the store (its class and primary key as an app names it).
         var key: String { "\(itemClass)/\(accessGroup)/\(service)/\(account)/\(synchronizable ? 1 : 0)" }
@@ -39,15 +38,17 @@ struct DeviceSnapshot: Codable, Hashable, Sendable {
     /// `tmp/` and the preferences plist itself are left out.
     var files: [String: String]
 
-    /// Takes a snapshot of `device` for the app `bundleID`.
-    static func take(_ device: Device, bundleID: String) throws -> DeviceSnapshot {
+    /// Takes a snapshot of `device` for the app `bundleID`, marking the items `isBookkeeping` names.
+    static func take(
+        _ device: Device, bundleID: String, isBookkeeping: (KeychainItemRecord) -> Bool = { _ in false }
+    ) throws -> DeviceSnapshot {
         let key = try device.digestKey()
         func digest(_ data: Data) -> String { HMACSHA256.authenticationCode(for: data, key: key).hexDigits }
         let items = try device.keychainItems().map { record in
             Item(
                 itemClass: record.itemClass, accessGroup: record.accessGroup, service: record.service ?? "",
                 account: record.account ?? "", accessible: record.accessible, synchronizable: record.synchronizable,
-                digest: digest(record.data ?? Data()))
+                digest: digest(record.data ?? Data()), bookkeeping: isBookkeeping(record))
         }.sorted()
         var preferences: [String: String] = [:]
         var files: [String: String] = [:]

@@ -21,7 +21,7 @@ struct Explorer {
     /// How long a locked launch waits for protected data before it defers (a Ledger argument).
     static let shortWait = ["-UITestProtectedDataTimeout", "0.2"]
 
-    private var locator: SecretLocator { SecretLocator(caseID: cell.caseID) }
+    private var locator: SecretLocator { SecretLocator(caseID: cell.caseID, labels: cell.declarations.secretLabels) }
 
     // MARK: Preparing and checking
 
@@ -40,11 +40,11 @@ struct Explorer {
             let device = try ScenarioDevice(
                 devices: cell.devices, name: "\(cell.unit.path.id)-\(cell.unit.scenario)-template",
                 runtime: cell.runtime, cellFolder: cell.cellFolder + "/attempts/template",
-                caseID: cell.caseID, timeout: cell.timeout)
+                declarations: cell.declarations, timeout: cell.timeout)
             template.device = device
             try device.install(old)
             let seed = try device.launch(old, .seed)
-            template.seeded = seed.seededSecrets
+            template.seeded = cell.declarations.seeded(seed.writtenNames)
             try device.install(new)
         } catch {
             template.problem = "cannot prepare the device: \(error)"
@@ -107,11 +107,17 @@ struct Explorer {
         _ attempt: inout ExplorationAttempt
     ) throws {
         try checkRecoverable(device, seeded, when: "after recovery", &attempt)
-        let accounts = Set(
-            try device.device.keychainItems().filter { new.identity.accessGroups.contains($0.accessGroup) }
-                .compactMap(\.account))
+        // An item the status names is found by the new build's declaration of that label; an
+        // undeclared one by the account it is named after.
+        let items = try device.device.keychainItems().filter { new.identity.accessGroups.contains($0.accessGroup) }
         for item in recovery.status?.items ?? [] where item.location == .keychain && item.result == .written {
-            if !accounts.contains(where: { $0 == item.name || $0.hasPrefix(item.name + ".") }) {
+            let present =
+                if let declared = cell.declarations.newKeychainItem(item.name) {
+                    items.contains { CaseDeclarations.matches(declared, $0) }
+                } else {
+                    items.contains { $0.account == item.name }
+                }
+            if !present {
                 attempt.fail(.crashSafe, "I2 \(item.name): reported written by \(recovery.stem) but not in the keychain")
             }
         }

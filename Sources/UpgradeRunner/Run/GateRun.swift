@@ -30,11 +30,18 @@ struct GateRun {
     }
 
     /// The secrets of every case a run seeds (its own, and the extra cases stale-leftovers and
-    /// cleanup place on their devices), for the leak scan.
-    static func secrets(caseID: String) -> [Secret] {
+    /// cleanup place on their devices), one per secret label its builds declare, for the leak scan.
+    static func secrets(caseID: String, labels: [String]) -> [Secret] {
         [caseID, caseID + "-interrupted", caseID + "-other"].flatMap { id in
-            CaseSecrets(caseID: id).labelled.map { Secret(label: "\($0.label) of case \(id)", value: Data($0.value.utf8)) }
+            CaseSecrets(caseID: id).labelled(labels).map {
+                Secret(label: "\($0.label) of case \(id)", value: Data($0.value.utf8))
+            }
         }
+    }
+
+    /// The secrets of a run of `builds`.
+    static func secrets(caseID: String, builds: some Sequence<Build>) -> [Secret] {
+        secrets(caseID: caseID, labels: CaseDeclarations.secretLabels(of: builds))
     }
 
     /// Runs the plan and returns the report (also written to `outFolder`).
@@ -83,7 +90,7 @@ struct GateRun {
         InterruptHandling.waitIfInterrupted()
         progress.end()
         let expected = plan.expectedCells(in: inputs.shard)
-        let secrets = Self.secrets(caseID: inputs.caseID)
+        let secrets = Self.secrets(caseID: inputs.caseID, builds: builds.values)
         var findings = FindingSanitizer(secrets: secrets, workRoot: workRoot).clean(results.findings)
         let scan = try SecretScanner.scan(directory: outFolder, secrets: secrets)
         findings += NoSecretInArtifactsChecker.findings(for: scan, cells: expected)

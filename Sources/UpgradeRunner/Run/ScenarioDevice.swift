@@ -26,9 +26,8 @@ struct LaunchRecord: Sendable {
     }
 
     /// The case's secrets the launch reported written (seed launches), sorted, once each.
-    var seededSecrets: [String] {
-        Set((status?.items ?? []).filter { $0.result == .written && CaseSecrets.labels.contains($0.name) }.map(\.name)).sorted()
-    }
+    /// The names of the items the launch reported written.
+    var writtenNames: [String] { (status?.items ?? []).filter { $0.result == .written }.map(\.name) }
 
     var exitedCleanly: Bool { termination == .exited(0) }
 }
@@ -39,6 +38,8 @@ final class ScenarioDevice {
     let session: DeviceSession
     let cellFolder: String
     let caseID: String
+    /// What the cell's builds keep where: snapshots mark the bookkeeping items by it.
+    let declarations: CaseDeclarations
     private(set) var launches: [LaunchRecord] = []
     private let timeout: Double
 
@@ -46,14 +47,15 @@ final class ScenarioDevice {
     static let epoch = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01T00:00:00Z
 
     init(
-        devices: DeviceSet, name: String, runtime: RuntimeVersion, cellFolder: String, caseID: String,
-        timeout: Double
+        devices: DeviceSet, name: String, runtime: RuntimeVersion, cellFolder: String,
+        declarations: CaseDeclarations, timeout: Double
     ) throws {
         if LaunchedProcesses.isStopped { throw DeviceError.interrupted }
         let device = try devices.create(name: name, runtime: runtime, clock: Self.epoch)
         session = try device.acquire()
         self.cellFolder = cellFolder
-        self.caseID = caseID
+        self.caseID = declarations.caseID
+        self.declarations = declarations
         self.timeout = timeout
         try session.boot(lockState: .unlocked)
         try Self.createArtifactFolders(cellFolder)
@@ -66,6 +68,7 @@ final class ScenarioDevice {
         session = try devices.clone(source.device, name: name).acquire()
         self.cellFolder = cellFolder
         caseID = source.caseID
+        declarations = source.declarations
         timeout = source.timeout
         try Self.createArtifactFolders(cellFolder)
     }
@@ -127,7 +130,7 @@ final class ScenarioDevice {
     }
 
     func snapshot(_ build: Build) throws -> DeviceSnapshot {
-        try DeviceSnapshot.take(device, bundleID: build.manifest.bundleID)
+        try DeviceSnapshot.take(device, bundleID: build.manifest.bundleID, isBookkeeping: declarations.isBookkeeping)
     }
 
     func advanceClock(days: Double) throws {

@@ -16,8 +16,9 @@ struct SecretLocator {
 
     let secrets: [(label: String, value: Data)]
 
-    init(caseID: String) {
-        secrets = CaseSecrets(caseID: caseID).labelled.map { ($0.label, Data($0.value.utf8)) }
+    /// The locator of the secrets `labels` (the cell's declared secrets) of case `caseID`.
+    init(caseID: String, labels: [String]) {
+        secrets = CaseSecrets(caseID: caseID).labelled(labels).map { ($0.label, Data($0.value.utf8)) }
     }
 
     /// Each secret's places on `device`, for the app `build` (its access groups and data container).

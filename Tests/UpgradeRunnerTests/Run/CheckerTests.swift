@@ -116,6 +116,7 @@ struct CheckerTests {
     @Test("no-false-pass fails when any one of the case's secrets reads as found, and passes when none does")
     func noFalsePass() {
         var cell = evidence(.staleLeftovers, snapshots: [:])
+        cell.declarations = .sample
         cell.launches = [
             verify([("authToken", "found"), ("refreshToken", "mismatch"), ("session", "mismatch"), ("deviceKey", "missing")])
         ]
@@ -145,8 +146,8 @@ struct CheckerTests {
 
     @Test("finding texts lose seeded secrets, temporary paths and UUIDs")
     func sanitizer() throws {
-        let secrets = GateRun.secrets(caseID: "c")
-        let token = CaseSecrets(caseID: "c").authToken
+        let secrets = GateRun.sampleSecrets(caseID: "c")
+        let token = CaseSecrets(caseID: "c")["authToken"]
         let sanitizer = FindingSanitizer(secrets: secrets, workRoot: "/tmp/upgrade-runner-devices-1-X")
         #expect(!sanitizer.clean("read back as found \(token)").contains(token))
         #expect(

@@ -43,7 +43,7 @@ struct InterruptTests {
             .filter { $0.hasPrefix("upgrade-runner-devices-\(gate.processIdentifier)-") }
         for folder in leftovers {
             let scan = try SecretScanner.scan(
-                directory: NSTemporaryDirectory() + folder, secrets: GateRun.secrets(caseID: "stop"))
+                directory: NSTemporaryDirectory() + folder, secrets: GateRun.sampleSecrets(caseID: "stop"))
             #expect(scan.leaks.isEmpty, "\(folder)")
             try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + folder)
         }

@@ -40,7 +40,7 @@ struct RunPathTests {
         #expect(a.count > 20)
         #expect(a == b)
         // No secret of the case in any status file, in any encoding (the gate's own scan, repeated here).
-        let secrets = GateRun.secrets(caseID: "same")
+        let secrets = GateRun.sampleSecrets(caseID: "same")
         for (name, data) in a {
             #expect(try SecretScanner.scan(data: data, secrets: secrets).isEmpty, "\(name)")
         }
@@ -62,7 +62,7 @@ struct RunPathTests {
         #expect(junit.contains("<failure"))
         let snapshot = out + "/paths/v2-to-v1/upgrade/device/snapshot.json"
         #expect(FileManager.default.fileExists(atPath: snapshot))
-        let secrets = GateRun.secrets(caseID: "down")
+        let secrets = GateRun.sampleSecrets(caseID: "down")
         #expect(try SecretScanner.scan(directory: out, secrets: secrets).leaks.isEmpty)
     }
 

@@ -23,7 +23,7 @@ enum CleanupExact: CellChecker {
         // Migration markers (the schema version, the migration date) are the app's bookkeeping,
         // one per device whatever the case, and each case's seed rewrites them, often with the
         // same bytes (the date is the device clock): a cleanup may remove them or leave them.
-        let data = before.keychain.filter { !$0.isMarker }
+        let data = before.keychain.filter { !$0.bookkeeping }
         let ours = data.filter { !earlierContent.contains(Content(key: $0.movableKey, digest: $0.digest)) }
         let others = data.filter { earlierContent.contains(Content(key: $0.movableKey, digest: $0.digest)) }
         var findings: [GateFinding] = []

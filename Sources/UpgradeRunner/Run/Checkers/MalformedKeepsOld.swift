@@ -29,7 +29,7 @@ enum MalformedKeepsOld: CellChecker {
         let kept = Dictionary(after.keychain.map { ($0.key, $0.digest) }, uniquingKeysWith: { first, _ in first })
         let moved = Set(after.keychain.map { "\($0.movableKey)#\($0.digest)" })
         for item in before.keychain
-        where !item.isMarker && kept[item.key] != item.digest
+        where !item.bookkeeping && kept[item.key] != item.digest
             && !moved.contains("\(item.movableKey)#\(item.digest)")
         {
             findings.append(

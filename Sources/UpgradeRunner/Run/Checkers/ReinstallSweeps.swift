@@ -17,12 +17,12 @@ enum ReinstallSweeps: CellChecker {
         var findings: [GateFinding] = []
         // Migration markers are bookkeeping that a fresh install writes again, often with the same
         // bytes (the same schema version); the old session is the rest.
-        let survivors = Set(before.keychain.filter { !$0.isMarker }).intersection(after.keychain)
+        let survivors = Set(before.keychain.filter { !$0.bookkeeping }).intersection(after.keychain)
         for item in survivors.sorted() {
             findings.append(
                 evidence.finding(condition, .fail, item: item.key, "the old install's keychain item survived the reinstall"))
         }
-        for item in status.items where item.result == .found && CaseSecrets.labels.contains(item.name) {
+        for item in status.items where item.result == .found && evidence.declarations.isSecret(item.name) {
             findings.append(
                 evidence.finding(
                     condition, .fail, item: item.name, operation: item.operation, status: item.status,

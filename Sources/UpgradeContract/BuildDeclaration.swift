@@ -1,0 +1,269 @@
+import Foundation
+
+/// What a build keeps where: the `keeps` field of its `build.json`.
+///
+/// Each secret has a label of the app's own choosing (`apiToken`) and the store this build keeps
+/// it in; bookkeeping items (a schema version, a migration date, an install marker) are the app's
+/// own records, which the runner leaves alone where it removes data and does not count as
+/// secrets. The runner derives each case's value for every secret label from the case id
+/// (``CaseSecrets``), seeds it through the old build, judges by these declarations and the device's
+/// contents, and reports in these labels.
+///
+/// The declaration lives in `build.json`, not in an answer of the app: the runner needs it before
+/// any launch (to know what to look for in every artifact), a reviewer reads it beside the
+/// entitlements, it is archived and pinned with the build, and what the device holds is judged
+/// against what the build says, not against what the running app claims.
+///
+/// ```json
+/// "keeps": {
+///   "secrets": [
+///     {"label": "apiToken", "store": {"kind": "preference", "key": "apiToken"}},
+///     {"label": "syncPassword", "store": {"kind": "keychain", "class": "inet", "server": "sync.example.com", "account": "me"}}
+///   ],
+///   "bookkeeping": [
+///     {"label": "schemaVersion", "store": {"kind": "keychain", "service": "com.example.notes", "account": "schemaVersion"}}
+///   ]
+/// }
+/// ```
+/// In every string, `$(CASE_ID)` stands for the test case's id (a per-case keychain item).
+public struct BuildDeclaration: Codable, Hashable, Sendable {
+    /// The secrets this build keeps, each by its label and store.
+    public var secrets: [DeclaredItem]
+    /// The app's own records (schema version, migration date, install marker).
+    public var bookkeeping: [DeclaredItem]
+
+    public init(secrets: [DeclaredItem], bookkeeping: [DeclaredItem] = []) {
+        self.secrets = secrets
+        self.bookkeeping = bookkeeping
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        secrets = try container.decodeIfPresent([DeclaredItem].self, forKey: .secrets) ?? []
+        bookkeeping = try container.decodeIfPresent([DeclaredItem].self, forKey: .bookkeeping) ?? []
+    }
+
+    /// The secret labels, in declaration order.
+    public var secretLabels: [String] { secrets.map(\.label) }
+
+    /// The secret declared under `label`.
+    public func secret(_ label: String) -> DeclaredItem? { secrets.first { $0.label == label } }
+
+    /// Why the declaration cannot be used, as `(field, reason)`: a label declared twice, an empty
+    /// label or name, a file path that leaves its container. Nil when it is sound.
+    public func problem() -> (field: String, reason: String)? {
+        var seen: Set<String> = []
+        for (list, items) in [("secrets", secrets), ("bookkeeping", bookkeeping)] {
+            for (index, item) in items.enumerated() {
+                let field = "keeps.\(list)[\(index)]"
+                if item.label.isEmpty { return (field + ".label", "is empty") }
+                if !seen.insert(item.label).inserted { return (field + ".label", "\"\(item.label)\" is declared twice") }
+                if let reason = item.store.problem() { return (field + ".store." + reason.field, reason.reason) }
+            }
+        }
+        return nil
+    }
+}
+
+/// One declared item: its label and where this build keeps it.
+public struct DeclaredItem: Codable, Hashable, Sendable {
+    public var label: String
+    public var store: DeclaredStore
+
+    public init(label: String, store: DeclaredStore) {
+        self.label = label
+        self.store = store
+    }
+}
+
+/// Where a build keeps an item. In JSON, an object with a `kind` and the fields of that kind.
+public enum DeclaredStore: Hashable, Sendable {
+    /// A preference key: `{"kind": "preference", "key": "apiToken"}`, in the app's own domain or,
+    /// with `suite`, an app group's (`UserDefaults(suiteName:)`).
+    case preference(key: String, suite: String?)
+    /// A key path in a property-list file in the data container:
+    /// `{"kind": "plist", "file": "Library/Preferences/settings.plist", "keyPath": "sync.password"}`.
+    case propertyList(file: String, keyPath: String)
+    /// An NSKeyedArchiver archive file in the data container, and the key path of the value in its
+    /// root object: `{"kind": "archive", "file": "Library/Application Support/Session.archive", "keyPath": "token"}`.
+    case archive(file: String, keyPath: String?)
+    /// A keychain item by class and primary key:
+    /// `{"kind": "keychain", "class": "genp", "service": "...", "account": "...", "accessGroup": "...", "accessible": "ck"}`.
+    case keychain(KeychainItemDeclaration)
+    /// A file in an app group container: `{"kind": "appGroupFile", "group": "group.x", "file": "token"}`.
+    case appGroupFile(group: String, file: String)
+
+    /// The kinds, as `kind` spells them.
+    public static let kinds = ["preference", "plist", "archive", "keychain", "appGroupFile"]
+
+    /// The contract's word for where the item lives (a status item's `location`).
+    public var location: StoreLocation {
+        switch self {
+        case .preference: .preferences
+        case .propertyList: .plist
+        case .archive: .archive
+        case .keychain: .keychain
+        case .appGroupFile: .file
+        }
+    }
+
+    /// The store with `$(CASE_ID)` replaced by `caseID`.
+    public func resolved(caseID: String) -> DeclaredStore {
+        func r(_ text: String) -> String { text.replacingOccurrences(of: "$(CASE_ID)", with: caseID) }
+        switch self {
+        case .preference(let key, let suite): return .preference(key: r(key), suite: suite.map(r))
+        case .propertyList(let file, let keyPath): return .propertyList(file: r(file), keyPath: r(keyPath))
+        case .archive(let file, let keyPath): return .archive(file: r(file), keyPath: keyPath.map(r))
+        case .keychain(var item):
+            item.service = item.service.map(r)
+            item.server = item.server.map(r)
+            item.account = r(item.account)
+            return .keychain(item)
+        case .appGroupFile(let group, let file): return .appGroupFile(group: group, file: r(file))
+        }
+    }
+
+    func problem() -> (field: String, reason: String)? {
+        func badPath(_ path: String) -> Bool {
+            path.isEmpty || path.hasPrefix("/") || path.split(separator: "/").contains("..")
+        }
+        switch self {
+        case .preference(let key, _): return key.isEmpty ? ("key", "is empty") : nil
+        case .propertyList(let file, let keyPath):
+            if badPath(file) { return ("file", "must be a path inside the data container") }
+            return keyPath.isEmpty ? ("keyPath", "is empty") : nil
+        case .archive(let file, _):
+            return badPath(file) ? ("file", "must be a path inside the data container") : nil
+        case .keychain(let item): return item.problem()
+        case .appGroupFile(let group, let file):
+            if group.isEmpty { return ("group", "is empty") }
+            return badPath(file) ? ("file", "must be a path inside the group container") : nil
+        }
+    }
+}
+
+/// A keychain item as a build declares it: its class and primary key, and the accessibility it
+/// gives the item.
+public struct KeychainItemDeclaration: Codable, Hashable, Sendable {
+    /// `genp` (generic password, the default), `inet` (internet password), `keys` or `cert`.
+    public var itemClass: String
+    /// `kSecAttrService` (generic passwords).
+    public var service: String?
+    /// `kSecAttrServer` (internet passwords).
+    public var server: String?
+    public var account: String
+    /// `kSecAttrAccessGroup`; nil for the app's default (first) group.
+    public var accessGroup: String?
+    /// `kSecAttrAccessible` as the keychain stores it (`ak`, `ck`, `cku`, ...); nil for the default.
+    public var accessible: String?
+    /// `kSecAttrSynchronizable`.
+    public var synchronizable: Bool
+
+    public init(
+        itemClass: String = "genp", service: String? = nil, server: String? = nil, account: String,
+        accessGroup: String? = nil, accessible: String? = nil, synchronizable: Bool = false
+    ) {
+        self.itemClass = itemClass
+        self.service = service
+        self.server = server
+        self.account = account
+        self.accessGroup = accessGroup
+        self.accessible = accessible
+        self.synchronizable = synchronizable
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case itemClass = "class", service, server, account, accessGroup, accessible, synchronizable
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        itemClass = try container.decodeIfPresent(String.self, forKey: .itemClass) ?? "genp"
+        service = try container.decodeIfPresent(String.self, forKey: .service)
+        server = try container.decodeIfPresent(String.self, forKey: .server)
+        account = try container.decode(String.self, forKey: .account)
+        accessGroup = try container.decodeIfPresent(String.self, forKey: .accessGroup)
+        accessible = try container.decodeIfPresent(String.self, forKey: .accessible)
+        synchronizable = try container.decodeIfPresent(Bool.self, forKey: .synchronizable) ?? false
+    }
+
+    /// The classes a declaration may name, as the keychain's tables are called.
+    public static let classes = ["genp", "inet", "keys", "cert"]
+    /// The protection classes, as the keychain stores `kSecAttrAccessible`.
+    public static let protectionClasses = ["ak", "ck", "dk", "aku", "cku", "dku", "akpu"]
+
+    func problem() -> (field: String, reason: String)? {
+        if !Self.classes.contains(itemClass) {
+            return ("class", "\"\(itemClass)\" is not a keychain class (\(Self.classes.joined(separator: ", ")))")
+        }
+        if account.isEmpty { return ("account", "is empty") }
+        if itemClass == "genp" && (service ?? "").isEmpty { return ("service", "is missing (a generic password needs one)") }
+        if itemClass == "inet" && (server ?? "").isEmpty { return ("server", "is missing (an internet password needs one)") }
+        if let accessible, !Self.protectionClasses.contains(accessible) {
+            return (
+                "accessible",
+                "\"\(accessible)\" is not a protection class (\(Self.protectionClasses.joined(separator: ", ")))"
+            )
+        }
+        return nil
+    }
+}
+
+extension DeclaredStore: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case kind, key, suite, file, keyPath, group
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let kind = try container.decode(String.self, forKey: .kind)
+        switch kind {
+        case "preference":
+            self = .preference(
+                key: try container.decode(String.self, forKey: .key),
+                suite: try container.decodeIfPresent(String.self, forKey: .suite))
+        case "plist":
+            self = .propertyList(
+                file: try container.decode(String.self, forKey: .file),
+                keyPath: try container.decode(String.self, forKey: .keyPath))
+        case "archive":
+            self = .archive(
+                file: try container.decode(String.self, forKey: .file),
+                keyPath: try container.decodeIfPresent(String.self, forKey: .keyPath))
+        case "keychain": self = .keychain(try KeychainItemDeclaration(from: decoder))
+        case "appGroupFile":
+            self = .appGroupFile(
+                group: try container.decode(String.self, forKey: .group),
+                file: try container.decode(String.self, forKey: .file))
+        default:
+            throw DecodingError.dataCorruptedError(
+                forKey: .kind, in: container,
+                debugDescription: "\"\(kind)\" is not a store kind (\(Self.kinds.joined(separator: ", ")))")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .preference(let key, let suite):
+            try container.encode("preference", forKey: .kind)
+            try container.encode(key, forKey: .key)
+            try container.encodeIfPresent(suite, forKey: .suite)
+        case .propertyList(let file, let keyPath):
+            try container.encode("plist", forKey: .kind)
+            try container.encode(file, forKey: .file)
+            try container.encode(keyPath, forKey: .keyPath)
+        case .archive(let file, let keyPath):
+            try container.encode("archive", forKey: .kind)
+            try container.encode(file, forKey: .file)
+            try container.encodeIfPresent(keyPath, forKey: .keyPath)
+        case .keychain(let item):
+            try container.encode("keychain", forKey: .kind)
+            try item.encode(to: encoder)
+        case .appGroupFile(let group, let file):
+            try container.encode("appGroupFile", forKey: .kind)
+            try container.encode(group, forKey: .group)
+            try container.encode(file, forKey: .file)
+        }
+    }
+}
