@@ -6,6 +6,7 @@ import Foundation
 public enum JSONProblem {
     /// What is wrong with the decoded data, without the file's name.
     public static func describe(_ error: any Error) -> String {
+        if let error = error as? ContractError { return error.description }
         guard let error = error as? DecodingError else { return "not valid JSON" }
         func field(_ path: [any CodingKey], _ last: (any CodingKey)? = nil) -> String {
             var text = ""

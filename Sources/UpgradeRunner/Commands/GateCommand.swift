@@ -77,6 +77,20 @@ enum GateOptions {
         CommonOptions.jobs, CommonOptions.buildsDir, CommonOptions.products,
     ]
 
+    /// A gate's builds go oldest first, by build number: in another order its paths would judge
+    /// downgrades as upgrades. (`run --from NEW --to OLD` is a downgrade asked for by name.)
+    /// - Throws: ``GateError/invalidValue(flag:value:reason:)`` naming both builds.
+    static func checkOrder(_ ids: [String], _ builds: [String: Build]) throws(GateError) {
+        for (older, newer) in zip(ids, ids.dropFirst()) {
+            guard let old = builds[older]?.manifest, let new = builds[newer]?.manifest else { continue }
+            guard BuildManifest.compareBuildNumbers(old.buildNumber, new.buildNumber) != .orderedAscending else { continue }
+            throw .invalidValue(
+                flag: "--builds", value: ids.joined(separator: ","),
+                reason: "lists \(older) (build \(old.buildNumber)) before \(newer) (build \(new.buildNumber)): "
+                    + "builds go oldest first, by build number")
+        }
+    }
+
     /// The default artifacts folder; a run replaces the previous one there.
     static let defaultOut = "artifacts/gate"
 
@@ -99,6 +113,8 @@ enum GateOptions {
         let jobs = try invocation.integer("--jobs", in: 1...64) ?? ProcessInfo.processInfo.activeProcessorCount
         let timeout = Double(try invocation.integer("--timeout", in: 1...3600) ?? 30)
         let resolved = try GateRun.resolveBuilds(builds, catalog: catalog)
+        // A gate's builds go oldest first; `run` takes the one path it is given, a downgrade too.
+        if path == nil { try checkOrder(builds, resolved) }
         let inputs = RunInputs(
             builds: builds, path: path, runtime: runtime, caseID: caseID, scenarios: scenarios,
             buildFiles: try GateRun.pin(resolved), runnerVersion: UpgradeRunnerVersion.current, shard: shard)

@@ -64,15 +64,43 @@ struct Explorer {
         return (device, template.seeded)
     }
 
-    /// I1: every seeded secret is somewhere the app can recover it from.
+    /// I1: every seeded secret is somewhere the app can recover it from. After a planned crash,
+    /// a loss is told in the app's words: which operation on which declared item the crash followed.
     private func checkRecoverable(
         _ device: ScenarioDevice, _ seeded: [String], when: String,
-        _ attempt: inout ExplorationAttempt
+        _ attempt: inout ExplorationAttempt, crashed: LaunchRecord? = nil
     ) throws {
         let places = try locator.locate(on: device.device, app: new)
         for label in seeded where places[label, default: []].isEmpty {
-            attempt.fail(.crashSafe, "I1 \(label): in neither the keychain nor a legacy store \(when)")
+            attempt.fail(
+                .crashSafe,
+                crashed.flatMap { lossAtCrash(label, $0) }
+                    ?? "I1 \(label): in neither the keychain nor a legacy store \(when)")
         }
+    }
+
+    /// `I1 apiToken: preferences.write of apiToken (mutation 1) came before any keychain write of
+    /// it; a crash there leaves it in neither place`, when the crash followed a mutation of the lost
+    /// item itself; else the mutation the crash followed. Nil when the launch logged no mutation.
+    private func lossAtCrash(_ label: String, _ crashed: LaunchRecord) -> String? {
+        let declarations = cell.declarations
+        guard let last = crashed.mutations.last(where: { $0.mutation != nil }), let point = last.mutation else { return nil }
+        let owner = declarations.label(of: last.subject)
+        let what = "\(last.operation.rawValue) of \(owner ?? Self.names(last.subject)) (mutation \(point))"
+        guard owner == label else {
+            return "I1 \(label): in neither the keychain nor a legacy store after a crash right after \(what)"
+        }
+        let keychainWrite = crashed.mutations.dropLast().contains { entry in
+            entry.operation.isKeychain && entry.operation.isMutating && entry.status == 0
+                && entry.injected == nil && declarations.label(of: entry.subject) == label
+        }
+        return keychainWrite
+            ? "I1 \(label): \(what) left it in neither place, though a keychain write of it came first (was it read back?)"
+            : "I1 \(label): \(what) came before any keychain write of it; a crash there leaves it in neither place"
+    }
+
+    private static func names(_ subject: SeamSubject) -> String {
+        [subject.service, subject.account, subject.name].compactMap { $0 }.joined(separator: "/")
     }
 
     /// The launch ended cleanly with a status file; otherwise the attempt fails.
@@ -193,7 +221,7 @@ struct Explorer {
                         return
                     }
                     attempt.log = ExplorationAttempt.excerpt(crashed)
-                    try checkRecoverable(device, seeded, when: "after the crash", &attempt)
+                    try checkRecoverable(device, seeded, when: "after the crash", &attempt, crashed: crashed)
                     let recovery = try device.launch(new, .launch)
                     recoveryMutations[k] = recovery.mutations.compactMap(\.mutation).max() ?? 0
                     guard checkClean(recovery, &attempt) else { return }

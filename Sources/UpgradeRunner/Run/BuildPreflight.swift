@@ -1,0 +1,54 @@
+import Foundation
+import SimDevice
+import SimRuntime
+
+/// Before a run writes anything, each of its builds is launched once on a scratch device (a verify
+/// launch for a case of its own, on an empty device), to prove that it is an app build of this
+/// contract: it must leave a status file, and the file must decode with the contract version this
+/// runner speaks. A build that is not (any executable that does not link AppHarness, a build of
+/// an older or newer harness) is bad input, named before any cell runs.
+enum BuildPreflight {
+    /// The case id of the preflight launch (its own, so it touches no case's data).
+    static let caseID = "preflight"
+
+    /// Launches every build of `builds` once; throws for the first that is not an app build.
+    /// - Throws: ``GateError/malformed(path:reason:)`` naming the build, the status file and the field.
+    static func check(_ builds: [Build], runtime: RuntimeVersion, timeout: Double) throws {
+        let root = NSTemporaryDirectory() + TemporaryDevices.prefix + "\(getpid())-preflight-\(UUID().uuidString)"
+        try TemporaryDevices.create(root)
+        defer { TemporaryDevices.remove(root) }
+        let devices = DeviceSet(root: root)
+        for build in builds.sorted(by: { $0.manifest.id < $1.manifest.id }) {
+            try check(build, devices: devices, runtime: runtime, timeout: timeout)
+        }
+    }
+
+    private static func check(_ build: Build, devices: DeviceSet, runtime: RuntimeVersion, timeout: Double) throws {
+        let session = try devices.create(name: "preflight-\(build.manifest.id)", runtime: runtime).acquire()
+        defer {
+            try? session.delete()
+            session.release()
+        }
+        try session.boot()
+        _ = try session.install(build)
+        let arguments = [LaunchMode.verify.argument!, LaunchMode.caseIDArgument, caseID]
+        let result = try session.launch(
+            build.manifest.bundleID, LaunchOptions(arguments: arguments, timeout: timeout))
+        let what = "build \(build.manifest.id) (\(build.executablePath))"
+        guard let container = session.device.dataContainer(build.manifest.bundleID)?.path,
+            let data = FileManager.default.contents(atPath: container + "/" + LaunchStatus.relativePath)
+        else {
+            throw GateError.malformed(
+                path: build.folder + "/build.json",
+                reason: "\(what) left no status file \(LaunchStatus.relativePath) (its launch \(result.termination)): "
+                    + "it is not an app build (an app build links AppHarness and runs Harness.main)")
+        }
+        do {
+            _ = try LaunchStatus.decode(data)
+        } catch {
+            throw GateError.malformed(
+                path: build.folder + "/build.json",
+                reason: "\(what): its status file \(LaunchStatus.relativePath): \(JSONProblem.describe(error))")
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import SimRuntime
+import TestSupport
+import Testing
+@testable import UpgradeRunner
+
+/// The contract between the runner and any app's builds, from the command line: what a build
+/// declares in build.json, the order builds are given in, and what makes an executable an app build.
+@Suite("Builds under the contract")
+struct BuildContractTests {
+    /// A builds folder with a build `id` whose manifest carries `keeps` (JSON text).
+    private func build(_ cli: CLI, id: String = "v1", keeps: String, executable: String = "TinyApp") throws -> String {
+        let folder = try BuildFixture.write(in: cli.builds, id: id, executable: executable)
+        let path = folder + "/build.json"
+        var text = try String(contentsOfFile: path, encoding: .utf8)
+        text = String(text.dropLast(2)) + ",\n  \"keeps\" : " + keeps + "\n}\n"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test(
+        "a declaration that cannot be used is one line naming the build, the file and the field, exit 2",
+        arguments: [
+            (
+                #"{"secrets": [{"label": "apiToken", "store": {"kind": "cloud", "key": "x"}}]}"#,
+                #"field "keeps.secrets[0].store.kind": "cloud" is not a store kind (preference, plist, archive, keychain, appGroupFile)"#
+            ),
+            (
+                #"{"secrets": [{"label": "apiToken", "store": {"kind": "preference", "key": "a"}}, {"label": "apiToken", "store": {"kind": "preference", "key": "b"}}]}"#,
+                #"build v1: field "keeps.secrets[1].label" "apiToken" is declared twice"#
+            ),
+            (
+                #"{"secrets": [{"label": "apiToken", "store": {"kind": "keychain", "service": "s", "account": "a", "accessGroup": "OTHERTEAM.com.example.other"}}]}"#,
+                #"build v1: field "keeps.secrets[0].store.accessGroup" "OTHERTEAM.com.example.other" is not one of the build's access groups"#
+            ),
+            (
+                #"{"secrets": [{"label": "token", "store": {"kind": "appGroupFile", "group": "group.not.mine", "file": "t"}}]}"#,
+                #"build v1: field "keeps.secrets[0].store.group" "group.not.mine" is not one of the build's app groups"#
+            ),
+            (
+                #"{"secrets": [{"label": "token", "store": {"kind": "keychain", "class": "genp", "account": "a"}}]}"#,
+                #"field "keeps.secrets[0].store.service" is missing (a generic password needs one)"#
+            ),
+        ])
+    func badDeclaration(keeps: String, naming: String) throws {
+        let cli = try CLI()
+        let manifest = try build(cli, keeps: keeps)
+        let result = cli.expectRefused(["gate", "--builds", "v1", "--out", cli.directory.file("out")], naming: naming)
+        #expect(result.error.hasPrefix("error: \(manifest): "), "\(result.error)")
+    }
+
+    @Test("builds given newest first are bad input naming both builds; nothing is written")
+    func buildOrder() throws {
+        let cli = try CLI()
+        try BuildFixture.write(in: cli.builds, id: "v1", buildNumber: "100")
+        try BuildFixture.write(in: cli.builds, id: "v3", buildNumber: "300")
+        cli.expectRefused(
+            ["gate", "--builds", "v3,v1", "--out", cli.directory.file("out")],
+            naming: "--builds: \"v3,v1\" lists v3 (build 300) before v1 (build 100): builds go oldest first, by build number")
+        try BuildFixture.write(in: cli.builds, id: "v1b", buildNumber: "100")
+        cli.expectRefused(["gate", "--builds", "v1,v1b"], naming: "lists v1 (build 100) before v1b (build 100)")
+    }
+
+    @Test("an executable that writes no status file is not an app build: refused before anything is written")
+    func notAnAppBuild() throws {
+        let cli = try CLI()
+        let manifest = try build(cli, keeps: #"{"secrets": []}"#, executable: "bare-exit")
+        cli.expectRefused(
+            ["gate", "--builds", "v1", "--out", cli.directory.file("out")],
+            naming: "\(manifest): build v1 (\(BuiltProducts.executable("bare-exit"))) left no status file "
+                + "tmp/upgrade-runner-status.json (its launch exited with status 0): it is not an app build")
+    }
+
+    @Test("a status file of another contract version is refused naming the build and the field")
+    func otherContractVersion() throws {
+        let cli = try CLI()
+        // TinyApp writes its contract version from the environment it is given here.
+        let script = cli.directory.file("old-harness")
+        let status =
+            #"{"build":"old","caseID":"preflight","errors":[],"formatVersion":0,"items":[],"mode":"verify","runtime":"iOS 17.5"}"#
+        try """
+        #!/bin/sh
+        mkdir -p "$HOME/tmp" && printf '%s\\n' '\(status)' > "$HOME/tmp/upgrade-runner-status.json"
+        """.write(toFile: script, atomically: true, encoding: .utf8)
+        chmod(script, 0o755)
+        let products = cli.directory.file("products")
+        try FileManager.default.createDirectory(atPath: products, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: script, toPath: products + "/OldHarness")
+        try build(cli, keeps: #"{"secrets": []}"#, executable: "OldHarness")
+        cli.expectRefused(
+            ["gate", "--builds", "v1", "--products", products, "--out", cli.directory.file("out")],
+            naming:
+                "its status file tmp/upgrade-runner-status.json: field \"formatVersion\" is 0, but this runner speaks contract version 1"
+        )
+    }
+}
