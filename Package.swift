@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "SimSecurity", targets: ["SimSecurity"]),
         .library(name: "SimDevice", targets: ["SimDevice"]),
         .library(name: "Entitlements", targets: ["Entitlements"]),
+        // What another package's app builds link: the launch modes, the status file, the platform.
+        .library(name: "AppHarness", targets: ["AppHarness"]),
         .library(name: "UpgradeRunner", targets: ["UpgradeRunner"]),
         .executable(name: "upgrade-runner", targets: ["upgrade-runner"]),
     ],

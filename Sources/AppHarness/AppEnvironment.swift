@@ -19,6 +19,14 @@ public protocol AppDefaults: AnyObject, Sendable {
     /// The stored values only, without the argument domain
     /// (`UserDefaults.standard.persistentDomain(forName: bundleID)` on iOS).
     func persistentDomain() -> [String: Any]
+    /// As `UserDefaults.data(forKey:)`.
+    func data(forKey key: String) -> Data?
+    /// As `UserDefaults.integer(forKey:)`.
+    func integer(forKey key: String) -> Int
+    /// As `UserDefaults.dictionary(forKey:)`.
+    func dictionary(forKey key: String) -> [String: Any]?
+    /// As `UserDefaults.array(forKey:)`.
+    func array(forKey key: String) -> [Any]?
 }
 
 extension Preferences: AppDefaults {}
@@ -102,11 +110,19 @@ public struct AppEnvironment: Sendable {
     /// The runtime that answers every status in this launch (`iOS 17.5`).
     public var runtime: String
     public var arguments: [String]
+    /// The data container (`NSHomeDirectory()` on iOS): declared files are paths inside it.
+    public var home: URL
+    /// App group id to its container (`FileManager.containerURL(forSecurityApplicationGroupIdentifier:)`).
+    public var groupContainers: [String: URL]
+    /// `UserDefaults(suiteName:)` for an app group the app is entitled to; nil otherwise.
+    public var suiteDefaults: @Sendable (String) -> (any AppDefaults)?
 
     /// The memberwise initialiser, for tests and other platforms.
     public init(
         bundleID: String, defaults: any AppDefaults, files: any AppFiles, protectedData: any ProtectedDataGate,
-        documents: URL, applicationSupport: URL, tmp: URL, now: Date, runtime: String, arguments: [String]
+        documents: URL, applicationSupport: URL, tmp: URL, now: Date, runtime: String, arguments: [String],
+        home: URL? = nil, groupContainers: [String: URL] = [:],
+        suiteDefaults: @escaping @Sendable (String) -> (any AppDefaults)? = { _ in nil }
     ) {
         self.bundleID = bundleID
         self.defaults = defaults
@@ -118,6 +134,9 @@ public struct AppEnvironment: Sendable {
         self.now = now
         self.runtime = runtime
         self.arguments = arguments
+        self.home = home ?? documents.deletingLastPathComponent()
+        self.groupContainers = groupContainers
+        self.suiteDefaults = suiteDefaults
     }
 
     /// The environment of an app launched on a simulated device.
@@ -126,7 +145,9 @@ public struct AppEnvironment: Sendable {
             bundleID: platform.context.bundleID, defaults: platform.preferences, files: DeviceFiles(platform.files),
             protectedData: platform.protectedData, documents: platform.containers.documents,
             applicationSupport: platform.containers.applicationSupport, tmp: platform.containers.tmp,
-            now: platform.now, runtime: "\(platform.context.runtime)", arguments: platform.arguments)
+            now: platform.now, runtime: "\(platform.context.runtime)", arguments: platform.arguments,
+            home: platform.containers.home, groupContainers: platform.containers.groups,
+            suiteDefaults: { platform.preferences(suiteName: $0) })
     }
 
     /// The value after `flag` in the launch arguments (`-UITestCaseID abc` gives `abc`).

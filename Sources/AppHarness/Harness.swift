@@ -17,6 +17,12 @@ public enum Harness {
     /// The launch argument that bounds the wait for protected data, in seconds (default 1).
     public static let protectedDataTimeoutArgument = "-UITestProtectedDataTimeout"
 
+    private static let environmentLock = NSLock()
+    nonisolated(unsafe) private static var environment: AppEnvironment?
+
+    /// The environment of the launch under way in this process (``SimUserDefaults/standard`` reads it).
+    public static var currentEnvironment: AppEnvironment? { environmentLock.withLock { environment } }
+
     /// What one run of a build produced.
     public struct Outcome: Sendable {
         public var status: LaunchStatus
@@ -41,12 +47,15 @@ public enum Harness {
     /// `SecItem*` functions use, and writes the new status file.
     public static func run(_ build: some AppBuild, platform: Platform) async -> Outcome {
         let environment = AppEnvironment(platform: platform)
+        environmentLock.withLock { Self.environment = environment }
         let statusURL = platform.containers.home.appendingPathComponent(statusRelativePath)
         // Not a store operation of the app: outside the seam, so it is never counted, faulted or a crash point.
         try? FileManager.default.removeItem(at: statusURL)
         let mode = LaunchMode.selected(by: environment.arguments)
         let caseID = environment.argument(after: LaunchMode.caseIDArgument)
-        let launch = HarnessLaunch(buildID: build.buildID, mode: mode, caseID: caseID ?? "", environment: environment)
+        let launch = HarnessLaunch(
+            buildID: build.buildID, mode: mode, caseID: caseID ?? "", environment: environment,
+            declaration: installedDeclaration())
         var exitCode: Int32 = 0
         if caseID == nil && mode != .launch {
             launch.recordError("caseID", .arguments, LaunchMode.caseIDArgument, EINVAL)
@@ -64,6 +73,16 @@ public enum Harness {
             exitCode = 3
         }
         return Outcome(status: status, exitCode: exitCode)
+    }
+
+    /// The `keeps` of the build.json installed beside this executable (the device installs it into
+    /// the app's bundle, as Info.plist is), or nil.
+    public static func installedDeclaration() -> BuildDeclaration? {
+        struct Manifest: Decodable { var keeps: BuildDeclaration? }
+        let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
+        let manifest = executable.deletingLastPathComponent().appendingPathComponent("build.json")
+        guard let data = FileManager.default.contents(atPath: manifest.path) else { return nil }
+        return (try? JSONDecoder().decode(Manifest.self, from: data))?.keeps
     }
 
     /// Writes the status file atomically, so a killed launch leaves the whole file or none.

@@ -11,14 +11,26 @@ public final class HarnessLaunch: LaunchJournal, @unchecked Sendable {
     /// The test case (`-UITestCaseID`); empty for a plain launch without one.
     public let caseID: String
     public let environment: AppEnvironment
+    /// What this build declares it keeps (its installed build.json's `keeps`), resolved for the
+    /// case; nil when the build declares nothing or runs outside an installed bundle.
+    public let declaration: BuildDeclaration?
     private let lock = NSLock()
     private var status: LaunchStatus
 
     /// Starts collecting the status of one launch of build `buildID`.
-    public init(buildID: String, mode: LaunchMode, caseID: String, environment: AppEnvironment) {
+    public init(
+        buildID: String, mode: LaunchMode, caseID: String, environment: AppEnvironment,
+        declaration: BuildDeclaration? = nil
+    ) {
         self.mode = mode
         self.caseID = caseID
         self.environment = environment
+        self.declaration = declaration.map { declaration in
+            func resolved(_ items: [DeclaredItem]) -> [DeclaredItem] {
+                items.map { DeclaredItem(label: $0.label, store: $0.store.resolved(caseID: caseID)) }
+            }
+            return BuildDeclaration(secrets: resolved(declaration.secrets), bookkeeping: resolved(declaration.bookkeeping))
+        }
         status = LaunchStatus(build: buildID, mode: mode, caseID: caseID, runtime: environment.runtime)
     }
 

@@ -1,0 +1,247 @@
+import Foundation
+import SimRuntime
+#if canImport(Security)
+    import Security
+#else
+    import SimSecurity
+#endif
+
+/// The automation modes of an ordinary build, from its declaration alone: seed writes each declared
+/// secret's value for the case into its store, verify reads each back and compares it, cleanup
+/// removes each exactly. A build whose stores are the common ones (preferences, property lists,
+/// NSKeyedArchiver archives of dictionaries, generic and internet passwords, app-group files)
+/// writes no automation code but its own launch; see ``AppBuild``'s default hooks.
+///
+/// Values are read only to compare them; what is reported are words and statuses.
+public struct DeclaredStores: Sendable {
+    public let launch: HarnessLaunch
+    public let declaration: BuildDeclaration
+
+    /// The stores `declaration` names (default: the launch's build's own), for `launch`'s case.
+    public init(_ launch: HarnessLaunch, declaration: BuildDeclaration? = nil) {
+        self.launch = launch
+        self.declaration = declaration ?? launch.declaration ?? BuildDeclaration(secrets: [])
+    }
+
+    private var environment: AppEnvironment { launch.environment }
+
+    /// Writes every declared secret's value for the case; `malformed` writes values of the wrong
+    /// type or bytes that are not UTF-8 instead (a number for a preference, garbage for an archive).
+    public func seed(malformed: Bool = false) {
+        for item in declaration.secrets {
+            let value = launch.secrets[item.label]
+            let (operation, status) = write(item.store, value: value, malformed: malformed)
+            launch.record(item.label, item.store.location, operation, status, status == 0 ? .written : .failed)
+        }
+    }
+
+    /// Reads every declared secret and compares it with the case's value.
+    public func verify() {
+        for item in declaration.secrets {
+            let (operation, status, value) = read(item.store)
+            let result: ItemResult =
+                switch status {
+                case 0: value == nil ? .missing : (value == launch.secrets[item.label] ? .found : .mismatch)
+                case errSecItemNotFound, ENOENT: .missing
+                case errSecInteractionNotAllowed, EPERM: .locked
+                default: .failed
+                }
+            launch.record(item.label, item.store.location, operation, status, result)
+        }
+    }
+
+    /// Removes every declared secret exactly (a keychain item by class and primary key, a
+    /// preference key, a file), never by a broader query.
+    public func cleanup() {
+        for item in declaration.secrets {
+            let (operation, status) = remove(item.store)
+            let result: ItemResult =
+                switch status {
+                case 0: .removed
+                case errSecItemNotFound, ENOENT: .missing
+                default: .failed
+                }
+            launch.record(item.label, item.store.location, operation, status, result)
+        }
+    }
+
+    // MARK: The stores
+
+    private func write(_ store: DeclaredStore, value: String, malformed: Bool) -> (String, Int32) {
+        let bytes = malformed ? Data([0xC3, 0x28, 0xFF, 0xFE]) : Data(value.utf8)
+        switch store {
+        case .preference(let key, let suite):
+            guard let defaults = defaults(suite) else { return ("UserDefaults(suiteName:)", ENOENT) }
+            let stored = defaults.set(malformed ? NSNumber(value: 4_815_162_342) : value, forKey: key)
+            return ("set", stored ? 0 : EPERM)
+        case .propertyList(let file, let keyPath):
+            let url = environment.home.appendingPathComponent(file)
+            var root = (try? environment.files.read(url)).flatMap(Self.dictionary) ?? [:]
+            Self.set(malformed ? bytes : value, at: keyPath, in: &root)
+            guard let data = try? PropertyListSerialization.data(fromPropertyList: root, format: .xml, options: 0) else {
+                return ("PropertyListSerialization", errSecDecode)
+            }
+            return ("write", writeFile(data, to: url))
+        case .archive(let file, let keyPath):
+            let url = environment.home.appendingPathComponent(file)
+            guard !malformed else { return ("write", writeFile(Data("bplist00 not an archive".utf8), to: url)) }
+            var root: [String: Any] = [:]
+            if let keyPath { Self.set(value, at: keyPath, in: &root) }
+            let object: Any = keyPath == nil ? value as NSString : root as NSDictionary
+            guard let data = try? NSKeyedArchiver.archivedData(withRootObject: object, requiringSecureCoding: true) else {
+                return ("NSKeyedArchiver", errSecDecode)
+            }
+            return ("write", writeFile(data, to: url))
+        case .keychain(let key):
+            var item = Self.query(key)
+            item[kSecValueData] = bytes
+            if let accessible = key.accessible { item[kSecAttrAccessible] = Self.accessibility(accessible) }
+            let added = SecItemAdd(item as CFDictionary, nil)
+            guard added == errSecDuplicateItem else { return ("SecItemAdd", added) }
+            var changes: [CFString: Any] = [kSecValueData: bytes]
+            if let accessible = key.accessible { changes[kSecAttrAccessible] = Self.accessibility(accessible) }
+            return ("SecItemUpdate", SecItemUpdate(Self.query(key) as CFDictionary, changes as CFDictionary))
+        case .appGroupFile(let group, let file):
+            guard let container = environment.groupContainers[group] else { return ("containerURL", ENOENT) }
+            return ("write", writeFile(bytes, to: container.appendingPathComponent(file)))
+        }
+    }
+
+    private func read(_ store: DeclaredStore) -> (String, Int32, String?) {
+        switch store {
+        case .preference(let key, let suite):
+            guard let defaults = defaults(suite) else { return ("UserDefaults(suiteName:)", ENOENT, nil) }
+            return ("string(forKey:)", 0, defaults.object(forKey: key) as? String)
+        case .propertyList(let file, let keyPath):
+            let (status, data) = readFile(environment.home.appendingPathComponent(file))
+            guard let data else { return ("read", status, nil) }
+            guard let root = Self.dictionary(data) else { return ("PropertyListSerialization", errSecDecode, nil) }
+            return ("read", 0, Self.value(at: keyPath, in: root) as? String)
+        case .archive(let file, let keyPath):
+            let (status, data) = readFile(environment.home.appendingPathComponent(file))
+            guard let data else { return ("read", status, nil) }
+            let classes: [AnyClass] = [NSDictionary.self, NSString.self, NSArray.self, NSNumber.self]
+            guard let object = try? NSKeyedUnarchiver.unarchivedObject(ofClasses: classes, from: data) else {
+                return ("NSKeyedUnarchiver", errSecDecode, nil)
+            }
+            guard let keyPath else { return ("NSKeyedUnarchiver", 0, object as? String) }
+            let value = (object as? [String: Any]).flatMap { Self.value(at: keyPath, in: $0) }
+            return ("NSKeyedUnarchiver", 0, value as? String)
+        case .keychain(let key):
+            var query = Self.query(key)
+            query[kSecReturnData] = true
+            query[kSecMatchLimit] = kSecMatchLimitOne
+            var found: CFTypeRef?
+            let status = SecItemCopyMatching(query as CFDictionary, &found)
+            let value = (found as? Data).flatMap { String(data: $0, encoding: .utf8) }
+            return ("SecItemCopyMatching", status, status == errSecSuccess ? value : nil)
+        case .appGroupFile(let group, let file):
+            guard let container = environment.groupContainers[group] else { return ("containerURL", ENOENT, nil) }
+            let (status, data) = readFile(container.appendingPathComponent(file))
+            return ("read", status, data.flatMap { String(data: $0, encoding: .utf8) })
+        }
+    }
+
+    private func remove(_ store: DeclaredStore) -> (String, Int32) {
+        switch store {
+        case .preference(let key, let suite):
+            guard let defaults = defaults(suite) else { return ("UserDefaults(suiteName:)", ENOENT) }
+            guard defaults.persistentDomain()[key] != nil else { return ("removeObject", ENOENT) }
+            return ("removeObject", defaults.removeObject(forKey: key) ? 0 : EPERM)
+        case .propertyList(let file, _), .archive(let file, _):
+            return ("remove", removeFile(environment.home.appendingPathComponent(file)))
+        case .keychain(let key):
+            return ("SecItemDelete", SecItemDelete(Self.query(key) as CFDictionary))
+        case .appGroupFile(let group, let file):
+            guard let container = environment.groupContainers[group] else { return ("containerURL", ENOENT) }
+            return ("remove", removeFile(container.appendingPathComponent(file)))
+        }
+    }
+
+    private func defaults(_ suite: String?) -> (any AppDefaults)? {
+        guard let suite else { return environment.defaults }
+        return environment.suiteDefaults(suite)
+    }
+
+    private func writeFile(_ data: Data, to url: URL) -> Int32 {
+        do { try environment.files.write(data, to: url) } catch { return error.code }
+        return 0
+    }
+
+    private func readFile(_ url: URL) -> (Int32, Data?) {
+        do { return (0, try environment.files.read(url)) } catch { return (error.code, nil) }
+    }
+
+    private func removeFile(_ url: URL) -> Int32 {
+        guard environment.files.fileExists(url) else { return ENOENT }
+        do { try environment.files.remove(url) } catch { return error.code }
+        return 0
+    }
+
+    // MARK: Keychain queries and key paths
+
+    /// The item's class and primary key, as a query: exactly this item, never a broader match.
+    static func query(_ key: KeychainItemDeclaration) -> [CFString: Any] {
+        var query: [CFString: Any] = [kSecAttrAccount: key.account]
+        switch key.itemClass {
+        case "inet":
+            query[kSecClass] = kSecClassInternetPassword
+            query[kSecAttrServer] = key.server ?? ""
+        default:
+            query[kSecClass] = kSecClassGenericPassword
+            query[kSecAttrService] = key.service ?? ""
+        }
+        if let group = key.accessGroup { query[kSecAttrAccessGroup] = group }
+        if key.synchronizable { query[kSecAttrSynchronizable] = true }
+        return query
+    }
+
+    /// The `kSecAttrAccessible` value for a protection class as the keychain stores it (`cku`).
+    static func accessibility(_ code: String) -> CFString {
+        switch code {
+        case "ak": kSecAttrAccessibleWhenUnlocked
+        case "ck": kSecAttrAccessibleAfterFirstUnlock
+        case "aku": kSecAttrAccessibleWhenUnlockedThisDeviceOnly
+        case "cku": kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly
+        case "akpu": kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly
+        case "dk": kSecAttrAccessibleAlways
+        default: kSecAttrAccessibleAlwaysThisDeviceOnly
+        }
+    }
+
+    static func dictionary(_ data: Data) -> [String: Any]? {
+        (try? PropertyListSerialization.propertyList(from: data, format: nil)) as? [String: Any]
+    }
+
+    /// The value at a dotted key path (`sync.password`).
+    static func value(at keyPath: String, in root: [String: Any]) -> Any? {
+        var current: Any? = root
+        for key in keyPath.split(separator: ".") { current = (current as? [String: Any])?[String(key)] }
+        return current
+    }
+
+    /// Sets the value at a dotted key path, creating the dictionaries on the way.
+    static func set(_ value: Any, at keyPath: String, in root: inout [String: Any]) {
+        let keys = keyPath.split(separator: ".").map(String.init)
+        guard let first = keys.first else { return }
+        if keys.count == 1 {
+            root[first] = value
+            return
+        }
+        var child = root[first] as? [String: Any] ?? [:]
+        set(value, at: keys.dropFirst().joined(separator: "."), in: &child)
+        root[first] = child
+    }
+}
+
+extension AppBuild {
+    /// Seeds the declared secrets (``DeclaredStores/seed(malformed:)``): a build whose stores its
+    /// declaration describes needs no seed code of its own.
+    public func seed(_ launch: HarnessLaunch) async { DeclaredStores(launch).seed() }
+    /// Seeds the declared secrets malformed.
+    public func seedMalformed(_ launch: HarnessLaunch) async { DeclaredStores(launch).seed(malformed: true) }
+    /// Reads the declared secrets back (``DeclaredStores/verify()``).
+    public func verify(_ launch: HarnessLaunch) async { DeclaredStores(launch).verify() }
+    /// Removes the declared secrets exactly (``DeclaredStores/cleanup()``).
+    public func cleanup(_ launch: HarnessLaunch) async { DeclaredStores(launch).cleanup() }
+}
