@@ -153,6 +153,8 @@ public nonisolated(unsafe) let kSecUseAuthenticationUIAllow: CFString = "u_AuthU
 public nonisolated(unsafe) let kSecUseAuthenticationUIFail: CFString = "u_AuthUIF"
 public nonisolated(unsafe) let kSecUseAuthenticationUISkip: CFString = "u_AuthUIS"
 public nonisolated(unsafe) let kSecUseOperationPrompt: CFString = "u_OpPrompt"
+/// Deprecated by Apple in favour of ``kSecUseAuthenticationUI``; SimSecurity shows no UI either way.
+public nonisolated(unsafe) let kSecUseNoAuthenticationUI: CFString = "u_NoAuthUI"
 
 /// Success: the same value as ``errSecSuccess``.
 public let noErr: OSStatus = 0

@@ -107,12 +107,14 @@ public final class Keychain: @unchecked Sendable {
 
     /// The keychain the `SecItem*` functions act on: the one bound by ``withCurrent(_:_:)`` in
     /// this task, else the process's (set by ``setProcessDefault(_:)``, else from the launch
-    /// context, else an in-memory store for the test host).
+    /// context, else as ``TestHostEnvironment``'s variables say, by default an in-memory store
+    /// for the test host).
     public static var current: Keychain {
         if let bound = taskOverride { return bound }
         return processLock.withLock {
             if let keychain = processKeychain { return keychain }
-            let made = Keychain(LaunchContext.current.map { Configuration.launched($0) } ?? Configuration())
+            let made = Keychain(
+                LaunchContext.current.map { Configuration.launched($0) } ?? TestHostEnvironment.processConfiguration())
             processKeychain = made
             return made
         }
@@ -166,6 +168,8 @@ public final class Keychain: @unchecked Sendable {
         configuration.seam.perform(operation, Self.subject(of: query)) {
             lock.withLock {
                 guard let store else { return openError?.status ?? errSecNotAvailable }
+                // No keychain group at all: refused before the query is read (row 47).
+                guard !accessGroups.isEmpty else { return errSecMissingEntitlement }
                 do {
                     try body(store)
                     return errSecSuccess
@@ -232,14 +236,19 @@ public final class Keychain: @unchecked Sendable {
     private func filter(for query: ParsedQuery) -> RowFilter {
         var filter = RowFilter()
         for (spec, value) in query.attributes {
-            filter.require(spec.key, equals: value)
+            switch spec.kind {
+            case .text, .blob: filter.require(bytesOf: spec.key, equal: value)  // row 44
+            default: filter.require(spec.key, equals: value)
+            }
         }
         if let group = query.accessGroup {
             filter.require("agrp", equals: .text(group))
         } else {
             filter.require("agrp", in: accessGroups.map { .text($0) })
         }
-        switch query.sync ?? .localOnly {
+        // A persistent reference names one row whatever its sync flag (securityd adds `sync = 0`
+        // only to queries without one: `query_create_with_limit` in SecDbQuery.c).
+        switch query.sync ?? (query.persistentRef == nil ? .localOnly : .any) {
         case .localOnly: filter.require("sync", equals: .integer(0))
         case .syncedOnly: filter.require("sync", equals: .integer(1))
         case .any: break
@@ -248,14 +257,13 @@ public final class Keychain: @unchecked Sendable {
             filter.require("pdmn", equals: .text(accessibility.rawValue))
         }
         if let reference = query.persistentRef {
-            guard let (itemClass, rowid) = PersistentReference.decode(reference), itemClass == query.itemClass else {
-                filter.conditions.append("0")
-                return filter
-            }
-            filter.require("rowid", equals: .integer(rowid))
+            filter.require("rowid", equals: .integer(reference.rowid))
         }
         return filter
     }
+
+    /// What results look like on this keychain's runtime (row 49).
+    private var resultBuilder: ResultBuilder { ResultBuilder(runtime: configuration.runtime) }
 
     // MARK: SecItemAdd
 
@@ -264,7 +272,6 @@ public final class Keychain: @unchecked Sendable {
         _ store: KeychainStore
     ) throws {
         let query = try QueryParser.parse(attributes)
-        guard !accessGroups.isEmpty else { throw KeychainFailure(errSecMissingEntitlement) }
         // Identities need a SecIdentity reference; passwords cannot be added by reference (row 23);
         // a match limit in an add is refused rather than silently ignored (row 41, our choice).
         guard query.itemClass != .identity, !query.valueRef, query.persistentRef == nil,
@@ -278,9 +285,10 @@ public final class Keychain: @unchecked Sendable {
         case .localOnly, nil: synchronizable = false
         }
         let accessibility = try resolvedAccessibility(query, default: query.itemClass.defaultAccessibility)
-        // ThisDeviceOnly items never sync: SecItemAdd answers errSecParam (row 14, our choice);
-        // items with access control are not synchronizable either.
-        if synchronizable && (accessibility.isThisDeviceOnly || query.accessControl != nil) {
+        // Items with access control are not synchronizable (the client's check). ThisDeviceOnly
+        // with sync is accepted: securityd has no such check (row 14; the seed said errSecParam,
+        // and where the seeds and iOS disagree, iOS wins).
+        if synchronizable && query.accessControl != nil {
             throw KeychainFailure(errSecParam)
         }
         try checkEntitlement(query, isRead: false)
@@ -310,7 +318,7 @@ public final class Keychain: @unchecked Sendable {
         }
         guard !query.returns.isEmpty else { return }
         let row = StoredRow(rowid: rowid, columns: columns)
-        result?.pointee = ResultBuilder.result(for: [row], itemClass: query.itemClass, returns: query.returns, limit: .one)
+        result?.pointee = resultBuilder.result(for: [row], itemClass: query.itemClass, returns: query.returns, limit: .one)
     }
 
     /// A key collision is errSecDuplicateItem (rows 5 and 29); other SQLite errors pass on.
@@ -356,7 +364,7 @@ public final class Keychain: @unchecked Sendable {
         for row in rows where !(row.accessibility?.isAvailable(in: view) ?? false) {
             throw KeychainFailure(errSecInteractionNotAllowed)
         }
-        result?.pointee = ResultBuilder.result(for: rows, itemClass: query.itemClass, returns: query.returns, limit: limit)
+        result?.pointee = resultBuilder.result(for: rows, itemClass: query.itemClass, returns: query.returns, limit: limit)
     }
 
     // MARK: SecItemUpdate
@@ -406,9 +414,9 @@ public final class Keychain: @unchecked Sendable {
                     throw KeychainFailure(errSecInteractionNotAllowed)
                 }
                 let synced = changes.sync.map { $0 == .syncedOnly } ?? row.isSynchronizable
-                // As for an add: ThisDeviceOnly items and items with access control never sync (row 14).
+                // As for an add: items with access control never sync; ThisDeviceOnly may (row 14).
                 let controlled = changes.accessControl != nil || row["accc"].map { $0 != .null } == true
-                if synced && ((newAccessibility ?? current).isThisDeviceOnly || controlled) { throw KeychainFailure(errSecParam) }
+                if synced && controlled { throw KeychainFailure(errSecParam) }
             }
             for row in rows {
                 do throws(SQLiteError) {

@@ -39,6 +39,13 @@ struct RowFilter {
         bindings.append(value)
     }
 
+    /// Compares a string-or-bytes column as bytes, so that "a" and `Data("a".utf8)` are equal
+    /// (row 44); the primary-key index is on the same expression, so the search uses it.
+    mutating func require(bytesOf column: String, equal value: SQLiteValue) {
+        conditions.append("CAST(\(column) AS BLOB) = ?")
+        bindings.append(value.asBytes)
+    }
+
     mutating func require(_ column: String, in values: [SQLiteValue]) {
         conditions.append("\(column) IN (\(Array(repeating: "?", count: values.count).joined(separator: ", ")))")
         bindings.append(contentsOf: values)
@@ -50,10 +57,12 @@ struct RowFilter {
 /// The keychain's SQLite database: one table per item class with the real keychain's table and
 /// column names, a unique index on each class's primary key, WAL journal.
 ///
-/// Schema history is append-only: version 1 is the only one so far. A database whose `tversion`
-/// is newer than this code is refused with errSecNotAvailable rather than misread.
+/// Schema history is append-only: version 1 indexed string and blob columns by value; version 2
+/// indexes them by their bytes (row 44), and a version-1 file is migrated once, in one
+/// transaction. A database whose `tversion` is newer than this code is refused with
+/// errSecNotAvailable rather than misread.
 final class KeychainStore {
-    static let schemaVersion: Int64 = 1
+    static let schemaVersion: Int64 = 2
 
     let database: SQLiteDatabase
     let path: String
@@ -129,6 +138,9 @@ final class KeychainStore {
             throw KeychainOpenError(
                 path: path, status: errSecDecode, reason: "keychain schema version \(version) is not one this build knows")
         }
+        if version < 2 {
+            try migrateToByteKeys()
+        }
         if !inMemory {
             try database.execute("PRAGMA journal_mode = WAL")
         }
@@ -154,11 +166,42 @@ final class KeychainStore {
             }
             let all = ["rowid INTEGER PRIMARY KEY AUTOINCREMENT"] + columns + ["data BLOB", "accc BLOB"]
             sql += "CREATE TABLE \(itemClass.table)(\(all.joined(separator: ", ")));\n"
-            let key = itemClass.primaryKey.map(\.key).joined(separator: ", ")
-            sql += "CREATE UNIQUE INDEX \(itemClass.table)PrimaryKey ON \(itemClass.table)(\(key));\n"
+            sql += primaryKeyIndexSQL(itemClass)
         }
         return sql
     }()
+
+    /// The unique index on a class's primary key; string and blob columns by their bytes (row 44).
+    static func primaryKeyIndexSQL(_ itemClass: ItemClass) -> String {
+        let key = itemClass.primaryKey.map { spec in
+            switch spec.kind {
+            case .text where spec.key != "agrp", .blob: "CAST(\(spec.key) AS BLOB)"
+            default: spec.key
+            }
+        }
+        let table = itemClass.table
+        return "CREATE UNIQUE INDEX \(table)PrimaryKey ON \(table)(\(key.joined(separator: ", ")));\n"
+    }
+
+    /// Version 1 to 2: the primary-key indexes compare strings and bytes alike. Items that
+    /// version 1 kept apart but iOS counts as one (the same account as a string and as data)
+    /// make the migration fail, and the file is reported rather than changed.
+    private func migrateToByteKeys() throws {
+        try database.transaction(immediate: true) {
+            guard try database.scalarInt("SELECT max(version) FROM tversion") == 1 else { return }
+            for itemClass in ItemClass.stored {
+                try database.execute("DROP INDEX IF EXISTS \(itemClass.table)PrimaryKey")
+                do {
+                    try database.execute(Self.primaryKeyIndexSQL(itemClass))
+                } catch let error as SQLiteError where error.isKeyCollision {
+                    throw KeychainOpenError(
+                        path: path, status: errSecDecode,
+                        reason: "\(itemClass.table) holds items iOS counts as one (strings and data of the same bytes)")
+                }
+            }
+            try database.execute("INSERT INTO tversion(version, minor) VALUES(2, 0)")
+        }
+    }
 
     // MARK: Rows
 

@@ -56,21 +56,42 @@ struct ParsedQuery {
     /// `kSecValueData` when present: nil inside means present but not a CFData (row 25).
     var valueData: Data??
     var valueRef = false
-    var persistentRef: Data?
+    /// `kSecValuePersistentRef`, decoded: the class and row it names.
+    var persistentRef: (itemClass: ItemClass, rowid: Int64)?
 }
 
 enum QueryParser {
     /// Reads a SecItem query (or an add's attribute dictionary).
+    ///
+    /// The class comes from `kSecClass`, else from the persistent reference (row 46, securityd's
+    /// `query_get_class`); a reference of another class than `kSecClass` is errSecNoSuchClass.
     static func parse(_ dictionary: NSDictionary) throws(KeychainFailure) -> ParsedQuery {
         let entries = try stringKeyed(dictionary)
-        guard let rawClass = entries["class"] else { throw KeychainFailure(errSecParam) }
-        guard let classString = rawClass as? String else { throw KeychainFailure(errSecParam) }
-        guard let itemClass = ItemClass(rawValue: classString) else { throw KeychainFailure(errSecNoSuchClass) }
+        let reference = try entries["v_PersistentRef"].map { value throws(KeychainFailure) in try persistentReference(value) }
+        let itemClass: ItemClass
+        if let classString = entries["class"] as? String {
+            guard let named = ItemClass(rawValue: classString) else { throw KeychainFailure(errSecNoSuchClass) }
+            if let reference, reference.itemClass != named { throw KeychainFailure(errSecNoSuchClass) }
+            itemClass = named
+        } else if let reference {
+            itemClass = reference.itemClass
+        } else {
+            throw KeychainFailure(errSecParam)
+        }
         var query = ParsedQuery(itemClass: itemClass)
-        for (key, value) in entries.sorted(by: { $0.key < $1.key }) where key != "class" {
+        query.persistentRef = reference
+        for (key, value) in entries.sorted(by: { $0.key < $1.key }) where key != "class" && key != "v_PersistentRef" {
             try apply(key: key, value: value, to: &query)
         }
         return query
+    }
+
+    /// A `kSecValuePersistentRef` value that names a row; anything else is errSecParam.
+    private static func persistentReference(_ value: Any) throws(KeychainFailure) -> (itemClass: ItemClass, rowid: Int64) {
+        guard let data = value as? Data, let decoded = PersistentReference.decode(data) else {
+            throw KeychainFailure(errSecParam)
+        }
+        return (decoded.0, decoded.1)
     }
 
     /// Reads the attributes-to-update dictionary of `SecItemUpdate` for items of `itemClass`.
@@ -104,15 +125,13 @@ enum QueryParser {
         }
         switch key {
         case "m_Limit": query.limit = try matchLimit(value)
-        case "r_Data": if try flag(value) { query.returns.insert(.data) }
-        case "r_Attributes": if try flag(value) { query.returns.insert(.attributes) }
-        case "r_Ref": if try flag(value) { query.returns.insert(.ref) }
-        case "r_PersistentRef": if try flag(value) { query.returns.insert(.persistentRef) }
+        case "r_Data": if try returnFlag(value) { query.returns.insert(.data) }
+        case "r_Attributes": if try returnFlag(value) { query.returns.insert(.attributes) }
+        case "r_Ref": if try returnFlag(value) { query.returns.insert(.ref) }
+        case "r_PersistentRef": if try returnFlag(value) { query.returns.insert(.persistentRef) }
         case "v_Data": query.valueData = .some(value as? Data)
         case "v_Ref": query.valueRef = true
-        case "v_PersistentRef":
-            guard let reference = value as? Data else { throw KeychainFailure(errSecParam) }
-            query.persistentRef = reference
+        case "v_PersistentRef": query.persistentRef = try persistentReference(value)
         default:
             if key.hasPrefix("m_") {
                 query.otherMatchKeys = true
@@ -158,13 +177,21 @@ enum QueryParser {
     }
 
     /// Converts a caller's value to the stored form of an attribute of `kind`.
+    ///
+    /// Strings and bytes keep their type (a search returns what was added) but compare as bytes
+    /// (row 44); a number given for them is its 4-byte value, as securityd's `copyBlob` makes it.
+    /// A number attribute given a non-numeric string keeps the string (row 48, `copyNumber`).
     static func convert(_ value: Any, to kind: AttributeKind) throws(KeychainFailure) -> SQLiteValue {
         switch kind {
         case .text, .blob:
             if let string = value as? String { return .text(string) }
             if let data = value as? Data { return .blob(data) }
+            if !isBoolean(value), let number = value as? NSNumber {
+                return .blob(withUnsafeBytes(of: number.int32Value.littleEndian) { Data($0) })
+            }
         case .integer:
             if let number = integer(value) { return .integer(number) }
+            if let string = value as? String { return .text(string) }
         case .bool:
             return .integer(try flag(value) ? 1 : 0)
         case .date:
@@ -187,6 +214,12 @@ enum QueryParser {
         if let number = value as? Int { return Int64(number) }
         if let string = value as? String { return Int64(string) }
         return nil
+    }
+
+    /// A return key's value: only a CFBoolean (row 45, securityd's `query_add_return`).
+    private static func returnFlag(_ value: Any) throws(KeychainFailure) -> Bool {
+        guard isBoolean(value) else { throw KeychainFailure(errSecParam) }
+        return try flag(value)
     }
 
     /// A CFBoolean, a Bool, or a number (non-zero is true).

@@ -97,6 +97,14 @@ enum SQLiteValue: Hashable, Sendable {
     case blob(Data)
 }
 
+extension SQLiteValue {
+    /// A string as its UTF-8 bytes; other values unchanged.
+    var asBytes: SQLiteValue {
+        if case .text(let string) = self { return .blob(Data(string.utf8)) }
+        return self
+    }
+}
+
 /// A prepared statement; finalized in `deinit`.
 final class SQLiteStatement {
     private let handle: OpaquePointer
