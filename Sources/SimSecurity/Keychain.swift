@@ -99,6 +99,12 @@ public final class Keychain: @unchecked Sendable {
         overrideLock.withLock { lockStateOverride = state }
     }
 
+    /// Whether the simulated device runs `version` or later: what
+    /// `ProcessInfo.isOperatingSystemAtLeast` answers on the device (on Linux it reads the kernel's).
+    public func isRuntimeAtLeast(_ version: OperatingSystemVersion) -> Bool {
+        configuration.runtime >= RuntimeVersion(major: version.majorVersion, minor: version.minorVersion)
+    }
+
     // MARK: Which keychain the SecItem functions use
 
     @TaskLocal private static var taskOverride: Keychain?
