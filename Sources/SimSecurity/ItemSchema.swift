@@ -21,6 +21,8 @@ struct AttributeSpec: Sendable {
     let key: String
     let kind: AttributeKind
     let primaryKey: Bool
+    /// Its position among its class's columns (set when the class's list is made).
+    fileprivate(set) var column = -1
 
     init(_ key: String, _ kind: AttributeKind, primaryKey: Bool = false) {
         self.key = key
@@ -64,8 +66,33 @@ enum ItemClass: String, CaseIterable, Sendable {
         AttributeSpec("type", .integer), AttributeSpec("invi", .bool), AttributeSpec("nega", .bool),
     ]
 
-    /// The class's attributes in column order.
+    /// The class's attributes in column order (made once: every call reads them).
     var attributes: [AttributeSpec] {
+        switch self {
+        case .genericPassword: Self.genpAttributes
+        case .internetPassword: Self.inetAttributes
+        case .certificate: Self.certAttributes
+        case .key: Self.keysAttributes
+        case .identity: Self.idntAttributes
+        }
+    }
+
+    private static let genpAttributes = ItemClass.genericPassword.numberedAttributes
+    private static let inetAttributes = ItemClass.internetPassword.numberedAttributes
+    private static let certAttributes = ItemClass.certificate.numberedAttributes
+    private static let keysAttributes = ItemClass.key.numberedAttributes
+    private static let idntAttributes = ItemClass.identity.numberedAttributes
+
+    private var numberedAttributes: [AttributeSpec] {
+        declaredAttributes.enumerated().map { position, spec in
+            var numbered = spec
+            numbered.column = position
+            return numbered
+        }
+    }
+    private static let primaryKeys = Dictionary(uniqueKeysWithValues: allCases.map { ($0, $0.attributes.filter(\.primaryKey)) })
+
+    private var declaredAttributes: [AttributeSpec] {
         switch self {
         case .genericPassword:
             return [
@@ -97,14 +124,14 @@ enum ItemClass: String, CaseIterable, Sendable {
                 AttributeSpec("unwp", .bool),
             ] + Self.common
         case .identity:
-            return ItemClass.certificate.attributes + ItemClass.key.attributes.filter { !$0.primaryKey }
+            return ItemClass.certificate.declaredAttributes + ItemClass.key.declaredAttributes.filter { !$0.primaryKey }
         }
     }
 
     /// The attribute named `key`, or nil when the class has no such attribute (row 17).
     func attribute(_ key: String) -> AttributeSpec? { Self.lookup[self]?[key] }
 
-    var primaryKey: [AttributeSpec] { attributes.filter(\.primaryKey) }
+    var primaryKey: [AttributeSpec] { Self.primaryKeys[self] ?? [] }
 
     /// The classes that have a table.
     static let stored: [ItemClass] = [.genericPassword, .internetPassword, .certificate, .key]

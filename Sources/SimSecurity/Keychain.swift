@@ -76,6 +76,7 @@ public final class Keychain: @unchecked Sendable {
     /// error, naming the file; the process goes on and every call answers the error's status.
     public init(_ configuration: Configuration) {
         self.configuration = configuration
+        accessGroups = configuration.identity.accessGroups
         do {
             switch configuration.storage {
             case .inMemory: store = try KeychainStore(path: ":memory:", inMemory: true)
@@ -148,36 +149,38 @@ public final class Keychain: @unchecked Sendable {
 
     /// `SecItemAdd` on this keychain.
     public func add(_ attributes: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
-        call(.secItemAdd, attributes) { store in try self.addItem(attributes, result, store) }
+        call(.secItemAdd, attributes) { entries, store in try self.addItem(entries, result, store) }
     }
 
     /// `SecItemCopyMatching` on this keychain.
     public func copyMatching(_ query: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
-        call(.secItemCopyMatching, query) { store in try self.copyItems(query, result, store) }
+        call(.secItemCopyMatching, query) { entries, store in try self.copyItems(entries, result, store) }
     }
 
     /// `SecItemUpdate` on this keychain.
     public func update(_ query: CFDictionary, _ attributesToUpdate: CFDictionary) -> OSStatus {
-        call(.secItemUpdate, query) { store in try self.updateItems(query, attributesToUpdate, store) }
+        call(.secItemUpdate, query) { entries, store in try self.updateItems(entries, attributesToUpdate, store) }
     }
 
     /// `SecItemDelete` on this keychain.
     public func delete(_ query: CFDictionary) -> OSStatus {
-        call(.secItemDelete, query) { store in try self.deleteItems(query, store) }
+        call(.secItemDelete, query) { entries, store in try self.deleteItems(entries, store) }
     }
 
-    /// Runs one call through the seam, serialised with the other calls of this process.
+    /// Runs one call through the seam, serialised with the other calls of this process. The
+    /// query's entries are read once, for the seam's log and for the call.
     private func call(
         _ operation: StoreOperation, _ query: CFDictionary,
-        _ body: (KeychainStore) throws -> Void
+        _ body: (QueryEntries, KeychainStore) throws -> Void
     ) -> OSStatus {
-        configuration.seam.perform(operation, Self.subject(of: query)) {
+        let entries = QueryEntries(query)
+        return configuration.seam.perform(operation, Self.subject(of: entries)) {
             lock.withLock {
                 guard let store else { return openError?.status ?? errSecNotAvailable }
                 // No keychain group at all: refused before the query is read (row 47).
                 guard !accessGroups.isEmpty else { return errSecMissingEntitlement }
                 do {
-                    try body(store)
+                    try body(try entries.checked(), store)
                     return errSecSuccess
                 } catch let failure as KeychainFailure {
                     return failure.status
@@ -213,14 +216,14 @@ public final class Keychain: @unchecked Sendable {
     }
 
     /// The names a call touches, for the mutation log: class, service and account, never a value.
-    private static func subject(of query: CFDictionary) -> SeamSubject {
-        func text(_ key: String) -> String? { query[key as NSString] as? String }
-        return SeamSubject(store: text("class") ?? "?", service: text("svce") ?? text("srvr"), account: text("acct"))
+    private static func subject(of entries: QueryEntries) -> SeamSubject {
+        SeamSubject(store: entries.itemClass?.string ?? "?", service: entries.service ?? entries.server, account: entries.account)
     }
 
     // MARK: Identity and lock
 
-    private var accessGroups: [String] { configuration.identity.accessGroups }
+    /// The identity's groups in securityd's order, worked out once (every call reads them).
+    private let accessGroups: [String]
 
     private var lockView: LockStateView {
         let state = lockState
@@ -274,7 +277,7 @@ public final class Keychain: @unchecked Sendable {
     // MARK: SecItemAdd
 
     private func addItem(
-        _ attributes: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?,
+        _ attributes: QueryEntries, _ result: UnsafeMutablePointer<CFTypeRef?>?,
         _ store: KeychainStore
     ) throws {
         let query = try QueryParser.parse(attributes)
@@ -305,26 +308,26 @@ public final class Keychain: @unchecked Sendable {
         guard accessibility.isAvailable(in: lockView) else { throw KeychainFailure(errSecInteractionNotAllowed) }
 
         let now = SQLiteValue.real(configuration.clock().timeIntervalSinceReferenceDate)
-        var columns: [String: SQLiteValue] = [:]
-        for spec in query.itemClass.primaryKey { columns[spec.key] = spec.defaultValue }  // row 4
-        for (spec, value) in query.attributes { columns[spec.key] = value }
-        columns["agrp"] = .text(query.accessGroup ?? accessGroups[0])  // row 7
-        columns["sync"] = .integer(synchronizable ? 1 : 0)
-        columns["pdmn"] = .text(accessibility.rawValue)
-        columns["cdat"] = columns["cdat"] ?? now
-        columns["mdat"] = columns["mdat"] ?? now
-        if case .some(.some(let data)) = query.valueData { columns["data"] = .blob(data) }
-        if let control = query.accessControl { columns["accc"] = .text(AccessControlCoding.encode(control)) }
-        let ordered = columns.sorted { $0.key < $1.key }
+        var row = NewRow(query.itemClass)
+        let layout = row.layout
+        for spec in query.itemClass.primaryKey { row[spec.column] = spec.defaultValue }  // row 4
+        row[layout.cdat] = now
+        row[layout.mdat] = now
+        for (spec, value) in query.attributes { row[spec.column] = value }
+        row[layout.agrp] = .text(query.accessGroup ?? accessGroups[0])  // row 7
+        row[layout.sync] = .integer(synchronizable ? 1 : 0)
+        row[layout.pdmn] = .text(accessibility.rawValue)
+        if case .some(.some(let data)) = query.valueData { row[layout.data] = .blob(data) }
+        if let control = query.accessControl { row[layout.accc] = .text(AccessControlCoding.encode(control)) }
         let rowid: Int64
         do {
-            rowid = try store.insert(into: query.itemClass, ordered)
+            rowid = try store.insert(row)
         } catch {
             throw Self.duplicateIfConstraint(error)  // row 5
         }
         guard !query.returns.isEmpty else { return }
-        let row = StoredRow(rowid: rowid, columns: columns)
-        result?.pointee = resultBuilder.result(for: [row], itemClass: query.itemClass, returns: query.returns, limit: .one)
+        result?.pointee = resultBuilder.result(
+            for: [row.stored(rowid: rowid)], itemClass: query.itemClass, returns: query.returns, limit: .one)
     }
 
     /// A key collision is errSecDuplicateItem (rows 5 and 29); other SQLite errors pass on.
@@ -350,7 +353,7 @@ public final class Keychain: @unchecked Sendable {
     // MARK: SecItemCopyMatching
 
     private func copyItems(
-        _ queryDictionary: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?,
+        _ queryDictionary: QueryEntries, _ result: UnsafeMutablePointer<CFTypeRef?>?,
         _ store: KeychainStore
     ) throws {
         let query = try QueryParser.parse(queryDictionary)
@@ -376,7 +379,7 @@ public final class Keychain: @unchecked Sendable {
     // MARK: SecItemUpdate
 
     private func updateItems(
-        _ queryDictionary: CFDictionary, _ attributesDictionary: CFDictionary,
+        _ queryDictionary: QueryEntries, _ attributesDictionary: CFDictionary,
         _ store: KeychainStore
     ) throws {
         let query = try QueryParser.parse(queryDictionary)
@@ -436,7 +439,7 @@ public final class Keychain: @unchecked Sendable {
 
     // MARK: SecItemDelete
 
-    private func deleteItems(_ queryDictionary: CFDictionary, _ store: KeychainStore) throws {
+    private func deleteItems(_ queryDictionary: QueryEntries, _ store: KeychainStore) throws {
         let query = try QueryParser.parse(queryDictionary)
         guard query.limit == nil, !query.otherMatchKeys else { throw KeychainFailure(errSecParam) }  // row 27
         try checkEntitlement(query, isRead: false)

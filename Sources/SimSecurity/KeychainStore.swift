@@ -29,6 +29,64 @@ struct StoredRow {
     }
 }
 
+/// A class's table: its columns in order (the attributes, then `data` and `accc`) and the INSERT
+/// that names them all.
+/// The positions of the columns every add sets are worked out once, not hashed per call.
+final class TableLayout: Sendable {
+    let itemClass: ItemClass
+    let columns: [String]
+    let insertSQL: String
+    let agrp: Int, sync: Int, pdmn: Int, cdat: Int, mdat: Int, data: Int, accc: Int
+
+    private init(_ itemClass: ItemClass) {
+        self.itemClass = itemClass
+        columns = itemClass.attributes.map(\.key) + ["data", "accc"]
+        let index = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1, $0) })
+        (agrp, sync, pdmn, cdat, mdat) = (index["agrp"]!, index["sync"]!, index["pdmn"]!, index["cdat"]!, index["mdat"]!)
+        (data, accc) = (index["data"]!, index["accc"]!)
+        let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+        insertSQL = "INSERT INTO \(itemClass.table)(\(columns.joined(separator: ", "))) VALUES(\(marks))"
+    }
+
+    private static let genp = TableLayout(.genericPassword)
+    private static let inet = TableLayout(.internetPassword)
+    private static let cert = TableLayout(.certificate)
+    private static let keys = TableLayout(.key)
+
+    /// The layout of a stored class (identities have no table; they are never inserted).
+    static func of(_ itemClass: ItemClass) -> TableLayout {
+        switch itemClass {
+        case .genericPassword: genp
+        case .internetPassword: inet
+        case .certificate: cert
+        case .key, .identity: keys
+        }
+    }
+}
+
+/// The values of a row to insert, one per column of its table (NULL where an add gave none).
+struct NewRow {
+    let layout: TableLayout
+    private(set) var values: [SQLiteValue]
+
+    init(_ itemClass: ItemClass) {
+        layout = TableLayout.of(itemClass)
+        values = Array(repeating: .null, count: layout.columns.count)
+    }
+
+    subscript(_ column: Int) -> SQLiteValue {
+        get { values[column] }
+        set { values[column] = newValue }
+    }
+
+    /// The row as a search would read it back.
+    func stored(rowid: Int64) -> StoredRow {
+        var columns: [String: SQLiteValue] = [:]
+        for (name, value) in zip(layout.columns, values) where value != .null { columns[name] = value }
+        return StoredRow(rowid: rowid, columns: columns)
+    }
+}
+
 /// A WHERE clause and its bindings.
 struct RowFilter {
     var conditions: [String] = []
@@ -205,11 +263,21 @@ final class KeychainStore {
 
     // MARK: Rows
 
+    /// Each class's INSERT, prepared once and held here: looking it up by its text on every add
+    /// would hash that text each time.
+    private var insertStatements: [ItemClass: SQLiteStatement] = [:]
+
     /// Inserts a row; a primary-key collision throws a constraint error.
-    func insert(into itemClass: ItemClass, _ columns: [(String, SQLiteValue)]) throws(SQLiteError) -> Int64 {
-        let names = columns.map(\.0).joined(separator: ", ")
-        let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
-        try database.statement("INSERT INTO \(itemClass.table)(\(names)) VALUES(\(marks))").run(columns.map(\.1))
+    func insert(_ row: NewRow) throws(SQLiteError) -> Int64 {
+        let statement: SQLiteStatement
+        if let prepared = insertStatements[row.layout.itemClass] {
+            prepared.reset()
+            statement = prepared
+        } else {
+            statement = try database.statement(row.layout.insertSQL)
+            insertStatements[row.layout.itemClass] = statement
+        }
+        try statement.run(row.values)
         return database.lastInsertRowID
     }
 
