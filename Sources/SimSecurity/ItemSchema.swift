@@ -90,7 +90,11 @@ enum ItemClass: String, CaseIterable, Sendable {
             return numbered
         }
     }
-    private static let primaryKeys = Dictionary(uniqueKeysWithValues: allCases.map { ($0, $0.attributes.filter(\.primaryKey)) })
+    private static let genpKey = genpAttributes.filter(\.primaryKey)
+    private static let inetKey = inetAttributes.filter(\.primaryKey)
+    private static let certKey = certAttributes.filter(\.primaryKey)
+    private static let keysKey = keysAttributes.filter(\.primaryKey)
+    private static let idntKey = idntAttributes.filter(\.primaryKey)
 
     private var declaredAttributes: [AttributeSpec] {
         switch self {
@@ -128,21 +132,28 @@ enum ItemClass: String, CaseIterable, Sendable {
         }
     }
 
-    /// The attribute named `key`, or nil when the class has no such attribute (row 17).
-    func attribute(_ key: String) -> AttributeSpec? { Self.lookup[self]?[key] }
+    /// The attribute named `key`, or nil when the class has no such attribute (row 17). A scan:
+    /// the keys are short strings compared inline, cheaper than hashing them.
+    func attribute(_ key: String) -> AttributeSpec? {
+        for spec in attributes where spec.key == key { return spec }
+        return nil
+    }
 
-    var primaryKey: [AttributeSpec] { Self.primaryKeys[self] ?? [] }
+    var primaryKey: [AttributeSpec] {
+        switch self {
+        case .genericPassword: Self.genpKey
+        case .internetPassword: Self.inetKey
+        case .certificate: Self.certKey
+        case .key: Self.keysKey
+        case .identity: Self.idntKey
+        }
+    }
 
     /// The classes that have a table.
     static let stored: [ItemClass] = [.genericPassword, .internetPassword, .certificate, .key]
 
     /// Protection class of an item added without one (row 6).
     var defaultAccessibility: Accessibility { self == .certificate ? .always : .whenUnlocked }
-
-    private static let lookup: [ItemClass: [String: AttributeSpec]] = Dictionary(
-        uniqueKeysWithValues: allCases.map { itemClass in
-            (itemClass, Dictionary(itemClass.attributes.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first }))
-        })
 }
 
 /// The seven protection classes (`pdmn`), and what the lock state allows for each (rows 32–34).

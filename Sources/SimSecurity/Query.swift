@@ -119,24 +119,25 @@ struct QueryEntries {
     private static func native(_ value: Any) -> QueryValue {
         let type = type(of: value)
         if type is NSString.Type { return .string((value as! NSString) as String) }
-        if type is NSNumber.Type { return .object(value) }
+        if type is NSNumber.Type { return .object(value as AnyObject) }
         if type is NSData.Type {
             let data = value as! NSData
             return .data(Data(bytes: data.bytes, count: data.length))
         }
         if let string = value as? String { return .string(string) }
         if let data = value as? Data { return .data(data) }
-        return .object(value)
+        return .object(value as AnyObject)
     }
 }
 
-/// A query value as the parser reads it: a string, bytes, or anything else (numbers, booleans,
+/// A query value as the parser reads it: a string, bytes, or another object (numbers, booleans,
 /// dates, access-control objects). Casting an `Any` to a struct costs about a thousand
-/// instructions; the parser asks each value several questions.
+/// instructions, and copying an `Any` goes through its type's witnesses; the parser asks each
+/// value several questions.
 enum QueryValue {
     case string(String)
     case data(Data)
-    case object(Any)
+    case object(AnyObject)
 
     var string: String? { if case .string(let string) = self { string } else { nil } }
     var data: Data? { if case .data(let data) = self { data } else { nil } }
@@ -193,14 +194,14 @@ enum QueryParser {
                 guard value.string == itemClass.rawValue else { throw KeychainFailure(errSecParam) }
                 continue
             }
-            guard key.count == 4 || key == "v_Data" else { throw KeychainFailure(errSecParam) }
+            guard key.utf16.count == 4 || key == "v_Data" else { throw KeychainFailure(errSecParam) }
             try apply(key: key, value: value, to: &update)
         }
         return update
     }
 
     private static func apply(key: String, value: QueryValue, to query: inout ParsedQuery) throws(KeychainFailure) {
-        if key.count == 4 {
+        if key.utf16.count == 4 {
             try applyAttribute(key: key, value: value, to: &query)
             return
         }

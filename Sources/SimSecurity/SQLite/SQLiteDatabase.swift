@@ -160,7 +160,7 @@ final class SQLiteStatement {
                     Int32(buffer.count), csqlite_transient())
             }
         }
-        try database.check(code, sql)
+        if code != SQLITE_OK { try database.check(code, sql) }
     }
 
     /// Steps once: true when a row is available, false when done.
