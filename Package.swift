@@ -98,6 +98,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["SimRuntime"]),
         .executableTarget(name: "keychain-writer", dependencies: ["SimSecurity"], path: "Sources/Tools/keychain-writer"),
         .executableTarget(name: "bare-exit", path: "Sources/Tools/bare-exit"),
+        .executableTarget(name: "keychain-probe", dependencies: ["SimSecurity"], path: "Sources/Tools/keychain-probe"),
         .executableTarget(
             name: "keychain-bench", dependencies: ["SimSecurity", "CSQLite"], path: "Sources/Tools/keychain-bench"),
         .executableTarget(name: "launch-bench", dependencies: ["SimDevice", "TestSupport"], path: "Sources/Tools/launch-bench"),
@@ -107,6 +108,8 @@ let package = Package(
         .testTarget(name: "SimSecurityTests", dependencies: ["SimSecurity", "TestSupport"]),
         // The same iOS-style wrapper compiled in both language modes: only its import line differs from iOS code.
         .testTarget(name: "SimSecurityCompatTests", dependencies: ["SimSecurity"]),
+        // Files that import only Foundation, as on iOS: one file's `@_exported import SimSecurity` serves all.
+        .testTarget(name: "SimSecurityExportedTests", dependencies: ["SimSecurity"]),
         .testTarget(
             name: "SimSecurityCompatSwift5Tests",
             dependencies: ["SimSecurity"],

@@ -143,6 +143,17 @@ public nonisolated(unsafe) let kSecReturnPersistentRef: CFString = "r_Persistent
 public nonisolated(unsafe) let kSecMatchLimit: CFString = "m_Limit"
 public nonisolated(unsafe) let kSecMatchLimitOne: CFString = "m_LimitOne"
 public nonisolated(unsafe) let kSecMatchLimitAll: CFString = "m_LimitAll"
+// Certificate and identity search keys: a search accepts and ignores them (there are no
+// certificates to judge); an update or delete with any of them is errSecParam (row 27).
+public nonisolated(unsafe) let kSecMatchPolicy: CFString = "m_Policy"
+public nonisolated(unsafe) let kSecMatchItemList: CFString = "m_ItemList"
+public nonisolated(unsafe) let kSecMatchSearchList: CFString = "m_SearchList"
+public nonisolated(unsafe) let kSecMatchIssuers: CFString = "m_Issuers"
+public nonisolated(unsafe) let kSecMatchEmailAddressIfPresent: CFString = "m_EmailAddressIfPresent"
+public nonisolated(unsafe) let kSecMatchSubjectContains: CFString = "m_SubjectContains"
+public nonisolated(unsafe) let kSecMatchCaseInsensitive: CFString = "m_CaseInsensitive"
+public nonisolated(unsafe) let kSecMatchTrustedOnly: CFString = "m_TrustedOnly"
+public nonisolated(unsafe) let kSecMatchValidOnDate: CFString = "m_ValidOnDate"
 
 // MARK: Use keys
 
@@ -153,6 +164,22 @@ public nonisolated(unsafe) let kSecUseAuthenticationUIAllow: CFString = "u_AuthU
 public nonisolated(unsafe) let kSecUseAuthenticationUIFail: CFString = "u_AuthUIF"
 public nonisolated(unsafe) let kSecUseAuthenticationUISkip: CFString = "u_AuthUIS"
 public nonisolated(unsafe) let kSecUseOperationPrompt: CFString = "u_OpPrompt"
+/// Deprecated by Apple in favour of ``kSecUseAuthenticationUI``; SimSecurity shows no UI either way.
+public nonisolated(unsafe) let kSecUseNoAuthenticationUI: CFString = "u_NoAuthUI"
+/// Deprecated by Apple; accepted and ignored.
+public nonisolated(unsafe) let kSecUseItemList: CFString = "u_ItemList"
+
+// MARK: Tokens and key generation
+
+/// The access group of items that live on a token (smart card); SimSecurity has no tokens.
+public nonisolated(unsafe) let kSecAttrAccessGroupToken: CFString = "com.apple.token"
+/// The Secure Enclave's token id, for `kSecAttrTokenID`; SimSecurity has no Secure Enclave.
+public nonisolated(unsafe) let kSecAttrTokenIDSecureEnclave: CFString = "com.apple.setoken"
+/// Key-generation dictionaries' private- and public-key parts (`SecKeyCreateRandomKey`).
+public nonisolated(unsafe) let kSecPrivateKeyAttrs: CFString = "private"
+public nonisolated(unsafe) let kSecPublicKeyAttrs: CFString = "public"
+/// The shared web credential's password key (`SecRequestSharedWebCredential`).
+public nonisolated(unsafe) let kSecSharedPassword: CFString = "spwd"
 
 /// Success: the same value as ``errSecSuccess``.
 public let noErr: OSStatus = 0

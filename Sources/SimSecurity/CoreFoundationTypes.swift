@@ -18,6 +18,22 @@ public typealias CFNumber = NSNumber
 public typealias CFDate = NSDate
 public typealias CFError = NSError
 public typealias CFIndex = Int
+/// Core Foundation's bit-flag type (`unsigned long`).
+public typealias CFOptionFlags = UInt
+/// The domain of a ``CFError``.
+public typealias CFErrorDomain = CFString
+
+/// The domain of errors that carry an OSStatus, such as the Security framework's.
+public nonisolated(unsafe) let kCFErrorDomainOSStatus: CFErrorDomain! = "NSOSStatusErrorDomain"
+
+/// The domain of an error.
+public func CFErrorGetDomain(_ error: CFError!) -> CFErrorDomain! { error.domain as NSString }
+
+/// The code of an error: an OSStatus for errors of ``kCFErrorDomainOSStatus``.
+public func CFErrorGetCode(_ error: CFError!) -> CFIndex { error.code }
+
+/// A copy of an error's user-info dictionary (empty when it has none).
+public func CFErrorCopyUserInfo(_ error: CFError!) -> CFDictionary! { NSDictionary(dictionary: error.userInfo) }
 
 /// The allocator argument of Core Foundation functions; SimSecurity ignores it.
 public final class CFAllocator: Sendable {
@@ -57,13 +73,25 @@ public struct SecAccessControlCreateFlags: OptionSet, Hashable, Sendable {
 /// SimSecurity stores the protection class (it decides availability under lock, as on iOS) and
 /// the flags; it does not simulate biometric or passcode prompts: reads of such items succeed
 /// when the class key is available, as with an `LAContext` that already authenticated.
-public final class SecAccessControl: Sendable {
+///
+/// Two objects with the same class and flags are equal, so that one can go into a
+/// `[String: AnyHashable]` query as Apple's CF type can.
+public final class SecAccessControl: Hashable, Sendable {
     public let protection: String
     public let flags: SecAccessControlCreateFlags
 
     init(protection: String, flags: SecAccessControlCreateFlags) {
         self.protection = protection
         self.flags = flags
+    }
+
+    public static func == (lhs: SecAccessControl, rhs: SecAccessControl) -> Bool {
+        lhs.protection == rhs.protection && lhs.flags == rhs.flags
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(protection)
+        hasher.combine(flags)
     }
 }
 
@@ -73,7 +101,7 @@ public func SecAccessControlCreateWithFlags(
     _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
 ) -> SecAccessControl? {
     guard let protection = protection as? String, Accessibility(rawValue: protection) != nil else {
-        error?.pointee = Unmanaged.passRetained(NSError(domain: "NSOSStatusErrorDomain", code: Int(errSecParam)))
+        error?.pointee = Unmanaged.passRetained(NSError(domain: kCFErrorDomainOSStatus as String, code: Int(errSecParam)))
         return nil
     }
     return SecAccessControl(protection: protection, flags: flags)

@@ -21,6 +21,8 @@ struct AttributeSpec: Sendable {
     let key: String
     let kind: AttributeKind
     let primaryKey: Bool
+    /// Its position among its class's columns (set when the class's list is made).
+    fileprivate(set) var column = -1
 
     init(_ key: String, _ kind: AttributeKind, primaryKey: Bool = false) {
         self.key = key
@@ -64,8 +66,37 @@ enum ItemClass: String, CaseIterable, Sendable {
         AttributeSpec("type", .integer), AttributeSpec("invi", .bool), AttributeSpec("nega", .bool),
     ]
 
-    /// The class's attributes in column order.
+    /// The class's attributes in column order (made once: every call reads them).
     var attributes: [AttributeSpec] {
+        switch self {
+        case .genericPassword: Self.genpAttributes
+        case .internetPassword: Self.inetAttributes
+        case .certificate: Self.certAttributes
+        case .key: Self.keysAttributes
+        case .identity: Self.idntAttributes
+        }
+    }
+
+    private static let genpAttributes = ItemClass.genericPassword.numberedAttributes
+    private static let inetAttributes = ItemClass.internetPassword.numberedAttributes
+    private static let certAttributes = ItemClass.certificate.numberedAttributes
+    private static let keysAttributes = ItemClass.key.numberedAttributes
+    private static let idntAttributes = ItemClass.identity.numberedAttributes
+
+    private var numberedAttributes: [AttributeSpec] {
+        declaredAttributes.enumerated().map { position, spec in
+            var numbered = spec
+            numbered.column = position
+            return numbered
+        }
+    }
+    private static let genpKey = genpAttributes.filter(\.primaryKey)
+    private static let inetKey = inetAttributes.filter(\.primaryKey)
+    private static let certKey = certAttributes.filter(\.primaryKey)
+    private static let keysKey = keysAttributes.filter(\.primaryKey)
+    private static let idntKey = idntAttributes.filter(\.primaryKey)
+
+    private var declaredAttributes: [AttributeSpec] {
         switch self {
         case .genericPassword:
             return [
@@ -97,25 +128,32 @@ enum ItemClass: String, CaseIterable, Sendable {
                 AttributeSpec("unwp", .bool),
             ] + Self.common
         case .identity:
-            return ItemClass.certificate.attributes + ItemClass.key.attributes.filter { !$0.primaryKey }
+            return ItemClass.certificate.declaredAttributes + ItemClass.key.declaredAttributes.filter { !$0.primaryKey }
         }
     }
 
-    /// The attribute named `key`, or nil when the class has no such attribute (row 17).
-    func attribute(_ key: String) -> AttributeSpec? { Self.lookup[self]?[key] }
+    /// The attribute named `key`, or nil when the class has no such attribute (row 17). A scan:
+    /// the keys are short strings compared inline, cheaper than hashing them.
+    func attribute(_ key: String) -> AttributeSpec? {
+        for spec in attributes where spec.key == key { return spec }
+        return nil
+    }
 
-    var primaryKey: [AttributeSpec] { attributes.filter(\.primaryKey) }
+    var primaryKey: [AttributeSpec] {
+        switch self {
+        case .genericPassword: Self.genpKey
+        case .internetPassword: Self.inetKey
+        case .certificate: Self.certKey
+        case .key: Self.keysKey
+        case .identity: Self.idntKey
+        }
+    }
 
     /// The classes that have a table.
     static let stored: [ItemClass] = [.genericPassword, .internetPassword, .certificate, .key]
 
     /// Protection class of an item added without one (row 6).
     var defaultAccessibility: Accessibility { self == .certificate ? .always : .whenUnlocked }
-
-    private static let lookup: [ItemClass: [String: AttributeSpec]] = Dictionary(
-        uniqueKeysWithValues: allCases.map { itemClass in
-            (itemClass, Dictionary(itemClass.attributes.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first }))
-        })
 }
 
 /// The seven protection classes (`pdmn`), and what the lock state allows for each (rows 32–34).

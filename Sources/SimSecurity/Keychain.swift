@@ -80,6 +80,7 @@ public final class Keychain: @unchecked Sendable {
     /// error, naming the file; the process goes on and every call answers the error's status.
     public init(_ configuration: Configuration) {
         self.configuration = configuration
+        accessGroups = configuration.identity.accessGroups
         do {
             switch configuration.storage {
             case .inMemory: store = try KeychainStore(path: ":memory:", inMemory: true)
@@ -103,6 +104,12 @@ public final class Keychain: @unchecked Sendable {
         overrideLock.withLock { lockStateOverride = state }
     }
 
+    /// Whether the simulated device runs `version` or later: what
+    /// `ProcessInfo.isOperatingSystemAtLeast` answers on the device (on Linux it reads the kernel's).
+    public func isRuntimeAtLeast(_ version: OperatingSystemVersion) -> Bool {
+        configuration.runtime >= RuntimeVersion(major: version.majorVersion, minor: version.minorVersion)
+    }
+
     // MARK: Which keychain the SecItem functions use
 
     @TaskLocal private static var taskOverride: Keychain?
@@ -111,12 +118,14 @@ public final class Keychain: @unchecked Sendable {
 
     /// The keychain the `SecItem*` functions act on: the one bound by ``withCurrent(_:_:)`` in
     /// this task, else the process's (set by ``setProcessDefault(_:)``, else from the launch
-    /// context, else an in-memory store for the test host).
+    /// context, else as ``TestHostEnvironment``'s variables say, by default an in-memory store
+    /// for the test host).
     public static var current: Keychain {
         if let bound = taskOverride { return bound }
         return processLock.withLock {
             if let keychain = processKeychain { return keychain }
-            let made = Keychain(LaunchContext.current.map { Configuration.launched($0) } ?? Configuration())
+            let made = Keychain(
+                LaunchContext.current.map { Configuration.launched($0) } ?? TestHostEnvironment.processConfiguration())
             processKeychain = made
             return made
         }
@@ -144,34 +153,38 @@ public final class Keychain: @unchecked Sendable {
 
     /// `SecItemAdd` on this keychain.
     public func add(_ attributes: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
-        call(.secItemAdd, attributes) { store in try self.addItem(attributes, result, store) }
+        call(.secItemAdd, attributes) { entries, store in try self.addItem(entries, result, store) }
     }
 
     /// `SecItemCopyMatching` on this keychain.
     public func copyMatching(_ query: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
-        call(.secItemCopyMatching, query) { store in try self.copyItems(query, result, store) }
+        call(.secItemCopyMatching, query) { entries, store in try self.copyItems(entries, result, store) }
     }
 
     /// `SecItemUpdate` on this keychain.
     public func update(_ query: CFDictionary, _ attributesToUpdate: CFDictionary) -> OSStatus {
-        call(.secItemUpdate, query) { store in try self.updateItems(query, attributesToUpdate, store) }
+        call(.secItemUpdate, query) { entries, store in try self.updateItems(entries, attributesToUpdate, store) }
     }
 
     /// `SecItemDelete` on this keychain.
     public func delete(_ query: CFDictionary) -> OSStatus {
-        call(.secItemDelete, query) { store in try self.deleteItems(query, store) }
+        call(.secItemDelete, query) { entries, store in try self.deleteItems(entries, store) }
     }
 
-    /// Runs one call through the seam, serialised with the other calls of this process.
+    /// Runs one call through the seam, serialised with the other calls of this process. The
+    /// query's entries are read once, for the seam's log and for the call.
     private func call(
         _ operation: StoreOperation, _ query: CFDictionary,
-        _ body: (KeychainStore) throws -> Void
+        _ body: (QueryEntries, KeychainStore) throws -> Void
     ) -> OSStatus {
-        configuration.seam.perform(operation, Self.subject(of: query)) {
+        let entries = QueryEntries(query)
+        return configuration.seam.perform(operation, Self.subject(of: entries)) {
             lock.withLock {
                 guard let store else { return openError?.status ?? errSecNotAvailable }
+                // No keychain group at all: refused before the query is read (row 47).
+                guard !accessGroups.isEmpty else { return errSecMissingEntitlement }
                 do {
-                    try body(store)
+                    try body(try entries.checked(), store)
                     return errSecSuccess
                 } catch let failure as KeychainFailure {
                     return failure.status
@@ -207,14 +220,14 @@ public final class Keychain: @unchecked Sendable {
     }
 
     /// The names a call touches, for the mutation log: class, service and account, never a value.
-    private static func subject(of query: CFDictionary) -> SeamSubject {
-        func text(_ key: String) -> String? { query[key as NSString] as? String }
-        return SeamSubject(store: text("class") ?? "?", service: text("svce") ?? text("srvr"), account: text("acct"))
+    private static func subject(of entries: QueryEntries) -> SeamSubject {
+        SeamSubject(store: entries.itemClass?.string ?? "?", service: entries.service ?? entries.server, account: entries.account)
     }
 
     // MARK: Identity and lock
 
-    private var accessGroups: [String] { configuration.identity.accessGroups }
+    /// The identity's groups in securityd's order, worked out once (every call reads them).
+    private let accessGroups: [String]
 
     private var lockView: LockStateView {
         let state = lockState
@@ -236,14 +249,19 @@ public final class Keychain: @unchecked Sendable {
     private func filter(for query: ParsedQuery) -> RowFilter {
         var filter = RowFilter()
         for (spec, value) in query.attributes {
-            filter.require(spec.key, equals: value)
+            switch spec.kind {
+            case .text, .blob: filter.require(bytesOf: spec.key, equal: value)  // row 44
+            default: filter.require(spec.key, equals: value)
+            }
         }
         if let group = query.accessGroup {
             filter.require("agrp", equals: .text(group))
         } else {
             filter.require("agrp", in: accessGroups.map { .text($0) })
         }
-        switch query.sync ?? .localOnly {
+        // A persistent reference names one row whatever its sync flag (securityd adds `sync = 0`
+        // only to queries without one: `query_create_with_limit` in SecDbQuery.c).
+        switch query.sync ?? (query.persistentRef == nil ? .localOnly : .any) {
         case .localOnly: filter.require("sync", equals: .integer(0))
         case .syncedOnly: filter.require("sync", equals: .integer(1))
         case .any: break
@@ -252,23 +270,21 @@ public final class Keychain: @unchecked Sendable {
             filter.require("pdmn", equals: .text(accessibility.rawValue))
         }
         if let reference = query.persistentRef {
-            guard let (itemClass, rowid) = PersistentReference.decode(reference), itemClass == query.itemClass else {
-                filter.conditions.append("0")
-                return filter
-            }
-            filter.require("rowid", equals: .integer(rowid))
+            filter.require("rowid", equals: .integer(reference.rowid))
         }
         return filter
     }
 
+    /// What results look like on this keychain's runtime (row 49).
+    private var resultBuilder: ResultBuilder { ResultBuilder(runtime: configuration.runtime) }
+
     // MARK: SecItemAdd
 
     private func addItem(
-        _ attributes: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?,
+        _ attributes: QueryEntries, _ result: UnsafeMutablePointer<CFTypeRef?>?,
         _ store: KeychainStore
     ) throws {
         let query = try QueryParser.parse(attributes)
-        guard !accessGroups.isEmpty else { throw KeychainFailure(errSecMissingEntitlement) }
         // Identities need a SecIdentity reference; passwords cannot be added by reference (row 23);
         // a match limit in an add is refused rather than silently ignored (row 41, our choice).
         guard query.itemClass != .identity, !query.valueRef, query.persistentRef == nil,
@@ -282,9 +298,10 @@ public final class Keychain: @unchecked Sendable {
         case .localOnly, nil: synchronizable = false
         }
         let accessibility = try resolvedAccessibility(query, default: query.itemClass.defaultAccessibility)
-        // ThisDeviceOnly items never sync: SecItemAdd answers errSecParam (row 14, our choice);
-        // items with access control are not synchronizable either.
-        if synchronizable && (accessibility.isThisDeviceOnly || query.accessControl != nil) {
+        // Items with access control are not synchronizable (the client's check). ThisDeviceOnly
+        // with sync is accepted: securityd has no such check (row 14; the seed said errSecParam,
+        // and where the seeds and iOS disagree, iOS wins).
+        if synchronizable && query.accessControl != nil {
             throw KeychainFailure(errSecParam)
         }
         try checkEntitlement(query, isRead: false)
@@ -295,26 +312,26 @@ public final class Keychain: @unchecked Sendable {
         guard accessibility.isAvailable(in: lockView) else { throw KeychainFailure(errSecInteractionNotAllowed) }
 
         let now = SQLiteValue.real(configuration.clock().timeIntervalSinceReferenceDate)
-        var columns: [String: SQLiteValue] = [:]
-        for spec in query.itemClass.primaryKey { columns[spec.key] = spec.defaultValue }  // row 4
-        for (spec, value) in query.attributes { columns[spec.key] = value }
-        columns["agrp"] = .text(query.accessGroup ?? accessGroups[0])  // row 7
-        columns["sync"] = .integer(synchronizable ? 1 : 0)
-        columns["pdmn"] = .text(accessibility.rawValue)
-        columns["cdat"] = columns["cdat"] ?? now
-        columns["mdat"] = columns["mdat"] ?? now
-        if case .some(.some(let data)) = query.valueData { columns["data"] = .blob(data) }
-        if let control = query.accessControl { columns["accc"] = .text(AccessControlCoding.encode(control)) }
-        let ordered = columns.sorted { $0.key < $1.key }
+        var row = NewRow(query.itemClass)
+        let layout = row.layout
+        for spec in query.itemClass.primaryKey { row[spec.column] = spec.defaultValue }  // row 4
+        row[layout.cdat] = now
+        row[layout.mdat] = now
+        for (spec, value) in query.attributes { row[spec.column] = value }
+        row[layout.agrp] = .text(query.accessGroup ?? accessGroups[0])  // row 7
+        row[layout.sync] = .integer(synchronizable ? 1 : 0)
+        row[layout.pdmn] = .text(accessibility.rawValue)
+        if case .some(.some(let data)) = query.valueData { row[layout.data] = .blob(data) }
+        if let control = query.accessControl { row[layout.accc] = .text(AccessControlCoding.encode(control)) }
         let rowid: Int64
         do {
-            rowid = try store.insert(into: query.itemClass, ordered)
+            rowid = try store.insert(row)
         } catch {
             throw Self.duplicateIfConstraint(error)  // row 5
         }
         guard !query.returns.isEmpty else { return }
-        let row = StoredRow(rowid: rowid, columns: columns)
-        result?.pointee = ResultBuilder.result(for: [row], itemClass: query.itemClass, returns: query.returns, limit: .one)
+        result?.pointee = resultBuilder.result(
+            for: [row.stored(rowid: rowid)], itemClass: query.itemClass, returns: query.returns, limit: .one)
     }
 
     /// A key collision is errSecDuplicateItem (rows 5 and 29); other SQLite errors pass on.
@@ -340,7 +357,7 @@ public final class Keychain: @unchecked Sendable {
     // MARK: SecItemCopyMatching
 
     private func copyItems(
-        _ queryDictionary: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?,
+        _ queryDictionary: QueryEntries, _ result: UnsafeMutablePointer<CFTypeRef?>?,
         _ store: KeychainStore
     ) throws {
         let query = try QueryParser.parse(queryDictionary)
@@ -360,13 +377,13 @@ public final class Keychain: @unchecked Sendable {
         for row in rows where !(row.accessibility?.isAvailable(in: view) ?? false) {
             throw KeychainFailure(errSecInteractionNotAllowed)
         }
-        result?.pointee = ResultBuilder.result(for: rows, itemClass: query.itemClass, returns: query.returns, limit: limit)
+        result?.pointee = resultBuilder.result(for: rows, itemClass: query.itemClass, returns: query.returns, limit: limit)
     }
 
     // MARK: SecItemUpdate
 
     private func updateItems(
-        _ queryDictionary: CFDictionary, _ attributesDictionary: CFDictionary,
+        _ queryDictionary: QueryEntries, _ attributesDictionary: CFDictionary,
         _ store: KeychainStore
     ) throws {
         let query = try QueryParser.parse(queryDictionary)
@@ -410,9 +427,9 @@ public final class Keychain: @unchecked Sendable {
                     throw KeychainFailure(errSecInteractionNotAllowed)
                 }
                 let synced = changes.sync.map { $0 == .syncedOnly } ?? row.isSynchronizable
-                // As for an add: ThisDeviceOnly items and items with access control never sync (row 14).
+                // As for an add: items with access control never sync; ThisDeviceOnly may (row 14).
                 let controlled = changes.accessControl != nil || row["accc"].map { $0 != .null } == true
-                if synced && ((newAccessibility ?? current).isThisDeviceOnly || controlled) { throw KeychainFailure(errSecParam) }
+                if synced && controlled { throw KeychainFailure(errSecParam) }
             }
             for row in rows {
                 do throws(SQLiteError) {
@@ -426,7 +443,7 @@ public final class Keychain: @unchecked Sendable {
 
     // MARK: SecItemDelete
 
-    private func deleteItems(_ queryDictionary: CFDictionary, _ store: KeychainStore) throws {
+    private func deleteItems(_ queryDictionary: QueryEntries, _ store: KeychainStore) throws {
         let query = try QueryParser.parse(queryDictionary)
         guard query.limit == nil, !query.otherMatchKeys else { throw KeychainFailure(errSecParam) }  // row 27
         try checkEntitlement(query, isRead: false)

@@ -29,6 +29,64 @@ struct StoredRow {
     }
 }
 
+/// A class's table: its columns in order (the attributes, then `data` and `accc`) and the INSERT
+/// that names them all.
+/// The positions of the columns every add sets are worked out once, not hashed per call.
+final class TableLayout: Sendable {
+    let itemClass: ItemClass
+    let columns: [String]
+    let insertSQL: String
+    let agrp: Int, sync: Int, pdmn: Int, cdat: Int, mdat: Int, data: Int, accc: Int
+
+    private init(_ itemClass: ItemClass) {
+        self.itemClass = itemClass
+        columns = itemClass.attributes.map(\.key) + ["data", "accc"]
+        let index = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1, $0) })
+        (agrp, sync, pdmn, cdat, mdat) = (index["agrp"]!, index["sync"]!, index["pdmn"]!, index["cdat"]!, index["mdat"]!)
+        (data, accc) = (index["data"]!, index["accc"]!)
+        let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+        insertSQL = "INSERT INTO \(itemClass.table)(\(columns.joined(separator: ", "))) VALUES(\(marks))"
+    }
+
+    private static let genp = TableLayout(.genericPassword)
+    private static let inet = TableLayout(.internetPassword)
+    private static let cert = TableLayout(.certificate)
+    private static let keys = TableLayout(.key)
+
+    /// The layout of a stored class (identities have no table; they are never inserted).
+    static func of(_ itemClass: ItemClass) -> TableLayout {
+        switch itemClass {
+        case .genericPassword: genp
+        case .internetPassword: inet
+        case .certificate: cert
+        case .key, .identity: keys
+        }
+    }
+}
+
+/// The values of a row to insert, one per column of its table (NULL where an add gave none).
+struct NewRow {
+    let layout: TableLayout
+    private(set) var values: [SQLiteValue]
+
+    init(_ itemClass: ItemClass) {
+        layout = TableLayout.of(itemClass)
+        values = Array(repeating: .null, count: layout.columns.count)
+    }
+
+    subscript(_ column: Int) -> SQLiteValue {
+        get { values[column] }
+        set { values[column] = newValue }
+    }
+
+    /// The row as a search would read it back.
+    func stored(rowid: Int64) -> StoredRow {
+        var columns: [String: SQLiteValue] = [:]
+        for (name, value) in zip(layout.columns, values) where value != .null { columns[name] = value }
+        return StoredRow(rowid: rowid, columns: columns)
+    }
+}
+
 /// A WHERE clause and its bindings.
 struct RowFilter {
     var conditions: [String] = []
@@ -37,6 +95,13 @@ struct RowFilter {
     mutating func require(_ column: String, equals value: SQLiteValue) {
         conditions.append("\(column) = ?")
         bindings.append(value)
+    }
+
+    /// Compares a string-or-bytes column as bytes, so that "a" and `Data("a".utf8)` are equal
+    /// (row 44); the primary-key index is on the same expression, so the search uses it.
+    mutating func require(bytesOf column: String, equal value: SQLiteValue) {
+        conditions.append("CAST(\(column) AS BLOB) = ?")
+        bindings.append(value.asBytes)
     }
 
     mutating func require(_ column: String, in values: [SQLiteValue]) {
@@ -50,10 +115,12 @@ struct RowFilter {
 /// The keychain's SQLite database: one table per item class with the real keychain's table and
 /// column names, a unique index on each class's primary key, WAL journal.
 ///
-/// Schema history is append-only: version 1 is the only one so far. A database whose `tversion`
-/// is newer than this code is refused with errSecNotAvailable rather than misread.
+/// Schema history is append-only: version 1 indexed string and blob columns by value; version 2
+/// indexes them by their bytes (row 44), and a version-1 file is migrated once, in one
+/// transaction. A database whose `tversion` is newer than this code is refused with
+/// errSecNotAvailable rather than misread.
 final class KeychainStore {
-    static let schemaVersion: Int64 = 1
+    static let schemaVersion: Int64 = 2
 
     let database: SQLiteDatabase
     let path: String
@@ -129,6 +196,9 @@ final class KeychainStore {
             throw KeychainOpenError(
                 path: path, status: errSecDecode, reason: "keychain schema version \(version) is not one this build knows")
         }
+        if version < 2 {
+            try migrateToByteKeys()
+        }
         if !inMemory {
             try database.execute("PRAGMA journal_mode = WAL")
         }
@@ -154,19 +224,60 @@ final class KeychainStore {
             }
             let all = ["rowid INTEGER PRIMARY KEY AUTOINCREMENT"] + columns + ["data BLOB", "accc BLOB"]
             sql += "CREATE TABLE \(itemClass.table)(\(all.joined(separator: ", ")));\n"
-            let key = itemClass.primaryKey.map(\.key).joined(separator: ", ")
-            sql += "CREATE UNIQUE INDEX \(itemClass.table)PrimaryKey ON \(itemClass.table)(\(key));\n"
+            sql += primaryKeyIndexSQL(itemClass)
         }
         return sql
     }()
 
+    /// The unique index on a class's primary key; string and blob columns by their bytes (row 44).
+    static func primaryKeyIndexSQL(_ itemClass: ItemClass) -> String {
+        let key = itemClass.primaryKey.map { spec in
+            switch spec.kind {
+            case .text where spec.key != "agrp", .blob: "CAST(\(spec.key) AS BLOB)"
+            default: spec.key
+            }
+        }
+        let table = itemClass.table
+        return "CREATE UNIQUE INDEX \(table)PrimaryKey ON \(table)(\(key.joined(separator: ", ")));\n"
+    }
+
+    /// Version 1 to 2: the primary-key indexes compare strings and bytes alike. Items that
+    /// version 1 kept apart but iOS counts as one (the same account as a string and as data)
+    /// make the migration fail, and the file is reported rather than changed.
+    private func migrateToByteKeys() throws {
+        try database.transaction(immediate: true) {
+            guard try database.scalarInt("SELECT max(version) FROM tversion") == 1 else { return }
+            for itemClass in ItemClass.stored {
+                try database.execute("DROP INDEX IF EXISTS \(itemClass.table)PrimaryKey")
+                do {
+                    try database.execute(Self.primaryKeyIndexSQL(itemClass))
+                } catch let error as SQLiteError where error.isKeyCollision {
+                    throw KeychainOpenError(
+                        path: path, status: errSecDecode,
+                        reason: "\(itemClass.table) holds items iOS counts as one (strings and data of the same bytes)")
+                }
+            }
+            try database.execute("INSERT INTO tversion(version, minor) VALUES(2, 0)")
+        }
+    }
+
     // MARK: Rows
 
+    /// Each class's INSERT, prepared once and held here: looking it up by its text on every add
+    /// would hash that text each time.
+    private var insertStatements: [ItemClass: SQLiteStatement] = [:]
+
     /// Inserts a row; a primary-key collision throws a constraint error.
-    func insert(into itemClass: ItemClass, _ columns: [(String, SQLiteValue)]) throws(SQLiteError) -> Int64 {
-        let names = columns.map(\.0).joined(separator: ", ")
-        let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
-        try database.statement("INSERT INTO \(itemClass.table)(\(names)) VALUES(\(marks))").run(columns.map(\.1))
+    func insert(_ row: NewRow) throws(SQLiteError) -> Int64 {
+        let statement: SQLiteStatement
+        if let prepared = insertStatements[row.layout.itemClass] {
+            prepared.reset()
+            statement = prepared
+        } else {
+            statement = try database.statement(row.layout.insertSQL)
+            insertStatements[row.layout.itemClass] = statement
+        }
+        try statement.run(row.values)
         return database.lastInsertRowID
     }
 

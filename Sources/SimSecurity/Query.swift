@@ -56,63 +56,164 @@ struct ParsedQuery {
     /// `kSecValueData` when present: nil inside means present but not a CFData (row 25).
     var valueData: Data??
     var valueRef = false
-    var persistentRef: Data?
+    /// `kSecValuePersistentRef`, decoded: the class and row it names.
+    var persistentRef: (itemClass: ItemClass, rowid: Int64)?
+}
+
+/// A query dictionary's entries with string keys, in key order, so that a query with two faults
+/// always reports the same one. Read once per call, through `allKeys` and `allValues`, which hand
+/// out the stored objects: corelibs' other readers (iteration, `object(forKey:)`, `getObjects`)
+/// bridge every value to Swift, and bridging an NSData copies it byte by byte. The first version,
+/// which iterated and copied the entries into a Swift dictionary, spent a fifth of an add there.
+struct QueryEntries {
+    private(set) var pairs: [(key: String, value: QueryValue)] = []
+    /// Whether every key was a string (securityd answers errSecParam otherwise).
+    private(set) var stringKeys = true
+    /// The values the parser and the seam's log look up by key, kept as they are read (a scan
+    /// of the pairs, comparing strings and copying values, cost more than reading them).
+    private(set) var itemClass: QueryValue?
+    private(set) var persistentRef: QueryValue?
+    private(set) var service: String?
+    private(set) var server: String?
+    private(set) var account: String?
+
+    init(_ dictionary: NSDictionary) {
+        // Both come from one storage in one order (corelibs' `Array(_storage.keys)`, `.values`).
+        let keys = dictionary.allKeys
+        let values = dictionary.allValues
+        pairs.reserveCapacity(keys.count)
+        for (key, value) in zip(keys, values) {
+            guard let key = Self.string(key) else {
+                stringKeys = false
+                continue
+            }
+            let native = Self.native(value)
+            switch key {
+            case "class": itemClass = native
+            case "v_PersistentRef": persistentRef = native
+            case "svce": service = native.string
+            case "srvr": server = native.string
+            case "acct": account = native.string
+            default: break
+            }
+            pairs.append((key, native))
+        }
+        pairs.sort { $0.key < $1.key }
+    }
+
+    /// The entries, or errSecParam when a key is not a string.
+    func checked() throws(KeychainFailure) -> QueryEntries {
+        guard stringKeys else { throw KeychainFailure(errSecParam) }
+        return self
+    }
+
+    /// A key as a Swift string. The metatype test is cheap; a bridging cast from `Any` costs
+    /// about a thousand instructions, and a query has a handful of keys.
+    private static func string(_ key: Any) -> String? {
+        if type(of: key) is NSString.Type { return (key as! NSString) as String }
+        return key as? String
+    }
+
+    /// A value with its strings and bytes made Swift's once, so that the log's subject and the
+    /// parser read them without casting again; an NSData's buffer is copied in one piece.
+    private static func native(_ value: Any) -> QueryValue {
+        let type = type(of: value)
+        if type is NSString.Type { return .string((value as! NSString) as String) }
+        if type is NSNumber.Type { return .object(value as AnyObject) }
+        if type is NSData.Type {
+            let data = value as! NSData
+            return .data(Data(bytes: data.bytes, count: data.length))
+        }
+        if let string = value as? String { return .string(string) }
+        if let data = value as? Data { return .data(data) }
+        return .object(value as AnyObject)
+    }
+}
+
+/// A query value as the parser reads it: a string, bytes, or another object (numbers, booleans,
+/// dates, access-control objects). Casting an `Any` to a struct costs about a thousand
+/// instructions, and copying an `Any` goes through its type's witnesses; the parser asks each
+/// value several questions.
+enum QueryValue {
+    case string(String)
+    case data(Data)
+    case object(AnyObject)
+
+    var string: String? { if case .string(let string) = self { string } else { nil } }
+    var data: Data? { if case .data(let data) = self { data } else { nil } }
+    var any: Any {
+        switch self {
+        case .string(let string): string
+        case .data(let data): data
+        case .object(let object): object
+        }
+    }
 }
 
 enum QueryParser {
     /// Reads a SecItem query (or an add's attribute dictionary).
-    static func parse(_ dictionary: NSDictionary) throws(KeychainFailure) -> ParsedQuery {
-        let entries = try stringKeyed(dictionary)
-        guard let rawClass = entries["class"] else { throw KeychainFailure(errSecParam) }
-        guard let classString = rawClass as? String else { throw KeychainFailure(errSecParam) }
-        guard let itemClass = ItemClass(rawValue: classString) else { throw KeychainFailure(errSecNoSuchClass) }
+    ///
+    /// The class comes from `kSecClass`, else from the persistent reference (row 46, securityd's
+    /// `query_get_class`); a reference of another class than `kSecClass` is errSecNoSuchClass.
+    static func parse(_ entries: QueryEntries) throws(KeychainFailure) -> ParsedQuery {
+        let reference = try entries.persistentRef.map { value throws(KeychainFailure) in try persistentReference(value) }
+        let itemClass: ItemClass
+        if let classString = entries.itemClass?.string {
+            guard let named = ItemClass(rawValue: classString) else { throw KeychainFailure(errSecNoSuchClass) }
+            if let reference, reference.itemClass != named { throw KeychainFailure(errSecNoSuchClass) }
+            itemClass = named
+        } else if let reference {
+            itemClass = reference.itemClass
+        } else {
+            throw KeychainFailure(errSecParam)
+        }
         var query = ParsedQuery(itemClass: itemClass)
-        for (key, value) in entries.sorted(by: { $0.key < $1.key }) where key != "class" {
+        query.persistentRef = reference
+        for (key, value) in entries.pairs where key != "class" && key != "v_PersistentRef" {
             try apply(key: key, value: value, to: &query)
         }
         return query
     }
 
+    /// A `kSecValuePersistentRef` value that names a row; anything else is errSecParam.
+    private static func persistentReference(
+        _ value: QueryValue
+    ) throws(KeychainFailure) -> (itemClass: ItemClass, rowid: Int64) {
+        guard let data = value.data, let decoded = PersistentReference.decode(data) else {
+            throw KeychainFailure(errSecParam)
+        }
+        return (decoded.0, decoded.1)
+    }
+
     /// Reads the attributes-to-update dictionary of `SecItemUpdate` for items of `itemClass`.
     static func parseUpdate(_ dictionary: NSDictionary, for itemClass: ItemClass) throws(KeychainFailure) -> ParsedQuery {
         var update = ParsedQuery(itemClass: itemClass)
-        for (key, value) in try stringKeyed(dictionary).sorted(by: { $0.key < $1.key }) {
+        for (key, value) in try QueryEntries(dictionary).checked().pairs {
             if key == "class" {
                 // Changing an item's class is not an update; naming the same class is harmless.
-                guard (value as? String) == itemClass.rawValue else { throw KeychainFailure(errSecParam) }
+                guard value.string == itemClass.rawValue else { throw KeychainFailure(errSecParam) }
                 continue
             }
-            guard key.count == 4 || key == "v_Data" else { throw KeychainFailure(errSecParam) }
+            guard key.utf16.count == 4 || key == "v_Data" else { throw KeychainFailure(errSecParam) }
             try apply(key: key, value: value, to: &update)
         }
         return update
     }
 
-    private static func stringKeyed(_ dictionary: NSDictionary) throws(KeychainFailure) -> [String: Any] {
-        var entries: [String: Any] = [:]
-        for (key, value) in dictionary {
-            guard let key = key as? String else { throw KeychainFailure(errSecParam) }
-            entries[key] = value
-        }
-        return entries
-    }
-
-    private static func apply(key: String, value: Any, to query: inout ParsedQuery) throws(KeychainFailure) {
-        if key.count == 4 {
+    private static func apply(key: String, value: QueryValue, to query: inout ParsedQuery) throws(KeychainFailure) {
+        if key.utf16.count == 4 {
             try applyAttribute(key: key, value: value, to: &query)
             return
         }
         switch key {
         case "m_Limit": query.limit = try matchLimit(value)
-        case "r_Data": if try flag(value) { query.returns.insert(.data) }
-        case "r_Attributes": if try flag(value) { query.returns.insert(.attributes) }
-        case "r_Ref": if try flag(value) { query.returns.insert(.ref) }
-        case "r_PersistentRef": if try flag(value) { query.returns.insert(.persistentRef) }
-        case "v_Data": query.valueData = .some(value as? Data)
+        case "r_Data": if try returnFlag(value.any) { query.returns.insert(.data) }
+        case "r_Attributes": if try returnFlag(value.any) { query.returns.insert(.attributes) }
+        case "r_Ref": if try returnFlag(value.any) { query.returns.insert(.ref) }
+        case "r_PersistentRef": if try returnFlag(value.any) { query.returns.insert(.persistentRef) }
+        case "v_Data": query.valueData = .some(value.data)
         case "v_Ref": query.valueRef = true
-        case "v_PersistentRef":
-            guard let reference = value as? Data else { throw KeychainFailure(errSecParam) }
-            query.persistentRef = reference
+        case "v_PersistentRef": query.persistentRef = try persistentReference(value)
         default:
             if key.hasPrefix("m_") {
                 query.otherMatchKeys = true
@@ -124,30 +225,30 @@ enum QueryParser {
         }
     }
 
-    private static func applyAttribute(key: String, value: Any, to query: inout ParsedQuery) throws(KeychainFailure) {
+    private static func applyAttribute(key: String, value: QueryValue, to query: inout ParsedQuery) throws(KeychainFailure) {
         switch key {
         case "nleg":
             return  // kSecUseDataProtectionKeychain: ignored on iOS (row 19).
         case "sync":
-            if let marker = value as? String {
+            if let marker = value.string {
                 guard marker == "syna" else { throw KeychainFailure(errSecParam) }
                 query.sync = .any
             } else {
-                query.sync = try flag(value) ? .syncedOnly : .localOnly
+                query.sync = try flag(value.any) ? .syncedOnly : .localOnly
             }
             return
         case "agrp":
-            guard let group = value as? String else { throw KeychainFailure(errSecParam) }
+            guard let group = value.string else { throw KeychainFailure(errSecParam) }
             query.accessGroup = group
             return
         case "pdmn":
-            guard let raw = value as? String, let accessibility = Accessibility(rawValue: raw) else {
+            guard let raw = value.string, let accessibility = Accessibility(rawValue: raw) else {
                 throw KeychainFailure(errSecParam)
             }
             query.accessibility = accessibility
             return
         case "accc":
-            guard let control = value as? SecAccessControl else { throw KeychainFailure(errSecParam) }
+            guard let control = value.any as? SecAccessControl else { throw KeychainFailure(errSecParam) }
             query.accessControl = control
             return
         default:
@@ -158,20 +259,31 @@ enum QueryParser {
     }
 
     /// Converts a caller's value to the stored form of an attribute of `kind`.
-    static func convert(_ value: Any, to kind: AttributeKind) throws(KeychainFailure) -> SQLiteValue {
-        switch kind {
-        case .text, .blob:
-            if let string = value as? String { return .text(string) }
-            if let data = value as? Data { return .blob(data) }
-        case .integer:
-            if let number = integer(value) { return .integer(number) }
-        case .bool:
-            return .integer(try flag(value) ? 1 : 0)
-        case .date:
-            if let date = value as? Date { return .real(date.timeIntervalSinceReferenceDate) }
-        case .fourCC:
-            if let code = value as? String, let packed = fourCC(code) { return .integer(packed) }
-            if let number = integer(value) { return .integer(number) }
+    ///
+    /// Strings and bytes keep their type (a search returns what was added) but compare as bytes
+    /// (row 44); a number given for them is its 4-byte value, as securityd's `copyBlob` makes it.
+    /// A number attribute given a non-numeric string keeps the string (row 48, `copyNumber`).
+    static func convert(_ value: QueryValue, to kind: AttributeKind) throws(KeychainFailure) -> SQLiteValue {
+        switch (kind, value) {
+        case (.text, .string(let string)), (.blob, .string(let string)): return .text(string)
+        case (.text, .data(let data)), (.blob, .data(let data)): return .blob(data)
+        case (.text, .object(let object)), (.blob, .object(let object)):
+            if !isBoolean(object), let number = object as? NSNumber {
+                return .blob(withUnsafeBytes(of: number.int32Value.littleEndian) { Data($0) })
+            }
+        case (.integer, .string(let string)): return Int64(string).map { .integer($0) } ?? .text(string)
+        case (.integer, .object(let object)):
+            if let number = integer(object) { return .integer(number) }
+        case (.bool, _):
+            return .integer(try flag(value.any) ? 1 : 0)
+        case (.date, .object(let object)):
+            if let date = object as? Date { return .real(date.timeIntervalSinceReferenceDate) }
+        case (.fourCC, .string(let code)):
+            if let packed = fourCC(code) ?? Int64(code) { return .integer(packed) }
+        case (.fourCC, .object(let object)):
+            if let number = integer(object) { return .integer(number) }
+        default:
+            break
         }
         throw KeychainFailure(errSecParam)
     }
@@ -179,7 +291,7 @@ enum QueryParser {
     /// Whether a value is a boolean (a Swift Bool or a CFBoolean), not a number that is 0 or 1.
     private static func isBoolean(_ value: Any) -> Bool {
         guard let number = value as? NSNumber else { return false }
-        return String(cString: number.objCType) == "c"
+        return number.objCType.pointee == CChar(UInt8(ascii: "c"))
     }
 
     private static func integer(_ value: Any) -> Int64? {
@@ -189,6 +301,12 @@ enum QueryParser {
         return nil
     }
 
+    /// A return key's value: only a CFBoolean (row 45, securityd's `query_add_return`).
+    private static func returnFlag(_ value: Any) throws(KeychainFailure) -> Bool {
+        guard isBoolean(value) else { throw KeychainFailure(errSecParam) }
+        return try flag(value)
+    }
+
     /// A CFBoolean, a Bool, or a number (non-zero is true).
     static func flag(_ value: Any) throws(KeychainFailure) -> Bool {
         if let bool = value as? Bool { return bool }
@@ -196,8 +314,9 @@ enum QueryParser {
         throw KeychainFailure(errSecParam)
     }
 
-    private static func matchLimit(_ value: Any) throws(KeychainFailure) -> MatchLimit {
-        if let string = value as? String {
+    private static func matchLimit(_ queryValue: QueryValue) throws(KeychainFailure) -> MatchLimit {
+        let value = queryValue.any
+        if let string = queryValue.string {
             switch string {
             case "m_LimitOne": return .one
             case "m_LimitAll": return .all

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 @testable import SimSecurity
 
-/// One case of ../shared/keychain-behaviour.md's table: the row number, what it checks, and the check.
+/// One case of the behaviour table in docs/simsecurity.md: the row number, what it checks, and the check.
 struct Row: CustomTestStringConvertible, Sendable {
     let number: Int
     let title: String
@@ -20,18 +20,20 @@ struct Row: CustomTestStringConvertible, Sendable {
 }
 
 /// The behaviour table, row by row. Every row of the specification has at least one case here,
-/// named by its number; rows marked I or D check the choice the specification names.
+/// named by its number; rows marked I or D check the choice the specification names. Where the
+/// seeds and iOS disagree (row 14), iOS wins.
 @Suite("Keychain behaviour table")
 struct BehaviourTableTests {
-    @Test("behaviour row", arguments: rowsPrimaryKeysAndAdd + rowsGroups + rowsQueries + rowsUpdateDelete + rowsLock)
+    static let all = rowsPrimaryKeysAndAdd + rowsGroups + rowsQueries + rowsUpdateDelete + rowsLock + rowsFromLibraries
+
+    @Test("behaviour row", arguments: all)
     func row(_ row: Row) throws {
         try row.check()
     }
 
     @Test("every row of the specification has a case")
     func coverage() {
-        let all = rowsPrimaryKeysAndAdd + rowsGroups + rowsQueries + rowsUpdateDelete + rowsLock
-        #expect(Set(all.map(\.number)) == Set(1...43))
+        #expect(Set(Self.all.map(\.number)) == Set(1...49))
     }
 }
 
@@ -54,7 +56,7 @@ let rowsPrimaryKeysAndAdd: [Row] = [
     Row(1, "the store has a unique index on the genp primary key") {
         let keychain = makeKeychain()
         let sql = try #require(keychain.store).database.scalarInt(
-            "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'genpPrimaryKey' AND sql LIKE '%UNIQUE%(acct, svce, agrp, sync)%'"
+            "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'genpPrimaryKey' AND sql LIKE '%UNIQUE%(CAST(acct AS BLOB), CAST(svce AS BLOB), agrp, sync)%'"
         )
         #expect(sql == 1)
     },
@@ -208,28 +210,26 @@ let rowsQueries: [Row] = [
         #expect(keychain.delete(password("a")) == errSecSuccess)
         #expect(keychain.count() == 1)
     },
-    Row(14, "ThisDeviceOnly with synchronizable is refused with errSecParam (the specification's choice)") {
+    // The seed (seeds/000) said errSecParam; securityd has no such check and KeychainAccess's CI adds
+    // such items on iOS. Where the seeds and iOS disagree, iOS wins.
+    Row(14, "ThisDeviceOnly with synchronizable is accepted, as on iOS (where the seeds and iOS disagree, iOS wins)") {
         let keychain = makeKeychain()
-        #expect(
-            keychain.add(
-                password(
-                    "a",
-                    [
-                        kSecAttrSynchronizable: true,
-                        kSecAttrAccessible: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly,
-                    ])) == errSecParam)
-        #expect(
-            keychain.add(
-                password(
-                    "a",
-                    [
-                        kSecAttrSynchronizable: true,
-                        kSecAttrAccessible: kSecAttrAccessibleAfterFirstUnlock,
-                    ])) == errSecSuccess)
+        let thisDevice = password(
+            "a", [kSecAttrSynchronizable: true, kSecAttrAccessible: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly])
+        #expect(keychain.add(thisDevice) == errSecSuccess)
+        #expect(keychain.add(thisDevice) == errSecDuplicateItem)
+        #expect(keychain.add(password("b", [kSecAttrSynchronizable: true])) == errSecSuccess)
         #expect(
             keychain.update(
-                password("a", [kSecAttrSynchronizable: true]),
-                [kSecAttrAccessible: kSecAttrAccessibleWhenUnlockedThisDeviceOnly]) == errSecParam)
+                password("b", [kSecAttrSynchronizable: true]),
+                [kSecAttrAccessible: kSecAttrAccessibleWhenUnlockedThisDeviceOnly]) == errSecSuccess)
+        let records = try keychain.dump()
+        #expect(records.map(\.accessible) == ["cku", "aku"])
+    },
+    Row(14, "an item with access control is still not synchronizable (the client's check)") {
+        let keychain = makeKeychain()
+        let control = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlocked, .userPresence, nil)!
+        #expect(keychain.add(password("a", [kSecAttrSynchronizable: true, kSecAttrAccessControl: control])) == errSecParam)
     },
     Row(15, "kSecAttrAccessible in a search is a filter: not found, then duplicate on add") {
         let keychain = makeKeychain()
@@ -528,6 +528,109 @@ let rowsLock: [Row] = [
         let prewarmed = makeKeychain(lock: .beforeFirstUnlock, path: path)
         #expect(prewarmed.copy(password("ak", [kSecReturnData: true])).status == errSecInteractionNotAllowed)
         #expect(prewarmed.copy(password("cku", [kSecReturnData: true])).status == errSecInteractionNotAllowed)
+    },
+]
+
+let rowsFromLibraries: [Row] = [
+    Row(44, "an account as Data and as a String with the same bytes is one item, found by either") {
+        let keychain = makeKeychain()
+        #expect(keychain.add(password("a", [kSecAttrAccount: Data("a"), kSecValueData: Data("v")])) == errSecSuccess)
+        #expect(keychain.add(password("a")) == errSecDuplicateItem)
+        #expect(keychain.secret("a") == Data("v"))
+        #expect(keychain.add(password("b")) == errSecSuccess)
+        let byData = keychain.copy(password("b", [kSecAttrAccount: Data("b"), kSecReturnAttributes: true]))
+        // Each keeps the type it was added with.
+        #expect((byData.result as? [String: Any])?["acct"] as? String == "b")
+        let asData = keychain.copy(password("a", [kSecReturnAttributes: true])).result as? [String: Any]
+        #expect(asData?["acct"] as? Data == Data("a"))
+    },
+    Row(44, "no Unicode normalisation: NFC and NFD spellings are two items") {
+        let keychain = makeKeychain()
+        #expect(keychain.add(password("caf\u{E9}")) == errSecSuccess)
+        #expect(keychain.add(password("cafe\u{301}")) == errSecSuccess)
+        #expect(keychain.count() == 2)
+    },
+    Row(44, "a number is accepted for a blob attribute as its 4-byte value") {
+        let keychain = makeKeychain()
+        #expect(keychain.add(password("n", [kSecAttrGeneric: 7])) == errSecSuccess)
+        let attributes = keychain.copy(password("n", [kSecReturnAttributes: true])).result as? [String: Any]
+        #expect(attributes?["gena"] as? Data == Data([7, 0, 0, 0]))
+        #expect(keychain.copy(password("n", [kSecAttrGeneric: Data([7, 0, 0, 0])])).status == errSecSuccess)
+    },
+    Row(44, "a version-1 store is migrated to byte-compared keys and keeps its items") {
+        let tmp = try TemporaryDirectory()
+        let path = tmp.file("keychain.db")
+        do {
+            let old = makeKeychain(path: path)
+            #expect(old.add(password("a", [kSecValueData: Data("v")])) == errSecSuccess)
+            let database = try #require(old.store).database
+            // Put the file back to schema version 1 and its by-value index.
+            try database.execute(
+                "DROP INDEX genpPrimaryKey; CREATE UNIQUE INDEX genpPrimaryKey ON genp(acct, svce, agrp, sync); UPDATE tversion SET version = 1"
+            )
+        }
+        let reopened = makeKeychain(path: path)
+        #expect(reopened.openError == nil)
+        #expect(try #require(reopened.store).database.scalarInt("SELECT max(version) FROM tversion") == 2)
+        #expect(reopened.secret("a", [kSecAttrAccount: Data("a")]) == Data("v"))
+    },
+    Row(45, "return keys take only booleans: kSecReturnData 1 is errSecParam; sync still takes numbers") {
+        let keychain = makeKeychain()
+        #expect(keychain.add(password("a", [kSecValueData: Data("v"), kSecAttrSynchronizable: 0])) == errSecSuccess)
+        for key in [kSecReturnData, kSecReturnAttributes, kSecReturnRef, kSecReturnPersistentRef] {
+            #expect(keychain.copy(password("a", [key: 1])).status == errSecParam, "\(key)")
+        }
+        #expect(keychain.copy(password("a", [kSecReturnData: kCFBooleanTrue!])).result as? Data == Data("v"))
+    },
+    // securityd: keychain/securityd/SecDbQuery.c (`query_get_class` takes the class from the
+    // persistent ref; `query_create_with_limit` adds `sync = 0` only when the query has neither
+    // kSecAttrSynchronizable nor a row from a persistent ref), read in apple-open-source/macos.
+    Row(46, "a query by persistent ref without kSecClass takes the class from the ref, synchronizable or not") {
+        let keychain = makeKeychain()
+        #expect(keychain.add(password("a", [kSecValueData: Data("local")])) == errSecSuccess)
+        #expect(keychain.add(password("s", [kSecValueData: Data("synced"), kSecAttrSynchronizable: true])) == errSecSuccess)
+        func reference(_ account: String, _ extra: Query = [:]) throws -> Data {
+            let query = password(account, [kSecReturnPersistentRef: true].merging(extra) { _, new in new })
+            return try #require(keychain.copy(query).result as? Data)
+        }
+        let local = try reference("a")
+        let synced = try reference("s", [kSecAttrSynchronizable: kSecAttrSynchronizableAny])
+        #expect(keychain.copy([kSecValuePersistentRef: local, kSecReturnData: true]).result as? Data == Data("local"))
+        #expect(keychain.copy([kSecValuePersistentRef: synced, kSecReturnData: true]).result as? Data == Data("synced"))
+        #expect(keychain.update([kSecValuePersistentRef: local], [kSecValueData: Data("new")]) == errSecSuccess)
+        #expect(keychain.secret("a") == Data("new"))
+        #expect(keychain.delete([kSecValuePersistentRef: synced]) == errSecSuccess)
+        #expect(keychain.count() == 1)
+        // A ref of another class than kSecClass, and bytes that are not a ref.
+        #expect(keychain.copy([kSecClass: kSecClassInternetPassword, kSecValuePersistentRef: local]).status == errSecNoSuchClass)
+        #expect(keychain.copy([kSecValuePersistentRef: Data("nonsense")]).status == errSecParam)
+    },
+    Row(47, "without any keychain group even a malformed query answers errSecMissingEntitlement") {
+        let keychain = makeKeychain(identity: AppIdentity(bundleID: "com.example.unsigned", applicationIdentifier: nil))
+        #expect(keychain.add([:]) == errSecMissingEntitlement)
+        #expect(keychain.copy([:]).status == errSecMissingEntitlement)
+        #expect(keychain.update([:], [:]) == errSecMissingEntitlement)
+        #expect(keychain.delete([kSecClass: "blob"]) == errSecMissingEntitlement)
+        // With an entitlement the same query is malformed.
+        #expect(makeKeychain().copy([:]).status == errSecParam)
+    },
+    Row(48, "kSecAttrCreator and kSecAttrType given non-numeric strings keep them") {
+        let keychain = makeKeychain()
+        #expect(keychain.add(password("a", [kSecAttrCreator: "crtr", kSecAttrType: "note"])) == errSecSuccess)
+        let attributes = keychain.copy(password("a", [kSecReturnAttributes: true])).result as? [String: Any]
+        #expect(attributes?["crtr"] as? String == "crtr")
+        #expect(attributes?["type"] as? String == "note")
+        #expect(keychain.copy(password("a", [kSecAttrType: "note"])).status == errSecSuccess)
+    },
+    Row(49, "returned attributes carry kSecAttrAccessControl from iOS 11.3; earlier runtimes omit it") {
+        for (runtime, expected) in [("iOS 11.3", true), ("iOS 17.5", true), ("iOS 11.2", false)] {
+            let keychain = makeKeychain(runtime: runtime)
+            #expect(keychain.add(password("a", [kSecAttrAccessible: kSecAttrAccessibleAfterFirstUnlock])) == errSecSuccess)
+            let attributes = keychain.copy(password("a", [kSecReturnAttributes: true])).result as? [String: Any]
+            let control = attributes?["accc"] as? SecAccessControl
+            #expect((control != nil) == expected, "\(runtime)")
+            if expected { #expect(control?.protection == "ck") }
+        }
     },
 ]
 

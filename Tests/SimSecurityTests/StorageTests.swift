@@ -15,18 +15,27 @@ struct StorageTests {
         #expect(try mode.step() && mode.value(0) == .text("wal"))
         mode.reset()
         for (table, key) in [
-            ("genp", "acct, svce, agrp, sync"), ("inet", "acct, sdmn, srvr, ptcl, atyp, port, path, agrp, sync"),
-            ("cert", "ctyp, issr, slnr, agrp, sync"),
-            ("keys", "kcls, klbl, atag, crtr, type, bsiz, esiz, sdat, edat, agrp, sync"),
+            ("genp", "CAST(acct AS BLOB), CAST(svce AS BLOB), agrp, sync"),
+            (
+                "inet",
+                "CAST(acct AS BLOB), CAST(sdmn AS BLOB), CAST(srvr AS BLOB), ptcl, CAST(atyp AS BLOB), port, CAST(path AS BLOB), agrp, sync"
+            ),
+            ("cert", "ctyp, CAST(issr AS BLOB), CAST(slnr AS BLOB), agrp, sync"),
+            ("keys", "kcls, CAST(klbl AS BLOB), CAST(atag AS BLOB), crtr, type, bsiz, esiz, sdat, edat, agrp, sync"),
         ] {
             let found = try database.scalarInt(
                 "SELECT count(*) FROM sqlite_master WHERE name = '\(table)PrimaryKey' AND sql LIKE '%UNIQUE INDEX%(\(key))'")
             #expect(found == 1, "\(table)")
         }
-        // A primary-key lookup uses the index, not a scan.
-        let plan = try database.statement(
-            "EXPLAIN QUERY PLAN SELECT * FROM genp WHERE acct = ? AND svce = ? AND agrp = ? AND sync = ?")
-        try plan.bind([.text("a"), .text("s"), .text("g"), .integer(0)])
+        // A primary-key lookup, as the keychain words it (strings compared as bytes, row 44), uses
+        // the index, not a scan.
+        var filter = RowFilter()
+        filter.require(bytesOf: "acct", equal: .text("a"))
+        filter.require(bytesOf: "svce", equal: .text("s"))
+        filter.require("agrp", in: [.text("g"), .text("h")])
+        filter.require("sync", equals: .integer(0))
+        let plan = try database.statement("EXPLAIN QUERY PLAN SELECT * FROM genp\(filter.sql)")
+        try plan.bind(filter.bindings)
         var details: [String] = []
         while try plan.step() { if case .text(let text) = plan.value(3) { details.append(text) } }
         #expect(details.contains { $0.contains("USING INDEX genpPrimaryKey") })

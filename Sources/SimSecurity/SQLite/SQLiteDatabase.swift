@@ -97,6 +97,14 @@ enum SQLiteValue: Hashable, Sendable {
     case blob(Data)
 }
 
+extension SQLiteValue {
+    /// A string as its UTF-8 bytes; other values unchanged.
+    var asBytes: SQLiteValue {
+        if case .text(let string) = self { return .blob(Data(string.utf8)) }
+        return self
+    }
+}
+
 /// A prepared statement; finalized in `deinit`.
 final class SQLiteStatement {
     private let handle: OpaquePointer
@@ -116,9 +124,12 @@ final class SQLiteStatement {
         sqlite3_clear_bindings(handle)
     }
 
-    /// Binds values to the parameters, in order from 1.
+    /// Binds values to the parameters, in order from 1. NULLs are skipped: a statement comes
+    /// from ``SQLiteDatabase/statement(_:)`` with its bindings cleared, and an INSERT of a whole
+    /// row is mostly NULLs.
     func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
         for (offset, value) in values.enumerated() {
+            if case .null = value { continue }
             try bind(value, at: Int32(offset + 1))
         }
     }
@@ -129,18 +140,18 @@ final class SQLiteStatement {
         case .null: code = sqlite3_bind_null(handle, index)
         case .integer(let number): code = sqlite3_bind_int64(handle, index, number)
         case .real(let number): code = sqlite3_bind_double(handle, index, number)
-        case .text(let string):
-            // The byte length, not -1: a string with a NUL in it is stored whole.
-            let bytes = Array(string.utf8)
-            // An empty array may have no base address, which SQLite would bind as NULL.
-            code =
-                bytes.isEmpty
-                ? sqlite3_bind_text(handle, index, "", 0, csqlite_transient())
-                : bytes.withUnsafeBytes { buffer in
-                    sqlite3_bind_text(
-                        handle, index, buffer.baseAddress?.assumingMemoryBound(to: CChar.self),
-                        Int32(buffer.count), csqlite_transient())
+        case .text(var string):
+            // The byte length, not -1: a string with a NUL in it is stored whole. `withUTF8`
+            // lends a native string's own buffer (no copy into an array).
+            code = string.withUTF8 { buffer in
+                // An empty buffer may have no base address, which SQLite would bind as NULL.
+                guard let base = buffer.baseAddress, !buffer.isEmpty else {
+                    return sqlite3_bind_text(handle, index, "", 0, csqlite_transient())
                 }
+                return base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                    sqlite3_bind_text(handle, index, $0, Int32(buffer.count), csqlite_transient())
+                }
+            }
         case .blob(let data):
             code = data.withUnsafeBytes { buffer in
                 // A zero-length blob must still bind as a blob, not NULL.
@@ -149,7 +160,7 @@ final class SQLiteStatement {
                     Int32(buffer.count), csqlite_transient())
             }
         }
-        try database.check(code, sql)
+        if code != SQLITE_OK { try database.check(code, sql) }
     }
 
     /// Steps once: true when a row is available, false when done.

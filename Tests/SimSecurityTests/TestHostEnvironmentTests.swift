@@ -1,0 +1,88 @@
+import Foundation
+import SimRuntime
+import TestSupport
+import Testing
+@testable import SimSecurity
+
+@Suite("SIMSECURITY_* variables set up a test host's keychain with no code")
+struct TestHostEnvironmentTests {
+    static let entitlements = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+        <plist version="1.0"><dict>
+        <key>application-identifier</key><string>PROBE00001.com.example.probe</string>
+        <key>keychain-access-groups</key><array><string>PROBE00001.com.example.shared</string></array>
+        </dict></plist>
+        """
+
+    @Test("no variables: the in-memory store, the test host, unlocked, the current runtime")
+    func defaults() throws {
+        let configuration = try TestHostEnvironment.configuration([:])
+        #expect(configuration.storage == .inMemory)
+        #expect(configuration.identity == .testHost)
+        #expect(configuration.lockState.current == .unlocked)
+        #expect(configuration.runtime == .current)
+    }
+
+    @Test("each variable chooses its part")
+    func everyVariable() throws {
+        let tmp = try TemporaryDirectory()
+        let plist = tmp.file("Probe.entitlements")
+        try Self.entitlements.write(toFile: plist, atomically: true, encoding: .utf8)
+        let configuration = try TestHostEnvironment.configuration([
+            "SIMSECURITY_ENTITLEMENTS": plist, "SIMSECURITY_KEYCHAIN": tmp.file("k.db"),
+            "SIMSECURITY_LOCK_STATE": "beforeFirstUnlock", "SIMSECURITY_RUNTIME": "iOS 12.4",
+        ])
+        #expect(configuration.identity.accessGroups == ["PROBE00001.com.example.shared", "PROBE00001.com.example.probe"])
+        #expect(configuration.storage == .file(tmp.file("k.db")))
+        #expect(configuration.lockState.current == .beforeFirstUnlock)
+        #expect(configuration.runtime == RuntimeVersion(major: 12, minor: 4))
+    }
+
+    @Test(
+        "an unusable value names its variable",
+        arguments: [
+            ("SIMSECURITY_LOCK_STATE", "asleep"), ("SIMSECURITY_RUNTIME", "Android 14"),
+            ("SIMSECURITY_ENTITLEMENTS", "/nonexistent/App.entitlements"),
+        ])
+    func unusable(variable: String, value: String) {
+        #expect(throws: TestHostEnvironment.Problem.self) { try TestHostEnvironment.configuration([variable: value]) }
+        do {
+            _ = try TestHostEnvironment.configuration([variable: value])
+        } catch {
+            #expect(error.variable == variable)
+        }
+    }
+
+    @Test("a process with only the variables uses their store, identity, lock state and runtime")
+    func process() throws {
+        let tmp = try TemporaryDirectory()
+        let plist = tmp.file("Probe.entitlements")
+        try Self.entitlements.write(toFile: plist, atomically: true, encoding: .utf8)
+        let path = tmp.file("keychain.db")
+        let run = try runTool(
+            "keychain-probe", [],
+            environment: [
+                "SIMSECURITY_ENTITLEMENTS": plist, "SIMSECURITY_KEYCHAIN": path, "SIMSECURITY_LOCK_STATE": "locked",
+                "SIMSECURITY_RUNTIME": "iOS 12.4",
+            ])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(
+            run.stdout.split(separator: "\n") == [
+                "add-always 0",
+                "add-when-unlocked \(errSecInteractionNotAllowed)",  // locked
+                "read 0 agrp=PROBE00001.com.example.shared",  // the entitlements' first group
+                "read-foreign-group \(errSecItemNotFound)",  // iOS 12's answer (row 9)
+            ])
+        let stored = try Keychain(.init(storage: .file(path))).dump()
+        #expect(stored.map(\.account) == ["always"])
+    }
+
+    @Test("a variable that cannot be used ends the process with one line naming it")
+    func badVariable() throws {
+        let run = try runTool("keychain-probe", [], environment: ["SIMSECURITY_LOCK_STATE": "asleep"])
+        #expect(run.status == 2)
+        #expect(run.stderr.hasPrefix("SimSecurity: SIMSECURITY_LOCK_STATE:"))
+        #expect(run.stdout.isEmpty)
+    }
+}
