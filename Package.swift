@@ -3,9 +3,10 @@ import PackageDescription
 
 // One package, no dependencies beyond the toolchain and the system's SQLite.
 // The dependency direction is one way:
-// SimRuntime <- SimSecurity (with CSQLite) <- SimDevice <- AppHarness <- app builds;
-// Entitlements depends on nothing: SimDevice installs a build with the identity it reads, and UpgradeRunner diffs
-// with it, so a diff and an install read one way. Entitlements and UpgradeRunner talk to app builds only by launching them.
+// UpgradeContract <- SimRuntime <- SimSecurity (with CSQLite) <- SimDevice <- AppHarness <- app builds;
+// Entitlements depends on nothing: SimSecurity (a test host's identity) and SimDevice (an installed build's) read
+// entitlements with it, and UpgradeRunner diffs with it, so a diff and an install read one way. UpgradeRunner talks
+// to app builds only by launching them.
 let package = Package(
     name: "upgrade-runner",
     products: [
@@ -33,7 +34,7 @@ let package = Package(
         // build declaration. Foundation only, so that any package can speak it.
         .target(name: "UpgradeContract"),
         .target(name: "SimRuntime", dependencies: ["UpgradeContract", "CSHA256", "CLaunch"]),
-        .target(name: "SimSecurity", dependencies: ["SimRuntime", "CSQLite"]),
+        .target(name: "SimSecurity", dependencies: ["SimRuntime", "CSQLite", "Entitlements"]),
         .target(name: "SimDevice", dependencies: ["SimSecurity", "SimRuntime", "Entitlements"]),
         .target(name: "Entitlements"),
         .target(name: "UpgradeRunner", dependencies: ["SimDevice", "Entitlements"]),

@@ -29,6 +29,13 @@ public protocol AppDefaults: AnyObject, Sendable {
     func array(forKey key: String) -> [Any]?
 }
 
+extension AppDefaults {
+    public func data(forKey key: String) -> Data? { object(forKey: key) as? Data }
+    public func integer(forKey key: String) -> Int { (object(forKey: key) as? NSNumber)?.intValue ?? 0 }
+    public func dictionary(forKey key: String) -> [String: Any]? { object(forKey: key) as? [String: Any] }
+    public func array(forKey key: String) -> [Any]? { object(forKey: key) as? [Any] }
+}
+
 extension Preferences: AppDefaults {}
 
 /// A file operation that failed, with the POSIX error code it answered (`EPERM` while protected

@@ -72,8 +72,4 @@ final class EmptyDefaults: AppDefaults, @unchecked Sendable {
     func set(_ value: Any?, forKey key: String) -> Bool { false }
     func removeObject(forKey key: String) -> Bool { false }
     func persistentDomain() -> [String: Any] { [:] }
-    func data(forKey key: String) -> Data? { nil }
-    func integer(forKey key: String) -> Int { 0 }
-    func dictionary(forKey key: String) -> [String: Any]? { nil }
-    func array(forKey key: String) -> [Any]? { nil }
 }
