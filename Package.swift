@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "AppHarness", targets: ["AppHarness"]),
         .library(name: "UpgradeRunner", targets: ["UpgradeRunner"]),
         .executable(name: "upgrade-runner", targets: ["upgrade-runner"]),
+        // `swift package upgrade-gate`: builds a package's app builds and the runner, runs the gate.
+        .plugin(name: "UpgradeGate", targets: ["UpgradeGate"]),
     ],
     targets: [
         .systemLibrary(
@@ -39,6 +41,12 @@ let package = Package(
         .target(name: "Entitlements"),
         .target(name: "UpgradeRunner", dependencies: ["SimDevice", "Entitlements"]),
         .executableTarget(name: "upgrade-runner", dependencies: ["UpgradeRunner"]),
+        .plugin(
+            name: "UpgradeGate",
+            capability: .command(
+                intent: .custom(verb: "upgrade-gate", description: "Build the app builds and the runner, then run the release gate."),
+                permissions: [.writeToPackageDirectory(reason: "the gate writes its artifacts folder in the package")]),
+            dependencies: ["upgrade-runner"]),
 
         // A minimal app build: opens the keychain, reads one item, writes a status file.
         .executableTarget(name: "TinyApp", dependencies: ["SimDevice", "SimSecurity", "SimRuntime"]),

@@ -177,12 +177,11 @@ struct CellRunner {
         let keychain = adminKeychain(device, identity: new.identity)
         for item in try keychain.dump() where new.identity.accessGroups.contains(item.accessGroup) {
             guard !declarations.isBookkeeping(item) else { continue }
-            var query: [CFString: Any] = [
-                kSecClass: item.itemClass as CFString, kSecAttrAccessGroup: item.accessGroup,
+            // By its persistent reference: exactly this item, whatever its class's primary key.
+            let query: [CFString: Any] = [
+                kSecClass: item.itemClass as CFString, kSecValuePersistentRef: item.persistentReference,
                 kSecAttrSynchronizable: kSecAttrSynchronizableAny,
             ]
-            if let service = item.service { query[kSecAttrService] = service }
-            if let account = item.account { query[kSecAttrAccount] = account }
             let status = keychain.delete(query as CFDictionary)
             guard status == errSecSuccess || status == errSecItemNotFound else {
                 throw DeviceError.fileSystem(
