@@ -71,6 +71,9 @@ enum GateOptions {
         ),
         OptionSpec("--runtime", value: "VERSION", "The devices' runtime, such as \"iOS 17.5\" (default: iOS 17.5)."),
         OptionSpec("--out", value: "DIR", "The artifacts folder (default: artifacts/gate, replaced on each run)."),
+        OptionSpec(
+            "--archive-inputs",
+            "Copy every build's manifest, entitlements and executable into DIR/inputs/, so replay needs only the artifacts."),
         OptionSpec("--force", "Write into an --out that also holds files that are not a run's (they are left in place)."),
         OptionSpec("--quiet", "Print no progress on standard error (the verdict table still goes to standard output)."),
         OptionSpec("--timeout", value: "SECONDS", "Seconds before a hanging app launch is killed (default: 30)."),
@@ -99,9 +102,12 @@ enum GateOptions {
         let jobs = try invocation.integer("--jobs", in: 1...64) ?? ProcessInfo.processInfo.activeProcessorCount
         let timeout = Double(try invocation.integer("--timeout", in: 1...3600) ?? 30)
         let resolved = try GateRun.resolveBuilds(builds, catalog: catalog)
-        let inputs = RunInputs(
+        var inputs = RunInputs(
             builds: builds, path: path, runtime: runtime, caseID: caseID, scenarios: scenarios,
             buildFiles: try GateRun.pin(resolved), runnerVersion: UpgradeRunnerVersion.current, shard: shard)
+        if invocation.flag("--archive-inputs") {
+            inputs.archivedInputs = try ArchivedInputs.plan(for: resolved, pins: inputs.buildFiles)
+        }
         let out = invocation.absolute(invocation.option("--out") ?? defaultOut)
         let force = invocation.flag("--force") || invocation.option("--out") == nil
         let console = invocation.console

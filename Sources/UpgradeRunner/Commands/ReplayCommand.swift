@@ -1,4 +1,5 @@
 import Foundation
+import SimDevice
 
 /// `upgrade-runner replay DIR`: reruns an archived run from its run.json and compares the status files.
 enum ReplayCommand {
@@ -33,7 +34,7 @@ enum ReplayCommand {
         InterruptHandling.install()
         let folder = invocation.absolute(invocation.argument("DIR"))
         let inputs = try archivedInputs(in: folder)
-        let catalog = invocation.buildCatalog
+        let catalog = try catalog(for: inputs, in: folder, invocation)
         let builds = try GateRun.resolveBuilds(inputs.builds, catalog: catalog)
         try checkPinned(inputs, against: try GateRun.pin(builds))
 
@@ -108,7 +109,9 @@ enum ReplayCommand {
         if document.report.verdict == .unknown {
             throw .malformed(
                 path: folder,
-                reason: "holds a run whose verdict is UNKNOWN (\(GateFinding.oneLine(document.report.reasons.first ?? "incomplete"))): replay needs a judged run")
+                reason:
+                    "holds a run whose verdict is UNKNOWN (\(GateFinding.oneLine(document.report.reasons.first ?? "incomplete"))): replay needs a judged run"
+            )
         }
         guard document.inputsDigest == inputs.digest, document.shard == inputs.shard else {
             throw .malformed(
@@ -118,6 +121,15 @@ enum ReplayCommand {
             )
         }
         return inputs
+    }
+
+    /// The builds of DIR/inputs/ when the run archived them and the folder is there (each file
+    /// checked against its pinned digest first), else the builds folder and products as today.
+    static func catalog(for inputs: RunInputs, in folder: String, _ invocation: Invocation) throws -> BuildCatalog {
+        guard let archive = inputs.archivedInputs,
+            FileManager.default.fileExists(atPath: folder + "/" + ArchivedInputs.folderName)
+        else { return invocation.buildCatalog }
+        return try archive.catalog(in: folder, pins: inputs.buildFiles, runFile: folder + "/" + GateArtifacts.runFile)
     }
 
     /// Refuses when a build's executable or entitlements file no longer has the archived sha256.

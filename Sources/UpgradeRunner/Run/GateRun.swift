@@ -43,6 +43,7 @@ struct GateRun {
         // Whatever stops the run before its verdict is written, the folder reads as unfinished.
         var completed = false
         defer { if !completed { OutputFolder.release(outFolder) } }
+        try inputs.archivedInputs?.write(builds, to: outFolder)
         let units = plan.units(in: inputs.shard)
         progress.start(
             cells: units.count, paths: Set(units.map(\.path)).count, scenarios: Set(units.map(\.scenario)).count,

@@ -45,6 +45,8 @@ public struct RunInputs: Codable, Equatable, Sendable {
     public var runnerVersion: String
     /// The slice this run covers; nil for all of it.
     public var shard: ShardSpec?
+    /// Where `inputs/` holds every build's files (`gate --archive-inputs`); nil when they were not archived.
+    public var archivedInputs: ArchivedInputs?
 
     /// The current layout version.
     public static let currentFormatVersion = 1

@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import UpgradeRunner
+
+/// `gate --archive-inputs` and `replay` from the artifacts alone: a real Ledger gate, moved to an
+/// empty folder and replayed with no builds folder and no products; then the inputs tampered with,
+/// truncated or from a newer runner, each refused naming the file before anything runs.
+@Suite struct ArchivedInputsTests {
+    /// Runs an archived gate of v1 and v2 and moves its artifacts to `<test>/elsewhere/run`.
+    private func movedGate(_ cli: CLI, scenarios: String = "upgrade") throws -> String {
+        let first = cli.directory.file("first")
+        let gate = cli.run(
+            [
+                "gate", "--builds", "v1,v2", "--scenarios", scenarios, "--case-id", "archive-1", "--archive-inputs",
+                "--out", first, "--builds-dir", RunFolders.repositoryBuilds, "--quiet",
+            ])
+        try #require(gate.code == 0, "\(gate.output)\(gate.error)")
+        let moved = cli.directory.file("elsewhere/run")
+        try FileManager.default.createDirectory(atPath: cli.directory.file("elsewhere"), withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: first, toPath: moved)
+        try FileManager.default.createDirectory(atPath: cli.directory.file("no-products"), withIntermediateDirectories: true)
+        return moved
+    }
+
+    /// The words that replay `folder` with the products and the builds folder out of reach.
+    private func replayAlone(_ cli: CLI, _ folder: String) -> [String] {
+        ["replay", folder, "--builds-dir", cli.directory.file("no-builds"), "--products", cli.directory.file("no-products")]
+    }
+
+    @Test("an archived gate holds each build's files once, run.json points at them, and the leak scan read them")
+    func layout() throws {
+        let cli = try CLI()
+        let folder = try movedGate(cli)
+        let inputs = try RunInputs.read(from: folder + "/run.json")
+        let archive = try #require(inputs.archivedInputs)
+        #expect(archive.builds.keys.sorted() == ["v1", "v2"])
+        for (id, entry) in archive.builds {
+            #expect(entry.executable == "inputs/executables/" + inputs.buildFiles[id]!.executable)
+            #expect(entry.manifest == "inputs/builds/\(id)/build.json")
+            #expect(FileManager.default.isExecutableFile(atPath: folder + "/" + entry.executable))
+            let original = try Data(contentsOf: URL(fileURLWithPath: RunFolders.repositoryBuilds + "/\(id)/build.json"))
+            #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/" + entry.manifest)) == original)
+        }
+        let timings = try String(contentsOfFile: folder + "/timings.json", encoding: .utf8)
+        let executableBytes = try archive.builds.values.map {
+            try FileManager.default.attributesOfItem(atPath: folder + "/" + $0.executable)[.size] as! Int
+        }.reduce(0, +)
+        let scanned = try #require(
+            (try JSONSerialization.jsonObject(with: Data(timings.utf8)) as? [String: Any])?["leakScan"] as? [String: Int])
+        #expect(scanned["bytes"]! > executableBytes, "the scan covered inputs/")
+    }
+
+    @Test("moved to an empty folder with no builds and no products, an archived gate replays identically")
+    func replayAnywhere() throws {
+        let cli = try CLI()
+        let folder = try movedGate(cli)
+        let replay = cli.run(replayAlone(cli, folder))
+        #expect(replay.code == 0, "\(replay.output)\(replay.error)")
+        #expect(replay.output == "identical\n")
+        // Without inputs/, replay needs the builds as before.
+        try FileManager.default.removeItem(atPath: folder + "/inputs")
+        cli.expectRefused(replayAlone(cli, folder), naming: "unknown build \"v1\"")
+    }
+
+    @Test("a changed archived executable is refused naming the file, before anything runs")
+    func tamperedExecutable() throws {
+        let cli = try CLI()
+        let folder = try movedGate(cli)
+        let inputs = try RunInputs.read(from: folder + "/run.json")
+        let executable = folder + "/" + inputs.archivedInputs!.builds["v2"]!.executable
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: executable))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data([0]))
+        try handle.close()
+        let result = cli.expectRefused(replayAlone(cli, folder), naming: "\(executable): has sha256 ")
+        #expect(result.error.contains("the archived inputs were changed"))
+        #expect(!FileManager.default.fileExists(atPath: folder + "/replay"))
+    }
+
+    @Test(
+        "a truncated inputs folder (a file missing) or an edited manifest is refused naming the file",
+        arguments: ["inputs/builds/v1/build.json", "inputs/builds/v2/Ledger.entitlements"])
+    func truncatedInputs(file: String) throws {
+        let cli = try CLI()
+        let folder = try movedGate(cli)
+        try FileManager.default.removeItem(atPath: folder + "/" + file)
+        cli.expectRefused(replayAlone(cli, folder), naming: "\(folder)/\(file): is missing from the archived inputs")
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: folder + "/" + file))
+        cli.expectRefused(replayAlone(cli, folder), naming: "\(folder)/\(file): has sha256 ")
+    }
+
+    @Test("inputs from a newer runner (a newer archivedInputs.formatVersion) are refused naming run.json")
+    func newerInputs() throws {
+        let cli = try CLI()
+        let folder = try movedGate(cli)
+        var inputs = try RunInputs.read(from: folder + "/run.json")
+        inputs.archivedInputs!.formatVersion = ArchivedInputs.currentFormatVersion + 1
+        let report = try GateDocument.read(from: folder + "/gate.json").report
+        try GateArtifacts.write(report: report, inputs: inputs, to: folder)
+        cli.expectRefused(
+            replayAlone(cli, folder), naming: "\(folder)/run.json: field \"archivedInputs.formatVersion\" is 2, newer")
+    }
+
+    @Test("without --archive-inputs, run.json has no archivedInputs field and no inputs/ is written")
+    func notArchived() throws {
+        let cli = try CLI()
+        let out = cli.directory.file("plain")
+        let gate = cli.run(
+            ["gate", "--builds", "v1", "--scenarios", "fresh-install", "--out", out, "--builds-dir", RunFolders.repositoryBuilds])
+        try #require(gate.code == 0, "\(gate.error)")
+        #expect(!(try String(contentsOfFile: out + "/run.json", encoding: .utf8)).contains("archivedInputs"))
+        #expect(!FileManager.default.fileExists(atPath: out + "/inputs"))
+    }
+}
