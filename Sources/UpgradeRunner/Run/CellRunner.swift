@@ -32,7 +32,7 @@ struct CellRunner {
         let device: ScenarioDevice
         do {
             device = try ScenarioDevice(
-                devices: devices, name: "\(unit.path.id)-\(unit.scenario)", runtime: runtime,
+                devices: devices, name: "\(unit.pathID)-\(unit.scenario)", runtime: runtime,
                 cellFolder: cellFolder, caseID: caseID, timeout: timeout)
         } catch {
             evidence.aborted = "cannot prepare a device: \(error)"

@@ -70,7 +70,7 @@ struct GateRun {
                 let start = DispatchTime.now().uptimeNanoseconds
                 let runner = CellRunner(
                     unit: unit, old: unit.path.old.flatMap { builds[$0] }, new: builds[unit.path.new]!,
-                    runtime: inputs.runtime, caseID: inputs.caseID, devices: devices,
+                    runtime: unit.runtime ?? inputs.runtime, caseID: inputs.caseID, devices: devices,
                     outFolder: outFolder, timeout: timeout)
                 let findings = runner.run().findings
                 let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9

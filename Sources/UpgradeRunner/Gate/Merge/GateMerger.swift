@@ -1,4 +1,5 @@
 import Foundation
+import SimRuntime
 
 /// Joins the output folders of a sharded gate (`upgrade-runner merge DIR... --out DIR`) into one verdict.
 ///
@@ -49,26 +50,32 @@ public enum GateMerger {
         return report
     }
 
-    /// The `paths/<path>/<scenario>` entries of every shard folder, to copy into the merged output
-    /// (status files, logs, entitlements.diff, snapshots), checked before anything is written.
+    /// The `paths/<path>/<scenario>` entries of every shard folder (`paths/<runtime>/<path>/<scenario>`
+    /// in a runtime matrix), to copy into the merged output (status files, logs, entitlements.diff,
+    /// snapshots), checked before anything is written.
     /// - Throws: ``GateError/shardMismatch(folder:reason:)`` when two shards hold the same cell folder.
     static func unitFolders(of folders: [String]) throws(GateError) -> [(source: String, relative: String)] {
         let manager = FileManager.default
+        func entries(_ folder: String) -> [String] { ((try? manager.contentsOfDirectory(atPath: folder)) ?? []).sorted() }
         var owner: [String: String] = [:]
         var copies: [(source: String, relative: String)] = []
         for folder in folders {
-            let root = (folder as NSString).appendingPathComponent("paths")
-            guard let paths = try? manager.contentsOfDirectory(atPath: root) else { continue }
-            for path in paths.sorted() {
-                let pathFolder = (root as NSString).appendingPathComponent(path)
-                guard let scenarios = try? manager.contentsOfDirectory(atPath: pathFolder) else { continue }
-                for scenario in scenarios.sorted() {
-                    let relative = "paths/\(path)/\(scenario)"
+            var pathFolders: [String] = []
+            for entry in entries((folder as NSString).appendingPathComponent("paths")) {
+                if RuntimeVersion(slug: entry) != nil {
+                    pathFolders += entries(folder + "/paths/" + entry).map { "paths/\(entry)/\($0)" }
+                } else {
+                    pathFolders.append("paths/" + entry)
+                }
+            }
+            for path in pathFolders {
+                for scenario in entries((folder as NSString).appendingPathComponent(path)) {
+                    let relative = "\(path)/\(scenario)"
                     if let other = owner[relative] {
                         throw .shardMismatch(folder: folder, reason: "holds \(relative), which shard folder \(other) holds too")
                     }
                     owner[relative] = folder
-                    copies.append(((pathFolder as NSString).appendingPathComponent(scenario), relative))
+                    copies.append(((folder as NSString).appendingPathComponent(relative), relative))
                 }
             }
         }
