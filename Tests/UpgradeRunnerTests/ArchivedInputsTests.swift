@@ -8,25 +8,15 @@ import TestSupport
 /// truncated or from a newer runner, each refused naming the file before anything runs.
 @Suite struct ArchivedInputsTests {
     /// Runs an archived gate of v1 and v2 and moves its artifacts to `<test>/elsewhere/run`.
-    private func movedGate(_ cli: CLI, scenarios: String = "upgrade") throws -> String {
-        let first = cli.directory.file("first")
-        let gate = cli.run(
-            [
-                "gate", "--builds", "v1,v2", "--scenarios", scenarios, "--case-id", "archive-1", "--archive-inputs",
-                "--out", first, "--builds-dir", RunFolders.repositoryBuilds, "--quiet",
-            ])
-        try #require(gate.code == 0, "\(gate.output)\(gate.error)")
+    private func movedGate(_ cli: CLI) throws -> String {
+        let first = try cli.archivedGate(at: cli.directory.file("first"), caseID: "archive-1")
         let moved = cli.directory.file("elsewhere/run")
         try FileManager.default.createDirectory(atPath: cli.directory.file("elsewhere"), withIntermediateDirectories: true)
         try FileManager.default.moveItem(atPath: first, toPath: moved)
-        try FileManager.default.createDirectory(atPath: cli.directory.file("no-products"), withIntermediateDirectories: true)
         return moved
     }
 
-    /// The words that replay `folder` with the products and the builds folder out of reach.
-    private func replayAlone(_ cli: CLI, _ folder: String) -> [String] {
-        ["replay", folder, "--builds-dir", cli.directory.file("no-builds"), "--products", cli.directory.file("no-products")]
-    }
+    private func replayAlone(_ cli: CLI, _ folder: String) -> [String] { cli.replayAlone(folder) }
 
     @Test("an archived gate holds each build's files once, run.json points at them, and the leak scan read them")
     func layout() throws {
@@ -69,10 +59,7 @@ import TestSupport
         let folder = try movedGate(cli)
         let inputs = try RunInputs.read(from: folder + "/run.json")
         let executable = folder + "/" + inputs.archivedInputs!.builds["v2"]!.executable
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: executable))
-        try handle.seekToEnd()
-        try handle.write(contentsOf: Data([0]))
-        try handle.close()
+        try (Data(contentsOf: URL(fileURLWithPath: executable)) + Data([0])).write(to: URL(fileURLWithPath: executable))
         let result = cli.expectRefused(replayAlone(cli, folder), naming: "\(executable): has sha256 ")
         #expect(result.error.contains("the archived inputs were changed"))
         #expect(!FileManager.default.fileExists(atPath: folder + "/replay"))
@@ -111,5 +98,23 @@ import TestSupport
         try #require(gate.code == 0, "\(gate.error)")
         #expect(!(try String(contentsOfFile: out + "/run.json", encoding: .utf8)).contains("archivedInputs"))
         #expect(!FileManager.default.fileExists(atPath: out + "/inputs"))
+    }
+}
+
+extension CLI {
+    /// Runs an archived gate (`--archive-inputs`) of Ledger v1 and v2, scenario upgrade, into `out`.
+    func archivedGate(at out: String, caseID: String) throws -> String {
+        let gate = run(
+            [
+                "gate", "--builds", "v1,v2", "--scenarios", "upgrade", "--case-id", caseID, "--archive-inputs", "--out", out,
+                "--builds-dir", RunFolders.repositoryBuilds, "--quiet",
+            ])
+        try #require(gate.code == 0, "\(gate.output)\(gate.error)")
+        return out
+    }
+
+    /// The words that replay `folder` (or a bundle) with the products and the builds folder out of reach.
+    func replayAlone(_ folder: String) -> [String] {
+        ["replay", folder, "--builds-dir", directory.file("no-builds"), "--products", directory.file("no-products")]
     }
 }

@@ -42,21 +42,11 @@ import TestSupport
 
 /// `bundle` and `replay FILE.tar.gz` on a real archived Ledger gate.
 @Suite struct BundleCommandTests {
-    /// An archived gate of v1 and v2 (upgrade) in `<test>/gate`.
     private func archivedGate(_ cli: CLI) throws -> String {
-        let out = cli.directory.file("gate")
-        let gate = cli.run(
-            [
-                "gate", "--builds", "v1,v2", "--scenarios", "upgrade", "--case-id", "bundle-1", "--archive-inputs", "--out", out,
-                "--builds-dir", RunFolders.repositoryBuilds, "--quiet",
-            ])
-        try #require(gate.code == 0, "\(gate.error)")
-        return out
+        try cli.archivedGate(at: cli.directory.file("gate"), caseID: "bundle-1")
     }
 
-    private func replayAlone(_ cli: CLI, _ file: String) -> [String] {
-        ["replay", file, "--builds-dir", cli.directory.file("no-builds"), "--products", cli.directory.file("no-products")]
-    }
+    private func replayAlone(_ cli: CLI, _ file: String) -> [String] { cli.replayAlone(file) }
 
     @Test("a bundle is the same bytes each time, tar reads it, and it replays identically with no builds and no products")
     func roundTrip() throws {
@@ -149,8 +139,7 @@ import TestSupport
         cli.expectRefused(["bundle", folder], naming: "bundle: option --out is required")
         let inputs = try RunInputs.read(from: folder + "/run.json")
         let executable = folder + "/" + inputs.archivedInputs!.builds["v1"]!.executable
-        let original = try Data(contentsOf: URL(fileURLWithPath: executable))
-        try (original + Data([1])).write(to: URL(fileURLWithPath: executable))
+        try (Data(contentsOf: URL(fileURLWithPath: executable)) + Data([1])).write(to: URL(fileURLWithPath: executable))
         cli.expectRefused(["bundle", folder, "-o", cli.directory.file("b.tar.gz")], naming: "\(executable): has sha256 ")
         try FileManager.default.removeItem(atPath: folder + "/inputs")
         cli.expectRefused(

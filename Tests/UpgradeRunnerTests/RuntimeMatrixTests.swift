@@ -129,13 +129,12 @@ import TestSupport
         #expect(replay.output == "identical\n")
     }
 
-    @Test("shards of a matrix gate merge to the unsharded gate's verdict files, byte for byte")
+    @Test("shards of an archived matrix gate merge to the unsharded gate's verdict files, byte for byte, and replay alone")
     func mergedShards() throws {
         let cli = try CLI()
         let common = [
             "--runtimes", "iOS 12.4,iOS 17.5", "--builds", "v1,v2", "--scenarios", "fresh-install,upgrade", "--case-id",
-            "matrix-2",
-            "--builds-dir", RunFolders.repositoryBuilds, "--quiet",
+            "matrix-2", "--archive-inputs", "--builds-dir", RunFolders.repositoryBuilds, "--quiet",
         ]
         let whole = cli.directory.file("whole")
         #expect(cli.run(["gate", "--out", whole] + common).code == 0)
@@ -153,6 +152,10 @@ import TestSupport
                 "\(file)")
         }
         #expect(try StatusComparison.compare(archived: whole, replay: merged).isIdentical)
+        // The merged folder carries the shards' archived inputs and replays from them alone.
+        let replay = cli.run(cli.replayAlone(merged))
+        #expect(replay.code == 0, "\(replay.output)\(replay.error)")
+        #expect(replay.output == "identical\n")
         #expect(try StatusComparison.statusFiles(in: merged).contains { $0.hasPrefix("paths/iOS-17.5/v1-to-v2/upgrade/status/") })
     }
 

@@ -9,7 +9,8 @@ import SimRuntime
 /// plan, so a missing shard's cells have no finding and read UNKNOWN, and the missing shard is named
 /// in `incomplete`; so is a shard that did not finish. The merged artifacts are written with the same
 /// writers as a single run and, for the same findings, are byte-for-byte those of an unsharded run;
-/// every shard's `paths/` cell folders (status files, logs, diffs, snapshots) are copied in beside them.
+/// every shard's `paths/` cell folders (status files, logs, diffs, snapshots) are copied in beside them,
+/// and the archived `inputs/` of the first shard that has them.
 public enum GateMerger {
     /// One shard folder as merge read it.
     struct Shard {
@@ -30,7 +31,13 @@ public enum GateMerger {
     public static func merge(folders: [String], out: String, force: Bool = false) throws(GateError) -> GateReport {
         let (inputs, findings, incomplete) = try read(folders: folders, out: out)
         let plan = try inputs.plan()
-        let copies = try unitFolders(of: folders)
+        var copies = try unitFolders(of: folders)
+        // Every shard archived the same inputs (the same digest pins them): the first one's serve the merged run.
+        if inputs.archivedInputs != nil,
+            let holder = folders.first(where: { FileManager.default.fileExists(atPath: $0 + "/" + ArchivedInputs.folderName) })
+        {
+            copies.append((holder + "/" + ArchivedInputs.folderName, ArchivedInputs.folderName))
+        }
         let report = GateEngine.evaluate(expected: plan.expectedCells(in: nil), findings: findings, incomplete: incomplete)
         try GateArtifacts.begin(inputs: inputs, at: out, force: force)
         var completed = false
