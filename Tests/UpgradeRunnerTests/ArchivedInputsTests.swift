@@ -1,4 +1,5 @@
 import Foundation
+import SimDevice
 import Testing
 import TestSupport
 @testable import UpgradeRunner
@@ -39,6 +40,23 @@ import TestSupport
         let scanned = try #require(
             (try JSONSerialization.jsonObject(with: Data(timings.utf8)) as? [String: Any])?["leakScan"] as? [String: Int])
         #expect(scanned["bytes"]! > executableBytes, "the scan covered inputs/")
+    }
+
+    @Test("builds that share an executable share one archived file, named by its sha256")
+    func sharedExecutable() throws {
+        let cli = try CLI()
+        try BuildFixture.write(in: cli.builds, id: "v1")
+        try BuildFixture.write(in: cli.builds, id: "v2", buildNumber: "200")
+        let inputs = try RunFolders.pinnedInputs(cli, builds: ["v1", "v2"])
+        let builds = try GateRun.resolveBuilds(
+            ["v1", "v2"], catalog: BuildCatalog(folder: cli.builds, productsFolder: BuiltProducts.directory.path))
+        let archive = try ArchivedInputs.plan(for: builds, pins: inputs.buildFiles)
+        let out = cli.directory.file("out")
+        try archive.write(builds, to: out)
+        let stored = try FileManager.default.contentsOfDirectory(atPath: out + "/inputs/executables")
+        #expect(stored == [inputs.buildFiles["v1"]!.executable])
+        #expect(archive.builds["v1"]!.executable == archive.builds["v2"]!.executable)
+        #expect(try archive.catalog(in: out, pins: inputs.buildFiles, runFile: "run.json").executables.count == 2)
     }
 
     @Test("moved to an empty folder with no builds and no products, an archived gate replays identically")

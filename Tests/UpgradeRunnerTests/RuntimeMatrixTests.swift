@@ -73,6 +73,24 @@ import TestSupport
         #expect(shards.flatMap { plan.units(in: $0) }.sorted() == plan.units)
     }
 
+    @Test("run.json whose runtimes are fewer than two, unsorted or repeated is refused naming the field")
+    func runtimesField() throws {
+        let root = try TemporaryDirectory("runtimes")
+        for runtimes in [[Self.three[0]], [Self.three[1], Self.three[0]], [Self.three[0], Self.three[0]]] {
+            let path = root.file("run.json")
+            try GateJSON.pretty(Self.inputs(runtimes: runtimes)).write(to: URL(fileURLWithPath: path))
+            #expect(
+                throws: GateError.malformed(
+                    path: path, reason: "field \"runtimes\" must list two or more runtimes, oldest first, each once")
+            ) {
+                try RunInputs.read(from: path)
+            }
+        }
+        let path = root.file("good.json")
+        try GateJSON.pretty(Self.inputs(runtimes: Self.three)).write(to: URL(fileURLWithPath: path))
+        #expect(try RunInputs.read(from: path).runtimes == Self.three)
+    }
+
     @Test("one runtime in --runtimes, or none, gives byte-identical run.json and gate.json to --runtime")
     func oneRuntimeIsNoMatrix() throws {
         let cli = try CLI()
