@@ -8,7 +8,11 @@
 # but 0 must fail the pipeline: UNKNOWN fails closed. A failed `swift build`, or a runner killed by a
 # signal, exits 3 too: the gate did not give a verdict, so the verdict is unknown.
 #
-# Environment: CONFIGURATION=debug|release (default debug; release compiles slower, runs faster).
+# The artifacts hold the run's inputs (--archive-inputs: every build's manifest, entitlements and
+# executable under DIR/inputs/), so `upgrade-runner replay DIR` works on any machine, with no checkout.
+#
+# Environment: CONFIGURATION=debug|release (default debug; release compiles slower, runs faster);
+# ARCHIVE_INPUTS=0 leaves the inputs out (smaller artifacts; replay then needs builds/ and the products).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,7 +24,9 @@ fi
 bin="$(swift build -c "$configuration" --show-bin-path)"
 
 # The app builds' executables are found through the products folder the runner reads.
-UPGRADE_RUNNER_PRODUCTS="$bin" "$bin/upgrade-runner" gate "$@"
+archive=(--archive-inputs)
+[ "${ARCHIVE_INPUTS:-1}" = 0 ] && archive=()
+UPGRADE_RUNNER_PRODUCTS="$bin" "$bin/upgrade-runner" gate "${archive[@]}" "$@"
 code=$?
 case "$code" in
   0) echo "release-gate: PASS" >&2 ;;

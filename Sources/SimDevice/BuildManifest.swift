@@ -81,10 +81,14 @@ public struct BuildCatalog: Sendable {
 
     public var folder: String
     public var productsFolder: String
+    /// Build id to an executable that stands in for the products folder's: an archived run's own
+    /// copy, content-addressed, so that it replays with no products folder at all.
+    public var executables: [String: String]
 
-    public init(folder: String, productsFolder: String) {
+    public init(folder: String, productsFolder: String, executables: [String: String] = [:]) {
         self.folder = folder
         self.productsFolder = productsFolder
+        self.executables = executables
     }
 
     /// The build with this id, or the build in this folder when `idOrPath` names one.
@@ -122,8 +126,9 @@ public struct BuildCatalog: Sendable {
                     "\"application-identifier\" \(appID) does not name bundle id \(manifest.bundleID) of \(manifestPath)")
         }
         try validateDeclaration(manifest, identity: identity, manifestPath: manifestPath)
-        let executablePath = productsFolder + "/" + manifest.executable
+        let executablePath = executables[manifest.id] ?? productsFolder + "/" + manifest.executable
         guard FileManager.default.isExecutableFile(atPath: executablePath) else {
+            if executables[manifest.id] != nil { throw .missingFile(executablePath, what: "archived executable") }
             throw .missingExecutable(manifest.executable, productsFolder: productsFolder, build: manifest.id)
         }
         return Build(

@@ -11,6 +11,7 @@ enum CommandTable {
         Command(spec: RunCommand.spec, run: RunCommand.run),
         Command(spec: ReplayCommand.spec, run: ReplayCommand.run),
         Command(spec: MergeCommand.spec, run: MergeCommand.run),
+        Command(spec: BundleCommand.spec, run: BundleCommand.run),
         Command(spec: BuildsCommand.spec, run: BuildsCommand.run),
         Command(spec: EntitlementsDiff.spec, run: EntitlementsDiff.run),
         Command(spec: EntitlementsShow.spec, run: EntitlementsShow.run),

@@ -7,9 +7,12 @@ public struct OptionSpec: Sendable, Equatable {
     public var help: String
     /// Whether the option may be given more than once, each value kept (`--setting A=1 --setting B=2`).
     public var repeats: Bool
+    /// A one-letter spelling with one dash (`-o`), parsed as the long name.
+    public var short: String?
 
-    public init(_ name: String, value: String? = nil, repeats: Bool = false, _ help: String) {
+    public init(_ name: String, short: String? = nil, value: String? = nil, repeats: Bool = false, _ help: String) {
         self.name = name
+        self.short = short
         self.value = value
         self.repeats = repeats
         self.help = help
@@ -62,7 +65,7 @@ public struct CommandSpec: Sendable, Equatable {
 
     public var name: String { path.joined(separator: " ") }
 
-    public func option(_ name: String) -> OptionSpec? { options.first { $0.name == name } }
+    public func option(_ name: String) -> OptionSpec? { options.first { $0.name == name || $0.short == name } }
 }
 
 /// Options that several commands share.

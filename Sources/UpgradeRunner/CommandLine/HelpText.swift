@@ -29,7 +29,9 @@ public enum HelpText {
         lines.append("")
         lines.append("OPTIONS:")
         let options =
-            spec.options.map { ($0.name + ($0.value.map { " " + $0 } ?? ""), $0.help) } + [("-h, --help", "Show this help.")]
+            spec.options.map { (($0.short.map { $0 + ", " } ?? "") + $0.name + ($0.value.map { " " + $0 } ?? ""), $0.help) } + [
+                ("-h, --help", "Show this help.")
+            ]
         lines.append(contentsOf: table(options))
         return lines.joined(separator: "\n") + "\n"
     }

@@ -45,7 +45,7 @@ public struct ParsedArguments: Equatable, Sendable {
             }
             if option.isFlag {
                 guard inlineValue == nil else { throw .unexpectedValue(option: name, command: spec.name) }
-                parsed.flags.insert(name)
+                parsed.flags.insert(option.name)
             } else {
                 let value: String
                 if let inlineValue {
@@ -55,8 +55,8 @@ public struct ParsedArguments: Equatable, Sendable {
                     value = words[index]
                     index += 1
                 }
-                parsed.options[name] = value
-                if option.repeats { parsed.repeated[name, default: []].append(value) }
+                parsed.options[option.name] = value
+                if option.repeats { parsed.repeated[option.name, default: []].append(value) }
             }
         }
         if parsed.help { return parsed }

@@ -16,7 +16,9 @@ enum GateCommand {
             Runs every upgrade path between the builds (every ordered pair old < new, plus a fresh install of each) through
             every scenario, each on a fresh device, and writes run.json, gate.json, junit.xml, summary.md, timings.json and
             paths/<old>-to-<new>/<scenario>/ (status files, logs, entitlements.diff, a redacted device snapshot on failure)
-            to the artifacts folder, then prints the verdict table. The verdict fails closed: a cell that did not finish,
+            to the artifacts folder, then prints the verdict table. With --runtimes, every cell runs on each runtime, under
+            paths/<runtime>/<old>-to-<new>/<scenario>/ (such as paths/iOS-15.0/v1-to-v2/upgrade/), with a verdict per
+            runtime and overall. The verdict fails closed: a cell that did not finish,
             a missing shard or an interrupted run makes it UNKNOWN, never PASS.
             Exit code: 0 PASS, 1 FAIL, 2 bad usage or input, 3 UNKNOWN.
             """)
@@ -70,7 +72,13 @@ enum GateOptions {
             "The test-case id the secrets derive from: up to 64 of A-Z a-z 0-9 - _, not starting with - (default: random, recorded in run.json)."
         ),
         OptionSpec("--runtime", value: "VERSION", "The devices' runtime, such as \"iOS 17.5\" (default: iOS 17.5)."),
+        OptionSpec(
+            "--runtimes", value: "LIST",
+            "A runtime matrix: every cell on each runtime, comma-separated, such as \"iOS 12.4,iOS 15.0,iOS 17.5\"."),
         OptionSpec("--out", value: "DIR", "The artifacts folder (default: artifacts/gate, replaced on each run)."),
+        OptionSpec(
+            "--archive-inputs",
+            "Copy every build's manifest, entitlements and executable into DIR/inputs/, so replay needs only the artifacts."),
         OptionSpec("--force", "Write into an --out that also holds files that are not a run's (they are left in place)."),
         OptionSpec("--quiet", "Print no progress on standard error (the verdict table still goes to standard output)."),
         OptionSpec("--timeout", value: "SECONDS", "Seconds before a hanging app launch is killed (default: 30)."),
@@ -102,22 +110,37 @@ enum GateOptions {
         InterruptHandling.install()
         let catalog = invocation.buildCatalog
         for id in builds { try BuildPair.validate(buildID: id) }
-        let runtime =
+        var runtime =
             try invocation.option("--runtime").map { text throws(UsageError) -> RuntimeVersion in
                 guard let version = RuntimeVersion(text) else {
                     throw .invalidValue(text, for: "--runtime", reason: "is not an iOS runtime such as \"iOS 17.5\"")
                 }
                 return version
             } ?? .current
+        var runtimes = try invocation.option("--runtimes").map { try RuntimeVersion.parseList($0) }
+        if let list = runtimes {
+            if invocation.option("--runtime") != nil {
+                throw UsageError.invalidValue(
+                    invocation.option("--runtimes")!, for: "--runtimes",
+                    reason: "cannot be given with --runtime (name it in the list)")
+            }
+            // One runtime is no matrix: the run and its artifacts are those of --runtime.
+            runtime = list[0]
+            if list.count == 1 { runtimes = nil }
+        }
         let caseID = try invocation.caseID()
         let jobs = try invocation.integer("--jobs", in: 1...64) ?? ProcessInfo.processInfo.activeProcessorCount
         let timeout = Double(try invocation.integer("--timeout", in: 1...3600) ?? 30)
         let resolved = try GateRun.resolveBuilds(builds, catalog: catalog)
         // A gate's builds go oldest first; `run` takes the one path it is given, a downgrade too.
         if path == nil { try checkOrder(builds, resolved) }
-        let inputs = RunInputs(
+        var inputs = RunInputs(
             builds: builds, path: path, runtime: runtime, caseID: caseID, scenarios: scenarios,
             buildFiles: try GateRun.pin(resolved), runnerVersion: UpgradeRunnerVersion.current, shard: shard)
+        inputs.runtimes = runtimes
+        if invocation.flag("--archive-inputs") {
+            inputs.archivedInputs = try ArchivedInputs.plan(for: resolved, pins: inputs.buildFiles)
+        }
         let out = invocation.absolute(invocation.option("--out") ?? defaultOut)
         let force = invocation.flag("--force") || invocation.option("--out") == nil
         let console = invocation.console

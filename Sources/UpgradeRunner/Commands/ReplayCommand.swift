@@ -1,13 +1,19 @@
 import Foundation
+import SimDevice
 
 /// `upgrade-runner replay DIR`: reruns an archived run from its run.json and compares the status files.
 enum ReplayCommand {
     static let spec = CommandSpec(
         ["replay"], summary: "Rerun a run from its artifacts and compare the status files.",
-        arguments: [ArgumentSpec("DIR", "An artifacts folder holding run.json and gate.json.")],
+        arguments: [
+            ArgumentSpec(
+                "DIR", "An artifacts folder holding run.json and gate.json, or a bundle file made by upgrade-runner bundle.")
+        ],
         options: [
             OptionSpec(
-                "--out", value: "DIR", "Where the replay writes its artifacts (default: DIR/replay, replaced on each replay)."),
+                "--out", value: "DIR",
+                "Where the replay writes its artifacts (default: DIR/replay, or NAME-replay beside a bundle NAME.tar.gz; replaced on each replay)."
+            ),
             OptionSpec("--force", "Write into an --out that also holds files that are not a run's (they are left in place)."),
             OptionSpec("--quiet", "Print no progress on standard error."),
             CommonOptions.jobs,
@@ -23,23 +29,39 @@ enum ReplayCommand {
             printed. Not compared: logs (free-form app output, not deterministic by contract) and timings.json.
             Before anything runs, replay checks that run.json is the one gate.json was written for (its inputs digest)
             and that every build's executable and entitlements file still has the sha256 that run.json archived.
+            When the run archived its inputs (gate --archive-inputs) and DIR/inputs/ is there, the builds come from it
+            and nothing else is needed (no builds folder, no products): each archived file must have its pinned sha256.
+            A bundle (upgrade-runner bundle) is unpacked to a temporary folder first; a truncated or damaged one is refused.
             An interrupted run, or one whose verdict is UNKNOWN, is refused: it has cells that were never judged.
             Exit code: 0 identical, 1 different, 2 bad usage or input (a missing or edited run.json, an unfinished or
-            UNKNOWN run, a changed build).
+            UNKNOWN run, a changed build or archived input, a damaged bundle).
             """)
 
     static func run(_ invocation: Invocation) throws -> Int32 {
         // First, so that a signal during the checks before the run also ends it with exit 3.
         InterruptHandling.install()
-        let folder = invocation.absolute(invocation.argument("DIR"))
-        let inputs = try archivedInputs(in: folder)
-        let catalog = invocation.buildCatalog
-        let builds = try GateRun.resolveBuilds(inputs.builds, catalog: catalog)
-        try checkPinned(inputs, against: try GateRun.pin(builds))
+        let given = invocation.absolute(invocation.argument("DIR"))
+        var folder = given
+        var isDirectory: ObjCBool = false
+        let isBundle = FileManager.default.fileExists(atPath: given, isDirectory: &isDirectory) && !isDirectory.boolValue
+        // A bundle is unpacked into a temporary folder, removed when the replay ends.
+        let unpacked = NSTemporaryDirectory() + "upgrade-runner-bundle-\(getpid())-\(UUID().uuidString)"
+        defer { if isBundle { try? FileManager.default.removeItem(atPath: unpacked) } }
+        if isBundle { folder = try RunBundle.unpack(given, into: unpacked) }
+        let inputs: RunInputs
+        let builds: [String: Build]
+        do {
+            inputs = try archivedInputs(in: folder)
+            let catalog = try catalog(for: inputs, in: folder, invocation)
+            builds = try GateRun.resolveBuilds(inputs.builds, catalog: catalog)
+            try checkPinned(inputs, against: try GateRun.pin(builds))
+        } catch let error as GateError where isBundle {
+            throw error.naming(bundle: given, unpackedAt: unpacked)
+        }
 
         let jobs = try invocation.integer("--jobs", in: 1...64) ?? ProcessInfo.processInfo.activeProcessorCount
         let timeout = Double(try invocation.integer("--timeout", in: 1...3600) ?? 30)
-        let out = invocation.absolute(invocation.option("--out") ?? folder + "/replay")
+        let out = invocation.absolute(invocation.option("--out") ?? (isBundle ? bundleReplayFolder(given) : folder + "/replay"))
         let force = invocation.flag("--force") || invocation.option("--out") == nil
         var replayInputs = inputs
         if inputs.runnerVersion != UpgradeRunnerVersion.current {
@@ -122,6 +144,25 @@ enum ReplayCommand {
         return inputs
     }
 
+    /// Where a bundle's replay goes by default: beside it, `run.tar.gz` -> `run-replay`.
+    static func bundleReplayFolder(_ bundle: String) -> String {
+        var base = bundle
+        for suffix in [".tar.gz", ".tgz", ".gz"] where base.hasSuffix(suffix) {
+            base.removeLast(suffix.count)
+            break
+        }
+        return base + "-replay"
+    }
+
+    /// The builds of DIR/inputs/ when the run archived them and the folder is there (each file
+    /// checked against its pinned digest first), else the builds folder and products as today.
+    static func catalog(for inputs: RunInputs, in folder: String, _ invocation: Invocation) throws -> BuildCatalog {
+        guard let archive = inputs.archivedInputs,
+            FileManager.default.fileExists(atPath: folder + "/" + ArchivedInputs.folderName)
+        else { return invocation.buildCatalog }
+        return try archive.catalog(in: folder, pins: inputs.buildFiles, runFile: folder + "/" + GateArtifacts.runFile)
+    }
+
     /// Refuses when a build's executable or entitlements file no longer has the archived sha256.
     static func checkPinned(_ inputs: RunInputs, against current: [String: RunInputs.BuildFiles]) throws {
         for id in inputs.buildFiles.keys.sorted() {
@@ -135,6 +176,21 @@ enum ReplayCommand {
                         + "replay needs the archived build (rebuild it, or run a new gate)",
                     code: ExitStatus.usage)
             }
+        }
+    }
+}
+
+extension GateError {
+    /// This error with a path inside an unpacked bundle named as the bundle's member:
+    /// `/tmp/x/run/run.json` becomes `bug.tar.gz: run/run.json`.
+    func naming(bundle: String, unpackedAt folder: String) -> GateError {
+        func renamed(_ path: String) -> String {
+            path.hasPrefix(folder + "/") ? bundle + ": " + path.dropFirst(folder.count + 1) : path
+        }
+        switch self {
+        case .unreadable(let path, let reason): return .unreadable(path: renamed(path), reason: reason)
+        case .malformed(let path, let reason): return .malformed(path: renamed(path), reason: reason)
+        default: return self
         }
     }
 }

@@ -27,7 +27,7 @@ struct CellEvidence: Sendable {
     /// Set when the scenario could not be carried out (a device error): every condition is UNKNOWN.
     var aborted: String?
 
-    var path: String { unit.path.id }
+    var path: String { unit.pathID }
     var scenario: Scenario { unit.scenario }
 
     /// The launches of `build` in `mode`, in order.

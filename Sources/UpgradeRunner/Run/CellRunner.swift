@@ -36,7 +36,7 @@ struct CellRunner {
         let device: ScenarioDevice
         do {
             device = try ScenarioDevice(
-                devices: devices, name: "\(unit.path.id)-\(unit.scenario)", runtime: runtime,
+                devices: devices, name: "\(unit.pathID)-\(unit.scenario)", runtime: runtime,
                 cellFolder: cellFolder, declarations: declarations, timeout: timeout)
         } catch {
             evidence.aborted = "cannot prepare a device: \(error)"

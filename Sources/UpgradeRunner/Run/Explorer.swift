@@ -38,7 +38,7 @@ struct Explorer {
         let template = Template()
         do {
             let device = try ScenarioDevice(
-                devices: cell.devices, name: "\(cell.unit.path.id)-\(cell.unit.scenario)-template",
+                devices: cell.devices, name: "\(cell.unit.pathID)-\(cell.unit.scenario)-template",
                 runtime: cell.runtime, cellFolder: cell.cellFolder + "/attempts/template",
                 declarations: cell.declarations, timeout: cell.timeout)
             template.device = device
@@ -59,7 +59,7 @@ struct Explorer {
         }
         let folder = cell.cellFolder + "/attempts/" + id.replacingOccurrences(of: " ", with: "-")
         let device = try ScenarioDevice(
-            cloning: source, devices: cell.devices, name: "\(cell.unit.path.id)-\(id)",
+            cloning: source, devices: cell.devices, name: "\(cell.unit.pathID)-\(id)",
             cellFolder: folder)
         return (device, template.seeded)
     }

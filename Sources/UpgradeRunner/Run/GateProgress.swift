@@ -40,7 +40,7 @@ final class GateProgress: @unchecked Sendable {
         guard style != .quiet else { return }
         var line =
             "gate: \(cells) cells (\(paths) path\(paths == 1 ? "" : "s"), \(scenarios) scenario\(scenarios == 1 ? "" : "s")) of builds \(inputs.builds.joined(separator: ", ")), "
-            + "\(jobs) job\(jobs == 1 ? "" : "s"), case id \(inputs.caseID), \(inputs.runtime)"
+            + "\(jobs) job\(jobs == 1 ? "" : "s"), case id \(inputs.caseID), \(inputs.runtimeText)"
         if let shard = inputs.shard { line += ", shard \(shard)" }
         write(line + "\n")
     }

@@ -51,6 +51,7 @@ struct GateRun {
         // Whatever stops the run before its verdict is written, the folder reads as unfinished.
         var completed = false
         defer { if !completed { OutputFolder.release(outFolder) } }
+        try inputs.archivedInputs?.write(builds, to: outFolder)
         let units = plan.units(in: inputs.shard)
         progress.start(
             cells: units.count, paths: Set(units.map(\.path)).count, scenarios: Set(units.map(\.scenario)).count,
@@ -77,7 +78,7 @@ struct GateRun {
                 let start = DispatchTime.now().uptimeNanoseconds
                 let runner = CellRunner(
                     unit: unit, old: unit.path.old.flatMap { builds[$0] }, new: builds[unit.path.new]!,
-                    runtime: inputs.runtime, caseID: inputs.caseID, devices: devices,
+                    runtime: unit.runtime ?? inputs.runtime, caseID: inputs.caseID, devices: devices,
                     outFolder: outFolder, timeout: timeout)
                 let findings = runner.run().findings
                 let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9

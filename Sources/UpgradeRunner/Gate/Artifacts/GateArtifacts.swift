@@ -129,6 +129,11 @@ enum ArtifactFile {
             throw .io(error, "creating the folder", folder)
         }
     }
+
+    /// Sets the permission bits of `path` (an archived executable is 0755).
+    static func setMode(_ mode: mode_t, of path: String) throws(GateError) {
+        guard chmod(path, mode) == 0 else { throw .io(path: path, doing: "setting the mode of", cause: FileFailure.posix(errno)) }
+    }
 }
 
 /// The output-folder guard: a run writes only into a new or empty folder or one that holds a
@@ -144,7 +149,7 @@ public enum OutputFolder {
     /// of it writes, which a new run makes stale).
     public static let runEntries: Set<String> = [
         GateArtifacts.runFile, GateArtifacts.gateFile, GateArtifacts.junitFile, GateArtifacts.summaryFile,
-        GateArtifacts.inProgressMarker, "paths", "timings.json", "replay",
+        GateArtifacts.inProgressMarker, "paths", "timings.json", "replay", ArchivedInputs.folderName,
     ]
 
     private static let lock = NSLock()

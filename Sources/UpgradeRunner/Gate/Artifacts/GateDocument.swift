@@ -15,8 +15,10 @@ public struct GateDocument: Codable, Equatable, Sendable {
     public var inputsDigest: String
     /// The test-case id.
     public var caseID: String
-    /// The device runtime.
+    /// The device runtime (the oldest of a matrix's).
     public var runtime: RuntimeVersion
+    /// A runtime matrix's runtimes, oldest first; nil (and absent) for one runtime.
+    public var runtimes: [RuntimeVersion]?
     /// The builds, oldest first.
     public var builds: [String]
     /// The slice judged, or nil for all of it.
@@ -34,13 +36,14 @@ public struct GateDocument: Codable, Equatable, Sendable {
         self.inputsDigest = inputs.digest
         self.caseID = inputs.caseID
         self.runtime = inputs.runtime
+        self.runtimes = inputs.runtimes
         self.builds = inputs.builds
         self.shard = inputs.shard
         self.report = report
     }
 
     private enum CodingKeys: String, CodingKey {
-        case formatVersion, finished, inputsDigest, caseID, runtime, builds, shard
+        case formatVersion, finished, inputsDigest, caseID, runtime, runtimes, builds, shard
     }
 
     /// Decodes the header keys and the report's keys from the same object.
@@ -51,6 +54,7 @@ public struct GateDocument: Codable, Equatable, Sendable {
         inputsDigest = try container.decode(String.self, forKey: .inputsDigest)
         caseID = try container.decode(String.self, forKey: .caseID)
         runtime = try container.decode(RuntimeVersion.self, forKey: .runtime)
+        runtimes = try container.decodeIfPresent([RuntimeVersion].self, forKey: .runtimes)
         builds = try container.decode([String].self, forKey: .builds)
         shard = try container.decodeIfPresent(ShardSpec.self, forKey: .shard)
         report = try GateReport(from: decoder)
@@ -65,6 +69,7 @@ public struct GateDocument: Codable, Equatable, Sendable {
         try container.encode(inputsDigest, forKey: .inputsDigest)
         try container.encode(caseID, forKey: .caseID)
         try container.encode(runtime, forKey: .runtime)
+        try container.encodeIfPresent(runtimes, forKey: .runtimes)
         try container.encode(builds, forKey: .builds)
         try container.encodeIfPresent(shard, forKey: .shard)
     }

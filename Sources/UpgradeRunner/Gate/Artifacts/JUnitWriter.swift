@@ -4,7 +4,9 @@
 /// A FAIL carries a `<failure type="FAIL">`; an UNKNOWN carries an `<error type="UNKNOWN">`, never
 /// `<skipped>`: CI systems count skipped tests as passing, and UNKNOWN must fail closed. Findings on
 /// the whole run and reasons the run is incomplete go into a last suite named `gate`. No times: the
-/// file is byte-for-byte the same for the same findings.
+/// file is byte-for-byte the same for the same findings. In a runtime matrix the path id, and so
+/// each suite's name and classname, starts with the runtime (`iOS-15.0/v1-to-v2`), and the suite's
+/// `runtime` property names that one runtime.
 enum JUnitWriter {
     static func render(report: GateReport, inputs: RunInputs) -> String {
         var suites: [Suite] = report.paths.map { path in
@@ -33,10 +35,15 @@ enum JUnitWriter {
             suites.append(Suite(name: "gate", verdict: Verdict.combine(gateCases.map(\.verdict)), cases: gateCases))
         }
 
-        let properties = [
-            ("caseID", inputs.caseID), ("inputsDigest", inputs.digest), ("runtime", inputs.runtime.description),
+        let runWide = [
+            ("caseID", inputs.caseID), ("inputsDigest", inputs.digest), ("runtime", inputs.runtimeText),
             ("shard", inputs.shard?.description ?? "all"), ("verdict", report.verdict.rawValue),
         ]
+        // A matrix suite (`iOS-15.0/v1-to-v2`) names the one runtime its cases ran on.
+        func properties(of suite: Suite) -> [(String, String)] {
+            guard let runtime = RuntimePath(id: suite.name)?.runtime else { return runWide }
+            return runWide.map { $0.0 == "runtime" ? ($0.0, runtime.description) : $0 }
+        }
         var lines = [#"<?xml version="1.0" encoding="UTF-8"?>"#]
         let all = suites.flatMap(\.cases)
         lines.append(
@@ -47,7 +54,7 @@ enum JUnitWriter {
                 #"  <testsuite name="\#(escape(suite.name))" tests="\#(suite.cases.count)" failures="\#(suite.cases.count { $0.verdict == .fail })" errors="\#(suite.cases.count { $0.verdict == .unknown })" skipped="0">"#
             )
             lines.append("    <properties>")
-            for (name, value) in properties + [("pathVerdict", suite.verdict.rawValue)] {
+            for (name, value) in properties(of: suite) + [("pathVerdict", suite.verdict.rawValue)] {
                 lines.append(#"      <property name="\#(name)" value="\#(escape(value))"/>"#)
             }
             lines.append("    </properties>")

@@ -19,7 +19,7 @@ enum SummaryWriter {
         var lines: [String] = []
         lines.append("## Upgrade gate: \(mark(report.verdict))")
         lines.append("")
-        var scope = "case `\(code(inputs.caseID))`, \(inputs.runtime), builds \(inputs.builds.joined(separator: ", "))"
+        var scope = "case `\(code(inputs.caseID))`, \(inputs.runtimeText), builds \(inputs.builds.joined(separator: ", "))"
         if let shard = inputs.shard { scope += ", shard \(shard)" }
         lines.append("Inputs `\(inputs.digest.prefix(19))…` (\(scope)).")
         let cases = report.paths.flatMap(\.scenarios)
@@ -28,6 +28,15 @@ enum SummaryWriter {
                 + "\(cases.count { $0.verdict == .pass }) passed, \(cases.count { $0.verdict == .fail }) failed, "
                 + "\(cases.count { $0.verdict == .unknown }) unknown.")
         lines.append("")
+        if let runtimes = report.runtimeVerdicts {
+            lines.append("| runtime | verdict | passed | failed | unknown |")
+            lines.append("| --- | --- | ---: | ---: | ---: |")
+            for result in runtimes {
+                lines.append(
+                    "| \(result.runtime) | \(mark(result.verdict)) | \(result.passed) | \(result.failed) | \(result.unknown) |")
+            }
+            lines.append("")
+        }
 
         let scenarios = report.scenarios
         if !report.paths.isEmpty {
@@ -97,15 +106,16 @@ enum SummaryWriter {
     }
 
     /// `upgrade-runner run ...` for each failed or unknown (path, scenario), with the run's case id
-    /// and runtime, so that it seeds the same secrets and answers the same codes.
+    /// and the runtime the cell ran on, so that it seeds the same secrets and answers the same codes.
     static func rerunCommands(report: GateReport, inputs: RunInputs) -> [String] {
         var seen: Set<String> = []
         return report.problems.compactMap { problem -> String? in
-            guard let path = BuildPair(id: problem.path) else { return nil }
+            guard let matrixPath = RuntimePath(id: problem.path) else { return nil }
+            let path = matrixPath.pair
             var words = ["upgrade-runner", "run"]
             if let old = path.old { words += ["--from", old] }
             words += ["--to", path.new, "--scenario", problem.scenario.rawValue, "--case-id", inputs.caseID]
-            words += ["--runtime", "\"\(inputs.runtime)\""]
+            words += ["--runtime", "\"\(matrixPath.runtime ?? inputs.runtime)\""]
             let line = words.joined(separator: " ")
             return seen.insert(line).inserted ? line : nil
         }

@@ -1,3 +1,5 @@
+import SimRuntime
+
 /// The engine that turns expected cells and checkers' findings into a ``GateReport``.
 ///
 /// It fails closed: a cell with no finding is UNKNOWN ("did not run or did not finish"); any FAIL
@@ -83,6 +85,22 @@ public enum GateEngine {
             verdict: verdict, incomplete: incompleteSorted, conditions: conditions,
             notChecked: GateCondition.allCases.filter { !checked.contains($0) },
             paths: paths, runFindings: runSorted,
-            reasons: failReasons + incompleteSorted + unknownReasons)
+            reasons: failReasons + incompleteSorted + unknownReasons, runtimeVerdicts: runtimeResults(paths))
+    }
+
+    /// The verdict per runtime when the paths are a runtime matrix's (``RuntimePath``), else nil.
+    static func runtimeResults(_ paths: [GateReport.PathResult]) -> [GateReport.RuntimeResult]? {
+        var byRuntime: [RuntimeVersion: [GateReport.PathResult]] = [:]
+        for path in paths {
+            guard let runtime = RuntimePath(id: path.path)?.runtime else { continue }
+            byRuntime[runtime, default: []].append(path)
+        }
+        guard !byRuntime.isEmpty else { return nil }
+        return byRuntime.keys.sorted().map { runtime in
+            let cases = byRuntime[runtime]!.flatMap(\.scenarios).map(\.verdict)
+            return GateReport.RuntimeResult(
+                runtime: runtime, verdict: Verdict.combine(byRuntime[runtime]!.map(\.verdict)),
+                passed: cases.count { $0 == .pass }, failed: cases.count { $0 == .fail }, unknown: cases.count { $0 == .unknown })
+        }
     }
 }

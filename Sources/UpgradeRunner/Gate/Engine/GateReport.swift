@@ -1,3 +1,5 @@
+import SimRuntime
+
 /// The judged gate: a verdict per cell, per scenario on a path, per path, per condition and overall,
 /// with the findings behind them and the reasons for every verdict that is not PASS.
 ///
@@ -17,6 +19,17 @@ public struct GateReport: Codable, Equatable, Sendable {
     public var runFindings: [GateFinding]
     /// Every reason the overall verdict is not PASS: FAIL reasons first, then UNKNOWN ones.
     public var reasons: [String]
+    /// The verdict per runtime of a runtime matrix, oldest first; nil (and absent from gate.json) for one runtime.
+    public var runtimeVerdicts: [RuntimeResult]? = nil
+
+    /// One runtime's verdict over its paths, and how many (path, scenario) cases passed, failed and are unknown.
+    public struct RuntimeResult: Codable, Equatable, Sendable {
+        public var runtime: RuntimeVersion
+        public var verdict: Verdict
+        public var passed: Int
+        public var failed: Int
+        public var unknown: Int
+    }
 
     /// A condition's verdict over every path.
     public struct ConditionResult: Codable, Equatable, Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import SimRuntime
 
 /// Joins the output folders of a sharded gate (`upgrade-runner merge DIR... --out DIR`) into one verdict.
 ///
@@ -8,7 +9,8 @@ import Foundation
 /// plan, so a missing shard's cells have no finding and read UNKNOWN, and the missing shard is named
 /// in `incomplete`; so is a shard that did not finish. The merged artifacts are written with the same
 /// writers as a single run and, for the same findings, are byte-for-byte those of an unsharded run;
-/// every shard's `paths/` cell folders (status files, logs, diffs, snapshots) are copied in beside them.
+/// every shard's `paths/` cell folders (status files, logs, diffs, snapshots) are copied in beside them,
+/// and the archived `inputs/` of the first shard that has them.
 public enum GateMerger {
     /// One shard folder as merge read it.
     struct Shard {
@@ -29,7 +31,13 @@ public enum GateMerger {
     public static func merge(folders: [String], out: String, force: Bool = false) throws(GateError) -> GateReport {
         let (inputs, findings, incomplete) = try read(folders: folders, out: out)
         let plan = try inputs.plan()
-        let copies = try unitFolders(of: folders)
+        var copies = try unitFolders(of: folders)
+        // Every shard archived the same inputs (the same digest pins them): the first one's serve the merged run.
+        if inputs.archivedInputs != nil,
+            let holder = folders.first(where: { FileManager.default.fileExists(atPath: $0 + "/" + ArchivedInputs.folderName) })
+        {
+            copies.append((holder + "/" + ArchivedInputs.folderName, ArchivedInputs.folderName))
+        }
         let report = GateEngine.evaluate(expected: plan.expectedCells(in: nil), findings: findings, incomplete: incomplete)
         try GateArtifacts.begin(inputs: inputs, at: out, force: force)
         var completed = false
@@ -49,26 +57,32 @@ public enum GateMerger {
         return report
     }
 
-    /// The `paths/<path>/<scenario>` entries of every shard folder, to copy into the merged output
-    /// (status files, logs, entitlements.diff, snapshots), checked before anything is written.
+    /// The `paths/<path>/<scenario>` entries of every shard folder (`paths/<runtime>/<path>/<scenario>`
+    /// in a runtime matrix), to copy into the merged output (status files, logs, entitlements.diff,
+    /// snapshots), checked before anything is written.
     /// - Throws: ``GateError/shardMismatch(folder:reason:)`` when two shards hold the same cell folder.
     static func unitFolders(of folders: [String]) throws(GateError) -> [(source: String, relative: String)] {
         let manager = FileManager.default
+        func entries(_ folder: String) -> [String] { ((try? manager.contentsOfDirectory(atPath: folder)) ?? []).sorted() }
         var owner: [String: String] = [:]
         var copies: [(source: String, relative: String)] = []
         for folder in folders {
-            let root = (folder as NSString).appendingPathComponent("paths")
-            guard let paths = try? manager.contentsOfDirectory(atPath: root) else { continue }
-            for path in paths.sorted() {
-                let pathFolder = (root as NSString).appendingPathComponent(path)
-                guard let scenarios = try? manager.contentsOfDirectory(atPath: pathFolder) else { continue }
-                for scenario in scenarios.sorted() {
-                    let relative = "paths/\(path)/\(scenario)"
+            var pathFolders: [String] = []
+            for entry in entries((folder as NSString).appendingPathComponent("paths")) {
+                if RuntimeVersion(slug: entry) != nil {
+                    pathFolders += entries(folder + "/paths/" + entry).map { "paths/\(entry)/\($0)" }
+                } else {
+                    pathFolders.append("paths/" + entry)
+                }
+            }
+            for path in pathFolders {
+                for scenario in entries((folder as NSString).appendingPathComponent(path)) {
+                    let relative = "\(path)/\(scenario)"
                     if let other = owner[relative] {
                         throw .shardMismatch(folder: folder, reason: "holds \(relative), which shard folder \(other) holds too")
                     }
                     owner[relative] = folder
-                    copies.append(((pathFolder as NSString).appendingPathComponent(scenario), relative))
+                    copies.append(((folder as NSString).appendingPathComponent(relative), relative))
                 }
             }
         }

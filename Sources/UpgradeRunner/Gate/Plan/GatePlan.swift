@@ -1,31 +1,40 @@
-/// One unit of work: a scenario on a path, run on its own fresh device.
+import SimRuntime
+
+/// One unit of work: a scenario on a path (on one runtime of a matrix), run on its own fresh device.
 public struct PlanUnit: Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
     /// The path.
     public var path: BuildPair
     /// The scenario.
     public var scenario: Scenario
+    /// The runtime of a runtime-matrix unit; nil on a one-runtime gate (the run's `runtime`).
+    public var runtime: RuntimeVersion?
 
     /// A unit.
-    public init(path: BuildPair, scenario: Scenario) {
+    public init(path: BuildPair, scenario: Scenario, runtime: RuntimeVersion? = nil) {
         self.path = path
         self.scenario = scenario
+        self.runtime = runtime
     }
 
-    /// The unit's folder under the output folder: `paths/v1-to-v2/upgrade`.
-    public var folder: String { "paths/\(path.id)/\(scenario)" }
+    /// The path as reports name it: `v1-to-v2`, or `iOS-15.0/v1-to-v2` in a matrix (see ``RuntimePath``).
+    public var pathID: String { RuntimePath(runtime: runtime, pair: path).id }
+
+    /// The unit's folder under the output folder: `paths/v1-to-v2/upgrade` (`paths/iOS-15.0/v1-to-v2/upgrade`).
+    public var folder: String { "paths/\(pathID)/\(scenario)" }
 
     /// `v1-to-v2/upgrade`.
-    public var description: String { "\(path.id)/\(scenario)" }
+    public var description: String { "\(pathID)/\(scenario)" }
 
     /// The cells this unit must judge: its scenario's conditions plus no-secret-in-artifacts.
     public var cells: [GateCell] {
         var conditions = scenario.checks
         if !conditions.contains(.noSecretInArtifacts) { conditions.append(.noSecretInArtifacts) }
-        return conditions.map { GateCell(path: path.id, scenario: scenario, condition: $0) }
+        return conditions.map { GateCell(path: pathID, scenario: scenario, condition: $0) }
     }
 
-    /// Units sort by path id, then scenario in DESIGN.md's order: the order shards are dealt in.
-    public static func < (lhs: PlanUnit, rhs: PlanUnit) -> Bool { (lhs.path.id, lhs.scenario) < (rhs.path.id, rhs.scenario) }
+    /// Units sort by path id (runtime first in a matrix), then scenario in DESIGN.md's order: the
+    /// order shards are dealt in, so a matrix's shards each get cells of every runtime.
+    public static func < (lhs: PlanUnit, rhs: PlanUnit) -> Bool { (lhs.pathID, lhs.scenario) < (rhs.pathID, rhs.scenario) }
 }
 
 /// What a gate or a run will do: its paths, its scenarios and the sorted (path, scenario) units.
@@ -101,13 +110,23 @@ public struct GatePlan: Equatable, Sendable {
         try self.init(paths: [path], scenarios: scenarios, units: scenarios.map { PlanUnit(path: path, scenario: $0) })
     }
 
-    /// The plan that `inputs` describe: a single path when `inputs.path` is set, else the gate over `inputs.builds`.
+    /// The plan that `inputs` describe: a single path when `inputs.path` is set, else the gate over
+    /// `inputs.builds`; every unit once per runtime when `inputs.runtimes` names a matrix.
     public init(inputs: RunInputs) throws(GateError) {
+        let base: GatePlan
         if let path = inputs.path {
-            try self.init(path: path, scenarios: inputs.scenarios)
+            base = try GatePlan(path: path, scenarios: inputs.scenarios)
         } else {
-            try self.init(builds: inputs.builds, scenarios: inputs.scenarios)
+            base = try GatePlan(builds: inputs.builds, scenarios: inputs.scenarios)
         }
+        guard let runtimes = inputs.runtimes else {
+            self = base
+            return
+        }
+        let units = runtimes.flatMap { runtime in
+            base.units.map { PlanUnit(path: $0.path, scenario: $0.scenario, runtime: runtime) }
+        }
+        try self.init(paths: base.paths, scenarios: base.scenarios, units: units)
     }
 
     private init(paths: [BuildPair], scenarios: [Scenario], units: [PlanUnit]) throws(GateError) {

@@ -31,8 +31,10 @@ public struct RunInputs: Codable, Equatable, Sendable {
     public var builds: [String]
     /// The one path of `upgrade-runner run`; nil for a gate over `builds`.
     public var path: BuildPair?
-    /// The device runtime.
+    /// The device runtime; in a runtime matrix, the oldest of ``runtimes``.
     public var runtime: RuntimeVersion
+    /// The runtimes of a matrix (`gate --runtimes`), two or more, oldest first; nil for one runtime.
+    public var runtimes: [RuntimeVersion]?
     /// The test-case id the seeded data derives from.
     public var caseID: String
     /// The scenarios asked for.
@@ -45,6 +47,8 @@ public struct RunInputs: Codable, Equatable, Sendable {
     public var runnerVersion: String
     /// The slice this run covers; nil for all of it.
     public var shard: ShardSpec?
+    /// Where `inputs/` holds every build's files (`gate --archive-inputs`); nil when they were not archived.
+    public var archivedInputs: ArchivedInputs?
 
     /// The current layout version.
     public static let currentFormatVersion = 1
@@ -67,6 +71,12 @@ public struct RunInputs: Codable, Equatable, Sendable {
         self.shard = shard
     }
 
+    /// Every runtime the run covers: ``runtimes``, or ``runtime`` alone.
+    public var runtimeList: [RuntimeVersion] { runtimes ?? [runtime] }
+
+    /// `iOS 17.5`, or `iOS 12.4, iOS 15.0, iOS 17.5` for a matrix.
+    public var runtimeText: String { runtimeList.map(\.description).joined(separator: ", ") }
+
     /// `sha256:<hex>` of these inputs without the shard: every shard of one gate has the same digest,
     /// and merge refuses a folder whose digest differs.
     public var digest: String {
@@ -86,6 +96,9 @@ public struct RunInputs: Codable, Equatable, Sendable {
             throw .malformed(
                 path: path,
                 reason: "formatVersion \(inputs.formatVersion) is newer than this runner reads (\(currentFormatVersion))")
+        }
+        if let runtimes = inputs.runtimes, runtimes.count < 2 || runtimes != Array(Set(runtimes)).sorted() {
+            throw .malformed(path: path, reason: "field \"runtimes\" must list two or more runtimes, oldest first, each once")
         }
         for build in inputs.builds where inputs.buildFiles[build] == nil {
             throw .malformed(path: path, reason: "field \"buildFiles\" has no entry for build \"\(build)\"")

@@ -1,4 +1,5 @@
 import Foundation
+import SimRuntime
 
 /// The comparison `replay` makes: every status file (`paths/**/status/*.json`) of an archived run
 /// against the replay's, byte for byte, with the JSON fields that differ for each file that does.
@@ -74,7 +75,8 @@ public struct StatusComparison: Equatable, Sendable {
             onlyInArchived: old.subtracting(new).sorted(), onlyInReplay: new.subtracting(old).sorted())
     }
 
-    /// Every `paths/<path>/<scenario>/status/<name>.json` under `folder`, relative to it.
+    /// Every `paths/<path>/<scenario>/status/<name>.json` under `folder` (with the runtime's folder
+    /// first in a matrix, `paths/iOS-15.0/<path>/...`), relative to it.
     public static func statusFiles(in folder: String) throws(GateError) -> Set<String> {
         let root = folder + "/paths"
         let manager = FileManager.default
@@ -85,7 +87,10 @@ public struct StatusComparison: Equatable, Sendable {
         var files = Set<String>()
         while let relative = enumerator.nextObject() as? String {
             let parts = relative.split(separator: "/")
-            if parts.count == 4, parts[2] == "status", relative.hasSuffix(".json") { files.insert("paths/" + relative) }
+            let matrix = parts.count == 5 && RuntimeVersion(slug: String(parts[0])) != nil
+            if parts.count == 4 || matrix, parts[parts.count - 2] == "status", relative.hasSuffix(".json") {
+                files.insert("paths/" + relative)
+            }
         }
         return files
     }

@@ -1,0 +1,127 @@
+import Foundation
+import SimDevice
+
+/// run.json's `archivedInputs`: where `<out>/inputs/` (written by `gate --archive-inputs`) holds the
+/// files of every build the run used, so that `replay` needs nothing but the artifacts folder.
+///
+/// The layout, every path relative to the artifacts folder:
+/// ```
+/// inputs/builds/<id>/build.json          the manifest, byte for byte as the builds folder held it
+/// inputs/builds/<id>/<entitlements>      the entitlements file the manifest names
+/// inputs/executables/<sha256>            each executable once, named by its SHA-256 (builds that
+///                                        share an executable share the file)
+/// ```
+/// Executables are stored uncompressed: the runner links nothing that deflates (Foundation on Linux
+/// has no compression API and zlib is not a dependency); the README gives the sizes measured.
+/// The entitlements' and executables' digests are run.json's `buildFiles`; the manifest's is here.
+public struct ArchivedInputs: Codable, Equatable, Sendable {
+    /// One build's archived files.
+    public struct BuildEntry: Codable, Equatable, Sendable {
+        /// The manifest's path, `inputs/builds/<id>/build.json`.
+        public var manifest: String
+        /// Lower-case hex SHA-256 of the manifest.
+        public var manifestSHA256: String
+        /// The entitlements file's path, `inputs/builds/<id>/<name>`.
+        public var entitlements: String
+        /// The executable's path, `inputs/executables/<sha256>`.
+        public var executable: String
+    }
+
+    /// The version of the inputs folder's layout; a newer one is refused, not guessed at.
+    public var formatVersion: Int
+    /// Build id to its files.
+    public var builds: [String: BuildEntry]
+
+    /// The current layout version.
+    public static let currentFormatVersion = 1
+    /// The folder under the artifacts folder.
+    public static let folderName = "inputs"
+
+    /// Where the files of `builds`, pinned as `pins`, go.
+    /// - Throws: ``GateError/unreadable(path:reason:)`` for a manifest that cannot be read.
+    static func plan(for builds: [String: Build], pins: [String: RunInputs.BuildFiles]) throws(GateError) -> ArchivedInputs {
+        var entries: [String: BuildEntry] = [:]
+        for (id, build) in builds {
+            let folder = "\(folderName)/builds/\(id)/"
+            entries[id] = BuildEntry(
+                manifest: folder + BuildManifestFile.name,
+                manifestSHA256: try GateHash.hexOfFile(atPath: build.folder + "/" + BuildManifestFile.name),
+                entitlements: folder + build.manifest.entitlements,
+                executable: "\(folderName)/executables/" + pins[id]!.executable)
+        }
+        return ArchivedInputs(formatVersion: currentFormatVersion, builds: entries)
+    }
+
+    /// Copies the files of `builds` into `out` as this record says.
+    /// - Throws: ``GateError/io(path:doing:cause:)`` naming the file.
+    func write(_ builds: [String: Build], to out: String) throws(GateError) {
+        var written: Set<String> = []
+        for id in self.builds.keys.sorted() {
+            guard let entry = self.builds[id], let build = builds[id] else { continue }
+            for (source, target) in [
+                (build.folder + "/" + BuildManifestFile.name, entry.manifest), (build.entitlementsPath, entry.entitlements),
+                (build.executablePath, entry.executable),
+            ] where written.insert(target).inserted {
+                let path = out + "/" + target
+                try ArtifactFile.createFolder((path as NSString).deletingLastPathComponent)
+                guard let data = FileManager.default.contents(atPath: source) else {
+                    throw .unreadable(path: source, reason: "cannot be read")
+                }
+                try ArtifactFile.write(data, to: path, atomically: true)
+                if target == entry.executable { try ArtifactFile.setMode(0o755, of: path) }
+            }
+        }
+    }
+
+    /// The catalog that finds every build in `folder/inputs/`, after checking that each archived
+    /// file is there with the digest run.json pins.
+    /// - Throws: ``GateError/malformed(path:reason:)`` or ``GateError/unreadable(path:reason:)`` (exit 2)
+    ///   naming the first file that is missing, tampered with or of a newer layout, before anything runs.
+    func catalog(in folder: String, pins: [String: RunInputs.BuildFiles], runFile: String) throws(GateError) -> BuildCatalog {
+        if formatVersion > Self.currentFormatVersion {
+            throw .malformed(
+                path: runFile,
+                reason:
+                    "field \"archivedInputs.formatVersion\" is \(formatVersion), newer than this runner reads (\(Self.currentFormatVersion))"
+            )
+        }
+        var executables: [String: String] = [:]
+        for id in builds.keys.sorted() {
+            let entry = builds[id]!
+            guard let pin = pins[id] else {
+                throw .malformed(
+                    path: runFile, reason: "field \"archivedInputs.builds\" names build \"\(id)\", which buildFiles does not")
+            }
+            let expectedManifest = "\(Self.folderName)/builds/\(id)/\(BuildManifestFile.name)"
+            let prefix = "\(Self.folderName)/builds/\(id)/"
+            let entitlementsName = entry.entitlements.hasPrefix(prefix) ? String(entry.entitlements.dropFirst(prefix.count)) : ""
+            guard entry.manifest == expectedManifest, !entitlementsName.isEmpty, !entitlementsName.contains("/"),
+                !entitlementsName.hasPrefix("."), entry.executable == "\(Self.folderName)/executables/\(pin.executable)"
+            else {
+                throw .malformed(path: runFile, reason: "field \"archivedInputs.builds.\(id)\" points outside the inputs layout")
+            }
+            for (relative, expected) in [
+                (entry.manifest, entry.manifestSHA256), (entry.entitlements, pin.entitlements),
+                (entry.executable, pin.executable),
+            ] {
+                let path = folder + "/" + relative
+                guard FileManager.default.fileExists(atPath: path) else {
+                    throw .unreadable(path: path, reason: "is missing from the archived inputs (a truncated inputs folder)")
+                }
+                let found = try GateHash.hexOfFile(atPath: path)
+                guard found == expected else {
+                    throw .malformed(
+                        path: path,
+                        reason:
+                            "has sha256 \(found.prefix(12))… but run.json archived \(expected.prefix(12))…: the archived inputs were changed"
+                    )
+                }
+            }
+            let executable = folder + "/" + entry.executable
+            if !FileManager.default.isExecutableFile(atPath: executable) { try ArtifactFile.setMode(0o755, of: executable) }
+            executables[id] = executable
+        }
+        let root = folder + "/" + Self.folderName
+        return BuildCatalog(folder: root + "/builds", productsFolder: root + "/executables", executables: executables)
+    }
+}
