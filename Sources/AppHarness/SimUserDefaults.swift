@@ -49,7 +49,9 @@ public final class SimUserDefaults: @unchecked Sendable {
     public func array(forKey defaultName: String) -> [Any]? { store.array(forKey: defaultName) }
     public func dictionary(forKey defaultName: String) -> [String: Any]? { store.dictionary(forKey: defaultName) }
     public func stringArray(forKey defaultName: String) -> [String]? { store.array(forKey: defaultName) as? [String] }
-    public func double(forKey defaultName: String) -> Double { (store.object(forKey: defaultName) as? NSNumber)?.doubleValue ?? 0 }
+    public func double(forKey defaultName: String) -> Double {
+        (store.object(forKey: defaultName) as? NSNumber)?.doubleValue ?? 0
+    }
 
     public func set(_ value: Any?, forKey defaultName: String) { store.set(value, forKey: defaultName) }
     public func set(_ value: Int, forKey defaultName: String) { store.set(value, forKey: defaultName) }

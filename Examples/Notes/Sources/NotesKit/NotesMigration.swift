@@ -79,7 +79,8 @@ public struct NotesMigration {
             for itemClass in [kSecClassGenericPassword, kSecClassInternetPassword] {
                 let status = SecItemDelete([kSecClass: itemClass] as CFDictionary)
                 if status != errSecSuccess && status != errSecItemNotFound {
-                    steps.append(Step(label: "sweep", store: "keychain", operation: "SecItemDelete", status: status, outcome: .failed))
+                    steps.append(
+                        Step(label: "sweep", store: "keychain", operation: "SecItemDelete", status: status, outcome: .failed))
                     return
                 }
             }

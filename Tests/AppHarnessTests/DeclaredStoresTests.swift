@@ -1,0 +1,78 @@
+import Foundation
+import SimDevice
+import SimRuntime
+import SimSecurity
+import Testing
+@testable import AppHarness
+
+/// An ordinary build's automation from its declaration alone: every store kind seeded, read back,
+/// seeded malformed and cleaned up, in the declared labels.
+@Suite("Declared stores")
+struct DeclaredStoresTests {
+    static let declaration = BuildDeclaration(secrets: [
+        DeclaredItem(label: "apiToken", store: .preference(key: "apiToken", suite: nil)),
+        DeclaredItem(
+            label: "shareKey", store: .propertyList(file: "Library/Application Support/settings.plist", keyPath: "sharing.key")),
+        DeclaredItem(
+            label: "session", store: .archive(file: "Library/Application Support/Session.archive", keyPath: "auth.token")),
+        DeclaredItem(
+            label: "password",
+            store: .keychain(KeychainItemDeclaration(itemClass: "inet", server: "sync.example", account: "me", accessible: "ck"))),
+        DeclaredItem(
+            label: "perCase", store: .keychain(KeychainItemDeclaration(service: "svc.$(CASE_ID)", account: "key.$(CASE_ID)"))),
+    ])
+
+    /// A build with no automation code of its own: only its (empty) launch.
+    struct PlainBuild: AppBuild {
+        let buildID = "plain"
+        func launch(_ launch: HarnessLaunch) async {}
+    }
+
+    private func run(_ app: InProcessApp, _ mode: LaunchMode, malformed: Bool = false) async -> LaunchStatus {
+        let platform = app.platform([mode.argument!, LaunchMode.caseIDArgument, "c9"])
+        let environment = AppEnvironment(platform: platform)
+        let launch = HarnessLaunch(
+            buildID: "plain", mode: mode, caseID: "c9", environment: environment, declaration: Self.declaration)
+        await Keychain.withCurrent(platform.keychain) { await PlainBuild().run(launch) }
+        return launch.currentStatus
+    }
+
+    @Test("seed writes every declared store, verify finds each, cleanup removes each exactly; no value in the status")
+    func roundTrip() async throws {
+        let app = try InProcessApp()
+        let labels = Self.declaration.secretLabels.sorted()
+        let seeded = await run(app, .seed)
+        #expect(seeded.items.map(\.name).sorted() == labels)
+        #expect(seeded.items.allSatisfy { $0.result == .written }, "\(seeded.items)")
+        let verified = await run(app, .verify)
+        #expect(verified.items.allSatisfy { $0.result == .found }, "\(verified.items)")
+        let text = String(decoding: try verified.encoded(), as: UTF8.self)
+        for label in labels { #expect(!text.contains(CaseSecrets(caseID: "c9")[label])) }
+        let cleaned = await run(app, .cleanup)
+        #expect(cleaned.items.allSatisfy { $0.result == .removed }, "\(cleaned.items)")
+        let after = await run(app, .verify)
+        #expect(after.items.allSatisfy { $0.result == .missing }, "\(after.items)")
+    }
+
+    @Test("malformed seeds are written, and read back as mismatches or decode failures, never found")
+    func malformed() async throws {
+        let app = try InProcessApp()
+        let seeded = await run(app, .seedMalformed)
+        #expect(seeded.items.allSatisfy { $0.result == .written }, "\(seeded.items)")
+        let verified = await run(app, .verify)
+        #expect(verified.items.allSatisfy { $0.result != .found }, "\(verified.items)")
+    }
+
+    @Test("SimUserDefaults has UserDefaults' signatures over the launch's preferences")
+    func userDefaults() async throws {
+        let app = try InProcessApp()
+        _ = await run(app, .seed)
+        // `.standard` is this wrapper over the launch's preferences (one launch per app process).
+        let defaults = SimUserDefaults(AppEnvironment(platform: app.platform([])).defaults)
+        #expect(defaults.string(forKey: "apiToken") == CaseSecrets(caseID: "c9")["apiToken"])
+        defaults.set(3, forKey: "count")
+        #expect(defaults.integer(forKey: "count") == 3)
+        defaults.removeObject(forKey: "count")
+        #expect(defaults.object(forKey: "count") == nil)
+    }
+}
