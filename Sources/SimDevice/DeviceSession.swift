@@ -61,6 +61,15 @@ public final class DeviceSession: @unchecked Sendable {
     /// Forgets cached launch targets after the containers changed.
     func containersChanged() { state.withLock { targets.removeAll() } }
 
+    /// Rewrites the lock-state file apps read from the record, under the record's lock: a lock or
+    /// unlock on another thread (the runner unlocking while a prewarmed app waits) can then never be
+    /// overwritten by an older state read a moment before.
+    func refreshLockStateFile() throws(DeviceError) {
+        state.lock()
+        defer { state.unlock() }
+        try Device.writeLockStateFile(current.record, current.layout)
+    }
+
     /// Changes the record and writes `device.json` and the lock-state file.
     func update(_ change: (inout DeviceRecord) -> Void) throws(DeviceError) {
         state.lock()

@@ -77,7 +77,7 @@ extension DeviceSession {
             throw .notWritable(path, reason: "cannot create the launch's \(what)")
         }
         // The record is the truth; the file apps read is rewritten in case someone edited one of them.
-        try Device.writeLockStateFile(record, layout)
+        try refreshLockStateFile()
 
         let context = LaunchContext(
             udid: udid, deviceDirectory: layout.directory, bundleID: bundleID, identity: app.record.identity,

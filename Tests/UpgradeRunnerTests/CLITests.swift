@@ -210,7 +210,7 @@ import TestSupport
     ) {
         func tree() -> [String] {
             BuildFixture.tree(cli.directory.path).filter {
-                !liveApp || !($0.contains("/logs/") || $0.contains(".db-wal ") || $0.contains(".db-shm "))
+                !liveApp || !($0.contains("/logs/") || $0.contains("/logs ") || $0.contains(".db-wal ") || $0.contains(".db-shm "))
             }
         }
         let before = tree()
