@@ -55,7 +55,7 @@ public enum Harness {
         let caseID = environment.argument(after: LaunchMode.caseIDArgument)
         let launch = HarnessLaunch(
             buildID: build.buildID, mode: mode, caseID: caseID ?? "", environment: environment,
-            declaration: installedDeclaration())
+            loading: { installedDeclaration() })
         var exitCode: Int32 = 0
         if caseID == nil && mode != .launch {
             launch.recordError("caseID", .arguments, LaunchMode.caseIDArgument, EINVAL)

@@ -12,25 +12,43 @@ public final class HarnessLaunch: LaunchJournal, @unchecked Sendable {
     public let caseID: String
     public let environment: AppEnvironment
     /// What this build declares it keeps (its installed build.json's `keeps`), resolved for the
-    /// case; nil when the build declares nothing or runs outside an installed bundle.
-    public let declaration: BuildDeclaration?
+    /// case; nil when the build declares nothing or runs outside an installed bundle. Read on first
+    /// use: a build whose hooks never ask (its own seed, verify and cleanup) pays nothing for it.
+    public var declaration: BuildDeclaration? {
+        lock.withLock {
+            if let loaded { return loaded }
+            let declaration = loadDeclaration().map { declaration in
+                func resolved(_ items: [DeclaredItem]) -> [DeclaredItem] {
+                    items.map { DeclaredItem(label: $0.label, store: $0.store.resolved(caseID: caseID)) }
+                }
+                return BuildDeclaration(secrets: resolved(declaration.secrets), bookkeeping: resolved(declaration.bookkeeping))
+            }
+            loaded = .some(declaration)
+            return declaration
+        }
+    }
+    private let loadDeclaration: @Sendable () -> BuildDeclaration?
+    private var loaded: BuildDeclaration??
     private let lock = NSLock()
     private var status: LaunchStatus
 
     /// Starts collecting the status of one launch of build `buildID`.
-    public init(
+    public convenience init(
         buildID: String, mode: LaunchMode, caseID: String, environment: AppEnvironment,
         declaration: BuildDeclaration? = nil
+    ) {
+        self.init(buildID: buildID, mode: mode, caseID: caseID, environment: environment, loading: { declaration })
+    }
+
+    /// A launch whose declaration `loading` reads when a hook first asks for it.
+    public init(
+        buildID: String, mode: LaunchMode, caseID: String, environment: AppEnvironment,
+        loading: @escaping @Sendable () -> BuildDeclaration?
     ) {
         self.mode = mode
         self.caseID = caseID
         self.environment = environment
-        self.declaration = declaration.map { declaration in
-            func resolved(_ items: [DeclaredItem]) -> [DeclaredItem] {
-                items.map { DeclaredItem(label: $0.label, store: $0.store.resolved(caseID: caseID)) }
-            }
-            return BuildDeclaration(secrets: resolved(declaration.secrets), bookkeeping: resolved(declaration.bookkeeping))
-        }
+        self.loadDeclaration = loading
         status = LaunchStatus(build: buildID, mode: mode, caseID: caseID, runtime: environment.runtime)
     }
 
