@@ -47,14 +47,38 @@ extension Keychain {
             persistentReference: PersistentReference.encode(itemClass, rowid: row.rowid))
     }
 
+    /// One formatter for the process: making one per date value was most of a dump's cost.
+    private static let dates = LockedDateFormatter()
+
     private static func text(_ value: Any) -> String {
         switch value {
         case let string as String: return string
-        case let data as Data: return data.map { String(format: "%02x", $0) }.joined()
-        case let date as Date: return ISO8601DateFormatter().string(from: date)
+        case let data as Data: return hex(data)
+        case let date as Date: return dates.string(from: date)
         case let control as SecAccessControl: return "\(control.protection);flags=\(control.flags.rawValue)"
         case let number as NSNumber: return number.stringValue
         default: return "\(value)"
         }
     }
+}
+
+/// Lower-case hex of `data`, without a formatted string per byte.
+func hex(_ data: Data) -> String {
+    let digits = Array("0123456789abcdef".utf8)
+    var bytes = [UInt8]()
+    bytes.reserveCapacity(data.count * 2)
+    for byte in data {
+        bytes.append(digits[Int(byte >> 4)])
+        bytes.append(digits[Int(byte & 0x0F)])
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+/// An ISO 8601 formatter shared by threads: Foundation's formatters are not documented as safe to
+/// use from several threads at once on Linux, so calls take turns.
+final class LockedDateFormatter: @unchecked Sendable {
+    private let lock = NSLock()
+    private let formatter = ISO8601DateFormatter()
+
+    func string(from date: Date) -> String { lock.withLock { formatter.string(from: date) } }
 }
