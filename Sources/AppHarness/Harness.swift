@@ -88,7 +88,9 @@ public enum Harness {
     /// Writes the status file atomically, so a killed launch leaves the whole file or none.
     static func writeStatus(_ status: LaunchStatus, to url: URL) throws {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try status.encoded().write(to: url, options: .atomic)
+        // Atomic without a sync, as every store of a simulated device: its apps end by SIGKILL only.
+        let failure = AtomicFile.write(try status.encoded(), to: url.path)
+        guard failure == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path, NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(failure))]) }
     }
 }
 

@@ -90,7 +90,8 @@ public enum ContainerDirectory {
                 try FileManager.default.createDirectory(atPath: folder + "/" + sub, withIntermediateDirectories: true)
             }
             let data = try PropertyListSerialization.data(fromPropertyList: metadata, format: .xml, options: 0)
-            try data.write(to: URL(fileURLWithPath: folder + "/" + metadataFileName), options: .atomic)
+            let failure = AtomicFile.write(data, to: folder + "/" + metadataFileName)
+            if failure != 0 { throw NSError(domain: NSPOSIXErrorDomain, code: Int(failure)) }
         } catch {
             throw .fileSystem(folder, reason: "cannot create container (\(error.localizedDescription))")
         }

@@ -85,6 +85,7 @@ public struct Device: Sendable {
             throw .missingFile(layout.keychainPath, what: "keychain database")
         }
         var configuration = Keychain.Configuration(storage: .file(layout.keychainPath), runtime: record.runtime)
+        configuration.durability = .processKill  // a simulated device's store, as its apps open it
         configuration.reportsOpenError = false
         let keychain = Keychain(configuration)
         if let problem = keychain.openError {
@@ -110,16 +111,18 @@ public struct Device: Sendable {
         } catch {
             throw .notWritable(layout.directory, reason: error.localizedDescription)
         }
-        let keychain = Keychain(Keychain.Configuration(storage: .file(layout.keychainPath)))
+        var configuration = Keychain.Configuration(storage: .file(layout.keychainPath))
+        configuration.durability = .processKill
+        let keychain = Keychain(configuration)
         if let problem = keychain.openError { throw .fileSystem(layout.keychainPath, reason: "\(problem)") }
     }
 
     static func writeDigestKey(_ layout: DeviceLayout) throws(DeviceError) {
         var generator = SystemRandomNumberGenerator()
         let key = Data((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
-        guard FileManager.default.createFile(atPath: layout.digestKeyPath, contents: key, attributes: [.posixPermissions: 0o600])
-        else {
-            throw .notWritable(layout.digestKeyPath, reason: "cannot create the digest key")
+        let failure = AtomicFile.write(key, to: layout.digestKeyPath, mode: 0o600)
+        guard failure == 0 else {
+            throw .notWritable(layout.digestKeyPath, reason: "cannot create the digest key (\(FileFailure.posix(failure)))")
         }
     }
 
@@ -130,10 +133,9 @@ public struct Device: Sendable {
         let text = Data((state.rawValue + "\n").utf8)
         // Launches call this too; an unchanged file is left alone (an atomic write costs a sync).
         if FileManager.default.contents(atPath: layout.lockStatePath) == text { return }
-        do {
-            try text.write(to: URL(fileURLWithPath: layout.lockStatePath), options: .atomic)
-        } catch {
-            throw .fileSystem(layout.lockStatePath, reason: "cannot be written")
+        let failure = AtomicFile.write(text, to: layout.lockStatePath)
+        guard failure == 0 else {
+            throw .fileSystem(layout.lockStatePath, reason: "cannot be written (\(FileFailure.posix(failure)))")
         }
     }
 }

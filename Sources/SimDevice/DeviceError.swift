@@ -99,14 +99,15 @@ enum JSONFile {
         }
     }
 
-    /// Writes `value` as sorted-key JSON, atomically (a crash leaves the old file or the new one).
+    /// Writes `value` as sorted-key JSON, atomically (a killed process leaves the old file or the
+    /// new one) and without a sync (``AtomicFile``).
     static func write<T: Encodable>(_ value: T, to path: String) throws(DeviceError) {
-        do {
-            var data = try encoder.encode(value)
-            data.append(0x0A)
-            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            throw .fileSystem(path, reason: "cannot be written (\(FileFailure.cause(error)))")
+        var data: Data
+        do { data = try encoder.encode(value) } catch {
+            throw .fileSystem(path, reason: "cannot be encoded (\(error))")
         }
+        data.append(0x0A)
+        let failure = AtomicFile.write(data, to: path)
+        guard failure == 0 else { throw .fileSystem(path, reason: "cannot be written (\(FileFailure.posix(failure)))") }
     }
 }

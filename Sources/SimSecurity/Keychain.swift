@@ -26,6 +26,17 @@ public final class Keychain: @unchecked Sendable {
         case file(String)
     }
 
+    /// What a committed SecItem call must survive. Both keep every call all-or-nothing (one
+    /// transaction each, WAL).
+    public enum Durability: Sendable, Equatable {
+        /// A power loss (SQLite `synchronous = NORMAL`: the log is synced at checkpoints). The default.
+        case powerLoss
+        /// Only the process being killed (`synchronous = OFF`: no sync at all; the kernel keeps
+        /// what a killed process wrote). A simulated device's crash model: its apps end by SIGKILL,
+        /// never by the machine losing power, and a sync per launch dominated a gate's time.
+        case processKill
+    }
+
     /// Everything a keychain needs to know about the device and the calling app.
     public struct Configuration: Sendable {
         public var storage: Storage
@@ -36,6 +47,9 @@ public final class Keychain: @unchecked Sendable {
         /// Whether the device has a passcode (items of class WhenPasscodeSetThisDeviceOnly need one).
         public var passcodeSet: Bool
         public var seam: Seam
+        /// What a committed call must survive (see ``Durability``); a launched app's store only
+        /// ever ends by its process being killed.
+        public var durability: Durability = .powerLoss
         /// Whether a store that cannot be opened is reported on standard error (an app's log).
         /// Host-side readers that report ``Keychain/openError`` themselves turn it off, so that
         /// the problem is told once.
@@ -60,10 +74,12 @@ public final class Keychain: @unchecked Sendable {
         /// runtime and clock, and the process's seam.
         public static func launched(_ context: LaunchContext) -> Configuration {
             let clock = context.clock
-            return Configuration(
+            var configuration = Configuration(
                 storage: .file(context.keychainPath), identity: context.identity,
                 lockState: .file(context.lockStatePath), runtime: context.runtime,
                 clock: { clock }, passcodeSet: context.passcodeSet, seam: .process)
+            configuration.durability = .processKill
+            return configuration
         }
     }
 
@@ -84,7 +100,8 @@ public final class Keychain: @unchecked Sendable {
         do {
             switch configuration.storage {
             case .inMemory: store = try KeychainStore(path: ":memory:", inMemory: true)
-            case .file(let path): store = try KeychainStore(path: path, inMemory: false)
+            case .file(let path):
+                store = try KeychainStore(path: path, inMemory: false, syncs: configuration.durability == .powerLoss)
             }
             openError = nil
         } catch {

@@ -124,11 +124,14 @@ final class KeychainStore {
 
     let database: SQLiteDatabase
     let path: String
+    /// `PRAGMA synchronous`: `NORMAL` (survives a power loss) or `OFF` (survives a killed process).
+    private let synchronous: String
 
     /// Opens the store, creating the schema in an empty or new database. Never deletes,
     /// truncates or recreates an existing file.
-    init(path: String, inMemory: Bool) throws(KeychainOpenError) {
+    init(path: String, inMemory: Bool, syncs: Bool = true) throws(KeychainOpenError) {
         self.path = path
+        self.synchronous = syncs ? "NORMAL" : "OFF"
         let fileManager = FileManager.default
         if !inMemory {
             var isDirectory: ObjCBool = false
@@ -169,7 +172,7 @@ final class KeychainStore {
             if !inMemory {
                 try database.execute("PRAGMA journal_mode = WAL")
             }
-            try database.execute("PRAGMA synchronous = NORMAL")
+            try database.execute("PRAGMA synchronous = \(synchronous)")
             // Two processes can open a new file at once: the one that takes the write lock first
             // creates the schema, the other finds it made.
             let created = try database.transaction(immediate: true) { () throws -> Bool in
@@ -202,7 +205,7 @@ final class KeychainStore {
         if !inMemory {
             try database.execute("PRAGMA journal_mode = WAL")
         }
-        try database.execute("PRAGMA synchronous = NORMAL")
+        try database.execute("PRAGMA synchronous = \(synchronous)")
     }
 
     /// The schema, generated from the item classes so that columns and primary keys cannot drift.

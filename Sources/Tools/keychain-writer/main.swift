@@ -12,7 +12,10 @@ guard arguments.count >= 3, let count = Int(arguments[2]) else {
 }
 let prefix = arguments.count > 3 ? arguments[3] : "item"
 // Seam.process: a launch context in the environment can inject faults or a crash point.
-let keychain = Keychain(.init(storage: .file(arguments[1]), seam: .process))
+// A simulated device's durability (no sync): what the kill test proves all-or-nothing is that one.
+var configuration = Keychain.Configuration(storage: .file(arguments[1]), seam: .process)
+configuration.durability = .processKill
+let keychain = Keychain(configuration)
 if let error = keychain.openError {
     FileHandle.standardError.write(Data("keychain-writer: \(error)\n".utf8))
     exit(2)

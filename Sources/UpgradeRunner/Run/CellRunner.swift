@@ -212,10 +212,11 @@ struct CellRunner {
     }
 
     private func adminKeychain(_ device: ScenarioDevice, identity: AppIdentity) -> Keychain {
-        Keychain(
-            .init(
-                storage: .file(device.session.layout.keychainPath), identity: identity, runtime: runtime,
-                clock: { ScenarioDevice.epoch }))
+        var configuration = Keychain.Configuration(
+            storage: .file(device.session.layout.keychainPath), identity: identity, runtime: runtime,
+            clock: { ScenarioDevice.epoch })
+        configuration.durability = .processKill
+        return Keychain(configuration)
     }
 
     /// entitlements: the old and new builds' entitlements against the items the old build left.

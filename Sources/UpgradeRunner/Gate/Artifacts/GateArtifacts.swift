@@ -1,4 +1,5 @@
 import Foundation
+import SimDevice
 import SimRuntime
 
 /// Writes and reads the verdict artifacts of an output folder: run.json, gate.json, junit.xml and
@@ -108,7 +109,10 @@ enum ArtifactFile {
 
     static func write(_ data: Data, to path: String, atomically: Bool = false) throws(GateError) {
         guard atomically else {
-            do { try data.write(to: URL(fileURLWithPath: path)) } catch { throw .io(error, "writing", path) }
+            // A cell's status copies, logs and attempts: written without a sync (Foundation's
+            // Data.write syncs every file, a sync per launch); the verdict files below keep theirs.
+            let failure = AtomicFile.writeInPlace(data, to: path)
+            guard failure == 0 else { throw .io(path: path, doing: "writing", cause: FileFailure.posix(failure)) }
             return
         }
         let folder = (path as NSString).deletingLastPathComponent
