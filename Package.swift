@@ -107,6 +107,8 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["SimRuntime"]),
         .executableTarget(name: "keychain-writer", dependencies: ["SimSecurity"], path: "Sources/Tools/keychain-writer"),
         .executableTarget(name: "bare-exit", path: "Sources/Tools/bare-exit"),
+        // The floor below it: a C program that only exits.
+        .executableTarget(name: "bare-exit-c", path: "Sources/Tools/bare-exit-c"),
         .executableTarget(name: "keychain-probe", dependencies: ["SimSecurity"], path: "Sources/Tools/keychain-probe"),
         .executableTarget(
             name: "keychain-bench", dependencies: ["SimSecurity", "CSQLite"], path: "Sources/Tools/keychain-bench"),
