@@ -25,6 +25,14 @@ var status: [String: String] = [
     "bundleID": quoted(platform.context.bundleID), "mode": quoted(mode), "runtime": quoted("\(platform.context.runtime)"),
 ]
 
+/// `-TinyReadyFIFO PATH`: announces "running, pid N" on a FIFO and keeps it open, so that a test
+/// waits on events (the line, then the hang-up when this process ends) rather than on the clock.
+func announceReady() {
+    guard let fifo = defaults.string(forKey: "TinyReadyFIFO") else { return }
+    let fd = open(fifo, O_WRONLY)
+    if fd >= 0 { _ = "\(getpid())\n".withCString { write(fd, $0, strlen($0)) } }
+}
+
 func quoted(_ text: String) -> String {
     "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
 }
@@ -42,6 +50,7 @@ case "seed":
 case "hang":
     print("TinyApp: hanging")
     fflush(nil)
+    announceReady()
     let seconds = defaults.integer(forKey: "TinyHangSeconds")
     var slept = 0
     while seconds == 0 || slept < seconds { sleep(1); slept += 1 }
@@ -58,6 +67,7 @@ case "prefs":
     status["stored"] = "\(defaults.set(count, forKey: "TinyCounter"))"
     status["counter"] = "\(defaults.integer(forKey: "TinyCounter"))"
 case "wait":
+    announceReady()
     status["available"] =
         "\(platform.protectedData.waitUntilAvailable(timeout: Double(defaults.integer(forKey: "TinyWaitSeconds"))))"
 case "env":

@@ -105,15 +105,29 @@ import TestSupport
     }
 
     @Test("a prewarmed launch waits before first unlock and sees protected data become available")
-    func prewarm() async throws {
+    func prewarm() throws {
         let fixture = try Fixture()
         let session = try fixture.bootedWithTinyApp(lockState: .beforeFirstUnlock)
-        let launch = Task.detached {
-            try session.launch("com.example.tiny", LaunchOptions(arguments: ["-TinyMode", "wait", "-TinyWaitSeconds", "20"]))
-        }
-        try await Task.sleep(nanoseconds: 300_000_000)
+        // The unlock follows the app's own word that it is waiting (a line on a FIFO), not a delay:
+        // on a loaded machine a delay can end before the app starts, or long after it gave up.
+        let fifo = fixture.directory.file("ready")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        defer { close(reader) }
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var outcome: Result<LaunchResult, DeviceError>?
+        Thread {
+            outcome = Result { () throws(DeviceError) in
+                try session.launch(
+                    "com.example.tiny",
+                    LaunchOptions(arguments: ["-TinyMode", "wait", "-TinyWaitSeconds", "60", "-TinyReadyFIFO", fifo]))
+            }
+            done.signal()
+        }.start()
+        #expect(EventWait.readable(reader), "the app is waiting")
         try session.unlock()
-        let result = try await launch.value
+        done.wait()
+        let result = try #require(outcome).get()
         #expect(result.exitedCleanly)
         #expect(try status(session).contains("\"available\":true"))
     }

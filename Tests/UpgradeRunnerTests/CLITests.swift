@@ -210,7 +210,8 @@ import TestSupport
     ) {
         func tree() -> [String] {
             BuildFixture.tree(cli.directory.path).filter {
-                !liveApp || !($0.contains("/logs/") || $0.contains("/logs ") || $0.contains(".db-wal ") || $0.contains(".db-shm "))
+                !liveApp
+                    || !($0.contains("/logs/") || $0.contains("/logs ") || $0.contains(".db-wal ") || $0.contains(".db-shm "))
             }
         }
         let before = tree()
@@ -327,59 +328,33 @@ import TestSupport
     func appDiesWithLauncher() throws {
         let cli = try CLI()
         let udid = try cli.bootedDevice()
+        // The app announces itself on a FIFO and holds it open: its line is the event "running",
+        // the FIFO's hang-up the event "ended". No clock in between.
+        let fifo = cli.directory.file("ready")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        defer { close(reader) }
         let launcher = Process()
         launcher.executableURL = URL(fileURLWithPath: BuiltProducts.executable("upgrade-runner"))
         launcher.arguments = [
-            "launch", udid, "com.example.tiny", "--devices-root", cli.root, "--timeout", "60", "--", "-TinyMode", "hang",
+            "launch", udid, "com.example.tiny", "--devices-root", cli.root, "--timeout", "60", "--",
+            "-TinyMode", "hang", "-TinyReadyFIFO", fifo,
         ]
         launcher.standardOutput = FileHandle.nullDevice
         launcher.standardError = FileHandle.nullDevice
         try launcher.run()
-        let deadline = Date().addingTimeInterval(20)
-        var app: Int32?
-        while app == nil, Date() < deadline {
-            app = Self.children(of: launcher.processIdentifier).first
-            if app == nil { usleep(20_000) }
-        }
-        let pid = try #require(app, "the launcher started its app")
-        // Wait until the app runs its own code (it has written its first log line).
-        let log = cli.root + "/\(udid)/logs/com.example.tiny.log"
-        while (try? String(contentsOfFile: log, encoding: .utf8))?.contains("hanging") != true, Date() < deadline {
-            usleep(20_000)
-        }
+        #expect(EventWait.readable(reader), "the app started")
+        var buffer = [UInt8](repeating: 0, count: 32)
+        let count = read(reader, &buffer, buffer.count)
+        let text = String(decoding: buffer.prefix(max(0, count)), as: UTF8.self)
+        let pid = try #require(Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)))
+        expectRefused(
+            cli, ["install", udid, "v1"], naming: "device \(udid) is in use by pid \(launcher.processIdentifier)",
+            liveApp: true)
         kill(launcher.processIdentifier, SIGKILL)
         launcher.waitUntilExit()
-        // The app holds the device's lock while it lives: install refuses, or waits for its end.
-        var gone = false
-        while !gone, Date() < deadline {
-            gone = !Self.isRunning(pid)
-            if !gone { usleep(20_000) }
-        }
-        #expect(gone, "the app (pid \(pid)) outlived its launcher")
+        #expect(EventWait.hangUp(reader), "the app (pid \(pid)) outlived its launcher")
         let install = cli.run(["install", udid, "v1"])
         #expect(install.code == 0, "\(install.error)")
-    }
-
-    /// The fields of `/proc/<pid>/stat` after the command name: state, parent pid, ...
-    static func procStat(_ pid: Int32) -> [Substring]? {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-            let close = stat.lastIndex(of: ")")
-        else { return nil }
-        return stat[stat.index(after: close)...].split(separator: " ")
-    }
-
-    /// The pids whose parent is `parent`.
-    static func children(of parent: Int32) -> [Int32] {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return entries.compactMap(Int32.init).filter { pid in
-            guard let fields = procStat(pid), fields.count > 1 else { return false }
-            return Int32(fields[1]) == parent
-        }
-    }
-
-    /// Whether `pid` is a live process (a zombie, dead but not reaped, is not).
-    static func isRunning(_ pid: Int32) -> Bool {
-        guard let fields = procStat(pid) else { return false }
-        return fields.first != "Z"
     }
 }

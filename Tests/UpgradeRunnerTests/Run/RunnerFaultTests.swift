@@ -22,7 +22,7 @@ struct RunnerFaultTests {
             try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
         }
 
-        func process(_ words: [String], tmp: String? = nil) -> Process {
+        func process(_ words: [String], tmp: String? = nil, stderr pipe: Pipe? = nil) -> Process {
             FileManager.default.createFile(atPath: directory.file("stderr.txt"), contents: nil)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: BuiltProducts.executable("upgrade-runner"))
@@ -31,7 +31,7 @@ struct RunnerFaultTests {
             environment["TMPDIR"] = (tmp ?? self.tmp) + "/"
             process.environment = environment
             process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle(forWritingAtPath: directory.file("stderr.txt")) ?? FileHandle.nullDevice
+            process.standardError = pipe ?? FileHandle(forWritingAtPath: directory.file("stderr.txt")) ?? FileHandle.nullDevice
             return process
         }
 
@@ -61,7 +61,9 @@ struct RunnerFaultTests {
             #expect(GateArtifacts.isFinished(runner.out), "exit 0 only for a finished run")
         }
         if let document = try? GateDocument.read(from: gate), document.report.verdict == .pass {
-            #expect(document.finished && code == 0, "a PASS only for a finished run (exit \(code))")
+            // A kill can land after the verdict was written and before the process ended: the PASS is
+            // earned when the run finished, whatever the exit code.
+            #expect(document.finished, "a PASS only for a finished run (exit \(code))")
         }
         if FileManager.default.fileExists(atPath: runner.out) {
             let scan = try SecretScanner.scan(directory: runner.out, secrets: GateRun.sampleSecrets(caseID: caseID))
@@ -78,26 +80,34 @@ struct RunnerFaultTests {
 
     @Test("killed (SIGKILL) or interrupted (SIGTERM) at 20 random moments: never a PASS it did not earn, nothing left")
     func randomKills() throws {
+        // The moments are events: right after the plan line, or after a random number of finished
+        // cells (the other worker is then inside its cell), read from the runner's progress.
         var random = SplitMix64(seed: 20_261_201)
         let runner = try Runner()
         var interruptedCleanly = 0
         for round in 0..<20 {
             let caseID = "kill-\(round)"
-            let process = runner.process(Self.words + ["--out", runner.out, "--case-id", caseID])
+            let pipe = Pipe()
+            let process = runner.process(Self.words + ["--out", runner.out, "--case-id", caseID], stderr: pipe)
             try process.run()
-            usleep(UInt32(random.next() % 1_200_000))
+            let progress = LineReader(pipe)
+            let cells = Int(random.next() % 4)
+            var seen = -1
+            _ = progress.wait { line in
+                if line.hasPrefix("gate: ") || line.hasPrefix("[") { seen += 1 }
+                return seen >= cells
+            }
             let signalNumber = round % 2 == 0 ? SIGKILL : SIGTERM
             kill(process.processIdentifier, signalNumber)
+            let error = progress.readToEnd().joined(separator: "\n")
             process.waitUntilExit()
             let code: Int32 = process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus
             if signalNumber == SIGTERM && process.terminationReason == .exit {
-                #expect(
-                    code == 3 || code == 0,
-                    "SIGTERM ends the run with 3 (or it had finished): \(code) \((try? String(contentsOfFile: runner.directory.file("stderr.txt"), encoding: .utf8)) ?? "")"
-                )
+                #expect(code == 3 || code == 0, "SIGTERM ends the run with 3 (or it had finished): \(code) \(error)")
                 if code == 3 {
                     interruptedCleanly += 1
                     #expect(runner.deviceFolders().isEmpty, "an interrupted run removes its devices itself")
+                    #expect(!error.contains("FAIL"), "\(error)")
                 }
             }
             try checkAftermath(runner, code: code, caseID: caseID)
@@ -108,19 +118,16 @@ struct RunnerFaultTests {
     @Test("an interrupted cell is UNKNOWN everywhere: no FAIL on standard error, no failed attempt")
     func interruptedIsUnknown() throws {
         let runner = try Runner()
-        let process = runner.process(Self.words + ["--out", runner.out, "--case-id", "term", "--jobs", "1"])
+        let pipe = Pipe()
+        let process = runner.process(Self.words + ["--out", runner.out, "--case-id", "term"], stderr: pipe)
         try process.run()
-        let deadline = Date().addingTimeInterval(60)
-        while !FileManager.default.fileExists(atPath: runner.out + "/paths/v1-to-v2/crash-points/attempts/template"),
-            Date() < deadline, process.isRunning
-        {
-            usleep(10_000)
-        }
-        usleep(150_000)
+        // The first finished cell: the other worker is inside an exploration cell (they run first).
+        let progress = LineReader(pipe)
+        #expect(progress.wait { $0.hasPrefix("[1/") })
         kill(process.processIdentifier, SIGTERM)
+        let error = progress.readToEnd().joined(separator: "\n")
         process.waitUntilExit()
         #expect(process.terminationStatus == 3)
-        let error = try String(contentsOfFile: runner.directory.file("stderr.txt"), encoding: .utf8)
         #expect(!error.contains("FAIL"), "\(error)")
         #expect(error.contains("interrupted by signal 15"))
         for case let file as String in FileManager.default.enumerator(atPath: runner.out) ?? .init()
@@ -176,17 +183,18 @@ struct RunnerFaultTests {
     @Test("two runs on one --out: the second is refused naming the first's pid; the first finishes")
     func twoRunsAtOnce() throws {
         let runner = try Runner()
+        let pipe = Pipe()
         let first = runner.process(
-            ["run", "--from", "v1", "--to", "v2", "--scenario", "upgrade,crash-points", "--out", runner.out, "--case-id", "one"])
+            ["run", "--from", "v1", "--to", "v2", "--scenario", "upgrade,crash-points", "--out", runner.out, "--case-id", "one"],
+            stderr: pipe)
         try first.run()
-        let marker = runner.out + "/" + GateArtifacts.inProgressMarker
-        let deadline = Date().addingTimeInterval(60)
-        while (try? String(contentsOfFile: marker, encoding: .utf8))?.contains("pid") != true, Date() < deadline {
-            usleep(10_000)
-        }
+        // The plan line comes once the run holds its folder (its lock taken, its pid written).
+        let progress = LineReader(pipe)
+        #expect(progress.wait { $0.hasPrefix("gate: ") })
         let cli = try CLI()
         let second = cli.run(
             ["run", "--from", "v1", "--to", "v2", "--out", runner.out, "--case-id", "two", "--builds-dir", sampleBuilds])
+        _ = progress.readToEnd()
         first.waitUntilExit()
         #expect(second.code == 2)
         #expect(second.error == "error: \(runner.out): is being written by a live run (pid \(first.processIdentifier))\n")
