@@ -17,12 +17,7 @@ public final class HarnessLaunch: LaunchJournal, @unchecked Sendable {
     public var declaration: BuildDeclaration? {
         lock.withLock {
             if let loaded { return loaded }
-            let declaration = loadDeclaration().map { declaration in
-                func resolved(_ items: [DeclaredItem]) -> [DeclaredItem] {
-                    items.map { DeclaredItem(label: $0.label, store: $0.store.resolved(caseID: caseID)) }
-                }
-                return BuildDeclaration(secrets: resolved(declaration.secrets), bookkeeping: resolved(declaration.bookkeeping))
-            }
+            let declaration = loadDeclaration()?.resolved(caseID: caseID)
             loaded = .some(declaration)
             return declaration
         }

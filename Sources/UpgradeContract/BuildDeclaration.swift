@@ -43,6 +43,14 @@ public struct BuildDeclaration: Codable, Hashable, Sendable {
         bookkeeping = try container.decodeIfPresent([DeclaredItem].self, forKey: .bookkeeping) ?? []
     }
 
+    /// The declaration with `$(CASE_ID)` replaced by `caseID` in every store.
+    public func resolved(caseID: String) -> BuildDeclaration {
+        func resolved(_ items: [DeclaredItem]) -> [DeclaredItem] {
+            items.map { DeclaredItem(label: $0.label, store: $0.store.resolved(caseID: caseID)) }
+        }
+        return BuildDeclaration(secrets: resolved(secrets), bookkeeping: resolved(bookkeeping))
+    }
+
     /// The secret labels, in declaration order.
     public var secretLabels: [String] { secrets.map(\.label) }
 

@@ -19,20 +19,12 @@ struct CaseDeclarations: Sendable {
     /// The declarations `old` and `new` (nil: nothing declared), resolved for `caseID`.
     init(caseID: String, old: BuildDeclaration?, new: BuildDeclaration?) {
         self.caseID = caseID
-        self.old = Self.resolve(old, caseID: caseID)
-        self.new = Self.resolve(new, caseID: caseID)
+        self.old = (old ?? BuildDeclaration(secrets: [])).resolved(caseID: caseID)
+        self.new = (new ?? BuildDeclaration(secrets: [])).resolved(caseID: caseID)
     }
 
     /// No declaration at all (evidence made by hand, in tests).
     static let none = CaseDeclarations(caseID: "", old: nil, new: nil)
-
-    private static func resolve(_ declaration: BuildDeclaration?, caseID: String) -> BuildDeclaration {
-        guard let declaration else { return BuildDeclaration(secrets: []) }
-        func resolved(_ items: [DeclaredItem]) -> [DeclaredItem] {
-            items.map { DeclaredItem(label: $0.label, store: $0.store.resolved(caseID: caseID)) }
-        }
-        return BuildDeclaration(secrets: resolved(declaration.secrets), bookkeeping: resolved(declaration.bookkeeping))
-    }
 
     /// Every secret label either build declares: the old build's in its order, then the new build's others.
     var secretLabels: [String] {

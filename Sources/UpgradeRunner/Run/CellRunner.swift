@@ -22,8 +22,23 @@ struct CellRunner {
 
     var cellFolder: String { outFolder + "/" + unit.folder }
 
-    /// What the cell's builds keep where, for this case.
-    var declarations: CaseDeclarations { CaseDeclarations(old: old, new: new, caseID: caseID) }
+    /// What the cell's builds keep where, for this case (resolved once, read by every step).
+    let declarations: CaseDeclarations
+
+    init(
+        unit: PlanUnit, old: Build?, new: Build, runtime: RuntimeVersion, caseID: String, devices: DeviceSet,
+        outFolder: String, timeout: Double
+    ) {
+        self.unit = unit
+        self.old = old
+        self.new = new
+        self.runtime = runtime
+        self.caseID = caseID
+        self.devices = devices
+        self.outFolder = outFolder
+        self.timeout = timeout
+        declarations = CaseDeclarations(old: old, new: new, caseID: caseID)
+    }
 
     /// The reason of every cell and attempt that the runner's interruption cut short.
     static let interrupted = "the runner was interrupted (SIGINT or SIGTERM) before the cell finished"

@@ -64,29 +64,20 @@ enum TemporaryDevices {
         lock.withLock { _ = folders.remove(folder) }
     }
 
-    /// Removes every folder still registered (on interruption). A worker that was between two
-    /// steps when the apps were stopped may still create a folder under the old path: the removal
-    /// repeats until the paths have stayed gone for a few rounds (at most about a second).
+    /// Removes every folder still registered (on interruption), once the cells have stopped:
+    /// every launch fails at once after ``LaunchedProcesses/stopAll()`` (its app was killed, no new
+    /// one starts), and a folder cannot be created once `stopping` is set (``create(_:)``), so
+    /// nothing is made under the folders after they go. The deadline is for a cell stuck in a
+    /// file system call.
     static func removeAll() {
         cells.lock()
         stopping = true
-        // Every launch now fails at once (its app was killed, no new one starts), so the cells
-        // come out within moments; the deadline is for one stuck in a file system call.
         let deadline = Date().addingTimeInterval(3)
         while activeCells > 0 && cells.wait(until: deadline) {}
         cells.unlock()
-        let registered = lock.withLock { folders }
-        var quietRounds = 0
-        for _ in 0..<100 where quietRounds < 3 {
-            let present = registered.filter {
-                FileManager.default.fileExists(atPath: $0) || FileManager.default.fileExists(atPath: $0 + ".removing")
-            }
-            if present.isEmpty { quietRounds += 1 } else { quietRounds = 0 }
-            for folder in present {
-                remove(folder)
-                try? FileManager.default.removeItem(atPath: folder + ".removing")
-            }
-            usleep(10_000)
+        for folder in lock.withLock({ folders }) {
+            remove(folder)
+            try? FileManager.default.removeItem(atPath: folder + ".removing")
         }
     }
 
