@@ -102,6 +102,12 @@ let package = Package(
         .executableTarget(
             name: "MutantSweepBeforeUnlock", dependencies: ["LedgerKit", "AppHarness"],
             path: "Sources/Mutants/MutantSweepBeforeUnlock"),
+        .executableTarget(
+            name: "MutantJanitorDropsSession", dependencies: ["LedgerKit", "AppHarness"],
+            path: "Sources/Mutants/MutantJanitorDropsSession"),
+        .executableTarget(
+            name: "MutantStaleArtefactsResync", dependencies: ["LedgerKit", "AppHarness"],
+            path: "Sources/Mutants/MutantStaleArtefactsResync"),
 
         // Helpers for tests and benchmarks.
         .target(name: "TestSupport", dependencies: ["SimRuntime"]),

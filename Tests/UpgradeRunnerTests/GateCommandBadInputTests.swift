@@ -21,6 +21,35 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
+    @Test(
+        "a bad --routes is refused with one line naming the flag and the route; nothing is written",
+        arguments: [
+            ("v3>v1", "--routes: \"v3>v1\" lists v3 (build 300) before v1 (build 100): builds go oldest first, by build number"),
+            ("v1>v2>v3,v1>v9", "--routes: \"v1>v9\" names unknown build \"v9\""),
+            ("v1>v2>v1", "--routes: \"v1>v2>v1\" names build \"v1\" twice"),
+            ("v1", "--routes: \"v1\" names fewer than two builds"),
+            ("v1>v2,", "--routes: \"\" names fewer than two builds"),
+            ("v1>none", "--routes: \"v1>none\" names build \"none\", which \"none\" stands for no build in a path id"),
+        ])
+    func badRoutes(text: String, message: String) throws {
+        let cli = try CLI()
+        try BuildFixture.write(in: cli.builds, id: "v1", buildNumber: "100")
+        try BuildFixture.write(in: cli.builds, id: "v2", buildNumber: "200")
+        try BuildFixture.write(in: cli.builds, id: "v3", buildNumber: "300")
+        let out = cli.directory.file("out")
+        let result = cli.expectRefused(["gate", "--routes", text, "--out", out], naming: message)
+        #expect(result.error.hasPrefix("error: " + message), "\(result.error)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    @Test("--routes with --builds is bad usage naming both")
+    func routesWithBuilds() throws {
+        let cli = try CLI()
+        cli.expectRefused(
+            ["gate", "--builds", "v1,v2", "--routes", "v1>v2", "--out", cli.directory.file("out")],
+            naming: "--routes: \"v1>v2\" cannot be given with --builds (the builds are those the routes name)")
+    }
+
     @Test("an output folder holding a run and files that are not a run's is refused unless --force; --force replaces the run")
     func outputFolderInUse() throws {
         let cli = try CLI()

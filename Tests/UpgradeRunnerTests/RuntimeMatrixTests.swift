@@ -126,8 +126,8 @@ import TestSupport
         #expect(report.runtimes == Self.three)
         let verdicts = try #require(report.report.runtimeVerdicts)
         #expect(verdicts.map(\.runtime) == Self.three)
-        #expect(verdicts.allSatisfy { $0.verdict == .pass && $0.passed == 9 && $0.failed == 0 })
-        #expect(report.report.paths.count == 18)
+        #expect(verdicts.allSatisfy { $0.verdict == .pass && $0.passed == 11 && $0.failed == 0 })
+        #expect(report.report.paths.count == 21)
         for finding in report.report.allFindings {
             let runtime = try #require(RuntimePath(id: finding.path ?? "")?.runtime, "\(finding)")
             if let answered = finding.runtime { #expect(answered == runtime) }
@@ -138,9 +138,10 @@ import TestSupport
         #expect(try String(contentsOfFile: status + "/" + files[0], encoding: .utf8).contains("iOS 12.4"))
         let junit = try String(contentsOfFile: out + "/junit.xml", encoding: .utf8)
         #expect(junit.contains(#"<testsuite name="iOS-15.0/v1-to-v3""#))
+        #expect(junit.contains(#"<testsuite name="iOS-15.0/v1-to-v2-to-v3""#), "the default route, on each runtime")
         #expect(junit.contains(#"<property name="runtime" value="iOS 15.0"/>"#))
         let summary = try String(contentsOfFile: out + "/summary.md", encoding: .utf8)
-        #expect(summary.contains("| iOS 12.4 | ✅ PASS | 9 | 0 | 0 |"))
+        #expect(summary.contains("| iOS 12.4 | ✅ PASS | 11 | 0 | 0 |"))
 
         let replay = cli.run(["replay", out, "--builds-dir", RunFolders.repositoryBuilds])
         #expect(replay.code == 0, "\(replay.output)\(replay.error)")

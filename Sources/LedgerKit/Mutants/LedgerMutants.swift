@@ -116,6 +116,24 @@ public enum LedgerMutants {
         return build
     }
 
+    /// v3 whose janitor, once the 30-day window has passed, removes the `session` keychain item
+    /// along with the legacy session cache it is named after: the loss comes on a launch after the
+    /// window, which only the artefact-window scenario's final re-read meets.
+    public static func janitorDropsSession() -> LedgerVariant<LedgerV3Build> {
+        var build = LedgerVariant(buildID: "janitor-drops-session", base: LedgerV3Build(buildID: "janitor-drops-session"))
+        build.afterLaunch = { SessionCacheJanitor.dropSessionAfterWindow($0) }
+        return build
+    }
+
+    /// v3 that takes v1's artefacts (kept by v2's migration for the rollback window) at a stored
+    /// schema 2 for a half-finished v1 migration, and deletes the keychain item of each legacy
+    /// preference it finds gone: data only a device that took v1, then v2, then v3 holds.
+    public static func staleArtefactsResync() -> LedgerVariant<LedgerV3Build> {
+        var build = LedgerVariant(buildID: "stale-artefacts-resync", base: LedgerV3Build(buildID: "stale-artefacts-resync"))
+        build.beforeLaunch = { LegacyResync.resyncIfArtefactsRemain($0) }
+        return build
+    }
+
     /// v2 whose reinstall sweep does not wait for protected data.
     public static func sweepBeforeUnlock() -> LedgerVariant<LedgerV2Build> {
         var base = LedgerV2Build(buildID: "sweep-before-unlock")

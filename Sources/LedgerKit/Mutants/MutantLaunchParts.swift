@@ -61,3 +61,40 @@ public actor EagerReinstallSweeper {
         return upgrade ? .markedUpgrade : .swept
     }
 }
+
+/// Mutant `janitor-drops-session`: after the 30-day window (counted from `vault.migratedAt`, as
+/// ``LegacyArtefactJanitor`` counts it) the janitor also deletes the `session` keychain item, taking
+/// it for the legacy `SessionCache.archive` it removes: the user is signed out a month after the
+/// upgrade, on a launch no upgrade check sees.
+public enum SessionCacheJanitor {
+    public static func dropSessionAfterWindow(_ launch: HarnessLaunch) {
+        guard launch.environment.protectedData.isAvailable else { return }
+        let (status, data) = KeychainProbe.read(service: LedgerNames.service, account: LedgerNames.migratedAtAccount)
+        guard status == errSecSuccess, let data,
+            let migratedAt = ISO8601DateFormatter().date(from: String(decoding: data, as: UTF8.self)),
+            launch.environment.now.timeIntervalSince(migratedAt) > LegacyArtefactJanitor.window
+        else { return }
+        let deleted = KeychainProbe.deleteExact(service: LedgerNames.service, account: LedgerNames.sessionAccount)
+        if deleted == errSecSuccess { launch.record(LedgerNames.sessionAccount, .keychain, "SecItemDelete", deleted, .removed) }
+    }
+}
+
+/// Mutant `stale-artefacts-resync`: v1's non-secret artefacts in Documents, still there at a
+/// stored schema 2, are taken for a v1 migration that never finished; the "resync" then reads a
+/// legacy preference that is gone as a signed-out user and deletes its keychain item. A v2 device
+/// seeded as v2 has no artefacts, a v1 device upgraded straight to v3 has its preferences (and no
+/// schema 2): only the route v1 -> v2 -> v3 meets it.
+public enum LegacyResync {
+    public static func resyncIfArtefactsRemain(_ launch: HarnessLaunch) {
+        let environment = launch.environment
+        guard environment.protectedData.isAvailable, LedgerAutomation.storedSchemaVersion() == 2 else { return }
+        let files = environment.files
+        guard LedgerNames.legacyArtefacts.contains(where: { files.fileExists(environment.documents.appendingPathComponent($0)) })
+        else { return }
+        let stored = environment.defaults.persistentDomain()
+        for key in LedgerNames.legacyPreferenceKeys where stored[key] == nil {
+            let deleted = KeychainProbe.deleteExact(service: LedgerNames.service, account: key)
+            if deleted == errSecSuccess { launch.record(key, .keychain, "SecItemDelete", deleted, .removed) }
+        }
+    }
+}

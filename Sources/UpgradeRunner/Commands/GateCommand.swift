@@ -9,14 +9,23 @@ enum GateCommand {
         options: [
             OptionSpec("--builds", value: "IDS", "The builds, oldest first, comma-separated (default: v1,v2,v3)."),
             OptionSpec(
+                "--routes", value: "LIST",
+                "Upgrade routes instead of the default ones, comma-separated, each builds joined by > or -to-, such as 'v1>v2>v3,v1>v3' (quote it: > redirects in a shell)."
+            ),
+            OptionSpec(
                 "--scenarios", value: "LIST", "The scenarios to run, comma-separated (default: all, exploration included)."),
             OptionSpec("--shard", value: "I/N", "Run the I-th of N deterministic slices (for a CI job matrix)."),
         ] + GateOptions.shared,
         discussion: """
-            Runs every upgrade path between the builds (every ordered pair old < new, plus a fresh install of each) through
-            every scenario, each on a fresh device, and writes run.json, gate.json, junit.xml, summary.md, timings.json and
+            Runs every upgrade route between the builds (every ordered pair old < new, and the chain through every build
+            in order with its prefixes, such as v1-to-v2-to-v3; plus a fresh install of each) through every scenario, each
+            on a fresh device, and writes run.json, gate.json, junit.xml, summary.md, timings.json and
             paths/<old>-to-<new>/<scenario>/ (status files, logs, entitlements.diff, a redacted device snapshot on failure)
-            to the artifacts folder, then prints the verdict table. With --runtimes, every cell runs on each runtime, under
+            to the artifacts folder, then prints the verdict table. On a route the first build seeds, each later build is
+            installed in place and launched twice as a user would, and the scenario runs against the last build, judged
+            against what the first one seeded (folder paths/v1-to-v2-to-v3/<scenario>/). --routes replaces the default
+            routes (each closed under prefixes: 'v1>v2>v3' also runs v1-to-v2) and cannot be given with --builds: the
+            builds are those the routes name, ordered by build number. With --runtimes, every cell runs on each runtime, under
             paths/<runtime>/<old>-to-<new>/<scenario>/ (such as paths/iOS-15.0/v1-to-v2/upgrade/), with a verdict per
             runtime and overall. The verdict fails closed: a cell that did not finish,
             a missing shard or an interrupted run makes it UNKNOWN, never PASS.
@@ -24,11 +33,67 @@ enum GateCommand {
             """)
 
     static func run(_ invocation: Invocation) throws -> Int32 {
-        let builds = (invocation.option("--builds") ?? "v1,v2,v3").split(separator: ",", omittingEmptySubsequences: false)
+        var builds = (invocation.option("--builds") ?? "v1,v2,v3").split(separator: ",", omittingEmptySubsequences: false)
             .map { $0.trimmingCharacters(in: .whitespaces) }
         let scenarios = try invocation.option("--scenarios").map { try Scenario.parseList($0) } ?? Scenario.gateDefault
         let shard = try invocation.option("--shard").map { try ShardSpec(parsing: $0) }
-        return try GateOptions.execute(invocation, builds: builds, path: nil, scenarios: scenarios, shard: shard)
+        var routes: [BuildPair]?
+        if let text = invocation.option("--routes") {
+            if invocation.option("--builds") != nil {
+                throw UsageError.invalidValue(
+                    text, for: "--routes", reason: "cannot be given with --builds (the builds are those the routes name)")
+            }
+            let given = try parseRoutes(text)
+            builds = try orderedBuilds(of: given, catalog: invocation.buildCatalog)
+            routes = given
+        }
+        return try GateOptions.execute(invocation, builds: builds, path: nil, routes: routes, scenarios: scenarios, shard: shard)
+    }
+
+    /// Parses `--routes`: routes separated by commas, each builds joined by `>` or `-to-`.
+    /// - Throws: ``GateError/invalidValue(flag:value:reason:)`` naming the flag and the route, for an
+    ///   empty list, a route of fewer than two builds, a bad build id or a build named twice in a route.
+    static func parseRoutes(_ text: String) throws(GateError) -> [BuildPair] {
+        var routes: [BuildPair] = []
+        for entry in text.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
+            let spelled = entry.trimmingCharacters(in: .whitespaces)
+            guard let route = BuildPair(routeText: entry) else {
+                throw .invalidValue(flag: "--routes", value: spelled, reason: "names fewer than two builds")
+            }
+            for (index, id) in route.builds.enumerated() {
+                do { try BuildPair.validate(buildID: id) } catch {
+                    guard case .invalidBuildID(_, let why) = error else { throw error }
+                    throw .invalidValue(flag: "--routes", value: spelled, reason: "names build \"\(id)\", which \(why)")
+                }
+                if route.builds[..<index].contains(id) {
+                    throw .invalidValue(flag: "--routes", value: spelled, reason: "names build \"\(id)\" twice")
+                }
+            }
+            if !routes.contains(route) { routes.append(route) }
+        }
+        return routes
+    }
+
+    /// The builds `routes` name, each once, ordered by build number, checked against the catalogue
+    /// and each route's own order.
+    /// - Throws: ``GateError/invalidValue(flag:value:reason:)`` naming `--routes` and the route, for a
+    ///   build the catalogue does not hold or a route against build order.
+    static func orderedBuilds(of routes: [BuildPair], catalog: BuildCatalog) throws -> [String] {
+        var resolved: [String: Build] = [:]
+        for route in routes {
+            let text = route.builds.joined(separator: ">")
+            for id in route.builds where resolved[id] == nil {
+                do { resolved[id] = try catalog.build(id) } catch {
+                    throw GateError.invalidValue(
+                        flag: "--routes", value: text, reason: "names unknown build \"\(id)\" (\(error))")
+                }
+            }
+            try GateOptions.checkOrder(route.builds, resolved, flag: "--routes", value: text)
+        }
+        return resolved.keys.sorted {
+            BuildManifest.compareBuildNumbers(resolved[$0]!.manifest.buildNumber, resolved[$1]!.manifest.buildNumber)
+                == .orderedAscending
+        }
     }
 }
 
@@ -88,12 +153,14 @@ enum GateOptions {
     /// A gate's builds go oldest first, by build number: in another order its paths would judge
     /// downgrades as upgrades. (`run --from NEW --to OLD` is a downgrade asked for by name.)
     /// - Throws: ``GateError/invalidValue(flag:value:reason:)`` naming both builds.
-    static func checkOrder(_ ids: [String], _ builds: [String: Build]) throws(GateError) {
+    static func checkOrder(
+        _ ids: [String], _ builds: [String: Build], flag: String = "--builds", value: String? = nil
+    ) throws(GateError) {
         for (older, newer) in zip(ids, ids.dropFirst()) {
             guard let old = builds[older]?.manifest, let new = builds[newer]?.manifest else { continue }
             guard BuildManifest.compareBuildNumbers(old.buildNumber, new.buildNumber) != .orderedAscending else { continue }
             throw .invalidValue(
-                flag: "--builds", value: ids.joined(separator: ","),
+                flag: flag, value: value ?? ids.joined(separator: ","),
                 reason: "lists \(older) (build \(old.buildNumber)) before \(newer) (build \(new.buildNumber)): "
                     + "builds go oldest first, by build number")
         }
@@ -103,8 +170,8 @@ enum GateOptions {
     static let defaultOut = "artifacts/gate"
 
     static func execute(
-        _ invocation: Invocation, builds: [String], path: BuildPair?, scenarios: [Scenario],
-        shard: ShardSpec?
+        _ invocation: Invocation, builds: [String], path: BuildPair?, routes: [BuildPair]? = nil,
+        scenarios: [Scenario], shard: ShardSpec?
     ) throws -> Int32 {
         // First, so that a signal during the checks before the run also ends it with exit 3.
         InterruptHandling.install()
@@ -136,7 +203,8 @@ enum GateOptions {
         if path == nil { try checkOrder(builds, resolved) }
         var inputs = RunInputs(
             builds: builds, path: path, runtime: runtime, caseID: caseID, scenarios: scenarios,
-            buildFiles: try GateRun.pin(resolved), runnerVersion: UpgradeRunnerVersion.current, shard: shard)
+            buildFiles: try GateRun.pin(resolved), runnerVersion: UpgradeRunnerVersion.current, shard: shard,
+            routes: path == nil ? try GatePlan.recordedRoutes(builds: builds, given: routes) : nil)
         inputs.runtimes = runtimes
         if invocation.flag("--archive-inputs") {
             inputs.archivedInputs = try ArchivedInputs.plan(for: resolved, pins: inputs.buildFiles)

@@ -5,7 +5,9 @@ import SimRuntime
 /// Carries out `upgrade-runner mutants`: the released builds' gate, then, for every known-bad build
 /// under `builds/mutants/`, the gate with that build as the new one, on a fresh install and on an
 /// upgrade path from each released build of a lower schema (a same-schema path would only repeat
-/// the mutant's own base). Each run is a ``GateRun`` with its own artifacts folder:
+/// the mutant's own base), and on the route through every such build in order when there are two or
+/// more (`v1-to-v2-to-<mutant>`: data as the earlier releases' migrations left it). Each run is a
+/// ``GateRun`` with its own artifacts folder:
 ///
 /// ```
 /// <out>/released/                    the released builds' gate (run.json, gate.json, ...)
@@ -55,21 +57,24 @@ struct MutantsRun {
         }
     }
 
-    /// The paths a mutant runs on: a fresh install, and one from each released build of a lower schema.
+    /// The paths a mutant runs on: a fresh install, one from each released build of a lower schema,
+    /// and the route through all of those in order, then the mutant, when there are two or more (its
+    /// prefixes are released paths, which the released builds' gate judges).
     static func paths(for mutant: Build, released: [Build]) -> [BuildPair] {
         let olds = released.filter {
             $0.manifest.bundleID == mutant.manifest.bundleID && $0.manifest.schemaVersion < mutant.manifest.schemaVersion
-        }
-        return [BuildPair(old: nil, new: mutant.manifest.id)]
-            + olds.map { BuildPair(old: $0.manifest.id, new: mutant.manifest.id) }
+        }.map(\.manifest.id)
+        let id = mutant.manifest.id
+        return [BuildPair(old: nil, new: id)] + olds.map { BuildPair(old: $0, new: id) }
+            + (olds.count >= 2 ? [BuildPair(route: olds + [id])] : [])
     }
 
     /// The scenarios of `scenarios` that apply to `path`: fresh-install on a fresh install; on an
-    /// upgrade path every other one, with `upgrade` from the newest older build and `skip-version`
-    /// from the others (the same checks, named as the gate names them).
+    /// upgrade path every other one, with `upgrade` when the last hop starts from the newest older
+    /// build and `skip-version` otherwise (the same checks, named as the gate names them).
     static func scenarios(_ scenarios: [Scenario], on path: BuildPair, newestOld: String?) -> [Scenario] {
-        guard let old = path.old else { return scenarios.filter(\.isFreshInstall) }
-        let adjacent = old == newestOld
+        guard !path.isFreshInstall, let previous = path.previous else { return scenarios.filter(\.isFreshInstall) }
+        let adjacent = previous == newestOld
         return scenarios.filter { scenario in
             switch scenario {
             case .freshInstall: false
@@ -93,16 +98,16 @@ struct MutantsRun {
         for mutant in mutants {
             let id = mutant.build.manifest.id
             let paths = Self.paths(for: mutant.build, released: released.compactMap { releasedBuilds[$0] })
-            let newestOld = paths.compactMap(\.old).last
+            let newestOld = paths.filter { !$0.isMultiHop }.compactMap(\.old).last
             var reports: [GateReport] = []
             for path in paths {
                 let chosen = Self.scenarios(scenarios, on: path, newestOld: newestOld)
                 guard !chosen.isEmpty else { continue }
                 var resolved = [id: mutant.build]
-                if let old = path.old { resolved[old] = releasedBuilds[old] }
+                for build in path.builds where build != id { resolved[build] = releasedBuilds[build] }
                 reports.append(
                     try gate(
-                        builds: [path.old, id].compactMap { $0 }, path: path, scenarios: chosen,
+                        builds: path.builds, path: path, scenarios: chosen,
                         resolved: resolved, folder: outFolder + "/" + id + "/" + path.id))
             }
             let outcome = MutantOutcome(id: id, antiPattern: mutant.antiPattern, expected: mutant.expected, reports: reports)
@@ -122,7 +127,8 @@ struct MutantsRun {
     ) throws -> GateReport {
         let inputs = RunInputs(
             builds: builds, path: path, runtime: runtime, caseID: caseID, scenarios: scenarios,
-            buildFiles: try GateRun.pin(resolved), runnerVersion: UpgradeRunnerVersion.current)
+            buildFiles: try GateRun.pin(resolved), runnerVersion: UpgradeRunnerVersion.current,
+            routes: path == nil ? try GatePlan.recordedRoutes(builds: builds, given: nil) : nil)
         let run = GateRun(inputs: inputs, outFolder: folder, jobs: jobs, force: true, timeout: timeout)
         return try run.execute(builds: resolved)
     }

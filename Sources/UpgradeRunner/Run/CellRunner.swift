@@ -7,12 +7,21 @@ import SimSecurity
 /// Runs one (path, scenario) cell on its own fresh device and judges it.
 ///
 /// Every cell starts from an empty device with a fixed clock, installs the old build, seeds the
-/// case, then does what its scenario says (DESIGN.md's table). A launch that crashes, hangs or
+/// case, then does what its scenario says (DESIGN.md's table). On a multi-hop route
+/// (`v1-to-v2-to-v3`) each intermediate build is installed in place after the seed and launched
+/// twice, as a user would open it (``hop(_:)``); it seeds nothing, and the scenario's steps then run
+/// against the last build, judged against what the first build seeded.
+///
+/// Every scenario that changes the device after the upgrade (relaunch, reinstall, marker-without-data,
+/// isolation, cleanup, artefact-window) ends with ``finalReread(_:_:)``: a relaunch judged by
+/// idempotent and a verify launch judged by reads-old-data. A launch that crashes, hangs or
 /// leaves no status file fails the conditions that needed it; a device error aborts the cell and
 /// leaves its conditions UNKNOWN, never PASS.
 struct CellRunner {
     let unit: PlanUnit
     let old: Build?
+    /// The route's intermediate builds, in order (empty on a two-build path).
+    let via: [Build]
     let new: Build
     let runtime: RuntimeVersion
     let caseID: String
@@ -26,11 +35,12 @@ struct CellRunner {
     let declarations: CaseDeclarations
 
     init(
-        unit: PlanUnit, old: Build?, new: Build, runtime: RuntimeVersion, caseID: String, devices: DeviceSet,
-        outFolder: String, timeout: Double
+        unit: PlanUnit, old: Build?, via: [Build] = [], new: Build, runtime: RuntimeVersion, caseID: String,
+        devices: DeviceSet, outFolder: String, timeout: Double
     ) {
         self.unit = unit
         self.old = old
+        self.via = via
         self.new = new
         self.runtime = runtime
         self.caseID = caseID
@@ -72,13 +82,41 @@ struct CellRunner {
 
     private func seed(
         _ device: ScenarioDevice, _ evidence: inout CellEvidence, mode: LaunchMode = .seed,
-        caseID: String? = nil
+        caseID: String? = nil, hops: Bool = true
     ) throws {
         guard let old else { return }
         try device.install(old)
         let record = try device.launch(old, mode, caseID: caseID)
         evidence.seeded = declarations.seeded(record.writtenNames)
-        evidence.snapshots["after-seed"] = try device.snapshot(old)
+        if hops { try hop(device) }
+        evidence.snapshots["after-seed"] = try device.snapshot(previous ?? old)
+    }
+
+    /// The build the last hop starts from: the last intermediate build, else the old build.
+    var previous: Build? { via.last ?? old }
+
+    /// A route's intermediate hops: each build installed in place and launched twice with a plain
+    /// launch, as a user opens a release (the first launch migrates, the second meets the settled
+    /// store); nothing is seeded and nothing is judged here. The device is then as the route's
+    /// earlier builds left it, which is what `after-seed` records and the last build meets.
+    func hop(_ device: ScenarioDevice) throws {
+        for build in via {
+            try device.install(build)
+            try device.launch(build, .launch)
+            try device.launch(build, .launch)
+        }
+    }
+
+    /// The end of every scenario that changes the device after the upgrade: the store as the
+    /// scenario left it (`before-final-relaunch`), one more plain launch (`after-final-relaunch`;
+    /// idempotent: it changes nothing), then a verify launch that re-reads every declared secret
+    /// (reads-old-data: found where the data is kept; missing where the scenario's point is removal,
+    /// see ``ReadsOldData``).
+    private func finalReread(_ device: ScenarioDevice, _ evidence: inout CellEvidence) throws {
+        evidence.snapshots["before-final-relaunch"] = try device.snapshot(new)
+        try device.launch(new, .launch)
+        evidence.snapshots["after-final-relaunch"] = try device.snapshot(new)
+        try device.launch(new, .verify)
     }
 
     private func upgrade(_ device: ScenarioDevice, _ evidence: inout CellEvidence) throws {
@@ -106,17 +144,20 @@ struct CellRunner {
             evidence.snapshots["after-relaunch-1"] = try device.snapshot(new)
             try device.launch(new, .launch)
             evidence.snapshots["after-relaunch-2"] = try device.snapshot(new)
+            // Its relaunches are the idempotent check; the final re-read follows them.
+            try device.launch(new, .verify)
         case .malformed:
             try seed(device, &evidence, mode: .seedMalformed)
             try upgrade(device, &evidence)
             try device.launch(new, .verify)
         case .reinstall:
             try seed(device, &evidence)
-            if let old { try device.uninstall(old) }
+            if let previous { try device.uninstall(previous) }
             try device.install(new)
             try device.launch(new, .launch)
             evidence.snapshots["after-first-launch"] = try device.snapshot(new)
             try device.launch(new, .verify)
+            try finalReread(device, &evidence)
         case .markerWithoutData:
             try seed(device, &evidence)
             try upgrade(device, &evidence)
@@ -124,6 +165,7 @@ struct CellRunner {
             evidence.snapshots["after-data-removed"] = try device.snapshot(new)
             try device.launch(new, .launch)
             try device.launch(new, .verify)
+            try finalReread(device, &evidence)
         case .staleLeftovers:
             // An earlier case, interrupted after seeding, left its data; this case seeds nothing.
             try seed(device, &evidence, caseID: caseID + "-interrupted")
@@ -140,10 +182,15 @@ struct CellRunner {
             try upgrade(device, &evidence)
             try device.launch(new, .verify)
             try device.launch(new, .cleanup)
+            // The app's own launch after the test's cleanup (it may write its markers again), then
+            // the final re-read: the case's secrets read as missing, the neighbour's items untouched.
+            try device.launch(new, .launch)
+            try finalReread(device, &evidence)
             evidence.snapshots["neighbour-after"] = try device.snapshot(new)
         case .cleanup:
             try addNeighbourItems(device)
-            try seed(device, &evidence, caseID: caseID + "-other")
+            // Another case's data, seeded by the first build; the route's hops come after this case's seed.
+            try seed(device, &evidence, caseID: caseID + "-other", hops: false)
             evidence.snapshots["before-case"] = try device.snapshot(old ?? new)
             try seed(device, &evidence)
             try upgrade(device, &evidence)
@@ -151,6 +198,8 @@ struct CellRunner {
             evidence.snapshots["before-cleanup"] = try device.snapshot(new)
             try device.launch(new, .cleanup)
             evidence.snapshots["after-cleanup"] = try device.snapshot(new)
+            try device.launch(new, .launch)
+            try finalReread(device, &evidence)
         case .artefactWindow:
             try seed(device, &evidence)
             try upgrade(device, &evidence)
@@ -160,6 +209,7 @@ struct CellRunner {
             try device.advanceClock(days: 2)
             try device.launch(new, .launch)
             evidence.snapshots["day-31"] = try device.snapshot(new)
+            try finalReread(device, &evidence)
         case .crashPoints, .writeFailure, .prewarm, .lockedBackground:
             try explore(&evidence)
         }
@@ -168,7 +218,7 @@ struct CellRunner {
     /// The exploration scenarios: every attempt on its own device, recorded in attempts.json.
     private func explore(_ evidence: inout CellEvidence) throws {
         guard let old else { return }
-        let explorer = Explorer(cell: self, old: old, new: new)
+        let explorer = Explorer(cell: self, old: old, via: via, new: new)
         let (attempts, note) =
             switch unit.scenario {
             case .crashPoints: explorer.crashPoints()
@@ -236,10 +286,11 @@ struct CellRunner {
 
     /// entitlements: the old and new builds' entitlements against the items the old build left.
     private func diffEntitlements(_ device: ScenarioDevice, _ evidence: inout CellEvidence) throws {
-        guard let old else { return }
+        guard let previous else { return }
         var counts: [String: Int] = [:]
         for item in try device.device.keychainItems() { counts[item.accessGroup, default: 0] += 1 }
-        let report = try EntitlementsDiffer.diff(old: old, new: new, itemCounts: counts)
+        // On a route, the build the new one replaces is the last hop's (its items are on the device).
+        let report = try EntitlementsDiffer.diff(old: previous, new: new, itemCounts: counts)
         evidence.entitlementsVerdict = report.exitCode
         evidence.entitlementsSummary = report.summary
         try ArtifactFile.write(Data(report.text.utf8), to: cellFolder + "/entitlements.diff", atomically: true)

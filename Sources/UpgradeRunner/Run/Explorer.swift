@@ -5,7 +5,9 @@ import SimSecurity
 
 /// The exploration scenarios: crash points (and pairs), injected write failures, and launches
 /// while locked or before first unlock. Each attempt runs on its own fresh device, prepared as the
-/// upgrade path prepares it (old build installed and seeded, new build installed in place), and is
+/// upgrade path prepares it (old build installed and seeded, a route's intermediate builds
+/// installed and launched in turn, new build installed in place: the faults, crash points and
+/// locked launches apply to the first launch of the last build, after the last hop), and is
 /// judged against the invariants of DESIGN.md: (I1) every seeded secret is in the new item or the
 /// legacy location, never neither; (I2) what a status file reported written exists; (I3) after a
 /// clean run the legacy plaintext is gone; (I4) another launch changes nothing; (I6) a crash during
@@ -13,6 +15,8 @@ import SimSecurity
 struct Explorer {
     let cell: CellRunner
     let old: Build
+    /// A route's intermediate builds (``CellRunner/hop(_:)``), empty on a two-build path.
+    let via: [Build]
     let new: Build
 
     /// Pairs are explored exhaustively while the recovery launch has at most this many mutations;
@@ -26,7 +30,8 @@ struct Explorer {
     // MARK: Preparing and checking
 
     /// The prepared state every attempt starts from: a device with the old build installed and
-    /// seeded and the new build installed in place, made once per scenario and cloned per attempt.
+    /// seeded, a route's hops launched, and the new build installed in place, made once per
+    /// scenario and cloned per attempt.
     final class Template {
         var device: ScenarioDevice?
         var seeded: [String] = []
@@ -45,6 +50,7 @@ struct Explorer {
             try device.install(old)
             let seed = try device.launch(old, .seed)
             template.seeded = cell.declarations.seeded(seed.writtenNames)
+            try cell.hop(device)
             try device.install(new)
         } catch {
             template.problem = "cannot prepare the device: \(error)"

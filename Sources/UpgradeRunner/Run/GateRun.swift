@@ -77,7 +77,8 @@ struct GateRun {
                 let unit = units[index]
                 let start = DispatchTime.now().uptimeNanoseconds
                 let runner = CellRunner(
-                    unit: unit, old: unit.path.old.flatMap { builds[$0] }, new: builds[unit.path.new]!,
+                    unit: unit, old: unit.path.old.flatMap { builds[$0] }, via: unit.path.via.map { builds[$0]! },
+                    new: builds[unit.path.new]!,
                     runtime: unit.runtime ?? inputs.runtime, caseID: inputs.caseID, devices: devices,
                     outFolder: outFolder, timeout: timeout)
                 let findings = runner.run().findings

@@ -24,7 +24,7 @@ enum SampleGate {
         var findings: [GateFinding] = []
         for cell in cells {
             if cell.path == "v1-to-v2" && cell.scenario == .relaunch && cell.condition == .idempotent { continue }
-            if cell.path == "v1-to-v2" && cell.condition == .readsOldData {
+            if cell.path == "v1-to-v2" && cell.scenario == .upgrade && cell.condition == .readsOldData {
                 findings.append(
                     GateFinding(
                         .readsOldData, path: cell.path, scenario: cell.scenario, item: "refreshToken", verdict: .fail,

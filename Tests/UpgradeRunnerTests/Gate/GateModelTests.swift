@@ -25,11 +25,14 @@ import Testing
         "each scenario checks the conditions of DESIGN.md's table",
         arguments: [
             (Scenario.freshInstall, [GateCondition.idempotent, .noSecretInArtifacts]),
-            (.upgrade, [.readsOldData]), (.skipVersion, [.readsOldData]), (.relaunch, [.idempotent]),
+            (.upgrade, [.readsOldData]), (.skipVersion, [.readsOldData]), (.relaunch, [.idempotent, .readsOldData]),
             (.malformed, [.malformedKeepsOld]), (.writeFailure, [.crashSafe, .readsOldData]), (.crashPoints, [.crashSafe]),
-            (.prewarm, [.lockedLaunchSafe]), (.lockedBackground, [.lockedLaunchSafe]), (.reinstall, [.reinstallSweeps]),
-            (.markerWithoutData, [.readsOldData]), (.staleLeftovers, [.noFalsePass]), (.entitlements, [.entitlementsCompatible]),
-            (.isolation, [.isolation]), (.cleanup, [.cleanupExact]), (.artefactWindow, [.artefactWindow]),
+            (.prewarm, [.lockedLaunchSafe]), (.lockedBackground, [.lockedLaunchSafe]),
+            (.reinstall, [.reinstallSweeps, .readsOldData, .idempotent]),
+            (.markerWithoutData, [.readsOldData, .idempotent]), (.staleLeftovers, [.noFalsePass]),
+            (.entitlements, [.entitlementsCompatible]), (.isolation, [.isolation, .readsOldData, .idempotent]),
+            (.cleanup, [.cleanupExact, .readsOldData, .idempotent]),
+            (.artefactWindow, [.artefactWindow, .readsOldData, .idempotent]),
         ])
     func scenarioChecks(scenario: Scenario, conditions: [GateCondition]) {
         #expect(scenario.checks == conditions)

@@ -52,6 +52,76 @@ import TestSupport
                 GateCell(path: "v1-to-v2", scenario: .reinstall, condition: .noSecretInArtifacts)))
     }
 
+    @Test("the default routes: every direct jump plus the chain through every build, closed under prefixes")
+    func defaultRoutes() throws {
+        #expect(
+            try GatePlan.defaultRoutes(builds: ["v1", "v2", "v3"]).map(\.id)
+                == ["v1-to-v2", "v1-to-v2-to-v3", "v1-to-v3", "v2-to-v3"])
+        let four = try GatePlan.defaultRoutes(builds: ["a", "b", "c", "d"]).map(\.id)
+        #expect(four.contains("a-to-b-to-c-to-d") && four.contains("a-to-b-to-c") && !four.contains("b-to-c-to-d"))
+        #expect(four.count == 6 + 2, "six direct jumps, the chain and its one longer prefix")
+        // Two builds: the routes are the pairs, and run.json records none (its bytes as before routes).
+        #expect(try GatePlan.recordedRoutes(builds: ["v1", "v2"], given: nil) == nil)
+        #expect(try GatePlan.recordedRoutes(builds: ["v1", "v2", "v3"], given: nil)?.count == 4)
+    }
+
+    @Test("route ids: -to- joins every build; the CLI spelling > reads the same; two-build paths keep their JSON")
+    func routeIDs() throws {
+        let route = BuildPair(route: ["v1", "v2", "v3"])
+        #expect(route.id == "v1-to-v2-to-v3" && route.old == "v1" && route.new == "v3" && route.previous == "v2")
+        #expect(BuildPair(id: "v1-to-v2-to-v3") == route)
+        #expect(BuildPair(routeText: "v1>v2>v3") == route && BuildPair(routeText: " v1 > v2 > v3 ") == route)
+        #expect(BuildPair(routeText: "v1-to-v2-to-v3") == route)
+        #expect(BuildPair(routeText: "v1") == nil && BuildPair(routeText: "v1>") == nil)
+        #expect(BuildPair(id: "none-to-v1-to-v2") == nil && BuildPair(id: "v1-to-none") == nil)
+        #expect(route.prefixes.map(\.id) == ["v1-to-v2", "v1-to-v2-to-v3"])
+        #expect(String(decoding: GateJSON.compact(BuildPair(old: "v1", new: "v2")), as: UTF8.self) == #"{"new":"v2","old":"v1"}"#)
+        let encoded = GateJSON.compact(route)
+        #expect(String(decoding: encoded, as: UTF8.self) == #"{"new":"v3","old":"v1","via":["v2"]}"#)
+        #expect(try JSONDecoder().decode(BuildPair.self, from: encoded) == route)
+        #expect(RuntimePath(id: "iOS-15.0/v1-to-v2-to-v3")?.pair == route)
+    }
+
+    @Test("on a route, upgrade or skip-version follows the last hop; every other scenario applies; prefixes are added")
+    func routePlacement() throws {
+        let plan = try GatePlan(
+            builds: ["v1", "v2", "v3", "v4"], routes: [BuildPair(route: ["v1", "v2", "v4"]), BuildPair(route: ["v1", "v3", "v4"])],
+            scenarios: [.freshInstall, .upgrade, .skipVersion, .crashPoints])
+        let units = plan.units.map(\.description)
+        #expect(units.contains("v1-to-v3-to-v4/upgrade") && units.contains("v1-to-v3-to-v4/crash-points"))
+        #expect(units.contains("v1-to-v2-to-v4/skip-version") && !units.contains("v1-to-v2-to-v4/upgrade"))
+        #expect(units.contains("v1-to-v2/upgrade") && units.contains("v1-to-v3/skip-version"), "the prefixes")
+        #expect(units.contains("none-to-v4/fresh-install") && !units.contains { $0.hasPrefix("v2-to-v3") })
+        #expect(plan.units.first { $0.path.isMultiHop }?.folder == "paths/v1-to-v2-to-v4/skip-version")
+    }
+
+    @Test(
+        "a route not in build order, naming an unknown build or repeating one, is refused naming --routes and the route",
+        arguments: [
+            (["v2", "v1"], "--routes: \"v2>v1\" lists v2 before v1: a route goes oldest first, by build number"),
+            (["v1", "v9"], "--routes: \"v1>v9\" names unknown build \"v9\""),
+            (["v1", "v2", "v1"], "--routes: \"v1>v2>v1\" names build \"v1\" twice"),
+        ])
+    func badRoutes(route: [String], message: String) {
+        #expect(throws: GateError.self) {
+            try GatePlan(builds: ["v1", "v2", "v3"], routes: [BuildPair(route: route)], scenarios: [.upgrade])
+        }
+        do { _ = try GatePlan(builds: ["v1", "v2", "v3"], routes: [BuildPair(route: route)], scenarios: [.upgrade]) } catch {
+            #expect(error.description == message)
+        }
+    }
+
+    @Test("every scenario that changes the device after the upgrade also checks reads-old-data and idempotent")
+    func finalReread() {
+        for scenario in Scenario.allCases where scenario.changesStateAfterUpgrade {
+            #expect(scenario.checks.contains(.readsOldData) && scenario.checks.contains(.idempotent), "\(scenario)")
+        }
+        #expect(Scenario.allCases.filter(\.changesStateAfterUpgrade) == [
+            .relaunch, .reinstall, .markerWithoutData, .isolation, .cleanup, .artefactWindow,
+        ])
+        #expect(Scenario.upgrade.checks == [.readsOldData] && Scenario.malformed.checks == [.malformedKeepsOld])
+    }
+
     @Test("a single run refuses a scenario that does not fit its path")
     func singleRun() throws {
         let plan = try GatePlan(path: BuildPair(old: "v1", new: "v2"), scenarios: [.upgrade])

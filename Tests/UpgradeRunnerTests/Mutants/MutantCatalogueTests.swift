@@ -36,14 +36,17 @@ import TestSupport
         #expect(try Self.catalog.build("v2").folder.hasSuffix("/builds/v2"))
     }
 
-    @Test("a mutant's paths: a fresh install and each released build of a lower schema")
+    @Test("a mutant's paths: a fresh install, each released build of a lower schema, and the route through them")
     func paths() throws {
         let released = try ["v1", "v2", "v3"].map { try Self.catalog.build($0) }
         let v2Based = try Self.catalog.build("no-read-back"), v3Based = try Self.catalog.build("service-renamed")
         #expect(MutantsRun.paths(for: v2Based, released: released).map(\.id) == ["none-to-no-read-back", "v1-to-no-read-back"])
         #expect(
             MutantsRun.paths(for: v3Based, released: released).map(\.id)
-                == ["none-to-service-renamed", "v1-to-service-renamed", "v2-to-service-renamed"])
+                == [
+                    "none-to-service-renamed", "v1-to-service-renamed", "v2-to-service-renamed",
+                    "v1-to-v2-to-service-renamed",
+                ])
         let all = Scenario.allCases
         let fromV1 = MutantsRun.scenarios(all, on: BuildPair(old: "v1", new: "m"), newestOld: "v2")
         #expect(fromV1.contains(.skipVersion) && !fromV1.contains(.upgrade) && !fromV1.contains(.freshInstall))
@@ -51,6 +54,8 @@ import TestSupport
         #expect(fromV2.contains(.upgrade) && !fromV2.contains(.skipVersion) && fromV2.contains(.crashPoints))
         #expect(MutantsRun.scenarios([.upgrade], on: BuildPair(old: "v1", new: "m"), newestOld: "v2") == [.upgrade])
         #expect(MutantsRun.scenarios(all, on: BuildPair(old: nil, new: "m"), newestOld: "v2") == [.freshInstall])
+        let route = MutantsRun.scenarios(all, on: BuildPair(route: ["v1", "v2", "m"]), newestOld: "v2")
+        #expect(route.contains(.upgrade) && !route.contains(.skipVersion) && route.contains(.crashPoints))
     }
 
     @Test("a manifest without antiPattern or with an unknown expectedCondition is bad input naming the field")

@@ -51,7 +51,9 @@ struct MutantsEndToEndTests {
                 == true)
         #expect(Self.row(result.output, "accessible-in-query")?.contains("| `reads-old-data` | `reads-old-data` | yes |") == true)
         #expect(
-            Self.row(result.output, "no-reinstall-sweep")?.hasSuffix("| `reinstall-sweeps` | `reinstall-sweeps` | yes |") == true)
+            Self.row(result.output, "no-reinstall-sweep")?.hasSuffix(
+                "| `reinstall-sweeps` | `reads-old-data`, `reinstall-sweeps` | yes |") == true,
+            "the final re-read after the reinstall reads the old session too")
         #expect(result.output.contains("Caught 3 of 3 mutants by their expected condition (100%)."))
         #expect(result.output.contains("Released builds v1, v2: PASS."))
         let out = cli.directory.file("out")

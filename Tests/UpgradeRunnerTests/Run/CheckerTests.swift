@@ -113,6 +113,47 @@ struct CheckerTests {
             statusProblem: nil, duration: 0, mutations: [])
     }
 
+    @Test("reads-old-data judges every verify launch: found before the test's cleanup, missing after it")
+    func finalRereadAfterCleanup() {
+        var cell = evidence(.cleanup, snapshots: [:])
+        cell.seeded = ["authToken", "session"]
+        let cleanup = LaunchRecord(
+            index: 4, build: "v2", mode: .cleanup, termination: .exited(0), endedAtCrashPoint: false,
+            status: LaunchStatus(build: "v2", mode: .cleanup, caseID: "c", runtime: "iOS 17.5", items: []),
+            statusProblem: nil, duration: 0, mutations: [])
+        let found = verify([("authToken", "found"), ("session", "found")])
+        let missing = verify([("authToken", "missing"), ("session", "missing")])
+        cell.launches = [found, cleanup, missing]
+        #expect(ReadsOldData.check(cell).map(\.verdict) == [.pass])
+        cell.launches = [found, cleanup, verify([("authToken", "missing"), ("session", "found")])]
+        let findings = ReadsOldData.check(cell)
+        #expect(findings.map(\.verdict) == [.fail] && findings[0].item == "session")
+        #expect(findings[0].message.contains("after the test's cleanup (expected missing)"), "\(findings[0].message)")
+    }
+
+    @Test("reads-old-data fails a secret lost on a later launch: the final re-read of artefact-window reads it missing")
+    func finalRereadLoss() {
+        var cell = evidence(.artefactWindow, snapshots: [:])
+        cell.seeded = ["authToken", "session"]
+        cell.launches = [verify([("authToken", "found"), ("session", "missing")])]
+        let findings = ReadsOldData.check(cell)
+        #expect(findings.map(\.verdict) == [.fail] && findings[0].item == "session")
+        cell.launches = []
+        #expect(ReadsOldData.check(cell).map(\.verdict) == [.unknown], "no final verify launch: nothing proven")
+    }
+
+    @Test("idempotent judges the final relaunch of a scenario that changes the device after the upgrade")
+    func finalRelaunch() {
+        let before = snapshot([item("authToken")])
+        var cell = evidence(.artefactWindow, snapshots: ["before-final-relaunch": before, "after-final-relaunch": before])
+        #expect(Idempotent.check(cell).map(\.verdict) == [.pass])
+        cell.snapshots["after-final-relaunch"] = snapshot([])
+        let findings = Idempotent.check(cell)
+        #expect(findings.map(\.verdict) == [.fail] && findings[0].message.contains("authToken/0 removed"))
+        cell.snapshots = [:]
+        #expect(Idempotent.check(cell).map(\.verdict) == [.unknown])
+    }
+
     @Test("no-false-pass fails when any one of the case's secrets reads as found, and passes when none does")
     func noFalsePass() {
         var cell = evidence(.staleLeftovers, snapshots: [:])

@@ -105,7 +105,8 @@ enum SummaryWriter {
         return lines.joined(separator: "\n")
     }
 
-    /// `upgrade-runner run ...` for each failed or unknown (path, scenario), with the run's case id
+    /// `upgrade-runner run ...` (`gate --routes ...` for a multi-hop route) for each failed or unknown
+    /// (path, scenario), with the run's case id
     /// and the runtime the cell ran on, so that it seeds the same secrets and answers the same codes.
     static func rerunCommands(report: GateReport, inputs: RunInputs) -> [String] {
         var seen: Set<String> = []
@@ -113,8 +114,14 @@ enum SummaryWriter {
             guard let matrixPath = RuntimePath(id: problem.path) else { return nil }
             let path = matrixPath.pair
             var words = ["upgrade-runner", "run"]
-            if let old = path.old { words += ["--from", old] }
-            words += ["--to", path.new, "--scenario", problem.scenario.rawValue, "--case-id", inputs.caseID]
+            if path.isMultiHop {
+                // `run` takes one old and one new build; a route is a gate's (its prefixes come along).
+                words = ["upgrade-runner", "gate", "--routes", "'" + path.builds.joined(separator: ">") + "'"]
+                words += ["--scenarios", problem.scenario.rawValue, "--case-id", inputs.caseID]
+            } else {
+                if let old = path.old { words += ["--from", old] }
+                words += ["--to", path.new, "--scenario", problem.scenario.rawValue, "--case-id", inputs.caseID]
+            }
             words += ["--runtime", "\"\(matrixPath.runtime ?? inputs.runtime)\""]
             let line = words.joined(separator: " ")
             return seen.insert(line).inserted ? line : nil

@@ -25,22 +25,43 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
 
     /// The conditions this scenario checks, from DESIGN.md's table. Every (path, scenario) cell also
     /// checks ``GateCondition/noSecretInArtifacts`` (the table's "every path" row); ``GatePlan`` adds it.
+    ///
+    /// Every scenario that changes the device after the upgrade (``changesStateAfterUpgrade``) also
+    /// checks reads-old-data and idempotent on its final re-read (the table's "every scenario that
+    /// changes state" row): a relaunch that changes nothing, then a verify launch of every declared
+    /// secret (see ``ReadsOldData`` for what each must read as).
     public var checks: [GateCondition] {
+        let own: [GateCondition] =
+            switch self {
+            case .freshInstall: [.idempotent, .noSecretInArtifacts]
+            case .upgrade, .skipVersion: [.readsOldData]
+            case .relaunch: [.idempotent]
+            case .malformed: [.malformedKeepsOld]
+            case .writeFailure: [.crashSafe, .readsOldData]
+            case .crashPoints: [.crashSafe]
+            case .prewarm, .lockedBackground: [.lockedLaunchSafe]
+            case .reinstall: [.reinstallSweeps]
+            case .markerWithoutData: [.readsOldData]
+            case .staleLeftovers: [.noFalsePass]
+            case .entitlements: [.entitlementsCompatible]
+            case .isolation: [.isolation]
+            case .cleanup: [.cleanupExact]
+            case .artefactWindow: [.artefactWindow]
+            }
+        guard changesStateAfterUpgrade else { return own }
+        return own + [.readsOldData, .idempotent].filter { !own.contains($0) }
+    }
+
+    /// Whether the scenario changes the device after the upgrade (relaunches, removes data, moves
+    /// the clock, reinstalls, runs the test's cleanup) and so ends with the final re-read. Not:
+    /// upgrade and skip-version (their verify is the re-read), malformed (it changes nothing after
+    /// the upgrade; its legacy data is malformed-keeps-old's), stale-leftovers (it seeds nothing of
+    /// its own), entitlements (no launch), and the exploration scenarios, whose every attempt already
+    /// ends with a relaunch (I4) and a verify launch.
+    public var changesStateAfterUpgrade: Bool {
         switch self {
-        case .freshInstall: [.idempotent, .noSecretInArtifacts]
-        case .upgrade, .skipVersion: [.readsOldData]
-        case .relaunch: [.idempotent]
-        case .malformed: [.malformedKeepsOld]
-        case .writeFailure: [.crashSafe, .readsOldData]
-        case .crashPoints: [.crashSafe]
-        case .prewarm, .lockedBackground: [.lockedLaunchSafe]
-        case .reinstall: [.reinstallSweeps]
-        case .markerWithoutData: [.readsOldData]
-        case .staleLeftovers: [.noFalsePass]
-        case .entitlements: [.entitlementsCompatible]
-        case .isolation: [.isolation]
-        case .cleanup: [.cleanupExact]
-        case .artefactWindow: [.artefactWindow]
+        case .relaunch, .reinstall, .markerWithoutData, .isolation, .cleanup, .artefactWindow: true
+        default: false
         }
     }
 

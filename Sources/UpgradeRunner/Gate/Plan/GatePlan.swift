@@ -40,10 +40,16 @@ public struct PlanUnit: Hashable, Sendable, Codable, Comparable, CustomStringCon
 /// What a gate or a run will do: its paths, its scenarios and the sorted (path, scenario) units.
 ///
 /// Which scenarios run on which path: `fresh-install` only on `none-to-X`; on an upgrade path of a
-/// gate, `upgrade` when the old build is the new one's predecessor in the builds list and
-/// `skip-version` otherwise (the same checks, named so reports show which paths skip a release);
-/// every other scenario on every upgrade path. A single `run` path takes the scenarios as given,
-/// except that fresh-install needs no old build and the others need one.
+/// gate, `upgrade` when the last hop's first build is the new one's predecessor in the builds list
+/// and `skip-version` otherwise (the same checks, named so reports show which paths skip a release);
+/// every other scenario on every upgrade path, a multi-hop route (`v1-to-v2-to-v3`) included. A
+/// single `run` path takes the scenarios as given, except that fresh-install needs no old build and
+/// the others need one.
+///
+/// A gate's upgrade paths are its routes: the default ones (``defaultRoutes(builds:)``) or those of
+/// `gate --routes`, closed under prefixes (``closedRoutes(_:)``), so that the first launch after each
+/// hop is explored exactly once, on the route that ends with that hop. A fresh install of each build
+/// comes along either way.
 public struct GatePlan: Equatable, Sendable {
     /// The paths, sorted by id.
     public let paths: [BuildPair]
@@ -52,8 +58,10 @@ public struct GatePlan: Equatable, Sendable {
     /// Every unit, sorted; shards slice this list.
     public let units: [PlanUnit]
 
-    /// The default gate's paths for `builds` (oldest first): every ordered pair old < new in the
-    /// given order, plus a fresh install of each build; sorted by id.
+    /// The two-build paths for `builds` (oldest first): every ordered pair old < new in the given
+    /// order, plus a fresh install of each build; sorted by id. This is the plan of a run.json that
+    /// records no `routes` (every gate before routes existed, and a gate whose default routes are
+    /// these pairs: two builds).
     /// - Throws: ``GateError`` for an empty list, a repeated build or a build id that cannot name a path.
     public static func defaultPaths(builds: [String]) throws(GateError) -> [BuildPair] {
         if builds.isEmpty { throw .invalidValue(flag: "--builds", value: "", reason: "names no build") }
@@ -70,17 +78,66 @@ public struct GatePlan: Equatable, Sendable {
         return paths.sorted()
     }
 
-    /// The gate over `builds` (oldest first) and `scenarios`.
-    /// - Throws: ``GateError`` for bad build ids, or when no scenario applies to any path.
-    public init(builds: [String], scenarios: [Scenario]) throws(GateError) {
-        let paths = try Self.defaultPaths(builds: builds)
+    /// The default routes of a gate over `builds` (oldest first): every direct jump old < new (the
+    /// two-build paths), plus the chain through every build in order, closed under prefixes; sorted
+    /// by id. For v1,v2,v3: `v1-to-v2`, `v1-to-v2-to-v3`, `v1-to-v3`, `v2-to-v3`. No fresh install.
+    /// - Throws: ``GateError`` as ``defaultPaths(builds:)``.
+    public static func defaultRoutes(builds: [String]) throws(GateError) -> [BuildPair] {
+        let pairs = try defaultPaths(builds: builds).filter { !$0.isFreshInstall }
+        guard builds.count >= 2 else { return pairs }
+        return closedRoutes(pairs + [BuildPair(route: builds)])
+    }
+
+    /// `routes` with every prefix of two or more builds added, each once, sorted by id.
+    public static func closedRoutes(_ routes: [BuildPair]) -> [BuildPair] {
+        Array(Set(routes.flatMap(\.prefixes))).sorted()
+    }
+
+    /// The routes a gate over `builds` records in run.json: `given` (from `--routes`) closed under
+    /// prefixes, or else the default routes when they hold a multi-hop route; nil when the default
+    /// routes are the two-build paths (two builds), which is what a run.json without `routes` means,
+    /// so such a gate's run.json keeps its bytes.
+    public static func recordedRoutes(builds: [String], given: [BuildPair]?) throws(GateError) -> [BuildPair]? {
+        if let given { return closedRoutes(given) }
+        let routes = try defaultRoutes(builds: builds)
+        return routes.contains(where: \.isMultiHop) ? routes : nil
+    }
+
+    /// Checks one route against the gate's `builds` (oldest first).
+    /// - Throws: ``GateError/invalidValue(flag:value:reason:)`` naming `--routes` and the route, for a
+    ///   route of fewer than two builds, one that names a build not in `builds`, repeats a build or
+    ///   goes against their order.
+    public static func validate(route: BuildPair, builds: [String]) throws(GateError) {
+        let text = route.builds.joined(separator: ">")
+        func bad(_ reason: String) -> GateError { .invalidValue(flag: "--routes", value: text, reason: reason) }
+        if route.isFreshInstall || route.builds.count < 2 { throw bad("names fewer than two builds") }
+        for (index, id) in route.builds.enumerated() {
+            try BuildPair.validate(buildID: id)
+            if route.builds[..<index].contains(id) { throw bad("names build \"\(id)\" twice") }
+            guard builds.contains(id) else { throw bad("names unknown build \"\(id)\"") }
+        }
+        let positions = route.builds.map { builds.firstIndex(of: $0)! }
+        for (a, b) in zip(positions, positions.dropFirst()) where a > b {
+            throw bad("lists \(builds[a]) before \(builds[b]): a route goes oldest first, by build number")
+        }
+    }
+
+    /// The gate over `builds` (oldest first) and `scenarios`, on `routes` (nil: the two-build paths
+    /// of ``defaultPaths(builds:)``) plus a fresh install of each build.
+    /// - Throws: ``GateError`` for bad build ids or routes, or when no scenario applies to any path.
+    public init(builds: [String], routes: [BuildPair]? = nil, scenarios: [Scenario]) throws(GateError) {
+        var paths = try Self.defaultPaths(builds: builds)
+        if let routes {
+            for route in routes { try Self.validate(route: route, builds: builds) }
+            paths = (paths.filter(\.isFreshInstall) + Self.closedRoutes(routes)).sorted()
+        }
         let position = Dictionary(uniqueKeysWithValues: builds.enumerated().map { ($1, $0) })
         var units: [PlanUnit] = []
         for path in paths {
             for scenario in Set(scenarios) {
                 let applies: Bool
-                if let old = path.old {
-                    let adjacent = position[path.new]! - position[old]! == 1
+                if let previous = path.previous, !path.isFreshInstall {
+                    let adjacent = position[path.new]! - position[previous]! == 1
                     switch scenario {
                     case .freshInstall: applies = false
                     case .upgrade: applies = adjacent
@@ -99,8 +156,7 @@ public struct GatePlan: Equatable, Sendable {
     /// A single path (`run --from OLD --to NEW`, or a fresh install when `path.old` is nil).
     /// - Throws: ``GateError/nothingToRun(_:)`` when a scenario does not fit the path.
     public init(path: BuildPair, scenarios: [Scenario]) throws(GateError) {
-        if let old = path.old { try BuildPair.validate(buildID: old) }
-        try BuildPair.validate(buildID: path.new)
+        for id in path.builds { try BuildPair.validate(buildID: id) }
         for scenario in scenarios where scenario.isFreshInstall != path.isFreshInstall {
             throw .nothingToRun(
                 path.isFreshInstall
@@ -111,13 +167,13 @@ public struct GatePlan: Equatable, Sendable {
     }
 
     /// The plan that `inputs` describe: a single path when `inputs.path` is set, else the gate over
-    /// `inputs.builds`; every unit once per runtime when `inputs.runtimes` names a matrix.
+    /// `inputs.builds` on `inputs.routes`; every unit once per runtime when `inputs.runtimes` names a matrix.
     public init(inputs: RunInputs) throws(GateError) {
         let base: GatePlan
         if let path = inputs.path {
             base = try GatePlan(path: path, scenarios: inputs.scenarios)
         } else {
-            base = try GatePlan(builds: inputs.builds, scenarios: inputs.scenarios)
+            base = try GatePlan(builds: inputs.builds, routes: inputs.routes, scenarios: inputs.scenarios)
         }
         guard let runtimes = inputs.runtimes else {
             self = base

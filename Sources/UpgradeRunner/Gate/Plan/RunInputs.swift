@@ -31,6 +31,11 @@ public struct RunInputs: Codable, Equatable, Sendable {
     public var builds: [String]
     /// The one path of `upgrade-runner run`; nil for a gate over `builds`.
     public var path: BuildPair?
+    /// A gate's upgrade routes, closed under prefixes (`gate --routes`, or the default routes when
+    /// they hold a multi-hop route such as `v1-to-v2-to-v3`); nil for the two-build paths of
+    /// ``GatePlan/defaultPaths(builds:)`` (left out of run.json, whose bytes are then those of a
+    /// gate before routes existed). Replay plans these same routes.
+    public var routes: [BuildPair]?
     /// The device runtime; in a runtime matrix, the oldest of ``runtimes``.
     public var runtime: RuntimeVersion
     /// The runtimes of a matrix (`gate --runtimes`), two or more, oldest first; nil for one runtime.
@@ -57,11 +62,12 @@ public struct RunInputs: Codable, Equatable, Sendable {
     public init(
         builds: [String], path: BuildPair? = nil, runtime: RuntimeVersion, caseID: String,
         scenarios: [Scenario], faultPlan: FaultPlan = .none, buildFiles: [String: BuildFiles],
-        runnerVersion: String, shard: ShardSpec? = nil
+        runnerVersion: String, shard: ShardSpec? = nil, routes: [BuildPair]? = nil
     ) {
         self.formatVersion = Self.currentFormatVersion
         self.builds = builds
         self.path = path
+        self.routes = routes
         self.runtime = runtime
         self.caseID = caseID
         self.scenarios = scenarios.sorted()

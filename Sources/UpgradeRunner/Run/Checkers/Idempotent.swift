@@ -1,14 +1,17 @@
 /// idempotent: launching the new build again changes nothing (fresh-install: the second launch;
-/// relaunch: the two launches after the upgrade).
+/// relaunch: the two launches after the upgrade; every other scenario that changes the device after
+/// the upgrade: the final relaunch, `before-final-relaunch` against `after-final-relaunch`).
 enum Idempotent: CellChecker {
     static let condition = GateCondition.idempotent
 
     static func check(_ evidence: CellEvidence) -> [GateFinding] {
         if let problems = evidence.launchProblems(condition) { return problems }
         let moments =
-            evidence.scenario == .freshInstall
-            ? ["after-first-launch", "after-second-launch"]
-            : ["after-first-launch", "after-relaunch-1", "after-relaunch-2"]
+            switch evidence.scenario {
+            case .freshInstall: ["after-first-launch", "after-second-launch"]
+            case .relaunch: ["after-first-launch", "after-relaunch-1", "after-relaunch-2"]
+            default: ["before-final-relaunch", "after-final-relaunch"]
+            }
         let snapshots = moments.compactMap { evidence.snapshots[$0] }
         guard snapshots.count == moments.count else {
             return [evidence.finding(condition, .unknown, "snapshots missing")]

@@ -1,8 +1,15 @@
 import SimRuntime
 
-/// reads-old-data: the new build's verify launch reads every secret the old build seeded
-/// (upgrade, skip-version); after marker-without-data it reports the removed data as missing
-/// and does not crash.
+/// reads-old-data: every verify launch of the new build reads every secret the old build (a
+/// route's first build) seeded.
+///
+/// What each must read as: `found` (upgrade, skip-version, relaunch, artefact-window after the
+/// window, and isolation and cleanup before the test's cleanup); `missing` where the scenario's point
+/// is removal: after marker-without-data removed the data, after a reinstall (the old session is
+/// gone), and after the test's cleanup launch (isolation, cleanup: the case's items are removed).
+/// A scenario that changes the device after the upgrade ends with such a verify launch (the final
+/// re-read, ``Scenario/changesStateAfterUpgrade``), so a build that loses a secret on a later launch
+/// fails here. No launch may crash.
 enum ReadsOldData: CellChecker {
     static let condition = GateCondition.readsOldData
 
@@ -11,35 +18,66 @@ enum ReadsOldData: CellChecker {
             return evidence.explorationFindings(condition, counting: [.readsOldData])
         }
         if let problems = evidence.launchProblems(condition) { return problems }
-        guard let status = evidence.verifyLaunch?.status else {
+        let verifies = expectations(evidence)
+        guard !verifies.isEmpty, verifies.allSatisfy({ $0.record.status != nil }) else {
             return [evidence.finding(condition, .unknown, "the new build was not launched to verify")]
         }
         if let unseeded = evidence.nothingSeeded(condition) { return [unseeded] }
-        let removed = evidence.scenario == .markerWithoutData
-        let wanted: ItemResult = removed ? .missing : .found
         var findings: [GateFinding] = []
-        for label in evidence.seeded {
-            guard let item = CellEvidence.item(label, in: status) else {
-                findings.append(evidence.finding(condition, .fail, item: label, "the verify launch does not report this item"))
-                continue
-            }
-            if item.result != wanted {
-                findings.append(
-                    evidence.finding(
-                        condition, .fail, item: label, operation: item.operation, status: item.status,
-                        removed
-                            ? "reported \(item.result) after its keychain data was removed (expected missing)"
-                            : "read back as \(item.result) from \(item.location)"))
+        for (record, wanted, when) in verifies {
+            let status = record.status!
+            let suffix = verifies.count > 1 ? " (\(record.stem), \(when))" : ""
+            for label in evidence.seeded {
+                guard let item = CellEvidence.item(label, in: status) else {
+                    findings.append(
+                        evidence.finding(condition, .fail, item: label, "the verify launch does not report this item" + suffix))
+                    continue
+                }
+                if item.result != wanted {
+                    findings.append(
+                        evidence.finding(
+                            condition, .fail, item: label, operation: item.operation, status: item.status,
+                            (wanted == .missing
+                                ? "reported \(item.result) \(when) (expected missing)"
+                                : "read back as \(item.result) from \(item.location)") + suffix))
+                }
             }
         }
         if findings.isEmpty {
-            findings.append(
-                evidence.finding(
-                    condition, .pass,
-                    removed
-                        ? "the \(evidence.seeded.count) removed items are reported missing; no launch crashed"
-                        : "every seeded item (\(evidence.seeded.joined(separator: ", "))) reads back"))
+            let kept = verifies.filter { $0.wanted == .found }.count
+            let removed = verifies.count - kept
+            var words: [String] = []
+            if kept > 0 {
+                words.append("every seeded item (\(evidence.seeded.joined(separator: ", "))) reads back")
+            }
+            if removed > 0 {
+                words.append("the \(evidence.seeded.count) removed items are reported missing")
+            }
+            // One verify launch keeps the words (and gate.json's bytes) of the gate before the final re-read.
+            let detail =
+                verifies.count == 1
+                ? words[0] + (removed > 0 ? "; no launch crashed" : "")
+                : words.joined(separator: "; ") + " in \(verifies.count) verify launches; no launch crashed"
+            findings.append(evidence.finding(condition, .pass, detail))
         }
         return findings
+    }
+
+    /// Each verify launch of the new build, with what the seeded secrets must read as there and why.
+    static func expectations(_ evidence: CellEvidence) -> [(record: LaunchRecord, wanted: ItemResult, when: String)] {
+        var cleanedUp = false
+        var result: [(LaunchRecord, ItemResult, String)] = []
+        for record in evidence.launches where record.build == evidence.newBuild {
+            if record.mode == .cleanup { cleanedUp = true }
+            guard record.mode == .verify else { continue }
+            switch evidence.scenario {
+            case .markerWithoutData: result.append((record, .missing, "after its keychain data was removed"))
+            case .reinstall: result.append((record, .missing, "after the reinstall"))
+            default:
+                result.append(
+                    cleanedUp ? (record, .missing, "after the test's cleanup") : (record, .found, "after the upgrade"))
+            }
+        }
+        return result
     }
 }
