@@ -1,8 +1,9 @@
 import SimRuntime
 
-/// reads-old-data: the new build's verify launch reads every secret the old build seeded
-/// (upgrade, skip-version); after marker-without-data it reports the removed data as missing
-/// and does not crash.
+/// reads-old-data: every secret the old build seeded is still on the device where the new build
+/// can reach it (the runner looks for its bytes: ground truth first), and the new build's verify
+/// launch reads it back (upgrade, skip-version); after marker-without-data it reports the removed
+/// data as missing and does not crash.
 enum ReadsOldData: CellChecker {
     static let condition = GateCondition.readsOldData
 
@@ -18,7 +19,19 @@ enum ReadsOldData: CellChecker {
         let removed = evidence.scenario == .markerWithoutData
         let wanted: ItemResult = removed ? .missing : .found
         var findings: [GateFinding] = []
+        let places = evidence.verifyLaunch?.secretPlaces ?? [:]
         for label in evidence.seeded {
+            // The device first: a secret that is nowhere the new build can reach is lost, whatever
+            // the app reports (honest-status judges the report itself).
+            if !removed && places[label, default: []].isEmpty {
+                let reported = CellEvidence.item(label, in: status)
+                findings.append(
+                    evidence.finding(
+                        condition, .fail, item: label, operation: reported?.operation, status: reported?.status,
+                        "on the device in neither a keychain item the new build can reach nor a legacy store"
+                            + (reported.map { " (the verify launch reported it \($0.result) from \($0.location))" } ?? "")))
+                continue
+            }
             guard let item = CellEvidence.item(label, in: status) else {
                 findings.append(evidence.finding(condition, .fail, item: label, "the verify launch does not report this item"))
                 continue
