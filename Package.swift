@@ -44,7 +44,8 @@ let package = Package(
         .plugin(
             name: "UpgradeGate",
             capability: .command(
-                intent: .custom(verb: "upgrade-gate", description: "Build the app builds and the runner, then run the release gate."),
+                intent: .custom(
+                    verb: "upgrade-gate", description: "Build the app builds and the runner, then run the release gate."),
                 permissions: [.writeToPackageDirectory(reason: "the gate writes its artifacts folder in the package")]),
             dependencies: ["upgrade-runner"]),
 
@@ -91,6 +92,8 @@ let package = Package(
             path: "Sources/Mutants/MutantNoReinstallSweep"),
         .executableTarget(
             name: "MutantSecretInLog", dependencies: ["LedgerKit", "AppHarness"], path: "Sources/Mutants/MutantSecretInLog"),
+        .executableTarget(
+            name: "MutantClockInStatus", dependencies: ["LedgerKit", "AppHarness"], path: "Sources/Mutants/MutantClockInStatus"),
         .executableTarget(
             name: "MutantSecretInStatus", dependencies: ["LedgerKit", "AppHarness"], path: "Sources/Mutants/MutantSecretInStatus"),
         .executableTarget(

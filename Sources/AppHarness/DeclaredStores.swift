@@ -41,7 +41,10 @@ public struct DeclaredStores: Sendable {
             let (operation, status, value) = read(item.store)
             let result: ItemResult =
                 switch status {
-                case 0: value == nil ? .missing : (value == launch.secrets[item.label] ? .found : .mismatch)
+                // An item or file that was read (status 0) but holds no text is there with other bytes:
+                // a mismatch, never "missing" (the contract pairs a keychain "missing" with -25300).
+                case 0 where value == nil: [.keychain, .file].contains(item.store.location) ? .mismatch : .missing
+                case 0: value == launch.secrets[item.label] ? .found : .mismatch
                 case errSecItemNotFound, ENOENT: .missing
                 case errSecInteractionNotAllowed, EPERM: .locked
                 default: .failed

@@ -20,6 +20,34 @@ public enum ItemResult: String, Codable, Hashable, Sendable, CaseIterable {
     /// Left in place on purpose (a legacy copy kept because its move did not complete).
     case kept
 
+    /// Whether `status`, the OSStatus (keychain) or errno-style code (other stores) that an item at
+    /// `location` was reported with, can stand beside this word. The contract's table, which the
+    /// gate's `honest-status` condition holds every status file to:
+    ///
+    /// | word | keychain | preferences, files, archives, property lists |
+    /// | --- | --- | --- |
+    /// | `found`, `mismatch`, `written`, `removed` | 0 | 0 |
+    /// | `missing` | -25300 `errSecItemNotFound` | 0 (read, no value) or 2 `ENOENT` |
+    /// | `locked` | -25308 `errSecInteractionNotAllowed` | 1 `EPERM`, 13 `EACCES` |
+    /// | `failed` | not 0 | not 0 |
+    /// | `kept` | any: kept on purpose (0) or because its removal failed (that code) | any |
+    ///
+    /// The launch `arguments` are no store: only `failed` with a code stands there.
+    public func admits(status: Int32, at location: StoreLocation) -> Bool {
+        let itemNotFound: Int32 = -25300
+        let interactionNotAllowed: Int32 = -25308
+        let (noEntry, notPermitted, accessDenied): (Int32, Int32, Int32) = (2, 1, 13)
+        if location == .arguments { return self == .failed && status != 0 }
+        let keychain = location == .keychain
+        switch self {
+        case .found, .mismatch, .written, .removed: return status == 0
+        case .missing: return keychain ? status == itemNotFound : (status == 0 || status == noEntry)
+        case .locked:
+            return keychain ? status == interactionNotAllowed : (status == notPermitted || status == accessDenied)
+        case .failed: return status != 0
+        case .kept: return true
+        }
+    }
 }
 
 /// Where an item lives.

@@ -19,7 +19,9 @@ struct LaunchStatusContractTests {
     func words() throws {
         let data = try status().encoded()
         let text = String(decoding: data, as: UTF8.self)
-        for word in ["\"result\" : \"found\"", "\"location\" : \"keychain\"", "\"state\" : \"upToDate\"", "\"sweep\" : \"markerPresent\""] {
+        for word in [
+            "\"result\" : \"found\"", "\"location\" : \"keychain\"", "\"state\" : \"upToDate\"", "\"sweep\" : \"markerPresent\"",
+        ] {
             #expect(text.contains(word), "\(word)")
         }
         #expect(try LaunchStatus.decode(data).encoded() == data)
@@ -42,5 +44,30 @@ struct LaunchStatusContractTests {
         let original = replacement.hasPrefix("\"result\"") ? "\"result\" : \"found\"" : "\"location\" : \"keychain\""
         text = text.replacingOccurrences(of: original, with: replacement)
         #expect(throws: DecodingError.self) { try LaunchStatus.decode(Data(text.utf8)) }
+    }
+}
+
+@Suite("The contract's table of words and statuses")
+struct WordStatusTableTests {
+    @Test("success words stand only beside 0; missing and locked beside their own codes; failed never beside 0")
+    func table() {
+        for location in StoreLocation.allCases where location != .arguments {
+            for word in [ItemResult.found, .mismatch, .written, .removed] {
+                #expect(word.admits(status: 0, at: location))
+                #expect(!word.admits(status: -25308, at: location), "\(word) \(location)")
+            }
+            #expect(ItemResult.failed.admits(status: -25291, at: location))
+            #expect(!ItemResult.failed.admits(status: 0, at: location))
+            #expect(ItemResult.kept.admits(status: 1, at: location) && ItemResult.kept.admits(status: 0, at: location))
+        }
+        #expect(ItemResult.missing.admits(status: -25300, at: .keychain))
+        #expect(!ItemResult.missing.admits(status: 0, at: .keychain))
+        #expect(!ItemResult.missing.admits(status: -25308, at: .keychain))
+        #expect(ItemResult.locked.admits(status: -25308, at: .keychain))
+        #expect(!ItemResult.locked.admits(status: -25300, at: .keychain))
+        #expect(ItemResult.missing.admits(status: 0, at: .preferences) && ItemResult.missing.admits(status: 2, at: .file))
+        #expect(ItemResult.locked.admits(status: 1, at: .file) && ItemResult.locked.admits(status: 13, at: .archive))
+        #expect(!ItemResult.locked.admits(status: 0, at: .preferences))
+        #expect(ItemResult.failed.admits(status: 22, at: .arguments) && !ItemResult.found.admits(status: 0, at: .arguments))
     }
 }

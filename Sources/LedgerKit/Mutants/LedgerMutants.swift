@@ -94,6 +94,18 @@ public enum LedgerMutants {
         return build
     }
 
+    /// v2 whose verify stamps the device clock into its report: the status file is no longer derived
+    /// from the inputs alone (each cell's fixed clock hides it; a verify with the clock moved shows it).
+    public static func clockInStatus() -> LedgerVariant<LedgerV2Build> {
+        var build = LedgerVariant(buildID: "clock-in-status", base: LedgerV2Build(buildID: "clock-in-status"))
+        build.verifyHook = { launch in
+            await LedgerV2Build(buildID: "clock-in-status").verify(launch)
+            let seconds = Int(launch.environment.now.timeIntervalSince1970)
+            launch.record("session", .keychain, "SecItemCopyMatching (last verified at \(seconds))", 0, .found)
+        }
+        return build
+    }
+
     /// v2 that counts its migration runs in a preference on every launch (a step that is not idempotent).
     public static func nonIdempotentStep() -> LedgerVariant<LedgerV2Build> {
         var build = LedgerVariant(buildID: "non-idempotent-step", base: LedgerV2Build(buildID: "non-idempotent-step"))

@@ -24,6 +24,8 @@ struct CellEvidence: Sendable {
     var attempts: [ExplorationAttempt] = []
     /// What the exploration covered: counts, and the sample size where pairs were sampled.
     var explorationNote: String?
+    /// The clock-shifted verify of an upgrade or skip-version cell (honest-status).
+    var clockShift: ClockShift?
     /// Set when the scenario could not be carried out (a device error): every condition is UNKNOWN.
     var aborted: String?
 

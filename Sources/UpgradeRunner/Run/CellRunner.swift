@@ -136,7 +136,8 @@ struct CellRunner {
         case .upgrade, .skipVersion:
             try seed(device, &evidence)
             try upgrade(device, &evidence)
-            try device.launch(new, .verify)
+            let verify = try device.launch(new, .verify)
+            evidence.clockShift = try verifyWithClockShifted(device, after: verify)
         case .relaunch:
             try seed(device, &evidence)
             try upgrade(device, &evidence)
@@ -213,6 +214,17 @@ struct CellRunner {
         case .crashPoints, .writeFailure, .prewarm, .lockedBackground:
             try explore(&evidence)
         }
+    }
+
+    /// The path's verify once more with only the device clock moved (by ``ClockShift/offset(caseID:)``):
+    /// a status file holds nothing not derived from the inputs, so both files must be the same bytes.
+    private func verifyWithClockShifted(_ device: ScenarioDevice, after first: LaunchRecord) throws -> ClockShift {
+        let seconds = ClockShift.offset(caseID: caseID)
+        try device.session.advanceClock(by: seconds)
+        let second = try device.launch(new, .verify)
+        let files = [first, second].map { FileManager.default.contents(atPath: "\(cellFolder)/status/\($0.stem).json") }
+        return ClockShift(
+            seconds: seconds, stems: [first.stem, second.stem], identical: files[0] != nil && files[0] == files[1])
     }
 
     /// The exploration scenarios: every attempt on its own device, recorded in attempts.json.

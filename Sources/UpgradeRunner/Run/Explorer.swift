@@ -36,6 +36,8 @@ struct Explorer {
         var device: ScenarioDevice?
         var seeded: [String] = []
         var problem: String?
+        /// Whether an attempt has carried the seed launch's honest-status problems (the first does).
+        var seedJudged = false
         deinit { device?.finish(keepSnapshotFor: nil) }
     }
 
@@ -195,6 +197,12 @@ struct Explorer {
             defer { device.finish(keepSnapshotFor: attempt.outcome == .ok ? nil : new) }
             if seeded.isEmpty { attempt.unknown("the old build's seed launch reported no secret written") }
             try body(device, seeded, &attempt)
+            // honest-status of every launch: the shared seed's once (in the first attempt), then the attempt's own.
+            let seedLaunches = template.seedJudged ? [] : template.device?.launches ?? []
+            template.seedJudged = true
+            for record in seedLaunches + device.launches {
+                for problem in record.dishonesty { attempt.fail(.honestStatus, "\(record.stem): \(problem)") }
+            }
         } catch {
             attempt.unknown("the attempt stopped: \(error)")
         }

@@ -17,6 +17,11 @@ struct LaunchRecord: Sendable {
     var duration: Double
     /// The launch's store operations (names and statuses only).
     var mutations: [SeamEntry]
+    /// What `honest-status` found wrong with the status file right after the launch (``StatusHonesty``).
+    var dishonesty: [String] = []
+    /// Where each of the case's declared secrets was on the device right after a verify launch
+    /// (empty for other modes): the ground truth reads-old-data judges before the app's report.
+    var secretPlaces: [String: SecretLocator.Place] = [:]
 
     /// `NN-<build>-<mode>`, the stem of its status and log file names.
     var stem: String { Self.stem(index: index, build: build, mode: mode) }
@@ -109,7 +114,18 @@ final class ScenarioDevice {
             index: index, build: build.manifest.id, mode: mode, termination: result.termination,
             endedAtCrashPoint: result.endedAtCrashPoint, status: nil, statusProblem: nil,
             duration: result.duration, mutations: MutationLogFile.read(result.mutationLogPath))
-        if let data = FileManager.default.contents(atPath: statusSource) {
+        let data = FileManager.default.contents(atPath: statusSource)
+        if !LaunchedProcesses.isStopped {
+            let honesty = StatusHonesty(
+                build: build, mode: mode, caseID: caseID ?? self.caseID, runtime: device.record.runtime,
+                labels: declarations.secretLabels)
+            record.dishonesty = honesty.problems(data, exitedCleanly: record.exitedCleanly, on: device)
+            if mode == .verify {
+                record.secretPlaces = try SecretLocator(caseID: self.caseID, labels: declarations.secretLabels).locate(
+                    on: device, app: build)
+            }
+        }
+        if let data {
             do {
                 record.status = try LaunchStatus.decode(data)
             } catch {

@@ -3,7 +3,8 @@ import SimDevice
 import SimRuntime
 
 /// Where a case's secrets are on a device right now: in a keychain item the app can reach, in a
-/// legacy store (the app's preferences or a file in its data container), both, or nowhere.
+/// legacy store (the app's preferences or a file in its data container or one of its app groups'
+/// containers), both, or nowhere.
 ///
 /// The runner knows the case's secrets (they derive from the case id) and looks for their bytes in
 /// memory; nothing it finds is written anywhere, only where it was found.
@@ -26,9 +27,12 @@ struct SecretLocator {
         let groups = Set(build.identity.accessGroups)
         let items = try device.keychainItems().filter { groups.contains($0.accessGroup) }.compactMap(\.data)
         var legacy: [Data] = []
-        if let container = device.dataContainer(build.manifest.bundleID)?.path,
-            let walker = FileManager.default.enumerator(atPath: container)
-        {
+        // The data container (its tmp/ holds the status file, not the app's data) and the app's groups' containers.
+        let containers =
+            [device.dataContainer(build.manifest.bundleID)?.path]
+            + build.identity.applicationGroups.map { device.groupContainer($0)?.path }
+        for container in containers.compactMap({ $0 }) {
+            guard let walker = FileManager.default.enumerator(atPath: container) else { continue }
             for case let relative as String in walker where !relative.hasPrefix("tmp/") {
                 if let data = FileManager.default.contents(atPath: container + "/" + relative) { legacy.append(data) }
             }

@@ -95,9 +95,8 @@ public struct NotesMigration {
             return false
         }
         if removeBeforeWrite { defaults.removeObject(forKey: "apiToken") }
-        let status = save(data, account: "apiToken")
-        guard status == errSecSuccess, load(account: "apiToken") == data else {
-            steps.append(Step(label: "apiToken", store: "keychain", operation: "SecItemAdd", status: status, outcome: .failed))
+        if let failure = saveAndReadBack(data, label: "apiToken") {
+            steps.append(failure)
             return false
         }
         defaults.removeObject(forKey: "apiToken")
@@ -119,9 +118,8 @@ public struct NotesMigration {
             steps.append(Step(label: "shareKey", store: "plist", operation: "decode", status: errSecDecode, outcome: .kept))
             return false
         }
-        let status = save(keyData, account: "shareKey")
-        guard status == errSecSuccess, load(account: "shareKey") == keyData else {
-            steps.append(Step(label: "shareKey", store: "keychain", operation: "SecItemAdd", status: status, outcome: .failed))
+        if let failure = saveAndReadBack(keyData, label: "shareKey") {
+            steps.append(failure)
             return false
         }
         sharing["key"] = nil
@@ -138,7 +136,7 @@ public struct NotesMigration {
     }
 
     private func storedSchema() -> Int? {
-        load(account: Self.schemaAccount).flatMap { Int(String(decoding: $0, as: UTF8.self)) }
+        load(account: Self.schemaAccount).1.flatMap { Int(String(decoding: $0, as: UTF8.self)) }
     }
 
     /// Adds the item, or updates it when it exists; searches by primary key only.
@@ -152,12 +150,28 @@ public struct NotesMigration {
         return SecItemUpdate(key as CFDictionary, [kSecValueData: data] as CFDictionary)
     }
 
-    private func load(account: String) -> Data? {
+    /// Saves `data` as the item `label` and reads it back; nil when the keychain holds it, else the
+    /// failed step, named by the operation that decided it: the save's error, or the read-back's
+    /// (a save that answered success but stored nothing reads back errSecItemNotFound).
+    private func saveAndReadBack(_ data: Data, label: String) -> Step? {
+        let saved = save(data, account: label)
+        guard saved == errSecSuccess else {
+            return Step(label: label, store: "keychain", operation: "SecItemAdd", status: saved, outcome: .failed)
+        }
+        let (status, stored) = load(account: label)
+        if status == errSecSuccess && stored == data { return nil }
+        return Step(
+            label: label, store: "keychain", operation: "SecItemCopyMatching",
+            status: status == errSecSuccess ? errSecDecode : status, outcome: .failed)
+    }
+
+    private func load(account: String) -> (OSStatus, Data?) {
         let query: [CFString: Any] = [
             kSecClass: kSecClassGenericPassword, kSecAttrService: Self.service, kSecAttrAccount: account,
             kSecReturnData: true, kSecMatchLimit: kSecMatchLimitOne,
         ]
         var found: CFTypeRef?
-        return SecItemCopyMatching(query as CFDictionary, &found) == errSecSuccess ? found as? Data : nil
+        let status = SecItemCopyMatching(query as CFDictionary, &found)
+        return (status, status == errSecSuccess ? found as? Data : nil)
     }
 }

@@ -12,6 +12,7 @@ public enum GateCondition: String, CaseIterable, Codable, Sendable, Comparable, 
     case isolation = "isolation"
     case cleanupExact = "cleanup-exact"
     case artefactWindow = "artefact-window"
+    case honestStatus = "honest-status"
     case noSecretInArtifacts = "no-secret-in-artifacts"
 
     /// The condition's id, as reports print it.
@@ -31,9 +32,15 @@ public enum GateCondition: String, CaseIterable, Codable, Sendable, Comparable, 
         case .isolation: "another team's items are neither read nor changed"
         case .cleanupExact: "cleanup removes exactly the legacy data, nothing more"
         case .artefactWindow: "legacy artefacts are kept for 30 days, then removed"
+        case .honestStatus:
+            "every status file is the contract's, its words agree with their OSStatus and the device, and it holds nothing not derived from the inputs"
         case .noSecretInArtifacts: "no artifact holds a seeded secret in any encoding"
         }
     }
+
+    /// The conditions every (path, scenario) cell checks whatever its scenario: DESIGN.md's rows
+    /// "every launch" (honest-status) and "every path" (no-secret-in-artifacts). ``PlanUnit/cells`` adds them.
+    public static let everywhere: [GateCondition] = [.honestStatus, .noSecretInArtifacts]
 
     private var order: Int { Self.allCases.firstIndex(of: self)! }
 

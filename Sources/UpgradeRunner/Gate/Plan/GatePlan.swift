@@ -25,10 +25,13 @@ public struct PlanUnit: Hashable, Sendable, Codable, Comparable, CustomStringCon
     /// `v1-to-v2/upgrade`.
     public var description: String { "\(pathID)/\(scenario)" }
 
-    /// The cells this unit must judge: its scenario's conditions plus no-secret-in-artifacts.
+    /// The cells this unit must judge: its scenario's conditions plus the rows of DESIGN.md's table
+    /// that hold everywhere, honest-status (every launch) and no-secret-in-artifacts (every path).
     public var cells: [GateCell] {
         var conditions = scenario.checks
-        if !conditions.contains(.noSecretInArtifacts) { conditions.append(.noSecretInArtifacts) }
+        for everywhere in GateCondition.everywhere where !conditions.contains(everywhere) {
+            conditions.append(everywhere)
+        }
         return conditions.map { GateCell(path: pathID, scenario: scenario, condition: $0) }
     }
 

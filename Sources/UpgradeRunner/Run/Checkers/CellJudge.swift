@@ -8,8 +8,8 @@ protocol CellChecker {
     static func check(_ evidence: CellEvidence) -> [GateFinding]
 }
 
-/// Judges a cell: each condition its scenario checks (except the leak scan, which runs over the
-/// whole output folder at the end) by its checker. A cell that could not be carried out leaves its
+/// Judges a cell: each condition its unit checks (its scenario's, and honest-status on every launch;
+/// not the leak scan, which runs over the whole output folder at the end) by its checker. A cell that could not be carried out leaves its
 /// conditions UNKNOWN.
 enum CellJudge {
     /// The checker of each condition a cell judges (the leak scan's is NoSecretInArtifactsChecker,
@@ -27,12 +27,13 @@ enum CellJudge {
         case .isolation: Isolation.self
         case .cleanupExact: CleanupExact.self
         case .artefactWindow: ArtefactWindow.self
+        case .honestStatus: HonestStatus.self
         case .noSecretInArtifacts: nil
         }
     }
 
     static func judge(_ evidence: CellEvidence) -> [GateFinding] {
-        evidence.scenario.checks.filter { $0 != .noSecretInArtifacts }.flatMap { condition -> [GateFinding] in
+        evidence.unit.cells.map(\.condition).filter { $0 != .noSecretInArtifacts }.flatMap { condition -> [GateFinding] in
             if let reason = evidence.aborted { return [evidence.finding(condition, .unknown, reason)] }
             guard let checker = checker(for: condition) else {
                 return [evidence.finding(condition, .unknown, "condition \(condition) is not judged per cell")]

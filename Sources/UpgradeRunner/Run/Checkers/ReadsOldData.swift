@@ -1,7 +1,8 @@
 import SimRuntime
 
-/// reads-old-data: every verify launch of the new build reads every secret the old build (a
-/// route's first build) seeded.
+/// reads-old-data: every secret the old build (a route's first build) seeded is still on the
+/// device where the new build can reach it (the runner looks for its bytes: ground truth first),
+/// and every verify launch of the new build reads it back.
 ///
 /// What each must read as: `found` (upgrade, skip-version, relaunch, artefact-window after the
 /// window, and isolation and cleanup before the test's cleanup); `missing` where the scenario's point
@@ -9,7 +10,10 @@ import SimRuntime
 /// gone), and after the test's cleanup launch (isolation, cleanup: the case's items are removed).
 /// A scenario that changes the device after the upgrade ends with such a verify launch (the final
 /// re-read, ``Scenario/changesStateAfterUpgrade``), so a build that loses a secret on a later launch
-/// fails here. No launch may crash.
+/// fails here. No launch may crash. Where a secret must read `found`, the device is judged first: a
+/// secret in neither a keychain item the new build can reach nor a legacy store after that verify
+/// launch is lost, whatever the app reports (honest-status judges the report itself). The verify
+/// launch upgrade and skip-version repeat with the clock moved is honest-status's, not judged here.
 enum ReadsOldData: CellChecker {
     static let condition = GateCondition.readsOldData
 
@@ -28,6 +32,16 @@ enum ReadsOldData: CellChecker {
             let status = record.status!
             let suffix = verifies.count > 1 ? " (\(record.stem), \(when))" : ""
             for label in evidence.seeded {
+                if wanted == .found && record.secretPlaces[label, default: []].isEmpty {
+                    let reported = CellEvidence.item(label, in: status)
+                    findings.append(
+                        evidence.finding(
+                            condition, .fail, item: label, operation: reported?.operation, status: reported?.status,
+                            "on the device in neither a keychain item the new build can reach nor a legacy store"
+                                + (reported.map { " (the verify launch reported it \($0.result) from \($0.location))" } ?? "")
+                                + suffix))
+                    continue
+                }
                 guard let item = CellEvidence.item(label, in: status) else {
                     findings.append(
                         evidence.finding(condition, .fail, item: label, "the verify launch does not report this item" + suffix))
@@ -67,9 +81,10 @@ enum ReadsOldData: CellChecker {
     static func expectations(_ evidence: CellEvidence) -> [(record: LaunchRecord, wanted: ItemResult, when: String)] {
         var cleanedUp = false
         var result: [(LaunchRecord, ItemResult, String)] = []
+        let shifted = evidence.clockShift.flatMap { $0.stems.count == 2 ? $0.stems[1] : nil }
         for record in evidence.launches where record.build == evidence.newBuild {
             if record.mode == .cleanup { cleanedUp = true }
-            guard record.mode == .verify else { continue }
+            guard record.mode == .verify, record.stem != shifted else { continue }
             switch evidence.scenario {
             case .markerWithoutData: result.append((record, .missing, "after its keychain data was removed"))
             case .reinstall: result.append((record, .missing, "after the reinstall"))
