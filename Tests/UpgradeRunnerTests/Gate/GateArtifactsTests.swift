@@ -56,6 +56,26 @@ enum SampleGate {
         #expect(difference == nil, "\(difference ?? "")")
     }
 
+    @Test("a failed route cell's rerun line is a gate over that route; a pair's stays run --from --to")
+    func rerunRoute() {
+        let cells = [
+            GateCell(path: "v1-to-v2-to-v3", scenario: .cleanup, condition: .readsOldData),
+            GateCell(path: "v1-to-v2", scenario: .upgrade, condition: .readsOldData),
+        ]
+        let findings = cells.map {
+            GateFinding($0.condition, path: $0.path, scenario: $0.scenario, verdict: .fail, detail: "lost")
+        }
+        let lines = SummaryWriter.rerunCommands(
+            report: GateEngine.evaluate(expected: cells, findings: findings), inputs: SampleGate.inputs())
+        #expect(
+            lines.contains(
+                #"upgrade-runner gate --routes 'v1>v2>v3' --scenarios cleanup --case-id case-7 --runtime "iOS 17.5""#),
+            "\(lines)")
+        #expect(
+            lines.contains(#"upgrade-runner run --from v1 --to v2 --scenario upgrade --case-id case-7 --runtime "iOS 17.5""#),
+            "\(lines)")
+    }
+
     @Test("gate.json is pinned by a golden file")
     func gateJSON() throws {
         check(

@@ -114,6 +114,13 @@ struct CheckerTests {
             statusProblem: nil, duration: 0, mutations: [])
     }
 
+    /// `record` with every secret it reports found also on the device, in a keychain item.
+    private func placed(_ record: LaunchRecord) -> LaunchRecord {
+        var record = record
+        for item in record.status?.items ?? [] where item.result == .found { record.secretPlaces[item.name] = .keychain }
+        return record
+    }
+
     @Test("reads-old-data judges every verify launch: found before the test's cleanup, missing after it")
     func finalRereadAfterCleanup() {
         var cell = evidence(.cleanup, snapshots: [:])
@@ -122,7 +129,7 @@ struct CheckerTests {
             index: 4, build: "v2", mode: .cleanup, termination: .exited(0), endedAtCrashPoint: false,
             status: LaunchStatus(build: "v2", mode: .cleanup, caseID: "c", runtime: "iOS 17.5", items: []),
             statusProblem: nil, duration: 0, mutations: [])
-        let found = verify([("authToken", "found"), ("session", "found")])
+        let found = placed(verify([("authToken", "found"), ("session", "found")]))
         let missing = verify([("authToken", "missing"), ("session", "missing")])
         cell.launches = [found, cleanup, missing]
         #expect(ReadsOldData.check(cell).map(\.verdict) == [.pass])
@@ -136,7 +143,7 @@ struct CheckerTests {
     func finalRereadLoss() {
         var cell = evidence(.artefactWindow, snapshots: [:])
         cell.seeded = ["authToken", "session"]
-        cell.launches = [verify([("authToken", "found"), ("session", "missing")])]
+        cell.launches = [placed(verify([("authToken", "found"), ("session", "missing")]))]
         let findings = ReadsOldData.check(cell)
         #expect(findings.map(\.verdict) == [.fail] && findings[0].item == "session")
         cell.launches = []
