@@ -18,8 +18,10 @@ struct Explorer {
     /// Pairs are explored exhaustively while the recovery launch has at most this many mutations;
     /// beyond, an evenly spaced deterministic sample of this size.
     static let pairLimit = 20
-    /// How long a locked launch waits for protected data before it defers (a Ledger argument).
-    static let shortWait = ["-UITestProtectedDataTimeout", "0.2"]
+    /// A locked launch that no unlock will follow does not wait for protected data: it defers at
+    /// once (timeout 0), as an app that registers for the "did become available" notification and
+    /// moves on. Waiting out a real timeout would only cost wall time for the same outcome.
+    static let shortWait = ["-UITestProtectedDataTimeout", "0"]
 
     private var locator: SecretLocator { SecretLocator(caseID: cell.caseID, labels: cell.declarations.secretLabels) }
 
@@ -343,11 +345,16 @@ struct Explorer {
         let whileWaiting = attempt("prewarm unlock while waiting", template) { device, seeded, attempt in
             try device.session.shutdown()
             try device.session.boot(lockState: .beforeFirstUnlock)
+            // The unlock comes on the app's word that it waits (its platform writes to the FIFO),
+            // not after a guessed delay; the app's own wait is a long safety timeout.
             let session = device.session
-            let unlock = DispatchWorkItem { try? session.unlock() }
-            DispatchQueue.global().asyncAfter(deadline: .now() + 0.3, execute: unlock)
-            let waited = try device.launch(new, .launch, extraArguments: ["-UITestProtectedDataTimeout", "10"])
-            unlock.wait()
+            let listener = try ProtectedDataWaitListener(path: session.layout.directory + "/protected-data-wait.fifo")
+            let unlocker = UnlockOnAnnouncement(listener: listener, session: session)
+            let waited = try device.launch(
+                new, .launch, extraArguments: ["-UITestProtectedDataTimeout", "\(Int(cell.timeout))"],
+                environment: listener.environment)
+            // A build that deferred without waiting never announced: the device is unlocked now.
+            if !unlocker.finish() { try session.unlock() }
             attempt.log = ExplorationAttempt.excerpt(waited)
             guard checkClean(waited, &attempt, condition: .lockedLaunchSafe) else { return }
             try checkRecoverable(device, seeded, when: "after the launch that waited for protected data", &attempt)
@@ -389,5 +396,27 @@ struct Explorer {
             try checkRecovered(device, seeded, recovery: first, &attempt)
         }
         return ([beforeMigration, afterMigration], "2 launches while locked after first unlock (before and after migration)")
+    }
+}
+
+/// Unlocks a device from a thread of its own when a launch announces that it waits for protected data.
+private final class UnlockOnAnnouncement: @unchecked Sendable {
+    private let listener: ProtectedDataWaitListener
+    private let done = DispatchSemaphore(value: 0)
+    private var unlocked = false
+
+    init(listener: ProtectedDataWaitListener, session: DeviceSession) {
+        self.listener = listener
+        Thread.detachNewThread { [self] in
+            if listener.waitForAnnouncement() { unlocked = (try? session.unlock()) != nil }
+            done.signal()
+        }
+    }
+
+    /// Stops listening (the launch ended) and tells whether the unlock happened.
+    func finish() -> Bool {
+        listener.cancel()
+        done.wait()
+        return unlocked
     }
 }

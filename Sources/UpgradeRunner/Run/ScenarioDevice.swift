@@ -97,7 +97,7 @@ final class ScenarioDevice {
     @discardableResult
     func launch(
         _ build: Build, _ mode: LaunchMode, caseID: String? = nil, faultPlan: FaultPlan = .none,
-        extraArguments: [String] = []
+        extraArguments: [String] = [], environment: [String: String] = [:]
     ) throws -> LaunchRecord {
         let index = launches.count + 1
         var arguments = [LaunchMode.caseIDArgument, caseID ?? self.caseID] + extraArguments
@@ -109,7 +109,7 @@ final class ScenarioDevice {
             build.manifest.bundleID,
             LaunchOptions(
                 arguments: arguments, faultPlan: faultPlan, timeout: timeout,
-                logPath: cellFolder + "/logs/" + stem + ".log"))
+                logPath: cellFolder + "/logs/" + stem + ".log", environment: environment))
         var record = LaunchRecord(
             index: index, build: build.manifest.id, mode: mode, termination: result.termination,
             endedAtCrashPoint: result.endedAtCrashPoint, status: nil, statusProblem: nil,
