@@ -102,6 +102,12 @@ let package = Package(
         .executableTarget(
             name: "MutantSweepBeforeUnlock", dependencies: ["LedgerKit", "AppHarness"],
             path: "Sources/Mutants/MutantSweepBeforeUnlock"),
+        .executableTarget(
+            name: "MutantAvailabilityNarrowed", dependencies: ["LedgerKit", "AppHarness"],
+            path: "Sources/Mutants/MutantAvailabilityNarrowed"),
+        .executableTarget(
+            name: "MutantSweepGenericOnly", dependencies: ["LedgerKit", "AppHarness"],
+            path: "Sources/Mutants/MutantSweepGenericOnly"),
 
         // Helpers for tests and benchmarks.
         .target(name: "TestSupport", dependencies: ["SimRuntime"]),

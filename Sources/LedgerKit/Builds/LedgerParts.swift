@@ -22,10 +22,10 @@ public struct LedgerParts: Sendable {
         self.init(environment: launch.environment, journal: launch)
     }
 
-    public func sweeper() -> ReinstallSweeper {
+    public func sweeper(genericPasswordsOnly: Bool = false) -> ReinstallSweeper {
         ReinstallSweeper(
             defaults: environment.defaults, protectedData: environment.protectedData, journal: journal,
-            timeout: environment.protectedDataTimeout)
+            timeout: environment.protectedDataTimeout, genericPasswordsOnly: genericPasswordsOnly)
     }
 
     public func mover() -> DefaultsToKeychainMover {

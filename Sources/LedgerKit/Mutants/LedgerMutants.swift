@@ -56,6 +56,17 @@ public enum LedgerMutants {
         return build
     }
 
+    /// v2 whose step 0 -> 1 moves the tokens from preferences (readable after first unlock) into
+    /// `kSecAttrAccessibleWhenUnlocked` items.
+    public static func availabilityNarrowed() -> LedgerV2Build {
+        var build = LedgerV2Build(buildID: "availability-narrowed")
+        build.steps = { parts in
+            let narrowed = LedgerParts(environment: parts.environment, journal: parts.journal, vault: WhenUnlockedKeychain())
+            return [narrowed.moveDefaults(), parts.moveArchive()]
+        }
+        return build
+    }
+
     /// v3 with `kSecAttrService` renamed and no rekey migration.
     public static func serviceRenamed() -> RenamedServiceBuild { RenamedServiceBuild(buildID: "service-renamed") }
 
@@ -66,6 +77,17 @@ public enum LedgerMutants {
     public static func noReinstallSweep() -> LedgerV2Build {
         var build = LedgerV2Build(buildID: "no-reinstall-sweep")
         build.sweeps = false
+        return build
+    }
+
+    /// v2 whose reinstall sweep deletes only local generic passwords.
+    public static func sweepGenericOnly() -> LedgerVariant<LedgerV2Build> {
+        var base = LedgerV2Build(buildID: "sweep-generic-only")
+        base.sweeps = false
+        var build = LedgerVariant(buildID: base.buildID, base: base)
+        build.beforeLaunch = { launch in
+            launch.setSweep(await LedgerParts(launch).sweeper(genericPasswordsOnly: true).sweepIfFreshInstall())
+        }
         return build
     }
 

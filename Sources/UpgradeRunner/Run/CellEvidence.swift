@@ -24,6 +24,10 @@ struct CellEvidence: Sendable {
     var attempts: [ExplorationAttempt] = []
     /// What the exploration covered: counts, and the sample size where pairs were sampled.
     var explorationNote: String?
+    /// locked-reads: where each seeded secret was kept before the upgrade and is kept after it.
+    var availability: [AvailabilityFact] = []
+    /// The lock state of each launch (by its index) that did not run unlocked.
+    var lockStates: [Int: LockState] = [:]
     /// Set when the scenario could not be carried out (a device error): every condition is UNKNOWN.
     var aborted: String?
 

@@ -70,7 +70,7 @@ struct CellRunner {
         return (evidence, findings)
     }
 
-    private func seed(
+    func seed(
         _ device: ScenarioDevice, _ evidence: inout CellEvidence, mode: LaunchMode = .seed,
         caseID: String? = nil
     ) throws {
@@ -81,7 +81,7 @@ struct CellRunner {
         evidence.snapshots["after-seed"] = try device.snapshot(old)
     }
 
-    private func upgrade(_ device: ScenarioDevice, _ evidence: inout CellEvidence) throws {
+    func upgrade(_ device: ScenarioDevice, _ evidence: inout CellEvidence) throws {
         try device.install(new)
         try device.launch(new, .launch)
         evidence.snapshots["after-first-launch"] = try device.snapshot(new)
@@ -112,6 +112,9 @@ struct CellRunner {
             try device.launch(new, .verify)
         case .reinstall:
             try seed(device, &evidence)
+            try addSweepTargets(device)
+            try addNeighbourItems(device)
+            evidence.snapshots["before-reinstall"] = try device.snapshot(old ?? new)
             if let old { try device.uninstall(old) }
             try device.install(new)
             try device.launch(new, .launch)
@@ -160,6 +163,8 @@ struct CellRunner {
             try device.advanceClock(days: 2)
             try device.launch(new, .launch)
             evidence.snapshots["day-31"] = try device.snapshot(new)
+        case .lockedReads:
+            try lockedReads(device, &evidence)
         case .crashPoints, .writeFailure, .prewarm, .lockedBackground:
             try explore(&evidence)
         }
@@ -208,7 +213,7 @@ struct CellRunner {
     /// Another team's app's items on the same device (isolation and cleanup check they stay).
     static let neighbour = AppIdentity(bundleID: "com.neighbour.wallet", applicationIdentifier: "NEIGHBOUR1.com.neighbour.wallet")
 
-    private func addNeighbourItems(_ device: ScenarioDevice) throws {
+    func addNeighbourItems(_ device: ScenarioDevice) throws {
         let keychain = adminKeychain(device, identity: Self.neighbour)
         for (account, accessible) in [
             ("session", kSecAttrAccessibleWhenUnlocked), ("refresh", kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly),
@@ -226,7 +231,7 @@ struct CellRunner {
         }
     }
 
-    private func adminKeychain(_ device: ScenarioDevice, identity: AppIdentity) -> Keychain {
+    func adminKeychain(_ device: ScenarioDevice, identity: AppIdentity) -> Keychain {
         var configuration = Keychain.Configuration(
             storage: .file(device.session.layout.keychainPath), identity: identity, runtime: runtime,
             clock: { ScenarioDevice.epoch })

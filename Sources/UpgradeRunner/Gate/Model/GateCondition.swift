@@ -12,6 +12,7 @@ public enum GateCondition: String, CaseIterable, Codable, Sendable, Comparable, 
     case isolation = "isolation"
     case cleanupExact = "cleanup-exact"
     case artefactWindow = "artefact-window"
+    case keepsAvailability = "keeps-availability"
     case noSecretInArtifacts = "no-secret-in-artifacts"
 
     /// The condition's id, as reports print it.
@@ -31,6 +32,7 @@ public enum GateCondition: String, CaseIterable, Codable, Sendable, Comparable, 
         case .isolation: "another team's items are neither read nor changed"
         case .cleanupExact: "cleanup removes exactly the legacy data, nothing more"
         case .artefactWindow: "legacy artefacts are kept for 30 days, then removed"
+        case .keepsAvailability: "a secret the old build could read in a lock state stays readable in it"
         case .noSecretInArtifacts: "no artifact holds a seeded secret in any encoding"
         }
     }
