@@ -108,6 +108,9 @@ let package = Package(
         .executableTarget(
             name: "MutantSweepGenericOnly", dependencies: ["LedgerKit", "AppHarness"],
             path: "Sources/Mutants/MutantSweepGenericOnly"),
+        .executableTarget(
+            name: "MutantMalformedStopsMigration", dependencies: ["LedgerKit", "AppHarness"],
+            path: "Sources/Mutants/MutantMalformedStopsMigration"),
 
         // Helpers for tests and benchmarks.
         .target(name: "TestSupport", dependencies: ["SimRuntime"]),

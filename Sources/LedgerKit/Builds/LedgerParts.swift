@@ -45,8 +45,12 @@ public struct LedgerParts: Sendable {
     /// Step 2 -> 3.
     public func tightenAccessibility() -> any MigrationStep { TightenAccessibilityStep(journal: journal) }
 
-    public func migrator(targetVersion: Int, steps: [any MigrationStep]) -> SchemaMigrator {
-        SchemaMigrator(targetVersion: targetVersion, steps: steps, vault: vault, protectedData: environment.protectedData)
+    public func migrator(
+        targetVersion: Int, steps: [any MigrationStep], stopsAtFirstFailure: Bool = false
+    ) -> SchemaMigrator {
+        SchemaMigrator(
+            targetVersion: targetVersion, steps: steps, vault: vault, protectedData: environment.protectedData,
+            stopsAtFirstFailure: stopsAtFirstFailure)
     }
 
     public func janitor() -> LegacyArtefactJanitor {

@@ -80,6 +80,14 @@ public enum LedgerMutants {
         return build
     }
 
+    /// v2 whose migration stops at the first failed step: one malformed store keeps the valid ones
+    /// behind it from migrating.
+    public static func malformedStopsMigration() -> LedgerV2Build {
+        var build = LedgerV2Build(buildID: "malformed-stops-migration")
+        build.stopsAtFirstFailure = true
+        return build
+    }
+
     /// v2 whose reinstall sweep deletes only local generic passwords.
     public static func sweepGenericOnly() -> LedgerVariant<LedgerV2Build> {
         var base = LedgerV2Build(buildID: "sweep-generic-only")

@@ -24,6 +24,8 @@ struct CellEvidence: Sendable {
     var attempts: [ExplorationAttempt] = []
     /// What the exploration covered: counts, and the sample size where pairs were sampled.
     var explorationNote: String?
+    /// malformed: the matrix's attempts, one per store the old build's malformed seed malforms.
+    var malformedAttempts: [MalformedAttempt] = []
     /// locked-reads: where each seeded secret was kept before the upgrade and is kept after it.
     var availability: [AvailabilityFact] = []
     /// The lock state of each launch (by its index) that did not run unlocked.

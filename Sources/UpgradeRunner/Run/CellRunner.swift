@@ -107,9 +107,12 @@ struct CellRunner {
             try device.launch(new, .launch)
             evidence.snapshots["after-relaunch-2"] = try device.snapshot(new)
         case .malformed:
+            // Every store malformed at once, then the matrix: each store the seed malforms, alone.
             try seed(device, &evidence, mode: .seedMalformed)
+            let stores = try malformedStores(device, seeded: evidence.seeded)
             try upgrade(device, &evidence)
             try device.launch(new, .verify)
+            evidence.malformedAttempts = malformedMatrix(stores)
         case .reinstall:
             try seed(device, &evidence)
             try addSweepTargets(device)
