@@ -11,49 +11,49 @@ extension CellRunner {
     /// protection classes. Their values derive from the case id; none is a case secret.
     static var sweepTargets: [(name: String, attributes: [CFString: Any])] {
         [
-        (
-            "synchronizable genp",
-            [
-                kSecClass: kSecClassGenericPassword, kSecAttrService: "com.example.sweep", kSecAttrAccount: "synced",
-                kSecAttrSynchronizable: true, kSecAttrAccessible: kSecAttrAccessibleAfterFirstUnlock,
-            ]
-        ),
-        (
-            "genp aku",
-            [
-                kSecClass: kSecClassGenericPassword, kSecAttrService: "com.example.sweep", kSecAttrAccount: "local",
-                kSecAttrAccessible: kSecAttrAccessibleWhenUnlockedThisDeviceOnly,
-            ]
-        ),
-        (
-            "inet",
-            [
-                kSecClass: kSecClassInternetPassword, kSecAttrServer: "sweep.example.com", kSecAttrAccount: "me",
-                kSecAttrAccessible: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly,
-            ]
-        ),
-        (
-            "synchronizable inet",
-            [
-                kSecClass: kSecClassInternetPassword, kSecAttrServer: "sync.sweep.example.com", kSecAttrAccount: "me",
-                kSecAttrSynchronizable: true,
-            ]
-        ),
-        (
-            "key",
-            [
-                kSecClass: kSecClassKey, kSecAttrApplicationTag: Data("com.example.sweep.key".utf8),
-                kSecAttrKeyClass: kSecAttrKeyClassPrivate, kSecAttrKeyType: kSecAttrKeyTypeEC,
-                kSecAttrAccessible: kSecAttrAccessibleAlwaysThisDeviceOnly,
-            ]
-        ),
-        (
-            "certificate",
-            [
-                kSecClass: kSecClassCertificate, kSecAttrIssuer: Data("CN=Sweep CA".utf8),
-                kSecAttrSerialNumber: Data([0x01, 0x02]),
-            ]
-        ),
+            (
+                "synchronizable genp",
+                [
+                    kSecClass: kSecClassGenericPassword, kSecAttrService: "com.example.sweep", kSecAttrAccount: "synced",
+                    kSecAttrSynchronizable: true, kSecAttrAccessible: kSecAttrAccessibleAfterFirstUnlock,
+                ]
+            ),
+            (
+                "genp aku",
+                [
+                    kSecClass: kSecClassGenericPassword, kSecAttrService: "com.example.sweep", kSecAttrAccount: "local",
+                    kSecAttrAccessible: kSecAttrAccessibleWhenUnlockedThisDeviceOnly,
+                ]
+            ),
+            (
+                "inet",
+                [
+                    kSecClass: kSecClassInternetPassword, kSecAttrServer: "sweep.example.com", kSecAttrAccount: "me",
+                    kSecAttrAccessible: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly,
+                ]
+            ),
+            (
+                "synchronizable inet",
+                [
+                    kSecClass: kSecClassInternetPassword, kSecAttrServer: "sync.sweep.example.com", kSecAttrAccount: "me",
+                    kSecAttrSynchronizable: true,
+                ]
+            ),
+            (
+                "key",
+                [
+                    kSecClass: kSecClassKey, kSecAttrApplicationTag: Data("com.example.sweep.key".utf8),
+                    kSecAttrKeyClass: kSecAttrKeyClassPrivate, kSecAttrKeyType: kSecAttrKeyTypeEC,
+                    kSecAttrAccessible: kSecAttrAccessibleAlwaysThisDeviceOnly,
+                ]
+            ),
+            (
+                "certificate",
+                [
+                    kSecClass: kSecClassCertificate, kSecAttrIssuer: Data("CN=Sweep CA".utf8),
+                    kSecAttrSerialNumber: Data([0x01, 0x02]),
+                ]
+            ),
         ]
     }
 

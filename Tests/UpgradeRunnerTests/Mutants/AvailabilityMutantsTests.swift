@@ -25,7 +25,9 @@ struct AvailabilityMutantsTests {
             ("sweep-generic-only", "reinstall-sweeps"),
         ] {
             // The failed column holds the expected condition alone: no older check catches the build.
-            #expect(MutantsEndToEndTests.row(result.output, id)?.hasSuffix("| `\(condition)` | `\(condition)` | yes |") == true, "\(id)")
+            #expect(
+                MutantsEndToEndTests.row(result.output, id)?.hasSuffix("| `\(condition)` | `\(condition)` | yes |") == true,
+                "\(id)")
         }
         #expect(result.output.contains("Released builds v1, v2: PASS."))
     }
@@ -41,7 +43,8 @@ struct AvailabilityMutantsTests {
             ], environment: ["UPGRADE_RUNNER_BUILDS": builds])
         #expect(result.code == 1)
         #expect(
-            MutantsEndToEndTests.row(result.output, "availability-narrowed")?.hasSuffix("| `keeps-availability` | — | no |") == true,
+            MutantsEndToEndTests.row(result.output, "availability-narrowed")?.hasSuffix("| `keeps-availability` | — | no |")
+                == true,
             "\(result.output)")
     }
 
@@ -50,7 +53,10 @@ struct AvailabilityMutantsTests {
         let cli = try CLI("gate-availability")
         let out = cli.directory.file("out")
         let result = cli.run(
-            ["gate", "--scenarios", "malformed,reinstall,locked-reads", "--case-id", "e2e", "--jobs", "2", "--out", out, "--quiet"],
+            [
+                "gate", "--scenarios", "malformed,reinstall,locked-reads", "--case-id", "e2e", "--jobs", "2", "--out", out,
+                "--quiet",
+            ],
             environment: ["UPGRADE_RUNNER_BUILDS": RunFolders.repositoryBuilds])
         #expect(result.code == 0, "\(result.output)\(result.error)")
         for path in ["v1-to-v2", "v1-to-v3", "v2-to-v3"] {

@@ -22,7 +22,9 @@ struct AvailabilityCheckerTests {
         errors: [String] = []
     ) -> LaunchRecord {
         func check(_ name: String, _ result: ItemResult, _ status: Int32) -> ItemCheck {
-            ItemCheck(name: name, location: .keychain, operation: "SecItemCopyMatching", status: status, runtime: "iOS 17.5", result: result)
+            ItemCheck(
+                name: name, location: .keychain, operation: "SecItemCopyMatching", status: status, runtime: "iOS 17.5",
+                result: result)
         }
         let items = results.map { check($0.0, $0.1, $0.1 == .locked ? -25308 : $0.1 == .missing ? -25300 : 0) }
         return LaunchRecord(
@@ -68,7 +70,8 @@ struct AvailabilityCheckerTests {
         #expect(LockAvailability.states(file: .none).count == 3)
     }
 
-    @Test("keeps-availability passes when every secret stays readable where it was; a WhenUnlocked one need not read while locked")
+    @Test(
+        "keeps-availability passes when every secret stays readable where it was; a WhenUnlocked one need not read while locked")
     func availabilityKept() {
         let findings = KeepsAvailability.check(lockedReads(newAuthToken: Self.afterFirstUnlock, lockedRead: .found))
         #expect(findings.map(\.verdict) == [.pass], "\(findings.map(\.message))")
@@ -100,7 +103,9 @@ struct AvailabilityCheckerTests {
 
     // MARK: The malformed matrix
 
-    private func item(_ account: String, digest: String, group: String = "T.app", sync: Bool = false, itemClass: String = "genp")
+    private func item(
+        _ account: String, digest: String, group: String = "T.app", sync: Bool = false, itemClass: String = "genp"
+    )
         -> DeviceSnapshot.Item
     {
         DeviceSnapshot.Item(
@@ -113,7 +118,8 @@ struct AvailabilityCheckerTests {
         keptDigest: String, launchResults: [(String, ItemResult)], verifyResults: [(String, ItemResult)]
     ) -> CellEvidence {
         var cell = evidence(.malformed)
-        let seeded = DeviceSnapshot(keychain: [item("authToken", digest: "bad"), item("deviceKey", digest: "k")], preferences: [:], files: [:])
+        let seeded = DeviceSnapshot(
+            keychain: [item("authToken", digest: "bad"), item("deviceKey", digest: "k")], preferences: [:], files: [:])
         cell.snapshots = ["after-seed": seeded, "after-first-launch": seeded]
         cell.launches = [
             launch(1, "v1", .seedMalformed, [("authToken", .written), ("deviceKey", .written)]),
@@ -134,7 +140,8 @@ struct AvailabilityCheckerTests {
     @Test("malformed-keeps-old passes an attempt whose malformed store is kept and reported while the others read back")
     func matrixPasses() {
         let cell = malformed(
-            keptDigest: "bad", launchResults: [("authToken", .mismatch)], verifyResults: [("authToken", .mismatch), ("deviceKey", .found)])
+            keptDigest: "bad", launchResults: [("authToken", .mismatch)],
+            verifyResults: [("authToken", .mismatch), ("deviceKey", .found)])
         #expect(MalformedKeepsOld.check(cell).map(\.verdict) == [.pass])
     }
 
@@ -150,13 +157,18 @@ struct AvailabilityCheckerTests {
         #expect(MalformedKeepsOld.check(cell).map(\.verdict) == [.pass])
     }
 
-    @Test("malformed-keeps-old fails an attempt that overwrote the malformed store or reported nothing for it; UNKNOWN when the seed did not malform it alone")
+    @Test(
+        "malformed-keeps-old fails an attempt that overwrote the malformed store or reported nothing for it; UNKNOWN when the seed did not malform it alone"
+    )
     func matrixStoreTouched() {
         let overwritten = malformed(
             keptDigest: "rewritten", launchResults: [("authToken", .mismatch)],
             verifyResults: [("authToken", .mismatch), ("deviceKey", .found)])
-        #expect(MalformedKeepsOld.check(overwritten).contains { $0.verdict == .fail && $0.message.contains("deleted or overwritten") })
-        let silent = malformed(keptDigest: "bad", launchResults: [], verifyResults: [("authToken", .missing), ("deviceKey", .found)])
+        #expect(
+            MalformedKeepsOld.check(overwritten).contains { $0.verdict == .fail && $0.message.contains("deleted or overwritten") }
+        )
+        let silent = malformed(
+            keptDigest: "bad", launchResults: [], verifyResults: [("authToken", .missing), ("deviceKey", .found)])
         #expect(MalformedKeepsOld.check(silent).contains { $0.verdict == .fail && $0.message.contains("reported no error") })
         var notAlone = silent
         notAlone.malformedAttempts[0].problem = "the seed malformed authToken, deviceKey, not authToken alone"

@@ -21,7 +21,8 @@ enum KeepsAvailability: CellChecker {
         for fact in evidence.availability {
             guard let old = fact.old else {
                 findings.append(
-                    evidence.finding(condition, .unknown, item: fact.label, "not found where the old build declares it after the seed"))
+                    evidence.finding(
+                        condition, .unknown, item: fact.label, "not found where the old build declares it after the seed"))
                 continue
             }
             guard let new = fact.new else {

@@ -61,7 +61,8 @@ enum MalformedKeepsOld: CellChecker {
 
     private static func matrixNote(_ evidence: CellEvidence) -> String {
         let labels = evidence.malformedAttempts.map(\.label)
-        return labels.isEmpty ? "" : "; each store alone malformed (\(labels.joined(separator: ", "))): kept, reported, the others read back"
+        return labels.isEmpty
+            ? "" : "; each store alone malformed (\(labels.joined(separator: ", "))): kept, reported, the others read back"
     }
 
     /// One attempt of the matrix: the malformed store untouched and reported, the others read back.
@@ -73,7 +74,10 @@ enum MalformedKeepsOld: CellChecker {
                 return [evidence.finding(condition, .fail, item: item, "\(record.stem) \(record.termination)")]
             }
             if record.status == nil {
-                return [evidence.finding(condition, .fail, item: item, "\(record.stem) " + (record.statusProblem ?? "wrote no status file"))]
+                return [
+                    evidence.finding(
+                        condition, .fail, item: item, "\(record.stem) " + (record.statusProblem ?? "wrote no status file"))
+                ]
             }
         }
         let newLaunches = attempt.launches.filter { $0.build == evidence.newBuild }
@@ -86,7 +90,8 @@ enum MalformedKeepsOld: CellChecker {
         if !kept.isEmpty && !kept.isSubset(of: contents(of: store, in: after)) {
             findings.append(
                 evidence.finding(
-                    condition, .fail, item: item, "the malformed \(store.location) of \(attempt.label) was deleted or overwritten"))
+                    condition, .fail, item: item, "the malformed \(store.location) of \(attempt.label) was deleted or overwritten"
+                ))
         }
         let reported = newLaunches.compactMap(\.status).contains { status in
             status.errors.contains { $0.name == attempt.label }
@@ -97,7 +102,8 @@ enum MalformedKeepsOld: CellChecker {
         }
         if !reported {
             findings.append(
-                evidence.finding(condition, .fail, item: item, "the new build reported no error for the malformed \(attempt.label)"))
+                evidence.finding(
+                    condition, .fail, item: item, "the new build reported no error for the malformed \(attempt.label)"))
         }
         for label in attempt.seeded where label != attempt.label {
             let read = CellEvidence.item(label, in: verify)
@@ -105,7 +111,8 @@ enum MalformedKeepsOld: CellChecker {
             findings.append(
                 evidence.finding(
                     condition, .fail, item: item, operation: read?.operation, status: read?.status,
-                    "the valid \(label) read back as \(read?.result.rawValue ?? "unreported") with \(attempt.label) alone malformed"))
+                    "the valid \(label) read back as \(read?.result.rawValue ?? "unreported") with \(attempt.label) alone malformed"
+                ))
         }
         return findings
     }
