@@ -90,13 +90,7 @@ public enum LedgerMutants {
 
     /// v2 whose reinstall sweep deletes only local generic passwords.
     public static func sweepGenericOnly() -> LedgerVariant<LedgerV2Build> {
-        var base = LedgerV2Build(buildID: "sweep-generic-only")
-        base.sweeps = false
-        var build = LedgerVariant(buildID: base.buildID, base: base)
-        build.beforeLaunch = { launch in
-            launch.setSweep(await LedgerParts(launch).sweeper(genericPasswordsOnly: true).sweepIfFreshInstall())
-        }
-        return build
+        sweeping("sweep-generic-only") { await LedgerParts($0).sweeper(genericPasswordsOnly: true).sweepIfFreshInstall() }
     }
 
     /// v2 that writes the restored token into its launch log.
@@ -148,13 +142,19 @@ public enum LedgerMutants {
 
     /// v2 whose reinstall sweep does not wait for protected data.
     public static func sweepBeforeUnlock() -> LedgerVariant<LedgerV2Build> {
-        var base = LedgerV2Build(buildID: "sweep-before-unlock")
-        base.sweeps = false
-        var build = LedgerVariant(buildID: base.buildID, base: base)
-        build.beforeLaunch = { launch in
-            let sweeper = EagerReinstallSweeper(defaults: launch.environment.defaults, journal: launch)
-            launch.setSweep(await sweeper.sweepIfFreshInstall())
+        sweeping("sweep-before-unlock") { launch in
+            await EagerReinstallSweeper(defaults: launch.environment.defaults, journal: launch).sweepIfFreshInstall()
         }
+    }
+
+    /// v2 whose own reinstall sweep is replaced by `sweep`, run first in every launch.
+    private static func sweeping(
+        _ buildID: String, _ sweep: @escaping @Sendable (HarnessLaunch) async -> SweepOutcome
+    ) -> LedgerVariant<LedgerV2Build> {
+        var base = LedgerV2Build(buildID: buildID)
+        base.sweeps = false
+        var build = LedgerVariant(buildID: buildID, base: base)
+        build.beforeLaunch = { launch in launch.setSweep(await sweep(launch)) }
         return build
     }
 }
