@@ -10,14 +10,14 @@ import Testing
             GateCondition.allCases.map(\.rawValue) == [
                 "reads-old-data", "idempotent", "malformed-keeps-old", "crash-safe", "locked-launch-safe", "reinstall-sweeps",
                 "no-false-pass", "entitlements-compatible", "isolation", "cleanup-exact", "artefact-window",
-                "honest-status", "no-secret-in-artifacts",
+                "keeps-availability", "honest-status", "no-secret-in-artifacts",
             ])
         #expect(
             Scenario.allCases.map(\.rawValue) == [
                 "fresh-install", "upgrade", "skip-version", "relaunch", "malformed", "write-failure", "crash-points", "prewarm",
                 "locked-background", "reinstall", "marker-without-data", "stale-leftovers", "entitlements", "isolation",
                 "cleanup",
-                "artefact-window",
+                "artefact-window", "locked-reads",
             ])
     }
 
@@ -30,6 +30,7 @@ import Testing
             (.prewarm, [.lockedLaunchSafe]), (.lockedBackground, [.lockedLaunchSafe]), (.reinstall, [.reinstallSweeps]),
             (.markerWithoutData, [.readsOldData]), (.staleLeftovers, [.noFalsePass]), (.entitlements, [.entitlementsCompatible]),
             (.isolation, [.isolation]), (.cleanup, [.cleanupExact]), (.artefactWindow, [.artefactWindow]),
+            (.lockedReads, [.keepsAvailability]),
         ])
     func scenarioChecks(scenario: Scenario, conditions: [GateCondition]) {
         #expect(scenario.checks == conditions)

@@ -19,6 +19,7 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
     case isolation = "isolation"
     case cleanup = "cleanup"
     case artefactWindow = "artefact-window"
+    case lockedReads = "locked-reads"
 
     /// The scenario's id, as reports print it.
     public var description: String { rawValue }
@@ -41,6 +42,7 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
         case .isolation: [.isolation]
         case .cleanup: [.cleanupExact]
         case .artefactWindow: [.artefactWindow]
+        case .lockedReads: [.keepsAvailability]
         }
     }
 
