@@ -111,6 +111,15 @@ let package = Package(
         .executableTarget(
             name: "MutantStaleArtefactsResync", dependencies: ["LedgerKit", "AppHarness"],
             path: "Sources/Mutants/MutantStaleArtefactsResync"),
+        .executableTarget(
+            name: "MutantAvailabilityNarrowed", dependencies: ["LedgerKit", "AppHarness"],
+            path: "Sources/Mutants/MutantAvailabilityNarrowed"),
+        .executableTarget(
+            name: "MutantSweepGenericOnly", dependencies: ["LedgerKit", "AppHarness"],
+            path: "Sources/Mutants/MutantSweepGenericOnly"),
+        .executableTarget(
+            name: "MutantMalformedStopsMigration", dependencies: ["LedgerKit", "AppHarness"],
+            path: "Sources/Mutants/MutantMalformedStopsMigration"),
 
         // Helpers for tests and benchmarks.
         .target(name: "TestSupport", dependencies: ["SimRuntime"]),

@@ -28,9 +28,14 @@ public struct DeclaredStores: Sendable {
     /// Writes every declared secret's value for the case; `malformed` writes values of the wrong
     /// type or bytes that are not UTF-8 instead (a number for a preference, garbage for an archive).
     public func seed(malformed: Bool = false) {
+        seed(malformed: malformed ? Set(declaration.secretLabels) : [])
+    }
+
+    /// Writes every declared secret's value for the case, the secrets `labels` malformed.
+    public func seed(malformed labels: Set<String>) {
         for item in declaration.secrets {
             let value = launch.secrets[item.label]
-            let (operation, status) = write(item.store, value: value, malformed: malformed)
+            let (operation, status) = write(item.store, value: value, malformed: labels.contains(item.label))
             launch.record(item.label, item.store.location, operation, status, status == 0 ? .written : .failed)
         }
     }
@@ -241,8 +246,11 @@ extension AppBuild {
     /// Seeds the declared secrets (``DeclaredStores/seed(malformed:)``): a build whose stores its
     /// declaration describes needs no seed code of its own.
     public func seed(_ launch: HarnessLaunch) async { DeclaredStores(launch).seed() }
-    /// Seeds the declared secrets malformed.
-    public func seedMalformed(_ launch: HarnessLaunch) async { DeclaredStores(launch).seed(malformed: true) }
+    /// Seeds the declared secrets malformed (only those `-UITestSeedMalformedStore` names, when it names any).
+    public func seedMalformed(_ launch: HarnessLaunch) async {
+        let stores = DeclaredStores(launch)
+        stores.seed(malformed: Set(stores.declaration.secretLabels.filter(launch.malforms)))
+    }
     /// Reads the declared secrets back (``DeclaredStores/verify()``).
     public func verify(_ launch: HarnessLaunch) async { DeclaredStores(launch).verify() }
     /// Removes the declared secrets exactly (``DeclaredStores/cleanup()``).

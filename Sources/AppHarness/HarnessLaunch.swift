@@ -50,6 +50,19 @@ public final class HarnessLaunch: LaunchJournal, @unchecked Sendable {
     /// The case's secrets, derived from its id (never written anywhere by the harness).
     public var secrets: CaseSecrets { CaseSecrets(caseID: caseID) }
 
+    /// The labels `-UITestSeedMalformedStore` names, or nil when it names none (every store malformed).
+    public var malformedStores: Set<String>? {
+        let arguments = environment.arguments
+        let labels = arguments.indices.dropLast().filter { arguments[$0] == LaunchMode.malformedStoreArgument }
+            .map { arguments[$0 + 1] }
+        return labels.isEmpty ? nil : Set(labels)
+    }
+
+    /// Whether a `-UITestSeedMalformed` launch writes the store of `label` malformed.
+    public func malforms(_ label: String) -> Bool {
+        mode == .seedMalformed && (malformedStores?.contains(label) ?? true)
+    }
+
     /// The runtime every status in this launch stands beside.
     public var runtime: String { environment.runtime }
 

@@ -20,9 +20,19 @@ public enum LockState: String, Codable, Sendable, CaseIterable {
 /// runs (the device is unlocked while a prewarmed app waits), so it is read on every check.
 public struct LockStateSource: Sendable {
     private let read: @Sendable () -> LockState
+    /// The file the state is read from, for a ``file(_:)`` source: a waiter watches it for changes.
+    public let path: String?
 
     /// A source that reads the state through `read` on every check.
-    public init(_ read: @escaping @Sendable () -> LockState) { self.read = read }
+    public init(_ read: @escaping @Sendable () -> LockState) {
+        self.read = read
+        path = nil
+    }
+
+    private init(path: String, _ read: @escaping @Sendable () -> LockState) {
+        self.read = read
+        self.path = path
+    }
 
     /// The state now.
     public var current: LockState { read() }
@@ -33,7 +43,7 @@ public struct LockStateSource: Sendable {
     /// A file holding the state's raw value (`unlocked`, `locked`, `beforeFirstUnlock`). A file that
     /// is missing or unreadable reads as `locked`: the safe answer for a secret store.
     public static func file(_ path: String) -> LockStateSource {
-        LockStateSource {
+        LockStateSource(path: path) {
             guard let text = try? String(contentsOfFile: path, encoding: .utf8),
                 let state = LockState(rawValue: text.trimmingCharacters(in: .whitespacesAndNewlines))
             else { return .locked }

@@ -116,6 +116,11 @@ public enum LaunchMode: String, Codable, Hashable, Sendable, CaseIterable {
 
     /// The argument that carries the test-case id: `-UITestCaseID <id>`.
     public static let caseIDArgument = "-UITestCaseID"
+
+    /// With `-UITestSeedMalformed`, `-UITestSeedMalformedStore <label>` malforms only the store of the
+    /// declared secret `label` and seeds the others valid (the argument may repeat); without it,
+    /// every store the build malforms is malformed.
+    public static let malformedStoreArgument = "-UITestSeedMalformedStore"
 }
 
 /// What a migration did in one launch.

@@ -28,8 +28,8 @@ struct DeclaredStoresTests {
         func launch(_ launch: HarnessLaunch) async {}
     }
 
-    private func run(_ app: InProcessApp, _ mode: LaunchMode, malformed: Bool = false) async -> LaunchStatus {
-        let platform = app.platform([mode.argument!, LaunchMode.caseIDArgument, "c9"])
+    private func run(_ app: InProcessApp, _ mode: LaunchMode, arguments: [String] = []) async -> LaunchStatus {
+        let platform = app.platform([mode.argument!, LaunchMode.caseIDArgument, "c9"] + arguments)
         let environment = AppEnvironment(platform: platform)
         let launch = HarnessLaunch(
             buildID: "plain", mode: mode, caseID: "c9", environment: environment, declaration: Self.declaration)
@@ -61,6 +61,18 @@ struct DeclaredStoresTests {
         #expect(seeded.items.allSatisfy { $0.result == .written }, "\(seeded.items)")
         let verified = await run(app, .verify)
         #expect(verified.items.allSatisfy { $0.result != .found }, "\(verified.items)")
+    }
+
+    @Test("-UITestSeedMalformedStore malforms the stores it names alone; the others are seeded valid")
+    func malformedAlone() async throws {
+        let app = try InProcessApp()
+        let only = ["-UITestSeedMalformedStore", "session", "-UITestSeedMalformedStore", "apiToken"]
+        let seeded = await run(app, .seedMalformed, arguments: only)
+        #expect(seeded.items.allSatisfy { $0.result == .written }, "\(seeded.items)")
+        let verified = await run(app, .verify)
+        for item in verified.items {
+            #expect((item.result == .found) == !["session", "apiToken"].contains(item.name), "\(item)")
+        }
     }
 
     @Test("SimUserDefaults has UserDefaults' signatures over the launch's preferences")

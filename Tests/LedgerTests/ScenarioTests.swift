@@ -36,6 +36,25 @@ import TestSupport
         #expect(try device.statusData() == retryBytes)
     }
 
+    @Test(
+        "one malformed preference alone does not keep the valid stores from migrating: later steps still run, the version stays",
+        arguments: ["v2", "v3"])
+    func malformedStoreAlone(_ build: String) throws {
+        let device = try LedgerDevice()
+        try device.install("v1")
+        try device.launch(.seedMalformed, extra: [LaunchMode.malformedStoreArgument, "authToken"])
+        let stored = try device.storedPreferences()
+        #expect(stored["authToken"] is NSNumber && stored["refreshToken"] is String, "authToken alone is malformed")
+        try device.install(build)
+        let launch = try device.launch(.launch)
+        #expect(launch.migration?.state == .failed && launch.migration?.to == 0, "the first failed step is reported")
+        #expect(launch.result("authToken", "preferences") == "kept")
+        #expect(launch.schemaVersion == nil, "the version did not advance")
+        #expect(launch.legacy?.archive == false, "step 1->2 ran after step 0->1 failed")
+        let verify = try device.launch(.verify)
+        #expect(Array(verify.secretResults.prefix(4)) == ["missing", "found", "found", "found"])
+    }
+
     @Test("a corrupt archive fails step 1->2 gracefully: the archive stays, the version does not advance")
     func corruptArchive() throws {
         let device = try LedgerDevice()

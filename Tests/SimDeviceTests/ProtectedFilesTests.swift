@@ -78,6 +78,33 @@ import TestSupport
         #expect(data.waitUntilAvailable(timeout: 5))
         #expect(data.isAvailable)
     }
+
+    @Test("a waiter announces itself on the launcher's FIFO and wakes on the unlock's rename, not on a clock")
+    func announcedWait() throws {
+        let directory = try TemporaryDirectory("files")
+        let path = directory.file("lockstate")
+        try "beforeFirstUnlock\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let listener = try ProtectedDataWaitListener(path: directory.file("wait.fifo"))
+        setenv(ProtectedData.waitAnnouncementEnvironmentKey, listener.path, 1)
+        defer { unsetenv(ProtectedData.waitAnnouncementEnvironmentKey) }
+        let data = ProtectedData(lockState: .file(path))
+        // Timeout 0 answers at once and announces nothing: no unlock is awaited.
+        #expect(!data.waitUntilAvailable(timeout: 0))
+        let result = LockedBox<Bool?>(nil)
+        let finished = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            result.set(data.waitUntilAvailable(timeout: 600))
+            finished.signal()
+        }
+        #expect(listener.waitForAnnouncement())
+        try "unlocked\n".write(toFile: path, atomically: true, encoding: .utf8)
+        finished.wait()
+        #expect(result.value == true)
+        // A listener whose launch never waits is ended by cancel.
+        let idle = try ProtectedDataWaitListener(path: directory.file("idle.fifo"))
+        idle.cancel()
+        #expect(!idle.waitForAnnouncement())
+    }
 }
 
 final class Session: NSObject, NSSecureCoding {
@@ -118,4 +145,13 @@ final class Session: NSObject, NSSecureCoding {
     func corrupt() {
         #expect(throws: (any Error).self) { try Archive.object(Session.self, from: Data("not an archive".utf8)) }
     }
+}
+
+/// A value shared with a thread.
+final class LockedBox<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+    init(_ value: Value) { stored = value }
+    var value: Value { lock.withLock { stored } }
+    func set(_ value: Value) { lock.withLock { stored = value } }
 }

@@ -56,10 +56,12 @@ public enum LedgerAutomation {
         let secrets = launch.secrets
         let tight = kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String
         let session = (try? expectedSession(launch).encoded()) ?? Data()
+        // `-UITestSeedMalformedStore <label>` narrows the malformed seed to the stores it names.
+        let malformed = { (label: String) in malformed && launch.malforms(label) }
         var values: [(String, Data)] = [
-            ("authToken", malformed ? Data([0xFF, 0xFE, 0x00, 0xC3]) : Data(secrets.authToken.utf8)),
+            ("authToken", malformed("authToken") ? Data([0xFF, 0xFE, 0x00, 0xC3]) : Data(secrets.authToken.utf8)),
             ("refreshToken", Data(secrets.refreshToken.utf8)),
-            (LedgerNames.sessionAccount, malformed ? Data("{not json".utf8) : session),
+            (LedgerNames.sessionAccount, malformed(LedgerNames.sessionAccount) ? Data("{not json".utf8) : session),
             (LedgerNames.versionAccount, Data(String(schemaVersion).utf8)),
         ]
         if let migratedAt {

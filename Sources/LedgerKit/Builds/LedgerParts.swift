@@ -22,10 +22,10 @@ public struct LedgerParts: Sendable {
         self.init(environment: launch.environment, journal: launch)
     }
 
-    public func sweeper() -> ReinstallSweeper {
+    public func sweeper(genericPasswordsOnly: Bool = false) -> ReinstallSweeper {
         ReinstallSweeper(
             defaults: environment.defaults, protectedData: environment.protectedData, journal: journal,
-            timeout: environment.protectedDataTimeout)
+            timeout: environment.protectedDataTimeout, genericPasswordsOnly: genericPasswordsOnly)
     }
 
     public func mover() -> DefaultsToKeychainMover {
@@ -45,8 +45,12 @@ public struct LedgerParts: Sendable {
     /// Step 2 -> 3.
     public func tightenAccessibility() -> any MigrationStep { TightenAccessibilityStep(journal: journal) }
 
-    public func migrator(targetVersion: Int, steps: [any MigrationStep]) -> SchemaMigrator {
-        SchemaMigrator(targetVersion: targetVersion, steps: steps, vault: vault, protectedData: environment.protectedData)
+    public func migrator(
+        targetVersion: Int, steps: [any MigrationStep], stopsAtFirstFailure: Bool = false
+    ) -> SchemaMigrator {
+        SchemaMigrator(
+            targetVersion: targetVersion, steps: steps, vault: vault, protectedData: environment.protectedData,
+            stopsAtFirstFailure: stopsAtFirstFailure)
     }
 
     public func janitor() -> LegacyArtefactJanitor {

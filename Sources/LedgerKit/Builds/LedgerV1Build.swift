@@ -20,22 +20,25 @@ public struct LedgerV1Build: AppBuild {
     public func seedMalformed(_ launch: HarnessLaunch) async { write(launch, malformed: true) }
 
     /// The legacy data: valid, or malformed (a number for `authToken`, non-UTF-8 bytes for
-    /// `refreshToken`, an archive that is not an archive). The device key is valid in both.
+    /// `refreshToken`, an archive that is not an archive; only the stores
+    /// `-UITestSeedMalformedStore` names, when it names any). The device key is valid in both.
     private func write(_ launch: HarnessLaunch, malformed: Bool) {
         let environment = launch.environment
         let secrets = launch.secrets
         let defaults = environment.defaults
-        let prefs: [(String, Any)] =
-            malformed
-            ? [("authToken", NSNumber(value: 4_815_162_342)), ("refreshToken", Data([0xC3, 0x28, 0xFF, 0xFE]))]
-            : [("authToken", secrets.authToken), ("refreshToken", secrets.refreshToken)]
+        // `-UITestSeedMalformedStore <label>` narrows the malformed seed to the stores it names.
+        let malformed = { (label: String) in malformed && launch.malforms(label) }
+        let prefs: [(String, Any)] = [
+            ("authToken", malformed("authToken") ? NSNumber(value: 4_815_162_342) : secrets.authToken),
+            ("refreshToken", malformed("refreshToken") ? Data([0xC3, 0x28, 0xFF, 0xFE]) : secrets.refreshToken),
+        ]
         for (key, value) in prefs {
             let stored = defaults.set(value, forKey: key)
             launch.record(key, .preferences, "set", stored ? 0 : EPERM, stored ? .written : .failed)
         }
         let session = LegacySession(userID: LedgerNames.userID(launch.caseID), token: secrets.sessionToken)
         let archive =
-            malformed
+            malformed("session")
             ? Data("bplist00 this is not a keyed archive".utf8)
             : (try? NSKeyedArchiver.archivedData(withRootObject: session, requiringSecureCoding: true)) ?? Data()
         writeFile(

@@ -10,6 +10,8 @@ public struct LedgerV2Build: AppBuild {
     public var steps: @Sendable (LedgerParts) -> [any MigrationStep]
     /// Whether the launch runs the reinstall sweep first.
     public var sweeps = true
+    /// Whether a failed step skips the later ones (mutant `malformed-stops-migration`).
+    public var stopsAtFirstFailure = false
 
     public init(buildID: String = "v2") {
         self.buildID = buildID
@@ -21,7 +23,8 @@ public struct LedgerV2Build: AppBuild {
         if sweeps {
             launch.setSweep(await parts.sweeper().sweepIfFreshInstall())
         }
-        let state = await parts.migrator(targetVersion: 2, steps: steps(parts)).migrateIfNeeded()
+        let migrator = parts.migrator(targetVersion: 2, steps: steps(parts), stopsAtFirstFailure: stopsAtFirstFailure)
+        let state = await migrator.migrateIfNeeded()
         launch.setMigration(state.outcome)
         LedgerAutomation.finish(launch)
     }

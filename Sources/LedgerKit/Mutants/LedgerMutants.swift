@@ -56,6 +56,17 @@ public enum LedgerMutants {
         return build
     }
 
+    /// v2 whose step 0 -> 1 moves the tokens from preferences (readable after first unlock) into
+    /// `kSecAttrAccessibleWhenUnlocked` items.
+    public static func availabilityNarrowed() -> LedgerV2Build {
+        var build = LedgerV2Build(buildID: "availability-narrowed")
+        build.steps = { parts in
+            let narrowed = LedgerParts(environment: parts.environment, journal: parts.journal, vault: WhenUnlockedKeychain())
+            return [narrowed.moveDefaults(), parts.moveArchive()]
+        }
+        return build
+    }
+
     /// v3 with `kSecAttrService` renamed and no rekey migration.
     public static func serviceRenamed() -> RenamedServiceBuild { RenamedServiceBuild(buildID: "service-renamed") }
 
@@ -67,6 +78,19 @@ public enum LedgerMutants {
         var build = LedgerV2Build(buildID: "no-reinstall-sweep")
         build.sweeps = false
         return build
+    }
+
+    /// v2 whose migration stops at the first failed step: one malformed store keeps the valid ones
+    /// behind it from migrating.
+    public static func malformedStopsMigration() -> LedgerV2Build {
+        var build = LedgerV2Build(buildID: "malformed-stops-migration")
+        build.stopsAtFirstFailure = true
+        return build
+    }
+
+    /// v2 whose reinstall sweep deletes only local generic passwords.
+    public static func sweepGenericOnly() -> LedgerVariant<LedgerV2Build> {
+        sweeping("sweep-generic-only") { await LedgerParts($0).sweeper(genericPasswordsOnly: true).sweepIfFreshInstall() }
     }
 
     /// v2 that writes the restored token into its launch log.
@@ -148,13 +172,19 @@ public enum LedgerMutants {
 
     /// v2 whose reinstall sweep does not wait for protected data.
     public static func sweepBeforeUnlock() -> LedgerVariant<LedgerV2Build> {
-        var base = LedgerV2Build(buildID: "sweep-before-unlock")
-        base.sweeps = false
-        var build = LedgerVariant(buildID: base.buildID, base: base)
-        build.beforeLaunch = { launch in
-            let sweeper = EagerReinstallSweeper(defaults: launch.environment.defaults, journal: launch)
-            launch.setSweep(await sweeper.sweepIfFreshInstall())
+        sweeping("sweep-before-unlock") { launch in
+            await EagerReinstallSweeper(defaults: launch.environment.defaults, journal: launch).sweepIfFreshInstall()
         }
+    }
+
+    /// v2 whose own reinstall sweep is replaced by `sweep`, run first in every launch.
+    private static func sweeping(
+        _ buildID: String, _ sweep: @escaping @Sendable (HarnessLaunch) async -> SweepOutcome
+    ) -> LedgerVariant<LedgerV2Build> {
+        var base = LedgerV2Build(buildID: buildID)
+        base.sweeps = false
+        var build = LedgerVariant(buildID: buildID, base: base)
+        build.beforeLaunch = { launch in launch.setSweep(await sweep(launch)) }
         return build
     }
 }

@@ -85,3 +85,21 @@ public enum MutantAutomation {
         LedgerAutomation.finish(launch)
     }
 }
+
+/// The keychain of mutant `availability-narrowed`: v2's, except that every save lands in
+/// `kSecAttrAccessibleWhenUnlocked`, whatever class the step asks for. The tokens it migrates from
+/// preferences (readable after first unlock) become unreadable while the device is locked.
+public actor WhenUnlockedKeychain: MigrationKeychainProtocol {
+    private let items = ServiceItems(service: LedgerNames.service)
+
+    public init() {}
+
+    @discardableResult
+    public func save(_ data: Data, account: String, accessibility: String) throws(KeychainFailure) -> String {
+        try items.save(data, account: account, accessibility: kSecAttrAccessibleWhenUnlocked as String)
+    }
+
+    public func read(account: String) throws(KeychainFailure) -> Data? { try items.read(account: account) }
+
+    public func delete(account: String) throws(KeychainFailure) { try items.delete(account: account) }
+}

@@ -28,19 +28,27 @@ public actor ReinstallSweeper {
     private let protectedData: any ProtectedDataGate
     private let journal: any LaunchJournal
     private let timeout: Double
-    private let itemClasses: [String] = [
-        kSecClassGenericPassword as String, kSecClassInternetPassword as String,
-        kSecClassCertificate as String, kSecClassKey as String, kSecClassIdentity as String,
-    ]
+    private let itemClasses: [String]
+    private let localOnly: Bool
 
+    /// - Parameter genericPasswordsOnly: the anti-pattern of mutant `sweep-generic-only`: delete
+    ///   only local generic passwords, leaving synchronizable items and every other class behind.
     public init(
         defaults: any AppDefaults, protectedData: any ProtectedDataGate, journal: any LaunchJournal,
-        timeout: Double
+        timeout: Double, genericPasswordsOnly: Bool = false
     ) {
         self.defaults = defaults
         self.protectedData = protectedData
         self.journal = journal
         self.timeout = timeout
+        itemClasses =
+            genericPasswordsOnly
+            ? [kSecClassGenericPassword as String]
+            : [
+                kSecClassGenericPassword as String, kSecClassInternetPassword as String,
+                kSecClassCertificate as String, kSecClassKey as String, kSecClassIdentity as String,
+            ]
+        localOnly = genericPasswordsOnly
     }
 
     public func sweepIfFreshInstall() async -> SweepOutcome {
@@ -49,10 +57,11 @@ public actor ReinstallSweeper {
         let upgrade = !defaults.persistentDomain().isEmpty
         if !upgrade {
             for itemClass in itemClasses {
-                let scope: [CFString: Any] = [
+                var scope: [CFString: Any] = [
                     kSecClass: itemClass as CFString,
                     kSecAttrSynchronizable: kSecAttrSynchronizableAny,
                 ]
+                if localOnly { scope[kSecAttrSynchronizable] = nil }
                 let status = SecItemDelete(scope as CFDictionary)
                 guard status == errSecSuccess || status == errSecItemNotFound else {
                     journal.recordError(itemClass, .keychain, "SecItemDelete", status)

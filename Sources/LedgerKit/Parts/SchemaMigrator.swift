@@ -55,21 +55,31 @@ public protocol MigrationStep: Sendable {
 /// Seed 000's versioned migration: the schema version lives in the keychain (it survives a
 /// reinstall with the items it describes), the migration is gated on protected data, the steps
 /// run in order from the stored version, and the version is saved only after every step succeeded.
+///
+/// A step that fails does not stop the steps after it: each moves its own store, so a malformed
+/// preference must not keep a valid session archive from migrating (the gate's malformed matrix).
+/// The version stays where it was and the launch reports the first failed step; every step is
+/// idempotent, so the next launch runs them all again and the failed one is retried.
 public actor SchemaMigrator {
     public let targetVersion: Int
     private let steps: [Int: any MigrationStep]
     private let vault: any MigrationKeychainProtocol
     private let protectedData: any ProtectedDataGate
+    private let stopsAtFirstFailure: Bool
 
-    /// - Parameter steps: one step per version below `targetVersion`.
+    /// - Parameters:
+    ///   - steps: one step per version below `targetVersion`.
+    ///   - stopsAtFirstFailure: the anti-pattern of mutant `malformed-stops-migration`: a failed
+    ///     step skips every later one, so one malformed store keeps the valid ones from migrating.
     public init(
         targetVersion: Int, steps: [any MigrationStep], vault: any MigrationKeychainProtocol,
-        protectedData: any ProtectedDataGate
+        protectedData: any ProtectedDataGate, stopsAtFirstFailure: Bool = false
     ) {
         self.targetVersion = targetVersion
         self.steps = Dictionary(steps.map { ($0.from, $0) }, uniquingKeysWith: { first, _ in first })
         self.vault = vault
         self.protectedData = protectedData
+        self.stopsAtFirstFailure = stopsAtFirstFailure
     }
 
     public func migrateIfNeeded() async -> MigrationState {
@@ -81,14 +91,17 @@ public actor SchemaMigrator {
             return .deferred(reason: "\(LedgerNames.versionAccount) \(error.operation) \(error.status)")
         }
         guard current < targetVersion else { return .upToDate }
+        var failure: MigrationState?
         for step in current..<targetVersion {
             do {
                 guard let migration = steps[step] else { throw MigrationError.readBackMismatch("no step \(step)") }
                 try await migration.run()
             } catch {
-                return .failed(from: current, at: step, reason: "step \(step)->\(step + 1): \(error)")
+                failure = failure ?? .failed(from: current, at: step, reason: "step \(step)->\(step + 1): \(error)")
+                if stopsAtFirstFailure { break }
             }
         }
+        if let failure { return failure }
         do {
             try await vault.save(
                 Data(String(targetVersion).utf8), account: LedgerNames.versionAccount,

@@ -26,6 +26,12 @@ struct CellEvidence: Sendable {
     var explorationNote: String?
     /// The clock-shifted verify of an upgrade or skip-version cell (honest-status).
     var clockShift: ClockShift?
+    /// malformed: the matrix's attempts, one per store the old build's malformed seed malforms.
+    var malformedAttempts: [MalformedAttempt] = []
+    /// locked-reads: where each seeded secret was kept before the upgrade and is kept after it.
+    var availability: [AvailabilityFact] = []
+    /// The lock state of each launch (by its index) that did not run unlocked.
+    var lockStates: [Int: LockState] = [:]
     /// Set when the scenario could not be carried out (a device error): every condition is UNKNOWN.
     var aborted: String?
 

@@ -80,7 +80,7 @@ struct CellRunner {
         return (evidence, findings)
     }
 
-    private func seed(
+    func seed(
         _ device: ScenarioDevice, _ evidence: inout CellEvidence, mode: LaunchMode = .seed,
         caseID: String? = nil, hops: Bool = true
     ) throws {
@@ -119,7 +119,7 @@ struct CellRunner {
         try device.launch(new, .verify)
     }
 
-    private func upgrade(_ device: ScenarioDevice, _ evidence: inout CellEvidence) throws {
+    func upgrade(_ device: ScenarioDevice, _ evidence: inout CellEvidence) throws {
         try device.install(new)
         try device.launch(new, .launch)
         evidence.snapshots["after-first-launch"] = try device.snapshot(new)
@@ -148,11 +148,17 @@ struct CellRunner {
             // Its relaunches are the idempotent check; the final re-read follows them.
             try device.launch(new, .verify)
         case .malformed:
+            // Every store malformed at once, then the matrix: each store the seed malforms, alone.
             try seed(device, &evidence, mode: .seedMalformed)
+            let stores = try malformedStores(device, seeded: evidence.seeded)
             try upgrade(device, &evidence)
             try device.launch(new, .verify)
+            evidence.malformedAttempts = malformedMatrix(stores)
         case .reinstall:
             try seed(device, &evidence)
+            try addSweepTargets(device)
+            try addNeighbourItems(device)
+            evidence.snapshots["before-reinstall"] = try device.snapshot(previous ?? new)
             if let previous { try device.uninstall(previous) }
             try device.install(new)
             try device.launch(new, .launch)
@@ -211,6 +217,8 @@ struct CellRunner {
             try device.launch(new, .launch)
             evidence.snapshots["day-31"] = try device.snapshot(new)
             try finalReread(device, &evidence)
+        case .lockedReads:
+            try lockedReads(device, &evidence)
         case .crashPoints, .writeFailure, .prewarm, .lockedBackground:
             try explore(&evidence)
         }
@@ -270,7 +278,7 @@ struct CellRunner {
     /// Another team's app's items on the same device (isolation and cleanup check they stay).
     static let neighbour = AppIdentity(bundleID: "com.neighbour.wallet", applicationIdentifier: "NEIGHBOUR1.com.neighbour.wallet")
 
-    private func addNeighbourItems(_ device: ScenarioDevice) throws {
+    func addNeighbourItems(_ device: ScenarioDevice) throws {
         let keychain = adminKeychain(device, identity: Self.neighbour)
         for (account, accessible) in [
             ("session", kSecAttrAccessibleWhenUnlocked), ("refresh", kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly),
@@ -288,7 +296,7 @@ struct CellRunner {
         }
     }
 
-    private func adminKeychain(_ device: ScenarioDevice, identity: AppIdentity) -> Keychain {
+    func adminKeychain(_ device: ScenarioDevice, identity: AppIdentity) -> Keychain {
         var configuration = Keychain.Configuration(
             storage: .file(device.session.layout.keychainPath), identity: identity, runtime: runtime,
             clock: { ScenarioDevice.epoch })

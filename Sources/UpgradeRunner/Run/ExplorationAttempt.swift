@@ -21,6 +21,9 @@ struct ExplorationAttempt: Codable, Hashable, Sendable {
     var reasons: [String] = []
     /// Which condition each reason concerns (crash-safe unless a verify failed after recovery).
     var conditions: [GateCondition] = []
+    /// The attempt whose device state this one reached (the same fingerprint): the rest of it would
+    /// have been that attempt's launches again, so it was not relaunched, and its outcome is that one's.
+    var coveredBy: String?
     /// The store operations around the failure: `#7 SecItemAdd genp com.example.ledger/authToken 0 (mutation 4)`.
     var log: [String] = []
 

@@ -22,8 +22,10 @@ struct Explorer {
     /// Pairs are explored exhaustively while the recovery launch has at most this many mutations;
     /// beyond, an evenly spaced deterministic sample of this size.
     static let pairLimit = 20
-    /// How long a locked launch waits for protected data before it defers (a Ledger argument).
-    static let shortWait = ["-UITestProtectedDataTimeout", "0.2"]
+    /// A locked launch that no unlock will follow does not wait for protected data: it defers at
+    /// once (timeout 0), as an app that registers for the "did become available" notification and
+    /// moves on. Waiting out a real timeout would only cost wall time for the same outcome.
+    static let shortWait = ["-UITestProtectedDataTimeout", "0"]
 
     private var locator: SecretLocator { SecretLocator(caseID: cell.caseID, labels: cell.declarations.secretLabels) }
 
@@ -38,7 +40,14 @@ struct Explorer {
         var problem: String?
         /// Whether an attempt has carried the seed launch's honest-status problems (the first does).
         var seedJudged = false
-        deinit { device?.finish(keepSnapshotFor: nil) }
+        /// The launches made from this template, its own seed launch included.
+        var launches = 0
+        /// The devices kept right after each first crash (crash points), for that crash point's pairs.
+        var afterCrash: [Int: ScenarioDevice] = [:]
+        deinit {
+            device?.finish(keepSnapshotFor: nil)
+            for kept in afterCrash.values { kept.finish(keepSnapshotFor: nil) }
+        }
     }
 
     private func template() -> Template {
@@ -51,6 +60,7 @@ struct Explorer {
             template.device = device
             try device.install(old)
             let seed = try device.launch(old, .seed)
+            template.launches += 1
             template.seeded = cell.declarations.seeded(seed.writtenNames)
             try cell.hop(device)
             try device.install(new)
@@ -60,15 +70,18 @@ struct Explorer {
         return template
     }
 
-    /// A copy of the prepared device for one attempt.
-    private func prepared(_ id: String, from template: Template) throws -> (ScenarioDevice, seeded: [String]) {
-        guard let source = template.device, template.problem == nil else {
+    /// A copy of the prepared device (or of `source`, a device an earlier attempt left right after
+    /// its crash, whose launch numbering it continues) for one attempt.
+    private func prepared(
+        _ id: String, from template: Template, source: ScenarioDevice? = nil
+    ) throws -> (ScenarioDevice, seeded: [String]) {
+        guard let origin = source ?? template.device, template.problem == nil else {
             throw DeviceError.fileSystem(cell.cellFolder, reason: template.problem ?? "no prepared device")
         }
         let folder = cell.cellFolder + "/attempts/" + id.replacingOccurrences(of: " ", with: "-")
         let device = try ScenarioDevice(
-            cloning: source, devices: cell.devices, name: "\(cell.unit.pathID)-\(id)",
-            cellFolder: folder)
+            cloning: origin, devices: cell.devices, name: "\(cell.unit.pathID)-\(id)",
+            cellFolder: folder, continuingNumbering: source != nil)
         return (device, template.seeded)
     }
 
@@ -188,12 +201,13 @@ struct Explorer {
 
     /// Runs `body` on a prepared device and records the attempt; a device error makes it unknown.
     private func attempt(
-        _ id: String, _ template: Template,
+        _ id: String, _ template: Template, from source: ScenarioDevice? = nil,
         _ body: (ScenarioDevice, [String], inout ExplorationAttempt) throws -> Void
     ) -> ExplorationAttempt {
         var attempt = ExplorationAttempt(id: id)
         do {
-            let (device, seeded) = try prepared(id, from: template)
+            let (device, seeded) = try prepared(id, from: template, source: source)
+            defer { template.launches += device.launches.count }
             defer { device.finish(keepSnapshotFor: attempt.outcome == .ok ? nil : new) }
             if seeded.isEmpty { attempt.unknown("the old build's seed launch reported no secret written") }
             try body(device, seeded, &attempt)
@@ -214,10 +228,18 @@ struct Explorer {
 
     /// Counts the mutations of the new build's first launch, then for each k kills it right after
     /// the k-th commits, recovers and checks; then pairs: a second crash inside the recovery launch.
+    ///
+    /// No device state is explored twice: each state right after a crash is fingerprinted
+    /// (``ScenarioDevice/stateFingerprint()``), and an attempt that reaches a state an earlier attempt
+    /// started its recovery from is recorded as covered by that attempt (its outcome) and not
+    /// relaunched. A crash point's pairs start from a copy of the device kept right after its first
+    /// crash, so the first crash is not run again for each of them.
     func crashPoints() -> (attempts: [ExplorationAttempt], note: String) {
         let template = template()
         var recoveryMutations: [Int: Int] = [:]
         var firstLaunchMutations = 0
+        // Fingerprint of a state after a crash -> the attempt that recovered from it.
+        var explored: [String: String] = [:]
         var attempts = [
             attempt("baseline", template) { device, seeded, attempt in
                 let first = try device.launch(new, .launch)
@@ -235,6 +257,15 @@ struct Explorer {
                         return
                     }
                     attempt.log = ExplorationAttempt.excerpt(crashed)
+                    let state = try device.stateFingerprint()
+                    if let owner = explored[state] {
+                        attempt.coveredBy = owner
+                        return
+                    }
+                    explored[state] = attempt.id
+                    template.afterCrash[k] = try ScenarioDevice(
+                        cloning: device, devices: cell.devices, name: "\(cell.unit.pathID)-after-crash-\(k)",
+                        cellFolder: cell.cellFolder + "/attempts/crash-\(k)", continuingNumbering: true)
                     try checkRecoverable(device, seeded, when: "after the crash", &attempt, crashed: crashed)
                     let recovery = try device.launch(new, .launch)
                     recoveryMutations[k] = recovery.mutations.compactMap(\.mutation).max() ?? 0
@@ -247,23 +278,37 @@ struct Explorer {
             let count = recoveryMutations[k] ?? 0
             let seconds = Self.sample(count, limit: Self.pairLimit)
             if seconds.count < count { sampled.append(k) }
+            guard let afterCrash = template.afterCrash[k] else { continue }
             for j in seconds {
                 attempts.append(
-                    attempt("crash \(k) then \(j)", template) { device, seeded, attempt in
-                        let crashed = try device.launch(new, .launch, faultPlan: FaultPlan(crashAfterMutation: k))
-                        guard crashed.endedAtCrashPoint else { return attempt.unknown("crash point \(k) was not reached") }
+                    attempt("crash \(k) then \(j)", template, from: afterCrash) { device, seeded, attempt in
                         let second = try device.launch(new, .launch, faultPlan: FaultPlan(crashAfterMutation: j))
                         guard second.endedAtCrashPoint else {
                             return attempt.unknown(
                                 "crash point \(j) of the recovery launch was not reached (\(second.termination))")
                         }
-                        attempt.log = ExplorationAttempt.excerpt(crashed, last: 2) + ExplorationAttempt.excerpt(second, last: 2)
+                        attempt.log = ExplorationAttempt.excerpt(second, last: 2)
+                        let state = try device.stateFingerprint()
+                        if let owner = explored[state] {
+                            attempt.coveredBy = owner
+                            return
+                        }
+                        explored[state] = attempt.id
                         try checkRecoverable(device, seeded, when: "after a crash during recovery (I6)", &attempt)
                         let recovery = try device.launch(new, .launch)
                         guard checkClean(recovery, &attempt) else { return }
                         try checkRecovered(device, seeded, recovery: recovery, &attempt)
                     })
             }
+        }
+        // A covered attempt's outcome is its owner's (which ran before it).
+        let outcomes = Dictionary(attempts.map { ($0.id, $0.outcome) }, uniquingKeysWith: { first, _ in first })
+        for index in attempts.indices {
+            guard let owner = attempts[index].coveredBy, let outcome = outcomes[owner], outcome != .ok else { continue }
+            attempts[index].outcome = outcome
+            attempts[index].reasons.append(
+                "the same device state as \(owner), which \(outcome == .failed ? "failed" : "is unknown")")
+            attempts[index].conditions.append(.crashSafe)
         }
         let pairs = attempts.count - 1 - firstLaunchMutations
         var note =
@@ -272,6 +317,9 @@ struct Explorer {
             note +=
                 "; pairs sampled (\(Self.pairLimit) of each) after crash points \(sampled.map(String.init).joined(separator: ", "))"
         }
+        let covered = attempts.filter { $0.coveredBy != nil }.count
+        note +=
+            "; \(explored.count) distinct states after a crash, \(covered) attempts covered by an equal state; \(template.launches) launches"
         return (attempts, note)
     }
 
@@ -349,11 +397,16 @@ struct Explorer {
         let whileWaiting = attempt("prewarm unlock while waiting", template) { device, seeded, attempt in
             try device.session.shutdown()
             try device.session.boot(lockState: .beforeFirstUnlock)
+            // The unlock comes on the app's word that it waits (its platform writes to the FIFO),
+            // not after a guessed delay; the app's own wait is a long safety timeout.
             let session = device.session
-            let unlock = DispatchWorkItem { try? session.unlock() }
-            DispatchQueue.global().asyncAfter(deadline: .now() + 0.3, execute: unlock)
-            let waited = try device.launch(new, .launch, extraArguments: ["-UITestProtectedDataTimeout", "10"])
-            unlock.wait()
+            let listener = try ProtectedDataWaitListener(path: session.layout.directory + "/protected-data-wait.fifo")
+            let unlocker = UnlockOnAnnouncement(listener: listener, session: session)
+            let waited = try device.launch(
+                new, .launch, extraArguments: ["-UITestProtectedDataTimeout", "\(Int(cell.timeout))"],
+                environment: listener.environment)
+            // A build that deferred without waiting never announced: the device is unlocked now.
+            if !unlocker.finish() { try session.unlock() }
             attempt.log = ExplorationAttempt.excerpt(waited)
             guard checkClean(waited, &attempt, condition: .lockedLaunchSafe) else { return }
             try checkRecoverable(device, seeded, when: "after the launch that waited for protected data", &attempt)
@@ -395,5 +448,27 @@ struct Explorer {
             try checkRecovered(device, seeded, recovery: first, &attempt)
         }
         return ([beforeMigration, afterMigration], "2 launches while locked after first unlock (before and after migration)")
+    }
+}
+
+/// Unlocks a device from a thread of its own when a launch announces that it waits for protected data.
+private final class UnlockOnAnnouncement: @unchecked Sendable {
+    private let listener: ProtectedDataWaitListener
+    private let done = DispatchSemaphore(value: 0)
+    private var unlocked = false
+
+    init(listener: ProtectedDataWaitListener, session: DeviceSession) {
+        self.listener = listener
+        Thread.detachNewThread { [self] in
+            if listener.waitForAnnouncement() { unlocked = (try? session.unlock()) != nil }
+            done.signal()
+        }
+    }
+
+    /// Stops listening (the launch ended) and tells whether the unlock happened.
+    func finish() -> Bool {
+        listener.cancel()
+        done.wait()
+        return unlocked
     }
 }

@@ -47,6 +47,8 @@ final class ScenarioDevice {
     let declarations: CaseDeclarations
     private(set) var launches: [LaunchRecord] = []
     private let timeout: Double
+    /// Launches made on the device this one was cloned from, when its numbering continues theirs.
+    private var numberedBefore = 0
 
     /// The device clock every cell starts from, fixed so that runs repeat exactly.
     static let epoch = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01T00:00:00Z
@@ -68,13 +70,19 @@ final class ScenarioDevice {
 
     /// A copy of `source` (see ``DeviceSet/clone(_:name:udid:)``) whose launches file their
     /// status files and logs in `cellFolder`.
-    init(cloning source: ScenarioDevice, devices: DeviceSet, name: String, cellFolder: String) throws {
+    /// With `continuingNumbering`, the copy's launches are numbered after the source's (a device
+    /// cloned mid-attempt, right after a crash, goes on where that attempt was).
+    init(
+        cloning source: ScenarioDevice, devices: DeviceSet, name: String, cellFolder: String,
+        continuingNumbering: Bool = false
+    ) throws {
         if LaunchedProcesses.isStopped { throw DeviceError.interrupted }
         session = try devices.clone(source.device, name: name).acquire()
         self.cellFolder = cellFolder
         caseID = source.caseID
         declarations = source.declarations
         timeout = source.timeout
+        if continuingNumbering { numberedBefore = source.numberedBefore + source.launches.count }
         try Self.createArtifactFolders(cellFolder)
     }
 
@@ -97,9 +105,9 @@ final class ScenarioDevice {
     @discardableResult
     func launch(
         _ build: Build, _ mode: LaunchMode, caseID: String? = nil, faultPlan: FaultPlan = .none,
-        extraArguments: [String] = []
+        extraArguments: [String] = [], environment: [String: String] = [:]
     ) throws -> LaunchRecord {
-        let index = launches.count + 1
+        let index = numberedBefore + launches.count + 1
         var arguments = [LaunchMode.caseIDArgument, caseID ?? self.caseID] + extraArguments
         if let flag = mode.argument { arguments.insert(flag, at: 0) }
         let stem = LaunchRecord.stem(index: index, build: build.manifest.id, mode: mode)
@@ -109,7 +117,7 @@ final class ScenarioDevice {
             build.manifest.bundleID,
             LaunchOptions(
                 arguments: arguments, faultPlan: faultPlan, timeout: timeout,
-                logPath: cellFolder + "/logs/" + stem + ".log"))
+                logPath: cellFolder + "/logs/" + stem + ".log", environment: environment))
         var record = LaunchRecord(
             index: index, build: build.manifest.id, mode: mode, termination: result.termination,
             endedAtCrashPoint: result.endedAtCrashPoint, status: nil, statusProblem: nil,
@@ -136,6 +144,40 @@ final class ScenarioDevice {
         }
         launches.append(record)
         return record
+    }
+
+    /// A digest of everything on the device an app launch can observe: every keychain item in store
+    /// order (attributes, data and persistent reference), every file of every data and group
+    /// container but the status file, and the lock state and clock. Two devices with equal
+    /// fingerprints give the same launches; exploration uses it to not relaunch a state it has seen.
+    func stateFingerprint() throws -> String {
+        var hasher = SHA256()
+        func add(_ text: String) { hasher.update(Data((text + "\u{0}").utf8)) }
+        func add(_ data: Data) {
+            add("\(data.count)")
+            hasher.update(data)
+        }
+        let record = try Device(layout: session.layout).record
+        add("\(record.lockState.rawValue) \(record.clock.timeIntervalSince1970)")
+        for item in try device.keychainItems() {
+            add(item.itemClass)
+            for (key, value) in item.attributes.sorted(by: { $0.key < $1.key }) { add(key + "=" + value) }
+            add(item.data ?? Data())
+            add(item.persistentReference)
+        }
+        let manager = FileManager.default
+        for root in [session.layout.containersDirectory(.data), session.layout.containersDirectory(.appGroup)] {
+            for case let relative as String in manager.enumerator(atPath: root) ?? .init() {
+                let path = root + "/" + relative
+                guard !relative.hasSuffix("/" + LaunchStatus.relativePath),
+                    let attributes = try? manager.attributesOfItem(atPath: path),
+                    attributes[.type] as? FileAttributeType == .typeRegular
+                else { continue }
+                add(relative)
+                add(manager.contents(atPath: path) ?? Data())
+            }
+        }
+        return hasher.finalize().hexDigits
     }
 
     func dataContainer(_ build: Build) throws -> String {

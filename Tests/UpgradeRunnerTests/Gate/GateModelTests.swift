@@ -10,14 +10,14 @@ import Testing
             GateCondition.allCases.map(\.rawValue) == [
                 "reads-old-data", "idempotent", "malformed-keeps-old", "crash-safe", "locked-launch-safe", "reinstall-sweeps",
                 "no-false-pass", "entitlements-compatible", "isolation", "cleanup-exact", "artefact-window",
-                "honest-status", "no-secret-in-artifacts",
+                "keeps-availability", "honest-status", "no-secret-in-artifacts",
             ])
         #expect(
             Scenario.allCases.map(\.rawValue) == [
                 "fresh-install", "upgrade", "skip-version", "relaunch", "malformed", "write-failure", "crash-points", "prewarm",
                 "locked-background", "reinstall", "marker-without-data", "stale-leftovers", "entitlements", "isolation",
                 "cleanup",
-                "artefact-window",
+                "artefact-window", "locked-reads",
             ])
     }
 
@@ -33,6 +33,7 @@ import Testing
             (.entitlements, [.entitlementsCompatible]), (.isolation, [.isolation, .readsOldData, .idempotent]),
             (.cleanup, [.cleanupExact, .readsOldData, .idempotent]),
             (.artefactWindow, [.artefactWindow, .readsOldData, .idempotent]),
+            (.lockedReads, [.keepsAvailability]),
         ])
     func scenarioChecks(scenario: Scenario, conditions: [GateCondition]) {
         #expect(scenario.checks == conditions)

@@ -71,7 +71,7 @@ struct HonestStatusTests {
             ])
     }
 
-    @Test("a file of another contract version, a field outside the contract, or another launch's names fail")
+    @Test("a file of another contract version, a field or a word outside the contract, or another launch's names fail")
     func contractAndNames() throws {
         let (folder, device, honesty) = try fixture()
         defer { withExtendedLifetime(folder) {} }
@@ -83,6 +83,9 @@ struct HonestStatusTests {
         object["formatVersion"] = 2
         let newer = try JSONSerialization.data(withJSONObject: object)
         #expect(honesty.problems(newer, exitedCleanly: true, on: device).first?.contains("contract version 1") == true)
+        let word = try status([item("authToken", .missing, -25300)]).encoded()
+        let outside = Data(String(decoding: word, as: UTF8.self).replacingOccurrences(of: "\"missing\"", with: "\"absent\"").utf8)
+        #expect(honesty.problems(outside, exitedCleanly: true, on: device).first?.hasPrefix("not a status file") == true)
         var other = status([])
         other.caseID = "another"
         other.build = "v3"

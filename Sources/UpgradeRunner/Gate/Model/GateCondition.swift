@@ -12,6 +12,7 @@ public enum GateCondition: String, CaseIterable, Codable, Sendable, Comparable, 
     case isolation = "isolation"
     case cleanupExact = "cleanup-exact"
     case artefactWindow = "artefact-window"
+    case keepsAvailability = "keeps-availability"
     case honestStatus = "honest-status"
     case noSecretInArtifacts = "no-secret-in-artifacts"
 
@@ -32,6 +33,7 @@ public enum GateCondition: String, CaseIterable, Codable, Sendable, Comparable, 
         case .isolation: "another team's items are neither read nor changed"
         case .cleanupExact: "cleanup removes exactly the legacy data, nothing more"
         case .artefactWindow: "legacy artefacts are kept for 30 days, then removed"
+        case .keepsAvailability: "a secret the old build could read in a lock state stays readable in it"
         case .honestStatus:
             "every status file is the contract's, its words agree with their OSStatus and the device, and it holds nothing not derived from the inputs"
         case .noSecretInArtifacts: "no artifact holds a seeded secret in any encoding"

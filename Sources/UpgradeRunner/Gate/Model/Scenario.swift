@@ -19,6 +19,7 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
     case isolation = "isolation"
     case cleanup = "cleanup"
     case artefactWindow = "artefact-window"
+    case lockedReads = "locked-reads"
 
     /// The scenario's id, as reports print it.
     public var description: String { rawValue }
@@ -47,6 +48,7 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
             case .isolation: [.isolation]
             case .cleanup: [.cleanupExact]
             case .artefactWindow: [.artefactWindow]
+            case .lockedReads: [.keepsAvailability]
             }
         guard changesStateAfterUpgrade else { return own }
         return own + [.readsOldData, .idempotent].filter { !own.contains($0) }
@@ -56,8 +58,9 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
     /// the clock, reinstalls, runs the test's cleanup) and so ends with the final re-read. Not:
     /// upgrade and skip-version (their verify is the re-read), malformed (it changes nothing after
     /// the upgrade; its legacy data is malformed-keeps-old's), stale-leftovers (it seeds nothing of
-    /// its own), entitlements (no launch), and the exploration scenarios, whose every attempt already
-    /// ends with a relaunch (I4) and a verify launch.
+    /// its own), entitlements (no launch), locked-reads (its verify launches in each lock state are
+    /// its re-read), and the exploration scenarios, whose every attempt already ends with a relaunch
+    /// (I4) and a verify launch.
     public var changesStateAfterUpgrade: Bool {
         switch self {
         case .relaunch, .reinstall, .markerWithoutData, .isolation, .cleanup, .artefactWindow: true

@@ -27,6 +27,7 @@ enum CellJudge {
         case .isolation: Isolation.self
         case .cleanupExact: CleanupExact.self
         case .artefactWindow: ArtefactWindow.self
+        case .keepsAvailability: KeepsAvailability.self
         case .honestStatus: HonestStatus.self
         case .noSecretInArtifacts: nil
         }

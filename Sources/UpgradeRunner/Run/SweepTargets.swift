@@ -1,0 +1,78 @@
+import Foundation
+import SimDevice
+import SimRuntime
+import SimSecurity
+
+extension CellRunner {
+    /// The items the runner adds before a reinstall, beside the old build's own: what a sweep that
+    /// deletes only the easy items (local generic passwords) leaves behind. Each goes into every
+    /// access group both builds hold, so the new build can reach it and its sweep must remove it:
+    /// a synchronizable generic password, an internet password, a key and a certificate, in several
+    /// protection classes. Their values derive from the case id; none is a case secret.
+    static var sweepTargets: [(name: String, attributes: [CFString: Any])] {
+        [
+            (
+                "synchronizable genp",
+                [
+                    kSecClass: kSecClassGenericPassword, kSecAttrService: "com.example.sweep", kSecAttrAccount: "synced",
+                    kSecAttrSynchronizable: true, kSecAttrAccessible: kSecAttrAccessibleAfterFirstUnlock,
+                ]
+            ),
+            (
+                "genp aku",
+                [
+                    kSecClass: kSecClassGenericPassword, kSecAttrService: "com.example.sweep", kSecAttrAccount: "local",
+                    kSecAttrAccessible: kSecAttrAccessibleWhenUnlockedThisDeviceOnly,
+                ]
+            ),
+            (
+                "inet",
+                [
+                    kSecClass: kSecClassInternetPassword, kSecAttrServer: "sweep.example.com", kSecAttrAccount: "me",
+                    kSecAttrAccessible: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly,
+                ]
+            ),
+            (
+                "synchronizable inet",
+                [
+                    kSecClass: kSecClassInternetPassword, kSecAttrServer: "sync.sweep.example.com", kSecAttrAccount: "me",
+                    kSecAttrSynchronizable: true,
+                ]
+            ),
+            (
+                "key",
+                [
+                    kSecClass: kSecClassKey, kSecAttrApplicationTag: Data("com.example.sweep.key".utf8),
+                    kSecAttrKeyClass: kSecAttrKeyClassPrivate, kSecAttrKeyType: kSecAttrKeyTypeEC,
+                    kSecAttrAccessible: kSecAttrAccessibleAlwaysThisDeviceOnly,
+                ]
+            ),
+            (
+                "certificate",
+                [
+                    kSecClass: kSecClassCertificate, kSecAttrIssuer: Data("CN=Sweep CA".utf8),
+                    kSecAttrSerialNumber: Data([0x01, 0x02]),
+                ]
+            ),
+        ]
+    }
+
+    func addSweepTargets(_ device: ScenarioDevice) throws {
+        guard let old else { return }
+        let groups = old.identity.accessGroups.filter(new.identity.accessGroups.contains)
+        let keychain = adminKeychain(device, identity: old.identity)
+        for group in groups {
+            for (name, attributes) in Self.sweepTargets {
+                var item = attributes
+                item[kSecAttrAccessGroup] = group
+                item[kSecValueData] = Data(SHA256.hash(Data("sweep-\(name)-\(group)-\(caseID)".utf8)))
+                let status = keychain.add(item as CFDictionary, nil)
+                guard status == errSecSuccess else {
+                    throw DeviceError.fileSystem(
+                        device.session.layout.keychainPath,
+                        reason: "cannot add a \(name) item before the reinstall: \(SecurityStatus(status))")
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,218 @@
+import Foundation
+import SimDevice
+import SimRuntime
+import Testing
+@testable import UpgradeRunner
+
+/// keeps-availability, the malformed matrix and the reinstall's hard items, judged on evidence made
+/// by hand: each failure mode fails, and the evidence the checks had before them would pass.
+@Suite("keeps-availability, malformed matrix and reinstall sweep on hand-made evidence")
+struct AvailabilityCheckerTests {
+    private static let path = BuildPair(old: "v1", new: "v2")
+
+    private func evidence(_ scenario: Scenario) -> CellEvidence {
+        var evidence = CellEvidence(unit: PlanUnit(path: Self.path, scenario: scenario), runtime: .current, caseID: "c")
+        evidence.declarations = .sample
+        evidence.seeded = ["authToken", "deviceKey"]
+        return evidence
+    }
+
+    private func launch(
+        _ index: Int, _ build: String = "v2", _ mode: LaunchMode = .verify, _ results: [(String, ItemResult)] = [],
+        errors: [String] = []
+    ) -> LaunchRecord {
+        func check(_ name: String, _ result: ItemResult, _ status: Int32) -> ItemCheck {
+            ItemCheck(
+                name: name, location: .keychain, operation: "SecItemCopyMatching", status: status, runtime: "iOS 17.5",
+                result: result)
+        }
+        let items = results.map { check($0.0, $0.1, $0.1 == .locked ? -25308 : $0.1 == .missing ? -25300 : 0) }
+        return LaunchRecord(
+            index: index, build: build, mode: mode, termination: .exited(0), endedAtCrashPoint: false,
+            status: LaunchStatus(
+                build: build, mode: mode, caseID: "c", runtime: "iOS 17.5", items: items,
+                errors: errors.map { check($0, .failed, -67853) }),
+            statusProblem: nil, duration: 0, mutations: [])
+    }
+
+    private static let afterFirstUnlock: Set<LockState> = [.unlocked, .locked]
+
+    /// A locked-reads cell: `authToken` kept after first unlock before, `deviceKey` when unlocked only.
+    private func lockedReads(newAuthToken: Set<LockState>, lockedRead: ItemResult) -> CellEvidence {
+        var cell = evidence(.lockedReads)
+        cell.availability = [
+            AvailabilityFact(
+                label: "authToken", old: SecretPlace(description: "preference authToken", states: Self.afterFirstUnlock),
+                new: SecretPlace(description: "keychain genp svc/authToken", states: newAuthToken)),
+            AvailabilityFact(
+                label: "deviceKey", old: SecretPlace(description: "keychain genp svc/deviceKey (ak)", states: [.unlocked]),
+                new: SecretPlace(description: "keychain genp svc/deviceKey (ak)", states: [.unlocked])),
+        ]
+        cell.launches = [
+            launch(1, "v1", .seed, [("authToken", .written), ("deviceKey", .written)]),
+            launch(2, "v2", .launch),
+            launch(3, "v2", .verify, [("authToken", lockedRead), ("deviceKey", .locked)]),
+            launch(4, "v2", .verify, [("authToken", .locked), ("deviceKey", .locked)]),
+        ]
+        cell.lockStates = [3: .locked, 4: .beforeFirstUnlock]
+        return cell
+    }
+
+    @Test("the lock states of seed 000's table: WhenUnlocked, AfterFirstUnlock and Always classes; files; preferences")
+    func table() {
+        #expect(LockAvailability.states(keychain: "ak") == [.unlocked])
+        #expect(LockAvailability.states(keychain: "akpu") == [.unlocked])
+        #expect(LockAvailability.states(keychain: "cku") == Self.afterFirstUnlock)
+        #expect(LockAvailability.states(keychain: "ck") == Self.afterFirstUnlock)
+        #expect(LockAvailability.states(keychain: "dku") == [.unlocked, .locked, .beforeFirstUnlock])
+        #expect(LockAvailability.states(file: .complete) == [.unlocked])
+        #expect(LockAvailability.states(file: .default) == Self.afterFirstUnlock)
+        #expect(LockAvailability.states(file: .none).count == 3)
+    }
+
+    @Test(
+        "keeps-availability passes when every secret stays readable where it was; a WhenUnlocked one need not read while locked")
+    func availabilityKept() {
+        let findings = KeepsAvailability.check(lockedReads(newAuthToken: Self.afterFirstUnlock, lockedRead: .found))
+        #expect(findings.map(\.verdict) == [.pass], "\(findings.map(\.message))")
+    }
+
+    @Test("keeps-availability fails a secret moved from after-first-unlock preferences into a WhenUnlocked item")
+    func availabilityNarrowed() {
+        let findings = KeepsAvailability.check(lockedReads(newAuthToken: [.unlocked], lockedRead: .locked))
+        #expect(findings.map(\.verdict) == [.fail, .fail])
+        #expect(findings.allSatisfy { $0.item == "authToken" })
+        #expect(findings.contains { $0.message.contains("no longer readable locked after first unlock") })
+        #expect(findings.contains { $0.message.contains("read back as locked") && $0.status == -25308 })
+    }
+
+    @Test("keeps-availability fails a locked read that the device's pdmn says should succeed (the app's word is checked too)")
+    func lockedReadFails() {
+        let findings = KeepsAvailability.check(lockedReads(newAuthToken: Self.afterFirstUnlock, lockedRead: .missing))
+        #expect(findings.map(\.verdict) == [.fail] && findings.first?.message.contains("03-v2-verify") == true)
+    }
+
+    @Test("keeps-availability fails a secret not found where the new build declares it, and is UNKNOWN without locked launches")
+    func missingAndUnreached() {
+        var cell = lockedReads(newAuthToken: Self.afterFirstUnlock, lockedRead: .found)
+        cell.availability[0].new = nil
+        #expect(KeepsAvailability.check(cell).contains { $0.verdict == .fail && $0.item == "authToken" })
+        cell.lockStates = [:]
+        #expect(KeepsAvailability.check(cell).map(\.verdict) == [.unknown])
+    }
+
+    // MARK: The malformed matrix
+
+    private func item(
+        _ account: String, digest: String, group: String = "T.app", sync: Bool = false, itemClass: String = "genp"
+    )
+        -> DeviceSnapshot.Item
+    {
+        DeviceSnapshot.Item(
+            itemClass: itemClass, accessGroup: group, service: "svc", account: account, accessible: "cku",
+            synchronizable: sync, digest: digest)
+    }
+
+    /// A malformed cell whose all-at-once part passes, with one matrix attempt for `authToken`.
+    private func malformed(
+        keptDigest: String, launchResults: [(String, ItemResult)], verifyResults: [(String, ItemResult)]
+    ) -> CellEvidence {
+        var cell = evidence(.malformed)
+        let seeded = DeviceSnapshot(
+            keychain: [item("authToken", digest: "bad"), item("deviceKey", digest: "k")], preferences: [:], files: [:])
+        cell.snapshots = ["after-seed": seeded, "after-first-launch": seeded]
+        cell.launches = [
+            launch(1, "v1", .seedMalformed, [("authToken", .written), ("deviceKey", .written)]),
+            launch(2, "v2", .launch, [("authToken", .mismatch)]), launch(3, "v2", .verify, [("authToken", .mismatch)]),
+        ]
+        var attempt = MalformedAttempt(label: "authToken", seeded: ["authToken", "deviceKey"])
+        attempt.afterSeed = seeded
+        attempt.afterFirstLaunch = DeviceSnapshot(
+            keychain: [item("authToken", digest: keptDigest), item("deviceKey", digest: "k")], preferences: [:], files: [:])
+        attempt.launches = [
+            launch(1, "v1", .seedMalformed, [("authToken", .written), ("deviceKey", .written)]),
+            launch(2, "v2", .launch, launchResults), launch(3, "v2", .verify, verifyResults),
+        ]
+        cell.malformedAttempts = [attempt]
+        return cell
+    }
+
+    @Test("malformed-keeps-old passes an attempt whose malformed store is kept and reported while the others read back")
+    func matrixPasses() {
+        let cell = malformed(
+            keptDigest: "bad", launchResults: [("authToken", .mismatch)],
+            verifyResults: [("authToken", .mismatch), ("deviceKey", .found)])
+        #expect(MalformedKeepsOld.check(cell).map(\.verdict) == [.pass])
+    }
+
+    @Test("malformed-keeps-old fails an attempt whose valid store did not migrate, though the all-at-once part passes")
+    func matrixValidStoreLost() {
+        var cell = malformed(
+            keptDigest: "bad", launchResults: [("authToken", .mismatch)],
+            verifyResults: [("authToken", .mismatch), ("deviceKey", .missing)])
+        let findings = MalformedKeepsOld.check(cell)
+        #expect(findings.map(\.verdict) == [.fail] && findings[0].item == "authToken alone")
+        #expect(findings[0].message.contains("the valid deviceKey read back as missing"))
+        cell.malformedAttempts = []
+        #expect(MalformedKeepsOld.check(cell).map(\.verdict) == [.pass])
+    }
+
+    @Test(
+        "malformed-keeps-old fails an attempt that overwrote the malformed store or reported nothing for it; UNKNOWN when the seed did not malform it alone"
+    )
+    func matrixStoreTouched() {
+        let overwritten = malformed(
+            keptDigest: "rewritten", launchResults: [("authToken", .mismatch)],
+            verifyResults: [("authToken", .mismatch), ("deviceKey", .found)])
+        #expect(
+            MalformedKeepsOld.check(overwritten).contains { $0.verdict == .fail && $0.message.contains("deleted or overwritten") }
+        )
+        let silent = malformed(
+            keptDigest: "bad", launchResults: [], verifyResults: [("authToken", .missing), ("deviceKey", .found)])
+        #expect(MalformedKeepsOld.check(silent).contains { $0.verdict == .fail && $0.message.contains("reported no error") })
+        var notAlone = silent
+        notAlone.malformedAttempts[0].problem = "the seed malformed authToken, deviceKey, not authToken alone"
+        #expect(MalformedKeepsOld.check(notAlone).map(\.verdict) == [.unknown])
+    }
+
+    // MARK: The reinstall sweep
+
+    private func reinstall(before: [DeviceSnapshot.Item], after: [DeviceSnapshot.Item]) -> CellEvidence {
+        var cell = evidence(.reinstall)
+        let seeded = DeviceSnapshot(keychain: [item("authToken", digest: "a")], preferences: [:], files: [:])
+        cell.snapshots = [
+            "after-seed": seeded,
+            "before-reinstall": DeviceSnapshot(keychain: before, preferences: [:], files: [:]),
+            "after-first-launch": DeviceSnapshot(keychain: after, preferences: [:], files: [:]),
+        ]
+        cell.launches = [
+            launch(1, "v1", .seed, [("authToken", .written)]), launch(2, "v2", .launch),
+            launch(3, "v2", .verify, [("authToken", .missing)]),
+        ]
+        return cell
+    }
+
+    @Test("reinstall-sweeps fails when a synchronizable item or another class survives, which after-seed alone cannot show")
+    func hardItemsSurvive() {
+        let neighbour = item("session", digest: "n", group: CellRunner.neighbour.accessGroups[0])
+        let synced = item("synced", digest: "s", sync: true), key = item("", digest: "key", itemClass: "keys")
+        let before = [item("authToken", digest: "a"), synced, key, neighbour]
+        let survived = reinstall(before: before, after: [synced, key, neighbour])
+        let findings = ReinstallSweeps.check(survived)
+        #expect(findings.map(\.verdict) == [.fail, .fail])
+        #expect(findings.contains { $0.item == synced.key && $0.message.contains("synchronizable") })
+        #expect(findings.contains { $0.item == key.key })
+        var seedOnly = survived
+        seedOnly.snapshots["before-reinstall"] = nil
+        seedOnly.snapshots["after-first-launch"] = DeviceSnapshot(keychain: [synced, key], preferences: [:], files: [:])
+        #expect(ReinstallSweeps.check(seedOnly).map(\.verdict) == [.pass])
+        #expect(ReinstallSweeps.check(reinstall(before: before, after: [neighbour])).map(\.verdict) == [.pass])
+    }
+
+    @Test("reinstall-sweeps fails when another team's item changes across the reinstall")
+    func neighbourChanges() {
+        let neighbour = item("session", digest: "n", group: CellRunner.neighbour.accessGroups[0])
+        let findings = ReinstallSweeps.check(reinstall(before: [item("authToken", digest: "a"), neighbour], after: []))
+        #expect(findings.map(\.verdict) == [.fail] && findings[0].message.contains("another team's keychain items changed"))
+    }
+}
