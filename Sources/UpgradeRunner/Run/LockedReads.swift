@@ -114,13 +114,15 @@ extension CellRunner {
     /// before first unlock; the device is unlocked again at the end.
     func lockedReads(_ device: ScenarioDevice, _ evidence: inout CellEvidence) throws {
         guard let old else { return }
-        try seed(device, &evidence)
+        // On a route the reference is the first build's stores, read before the hops.
+        try seed(device, &evidence, hops: false)
         var facts: [AvailabilityFact] = []
         for label in evidence.seeded {
             let store = declarations.old.secret(label)?.store
             facts.append(
                 AvailabilityFact(label: label, old: try store.flatMap { try SecretPlace.find($0, on: device.device, app: old) }))
         }
+        try hop(device)
         try upgrade(device, &evidence)
         for index in facts.indices {
             let store = declarations.new.secret(facts[index].label)?.store
