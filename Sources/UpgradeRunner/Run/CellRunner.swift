@@ -149,8 +149,13 @@ struct CellRunner {
             try device.launch(new, .verify)
         case .malformed:
             // Every store malformed at once, then the matrix: each store the seed malforms, alone.
-            try seed(device, &evidence, mode: .seedMalformed)
+            // Which stores the seed malformed is read before a route's hops move anything.
+            try seed(device, &evidence, mode: .seedMalformed, hops: false)
             let stores = try malformedStores(device, seeded: evidence.seeded)
+            if !via.isEmpty {
+                try hop(device)
+                evidence.snapshots["after-seed"] = try device.snapshot(previous ?? new)
+            }
             try upgrade(device, &evidence)
             try device.launch(new, .verify)
             evidence.malformedAttempts = malformedMatrix(stores)

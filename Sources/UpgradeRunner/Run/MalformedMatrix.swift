@@ -50,13 +50,15 @@ extension CellRunner {
             let seed = try device.launch(
                 old, .seedMalformed, extraArguments: [LaunchMode.malformedStoreArgument, label])
             attempt.seeded = declarations.seeded(seed.writtenNames)
-            attempt.afterSeed = try device.snapshot(old)
             let malformed = try malformedStores(device, seeded: attempt.seeded)
             if malformed != [label] {
                 attempt.problem =
                     "the seed with \(LaunchMode.malformedStoreArgument) \(label) malformed "
                     + (malformed.isEmpty ? "nothing" : malformed.joined(separator: ", ")) + ", not \(label) alone"
             }
+            // On a route, the hops as the cell's own device took them; the device the last build meets.
+            try hop(device)
+            attempt.afterSeed = try device.snapshot(previous ?? old)
             try device.install(new)
             try device.launch(new, .launch)
             attempt.afterFirstLaunch = try device.snapshot(new)
