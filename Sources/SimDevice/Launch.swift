@@ -112,7 +112,7 @@ extension DeviceSession {
     }
 
     /// The app's environment: a few variables of the runner's that a Linux process needs, the Swift
-    /// crash backtracer turned off, the caller's `SIMCTL_CHILD_*` variables without their prefix, `extra`, the simulator's home
+    /// crash backtracer turned off, deterministic hashing (`SWIFT_DETERMINISTIC_HASHING=1`), the caller's `SIMCTL_CHILD_*` variables without their prefix, `extra`, the simulator's home
     /// variables, and the launch context.
     /// What every app inherits from this process, read once.
     private static let inherited: [String: String] = {
@@ -121,6 +121,11 @@ extension DeviceSession {
         for key in ["PATH", "LANG", "LC_ALL", "LD_LIBRARY_PATH"] { values[key] = parent[key] }
         // A crashing app should end at once, as on a device, not spend seconds printing a backtrace.
         values["SWIFT_BACKTRACE"] = "enable=no"
+        // Same inputs, same bytes, down to the files an app writes: without a per-process hash seed,
+        // a dictionary archived or written as a property list has the same byte order in every
+        // launch (the order is the only thing the seed changes). Exploration compares device states
+        // by their bytes, so a state two launches reach alike is recognised as one.
+        values["SWIFT_DETERMINISTIC_HASHING"] = "1"
         for (key, value) in parent where key.hasPrefix("SIMCTL_CHILD_") { values[String(key.dropFirst(13))] = value }
         return values
     }()
