@@ -65,61 +65,7 @@ let package = Package(
         .executableTarget(name: "LedgerV4Transfer", dependencies: ["LedgerKit", "AppHarness"]),
         .executableTarget(name: "LedgerV5Transfer", dependencies: ["LedgerKit", "AppHarness"]),
 
-        // Known-bad builds ("mutants"): one anti-pattern of seed 000 each; builds/mutants/<id>/ names the condition that must catch it.
-        .executableTarget(
-            name: "MutantDeleteBeforeWrite", dependencies: ["LedgerKit", "AppHarness"],
-            path: "Sources/Mutants/MutantDeleteBeforeWrite"),
-        .executableTarget(
-            name: "MutantNoReadBack", dependencies: ["LedgerKit", "AppHarness"], path: "Sources/Mutants/MutantNoReadBack"),
-        .executableTarget(
-            name: "MutantMigrateEveryLaunch", dependencies: ["LedgerKit", "AppHarness"],
-            path: "Sources/Mutants/MutantMigrateEveryLaunch"),
-        .executableTarget(
-            name: "MutantPrewarmEmptyRead", dependencies: ["LedgerKit", "AppHarness"],
-            path: "Sources/Mutants/MutantPrewarmEmptyRead"),
-        .executableTarget(
-            name: "MutantLockedReadDeletes", dependencies: ["LedgerKit", "AppHarness"],
-            path: "Sources/Mutants/MutantLockedReadDeletes"),
-        .executableTarget(
-            name: "MutantAccessibleInQuery", dependencies: ["LedgerKit", "AppHarness"],
-            path: "Sources/Mutants/MutantAccessibleInQuery"),
-        .executableTarget(
-            name: "MutantServiceRenamed", dependencies: ["LedgerKit", "AppHarness"], path: "Sources/Mutants/MutantServiceRenamed"),
-        .executableTarget(
-            name: "MutantTeamIDChanged", dependencies: ["LedgerKit", "AppHarness"], path: "Sources/Mutants/MutantTeamIDChanged"),
-        .executableTarget(
-            name: "MutantNoReinstallSweep", dependencies: ["LedgerKit", "AppHarness"],
-            path: "Sources/Mutants/MutantNoReinstallSweep"),
-        .executableTarget(
-            name: "MutantSecretInLog", dependencies: ["LedgerKit", "AppHarness"], path: "Sources/Mutants/MutantSecretInLog"),
-        .executableTarget(
-            name: "MutantClockInStatus", dependencies: ["LedgerKit", "AppHarness"], path: "Sources/Mutants/MutantClockInStatus"),
-        .executableTarget(
-            name: "MutantSecretInStatus", dependencies: ["LedgerKit", "AppHarness"], path: "Sources/Mutants/MutantSecretInStatus"),
-        .executableTarget(
-            name: "MutantNonIdempotentStep", dependencies: ["LedgerKit", "AppHarness"],
-            path: "Sources/Mutants/MutantNonIdempotentStep"),
-        .executableTarget(
-            name: "MutantCrashOnCorruptArchive", dependencies: ["LedgerKit", "AppHarness"],
-            path: "Sources/Mutants/MutantCrashOnCorruptArchive"),
-        .executableTarget(
-            name: "MutantSweepBeforeUnlock", dependencies: ["LedgerKit", "AppHarness"],
-            path: "Sources/Mutants/MutantSweepBeforeUnlock"),
-        .executableTarget(
-            name: "MutantJanitorDropsSession", dependencies: ["LedgerKit", "AppHarness"],
-            path: "Sources/Mutants/MutantJanitorDropsSession"),
-        .executableTarget(
-            name: "MutantStaleArtefactsResync", dependencies: ["LedgerKit", "AppHarness"],
-            path: "Sources/Mutants/MutantStaleArtefactsResync"),
-        .executableTarget(
-            name: "MutantAvailabilityNarrowed", dependencies: ["LedgerKit", "AppHarness"],
-            path: "Sources/Mutants/MutantAvailabilityNarrowed"),
-        .executableTarget(
-            name: "MutantSweepGenericOnly", dependencies: ["LedgerKit", "AppHarness"],
-            path: "Sources/Mutants/MutantSweepGenericOnly"),
-        .executableTarget(
-            name: "MutantMalformedStopsMigration", dependencies: ["LedgerKit", "AppHarness"],
-            path: "Sources/Mutants/MutantMalformedStopsMigration"),
+        // Known-bad builds ("mutants"): added below, one executable `Mutant<Name>` each.
 
         // Helpers for tests and benchmarks.
         .target(name: "TestSupport", dependencies: ["SimRuntime"]),
@@ -157,3 +103,32 @@ let package = Package(
             name: "UpgradeRunnerTests", dependencies: ["UpgradeRunner", "TestSupport"], exclude: ["Golden", "Gate/Golden"]),
     ]
 )
+
+// Known-bad builds ("mutants"): one anti-pattern of seed 000 each, in Sources/Mutants/Mutant<Name>/;
+// builds/mutants/<id>/ names the condition that must catch it.
+let knownBadBuilds = [
+    "DeleteBeforeWrite",
+    "NoReadBack",
+    "MigrateEveryLaunch",
+    "PrewarmEmptyRead",
+    "LockedReadDeletes",
+    "AccessibleInQuery",
+    "ServiceRenamed",
+    "TeamIDChanged",
+    "NoReinstallSweep",
+    "SecretInLog",
+    "ClockInStatus",
+    "SecretInStatus",
+    "NonIdempotentStep",
+    "CrashOnCorruptArchive",
+    "SweepBeforeUnlock",
+    "JanitorDropsSession",
+    "StaleArtefactsResync",
+    "AvailabilityNarrowed",
+    "SweepGenericOnly",
+    "MalformedStopsMigration",
+]
+package.targets += knownBadBuilds.map { name in
+    .executableTarget(
+        name: "Mutant" + name, dependencies: ["LedgerKit", "AppHarness"], path: "Sources/Mutants/Mutant" + name)
+}
