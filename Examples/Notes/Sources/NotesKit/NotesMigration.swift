@@ -76,8 +76,13 @@ public struct NotesMigration {
         guard !defaults.bool(forKey: Self.installedKey) else { return }
         let upgrade = defaults.object(forKey: "apiToken") != nil || fileExists(settingsURL)
         if !upgrade {
-            for itemClass in [kSecClassGenericPassword, kSecClassInternetPassword] {
-                let status = SecItemDelete([kSecClass: itemClass] as CFDictionary)
+            // Every class, synchronizable or not: a reinstall must not bring back any of the old
+            // install's items (the gate's reinstall seeds one of each in the app's groups).
+            // (an identity is a certificate and its key, so those two classes remove it).
+            let classes = [kSecClassGenericPassword, kSecClassInternetPassword, kSecClassCertificate, kSecClassKey]
+            for itemClass in classes {
+                let query: [CFString: Any] = [kSecClass: itemClass, kSecAttrSynchronizable: kSecAttrSynchronizableAny]
+                let status = SecItemDelete(query as CFDictionary)
                 if status != errSecSuccess && status != errSecItemNotFound {
                     steps.append(
                         Step(label: "sweep", store: "keychain", operation: "SecItemDelete", status: status, outcome: .failed))
