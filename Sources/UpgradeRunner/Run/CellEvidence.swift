@@ -11,8 +11,8 @@ struct CellEvidence: Sendable {
     /// What the cell's builds keep where (their labels are the secrets' names everywhere below).
     var declarations = CaseDeclarations.none
     var launches: [LaunchRecord] = []
-    /// Snapshots by moment (`after-seed`, `after-first-launch`, ...).
-    var snapshots: [String: DeviceSnapshot] = [:]
+    /// Snapshots by moment.
+    var snapshots: [Moment: DeviceSnapshot] = [:]
     /// The old build's declared secrets that its seed launch reported written.
     var seeded: [String] = []
     /// Scenario-specific facts, such as the entitlements diff.
@@ -99,4 +99,25 @@ struct CellEvidence: Sendable {
         }
         return problems.isEmpty ? nil : problems
     }
+}
+
+/// The named moments of a cell at which its device is snapshotted: what a scenario records and its
+/// checkers compare. A new moment is a new case here, so a checker cannot ask for one no scenario takes.
+enum Moment: String, CaseIterable, Sendable {
+    case afterCleanup = "after-cleanup"
+    case afterDataRemoved = "after-data-removed"
+    case afterFinalRelaunch = "after-final-relaunch"
+    case afterFirstLaunch = "after-first-launch"
+    case afterRelaunch1 = "after-relaunch-1"
+    case afterRelaunch2 = "after-relaunch-2"
+    case afterSecondLaunch = "after-second-launch"
+    case afterSeed = "after-seed"
+    case beforeCase = "before-case"
+    case beforeCleanup = "before-cleanup"
+    case beforeFinalRelaunch = "before-final-relaunch"
+    case beforeReinstall = "before-reinstall"
+    case day29 = "day-29"
+    case day31 = "day-31"
+    case neighbourAfter = "neighbour-after"
+    case neighbourBefore = "neighbour-before"
 }

@@ -89,7 +89,7 @@ struct CellRunner {
         let record = try device.launch(old, mode, caseID: caseID)
         evidence.seeded = declarations.seeded(record.writtenNames)
         if hops { try hop(device) }
-        evidence.snapshots["after-seed"] = try device.snapshot(previous ?? old)
+        evidence.snapshots[.afterSeed] = try device.snapshot(previous ?? old)
     }
 
     /// The build the last hop starts from: the last intermediate build, else the old build.
@@ -113,16 +113,16 @@ struct CellRunner {
     /// (reads-old-data: found where the data is kept; missing where the scenario's point is removal,
     /// see ``ReadsOldData``).
     private func finalReread(_ device: ScenarioDevice, _ evidence: inout CellEvidence) throws {
-        evidence.snapshots["before-final-relaunch"] = try device.snapshot(new)
+        evidence.snapshots[.beforeFinalRelaunch] = try device.snapshot(new)
         try device.launch(new, .launch)
-        evidence.snapshots["after-final-relaunch"] = try device.snapshot(new)
+        evidence.snapshots[.afterFinalRelaunch] = try device.snapshot(new)
         try device.launch(new, .verify)
     }
 
     func upgrade(_ device: ScenarioDevice, _ evidence: inout CellEvidence) throws {
         try device.install(new)
         try device.launch(new, .launch)
-        evidence.snapshots["after-first-launch"] = try device.snapshot(new)
+        evidence.snapshots[.afterFirstLaunch] = try device.snapshot(new)
     }
 
     private func script(_ device: ScenarioDevice, _ evidence: inout CellEvidence) throws {
@@ -130,9 +130,9 @@ struct CellRunner {
         case .freshInstall:
             try device.install(new)
             try device.launch(new, .launch)
-            evidence.snapshots["after-first-launch"] = try device.snapshot(new)
+            evidence.snapshots[.afterFirstLaunch] = try device.snapshot(new)
             try device.launch(new, .launch)
-            evidence.snapshots["after-second-launch"] = try device.snapshot(new)
+            evidence.snapshots[.afterSecondLaunch] = try device.snapshot(new)
         case .upgrade, .skipVersion:
             try seed(device, &evidence)
             try upgrade(device, &evidence)
@@ -142,9 +142,9 @@ struct CellRunner {
             try seed(device, &evidence)
             try upgrade(device, &evidence)
             try device.launch(new, .launch)
-            evidence.snapshots["after-relaunch-1"] = try device.snapshot(new)
+            evidence.snapshots[.afterRelaunch1] = try device.snapshot(new)
             try device.launch(new, .launch)
-            evidence.snapshots["after-relaunch-2"] = try device.snapshot(new)
+            evidence.snapshots[.afterRelaunch2] = try device.snapshot(new)
             // Its relaunches are the idempotent check; the final re-read follows them.
             try device.launch(new, .verify)
         case .malformed:
@@ -154,7 +154,7 @@ struct CellRunner {
             let stores = try malformedStores(device, seeded: evidence.seeded)
             if !via.isEmpty {
                 try hop(device)
-                evidence.snapshots["after-seed"] = try device.snapshot(previous ?? new)
+                evidence.snapshots[.afterSeed] = try device.snapshot(previous ?? new)
             }
             try upgrade(device, &evidence)
             try device.launch(new, .verify)
@@ -163,18 +163,18 @@ struct CellRunner {
             try seed(device, &evidence)
             try addSweepTargets(device)
             try addNeighbourItems(device)
-            evidence.snapshots["before-reinstall"] = try device.snapshot(previous ?? new)
+            evidence.snapshots[.beforeReinstall] = try device.snapshot(previous ?? new)
             if let previous { try device.uninstall(previous) }
             try device.install(new)
             try device.launch(new, .launch)
-            evidence.snapshots["after-first-launch"] = try device.snapshot(new)
+            evidence.snapshots[.afterFirstLaunch] = try device.snapshot(new)
             try device.launch(new, .verify)
             try finalReread(device, &evidence)
         case .markerWithoutData:
             try seed(device, &evidence)
             try upgrade(device, &evidence)
             try removeDataKeepingMarkers(device)
-            evidence.snapshots["after-data-removed"] = try device.snapshot(new)
+            evidence.snapshots[.afterDataRemoved] = try device.snapshot(new)
             try device.launch(new, .launch)
             try device.launch(new, .verify)
             try finalReread(device, &evidence)
@@ -189,7 +189,7 @@ struct CellRunner {
             try diffEntitlements(device, &evidence)
         case .isolation:
             try addNeighbourItems(device)
-            evidence.snapshots["neighbour-before"] = try device.snapshot(old ?? new)
+            evidence.snapshots[.neighbourBefore] = try device.snapshot(old ?? new)
             try seed(device, &evidence)
             try upgrade(device, &evidence)
             try device.launch(new, .verify)
@@ -198,18 +198,18 @@ struct CellRunner {
             // the final re-read: the case's secrets read as missing, the neighbour's items untouched.
             try device.launch(new, .launch)
             try finalReread(device, &evidence)
-            evidence.snapshots["neighbour-after"] = try device.snapshot(new)
+            evidence.snapshots[.neighbourAfter] = try device.snapshot(new)
         case .cleanup:
             try addNeighbourItems(device)
             // Another case's data, seeded by the first build; the route's hops come after this case's seed.
             try seed(device, &evidence, caseID: caseID + "-other", hops: false)
-            evidence.snapshots["before-case"] = try device.snapshot(old ?? new)
+            evidence.snapshots[.beforeCase] = try device.snapshot(old ?? new)
             try seed(device, &evidence)
             try upgrade(device, &evidence)
             try device.launch(new, .verify)
-            evidence.snapshots["before-cleanup"] = try device.snapshot(new)
+            evidence.snapshots[.beforeCleanup] = try device.snapshot(new)
             try device.launch(new, .cleanup)
-            evidence.snapshots["after-cleanup"] = try device.snapshot(new)
+            evidence.snapshots[.afterCleanup] = try device.snapshot(new)
             try device.launch(new, .launch)
             try finalReread(device, &evidence)
         case .artefactWindow:
@@ -217,10 +217,10 @@ struct CellRunner {
             try upgrade(device, &evidence)
             try device.advanceClock(days: 29)
             try device.launch(new, .launch)
-            evidence.snapshots["day-29"] = try device.snapshot(new)
+            evidence.snapshots[.day29] = try device.snapshot(new)
             try device.advanceClock(days: 2)
             try device.launch(new, .launch)
-            evidence.snapshots["day-31"] = try device.snapshot(new)
+            evidence.snapshots[.day31] = try device.snapshot(new)
             try finalReread(device, &evidence)
         case .lockedReads:
             try lockedReads(device, &evidence)

@@ -120,7 +120,7 @@ struct AvailabilityCheckerTests {
         var cell = evidence(.malformed)
         let seeded = DeviceSnapshot(
             keychain: [item("authToken", digest: "bad"), item("deviceKey", digest: "k")], preferences: [:], files: [:])
-        cell.snapshots = ["after-seed": seeded, "after-first-launch": seeded]
+        cell.snapshots = [.afterSeed: seeded, .afterFirstLaunch: seeded]
         cell.launches = [
             launch(1, "v1", .seedMalformed, [("authToken", .written), ("deviceKey", .written)]),
             launch(2, "v2", .launch, [("authToken", .mismatch)]), launch(3, "v2", .verify, [("authToken", .mismatch)]),
@@ -181,9 +181,9 @@ struct AvailabilityCheckerTests {
         var cell = evidence(.reinstall)
         let seeded = DeviceSnapshot(keychain: [item("authToken", digest: "a")], preferences: [:], files: [:])
         cell.snapshots = [
-            "after-seed": seeded,
-            "before-reinstall": DeviceSnapshot(keychain: before, preferences: [:], files: [:]),
-            "after-first-launch": DeviceSnapshot(keychain: after, preferences: [:], files: [:]),
+            .afterSeed: seeded,
+            .beforeReinstall: DeviceSnapshot(keychain: before, preferences: [:], files: [:]),
+            .afterFirstLaunch: DeviceSnapshot(keychain: after, preferences: [:], files: [:]),
         ]
         cell.launches = [
             launch(1, "v1", .seed, [("authToken", .written)]), launch(2, "v2", .launch),
@@ -203,8 +203,8 @@ struct AvailabilityCheckerTests {
         #expect(findings.contains { $0.item == synced.key && $0.message.contains("synchronizable") })
         #expect(findings.contains { $0.item == key.key })
         var seedOnly = survived
-        seedOnly.snapshots["before-reinstall"] = nil
-        seedOnly.snapshots["after-first-launch"] = DeviceSnapshot(keychain: [synced, key], preferences: [:], files: [:])
+        seedOnly.snapshots[.beforeReinstall] = nil
+        seedOnly.snapshots[.afterFirstLaunch] = DeviceSnapshot(keychain: [synced, key], preferences: [:], files: [:])
         #expect(ReinstallSweeps.check(seedOnly).map(\.verdict) == [.pass])
         #expect(ReinstallSweeps.check(reinstall(before: before, after: [neighbour])).map(\.verdict) == [.pass])
     }

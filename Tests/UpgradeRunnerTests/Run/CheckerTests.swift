@@ -14,7 +14,7 @@ struct CheckerTests {
             synchronizable: false, digest: digest)
     }
 
-    private func evidence(_ scenario: Scenario, snapshots: [String: DeviceSnapshot]) -> CellEvidence {
+    private func evidence(_ scenario: Scenario, snapshots: [Moment: DeviceSnapshot]) -> CellEvidence {
         var evidence = CellEvidence(
             unit: PlanUnit(path: BuildPair(old: "v1", new: "v2"), scenario: scenario),
             runtime: .current, caseID: "c")
@@ -33,22 +33,22 @@ struct CheckerTests {
         let pass = evidence(
             .cleanup,
             snapshots: [
-                "before-case": snapshot([other]), "before-cleanup": before,
-                "after-cleanup": snapshot([other]),
+                .beforeCase: snapshot([other]), .beforeCleanup: before,
+                .afterCleanup: snapshot([other]),
             ])
         #expect(CleanupExact.check(pass).map(\.verdict) == [.pass])
         let broad = evidence(
             .cleanup,
             snapshots: [
-                "before-case": snapshot([other]), "before-cleanup": before,
-                "after-cleanup": snapshot([]),
+                .beforeCase: snapshot([other]), .beforeCleanup: before,
+                .afterCleanup: snapshot([]),
             ])
         #expect(CleanupExact.check(broad).contains { $0.verdict == .fail && $0.item == other.key })
         let lazy = evidence(
             .cleanup,
             snapshots: [
-                "before-case": snapshot([other]), "before-cleanup": before,
-                "after-cleanup": before,
+                .beforeCase: snapshot([other]), .beforeCleanup: before,
+                .afterCleanup: before,
             ])
         #expect(CleanupExact.check(lazy).contains { $0.verdict == .fail && $0.item == ours.key })
     }
@@ -56,11 +56,11 @@ struct CheckerTests {
     @Test("idempotent fails when a relaunch changes an item, naming it but not its value")
     func idempotent() {
         let a = snapshot([item("authToken", digest: "1")]), b = snapshot([item("authToken", digest: "2")])
-        let changed = evidence(.relaunch, snapshots: ["after-first-launch": a, "after-relaunch-1": a, "after-relaunch-2": b])
+        let changed = evidence(.relaunch, snapshots: [.afterFirstLaunch: a, .afterRelaunch1: a, .afterRelaunch2: b])
         let findings = Idempotent.check(changed)
         #expect(findings.map(\.verdict) == [.fail])
         #expect(findings.first?.message.contains("authToken") == true)
-        let same = evidence(.relaunch, snapshots: ["after-first-launch": a, "after-relaunch-1": a, "after-relaunch-2": a])
+        let same = evidence(.relaunch, snapshots: [.afterFirstLaunch: a, .afterRelaunch1: a, .afterRelaunch2: a])
         #expect(Idempotent.check(same).map(\.verdict) == [.pass])
     }
 
@@ -73,8 +73,8 @@ struct CheckerTests {
                 evidence(
                     .isolation,
                     snapshots: [
-                        "neighbour-before": snapshot([neighbour]),
-                        "neighbour-after": snapshot([changed]),
+                        .neighbourBefore: snapshot([neighbour]),
+                        .neighbourAfter: snapshot([changed]),
                     ])
             ).map(\.verdict) == [.fail])
         #expect(
@@ -82,8 +82,8 @@ struct CheckerTests {
                 evidence(
                     .isolation,
                     snapshots: [
-                        "neighbour-before": snapshot([neighbour]),
-                        "neighbour-after": snapshot([neighbour]),
+                        .neighbourBefore: snapshot([neighbour]),
+                        .neighbourAfter: snapshot([neighbour]),
                     ])
             ).map(\.verdict) == [.pass])
     }
@@ -153,9 +153,9 @@ struct CheckerTests {
     @Test("idempotent judges the final relaunch of a scenario that changes the device after the upgrade")
     func finalRelaunch() {
         let before = snapshot([item("authToken")])
-        var cell = evidence(.artefactWindow, snapshots: ["before-final-relaunch": before, "after-final-relaunch": before])
+        var cell = evidence(.artefactWindow, snapshots: [.beforeFinalRelaunch: before, .afterFinalRelaunch: before])
         #expect(Idempotent.check(cell).map(\.verdict) == [.pass])
-        cell.snapshots["after-final-relaunch"] = snapshot([])
+        cell.snapshots[.afterFinalRelaunch] = snapshot([])
         let findings = Idempotent.check(cell)
         #expect(findings.map(\.verdict) == [.fail] && findings[0].message.contains("authToken/0 removed"))
         cell.snapshots = [:]
@@ -185,7 +185,7 @@ struct CheckerTests {
     func nothingSeeded(_ scenario: Scenario) {
         let empty = snapshot([])
         var cell = evidence(
-            scenario, snapshots: ["after-seed": empty, "after-first-launch": empty, "day-29": empty, "day-31": empty])
+            scenario, snapshots: [.afterSeed: empty, .afterFirstLaunch: empty, .day29: empty, .day31: empty])
         cell.launches = [verify([])]
         cell.seeded = []
         // honest-status judges the files, which can be honest about writing nothing.

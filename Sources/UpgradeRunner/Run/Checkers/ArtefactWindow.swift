@@ -6,8 +6,8 @@ enum ArtefactWindow: CellChecker {
     static func check(_ evidence: CellEvidence) -> [GateFinding] {
         if let problems = evidence.launchProblems(condition) { return problems }
         if let unseeded = evidence.nothingSeeded(condition) { return [unseeded] }
-        guard let seeded = evidence.snapshots["after-seed"], let migrated = evidence.snapshots["after-first-launch"],
-            let day29 = evidence.snapshots["day-29"], let day31 = evidence.snapshots["day-31"]
+        guard let seeded = evidence.snapshots[.afterSeed], let migrated = evidence.snapshots[.afterFirstLaunch],
+            let day29 = evidence.snapshots[.day29], let day31 = evidence.snapshots[.day31]
         else {
             return [evidence.finding(condition, .unknown, "the scenario did not finish")]
         }

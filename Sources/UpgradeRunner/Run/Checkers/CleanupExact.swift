@@ -11,8 +11,8 @@ enum CleanupExact: CellChecker {
         if let problems = evidence.launchProblems(condition, among: evidence.launches(of: evidence.newBuild, .cleanup)) {
             return problems
         }
-        guard let earlier = evidence.snapshots["before-case"], let before = evidence.snapshots["before-cleanup"],
-            let after = evidence.snapshots["after-cleanup"]
+        guard let earlier = evidence.snapshots[.beforeCase], let before = evidence.snapshots[.beforeCleanup],
+            let after = evidence.snapshots[.afterCleanup]
         else {
             return [evidence.finding(condition, .unknown, "the scenario did not reach the cleanup")]
         }

@@ -6,11 +6,11 @@ enum Idempotent: CellChecker {
 
     static func check(_ evidence: CellEvidence) -> [GateFinding] {
         if let problems = evidence.launchProblems(condition) { return problems }
-        let moments =
+        let moments: [Moment] =
             switch evidence.scenario {
-            case .freshInstall: ["after-first-launch", "after-second-launch"]
-            case .relaunch: ["after-first-launch", "after-relaunch-1", "after-relaunch-2"]
-            default: ["before-final-relaunch", "after-final-relaunch"]
+            case .freshInstall: [.afterFirstLaunch, .afterSecondLaunch]
+            case .relaunch: [.afterFirstLaunch, .afterRelaunch1, .afterRelaunch2]
+            default: [.beforeFinalRelaunch, .afterFinalRelaunch]
             }
         let snapshots = moments.compactMap { evidence.snapshots[$0] }
         guard snapshots.count == moments.count else {
@@ -22,7 +22,7 @@ enum Idempotent: CellChecker {
                 return [
                     evidence.finding(
                         condition, .fail,
-                        "launching again changed the store (\(moments[index])): "
+                        "launching again changed the store (\(moments[index].rawValue)): "
                             + changes.joined(separator: "; "))
                 ]
             }

@@ -4,7 +4,7 @@ enum Isolation: CellChecker {
     static let condition = GateCondition.isolation
 
     static func check(_ evidence: CellEvidence) -> [GateFinding] {
-        guard let before = evidence.snapshots["neighbour-before"], let after = evidence.snapshots["neighbour-after"] else {
+        guard let before = evidence.snapshots[.neighbourBefore], let after = evidence.snapshots[.neighbourAfter] else {
             return [evidence.finding(condition, .unknown, "the scenario did not finish")]
         }
         let team = CellRunner.neighbour.teamIdentifier ?? ""

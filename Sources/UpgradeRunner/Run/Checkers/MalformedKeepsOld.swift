@@ -12,7 +12,7 @@ enum MalformedKeepsOld: CellChecker {
     static func check(_ evidence: CellEvidence) -> [GateFinding] {
         if let problems = evidence.launchProblems(condition) { return problems }
         if let unseeded = evidence.nothingSeeded(condition) { return [unseeded] }
-        guard let before = evidence.snapshots["after-seed"], let after = evidence.snapshots["after-first-launch"],
+        guard let before = evidence.snapshots[.afterSeed], let after = evidence.snapshots[.afterFirstLaunch],
             let launch = evidence.launches(of: evidence.newBuild, .launch).first?.status,
             let verify = evidence.verifyLaunch?.status
         else {

@@ -11,8 +11,8 @@ enum ReinstallSweeps: CellChecker {
     static func check(_ evidence: CellEvidence) -> [GateFinding] {
         if let problems = evidence.launchProblems(condition) { return problems }
         if let unseeded = evidence.nothingSeeded(condition) { return [unseeded] }
-        guard let before = evidence.snapshots["before-reinstall"] ?? evidence.snapshots["after-seed"],
-            let after = evidence.snapshots["after-first-launch"],
+        guard let before = evidence.snapshots[.beforeReinstall] ?? evidence.snapshots[.afterSeed],
+            let after = evidence.snapshots[.afterFirstLaunch],
             let status = evidence.verifyLaunch?.status
         else {
             return [evidence.finding(condition, .unknown, "the scenario did not reach the verify launch")]
