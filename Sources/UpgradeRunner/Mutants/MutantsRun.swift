@@ -73,15 +73,15 @@ struct MutantsRun {
     /// upgrade path every other one, with `upgrade` when the last hop starts from the newest older
     /// build and `skip-version` otherwise (the same checks, named as the gate names them).
     static func scenarios(_ scenarios: [Scenario], on path: BuildPair, newestOld: String?) -> [Scenario] {
-        guard !path.isFreshInstall, let previous = path.previous else { return scenarios.filter(\.isFreshInstall) }
-        let adjacent = previous == newestOld
+        let adjacent = path.previous == newestOld
         return scenarios.filter { scenario in
-            switch scenario {
-            case .freshInstall: false
-            case .upgrade: adjacent || !scenarios.contains(.skipVersion)
-            case .skipVersion: !adjacent || !scenarios.contains(.upgrade)
-            default: true
-            }
+            // Asked for upgrade or skip-version alone, a mutant meets it on every upgrade path: the
+            // two differ only in their name, and a mutant's paths are few.
+            let alone =
+                scenario == .upgrade && !scenarios.contains(.skipVersion)
+                || scenario == .skipVersion && !scenarios.contains(.upgrade)
+            if alone && !path.isFreshInstall && path.previous != nil { return true }
+            return GatePlan.applies(scenario, to: path, lastHopAdjacent: adjacent)
         }
     }
 

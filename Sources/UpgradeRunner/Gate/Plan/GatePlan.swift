@@ -125,6 +125,21 @@ public struct GatePlan: Equatable, Sendable {
         }
     }
 
+    /// Whether `scenario` runs on `path`: the one place that decides it (the gate's plan and the
+    /// `mutants` command both ask here). fresh-install only on a fresh install; on an upgrade path,
+    /// `upgrade` when its last hop joins adjacent builds of the list and `skip-version` otherwise
+    /// (the same checks, named so that reports show which paths skip a release), every other
+    /// scenario always.
+    static func applies(_ scenario: Scenario, to path: BuildPair, lastHopAdjacent: Bool) -> Bool {
+        guard !path.isFreshInstall, path.previous != nil else { return scenario.isFreshInstall }
+        switch scenario {
+        case .freshInstall: return false
+        case .upgrade: return lastHopAdjacent
+        case .skipVersion: return !lastHopAdjacent
+        default: return true
+        }
+    }
+
     /// The gate over `builds` (oldest first) and `scenarios`, on `routes` (nil: the two-build paths
     /// of ``defaultPaths(builds:)``) plus a fresh install of each build.
     /// - Throws: ``GateError`` for bad build ids or routes, or when no scenario applies to any path.
@@ -137,19 +152,9 @@ public struct GatePlan: Equatable, Sendable {
         let position = Dictionary(uniqueKeysWithValues: builds.enumerated().map { ($1, $0) })
         var units: [PlanUnit] = []
         for path in paths {
+            let adjacent = path.previous.map { position[path.new]! - position[$0]! == 1 } ?? false
             for scenario in Set(scenarios) {
-                let applies: Bool
-                if let previous = path.previous, !path.isFreshInstall {
-                    let adjacent = position[path.new]! - position[previous]! == 1
-                    switch scenario {
-                    case .freshInstall: applies = false
-                    case .upgrade: applies = adjacent
-                    case .skipVersion: applies = !adjacent
-                    default: applies = true
-                    }
-                } else {
-                    applies = scenario.isFreshInstall
-                }
+                let applies = Self.applies(scenario, to: path, lastHopAdjacent: adjacent)
                 if applies { units.append(PlanUnit(path: path, scenario: scenario)) }
             }
         }
