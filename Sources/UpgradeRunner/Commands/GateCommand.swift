@@ -203,9 +203,13 @@ enum GateOptions {
         if path == nil { try checkOrder(builds, resolved) }
         var inputs = RunInputs(
             builds: builds, path: path, runtime: runtime, caseID: caseID, scenarios: scenarios,
-            buildFiles: try GateRun.pin(resolved), runnerVersion: UpgradeRunnerVersion.current, shard: shard,
+            buildFiles: [:], runnerVersion: UpgradeRunnerVersion.current, shard: shard,
             routes: path == nil ? try GatePlan.recordedRoutes(builds: builds, given: routes) : nil)
         inputs.runtimes = runtimes
+        // The plan first: a plan that cannot run (no scenario applies to any path) is bad input
+        // found before any executable is hashed or launched.
+        _ = try inputs.plan()
+        inputs.buildFiles = try GateRun.pin(resolved)
         if invocation.flag("--archive-inputs") {
             inputs.archivedInputs = try ArchivedInputs.plan(for: resolved, pins: inputs.buildFiles)
         }
