@@ -48,8 +48,7 @@ struct Invocation {
 
     /// Prints `value` as JSON with sorted keys.
     func printJSON<T: Encodable>(_ value: T) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        let encoder = GateJSON.encoder(pretty: true)
         encoder.dateEncodingStrategy = .iso8601
         console.output(String(decoding: try encoder.encode(value), as: UTF8.self))
     }

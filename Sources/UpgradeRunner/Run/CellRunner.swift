@@ -253,11 +253,8 @@ struct CellRunner {
             }
         evidence.attempts = attempts
         evidence.explorationNote = note
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        var data = try encoder.encode(AttemptsDocument(note: note, attempts: attempts))
-        data.append(0x0A)
-        try ArtifactFile.write(data, to: cellFolder + "/attempts.json")
+        try ArtifactFile.write(
+            GateJSON.pretty(AttemptsDocument(note: note, attempts: attempts)), to: cellFolder + "/attempts.json")
     }
 
     /// marker-without-data: the app's bookkeeping items (what the builds declare as `bookkeeping`:

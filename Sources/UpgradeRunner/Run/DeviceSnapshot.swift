@@ -80,10 +80,6 @@ struct DeviceSnapshot: Codable, Hashable, Sendable {
 
     /// The JSON a redacted device folder holds: names and keyed digests only.
     func encoded() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        var data = try encoder.encode(self)
-        data.append(0x0A)
-        return data
+        GateJSON.pretty(self)
     }
 }
