@@ -235,7 +235,9 @@ struct CellRunner {
         let seconds = ClockShift.offset(caseID: caseID)
         try device.session.advanceClock(by: seconds)
         let second = try device.launch(new, .verify)
-        let files = [first, second].map { FileManager.default.contents(atPath: "\(cellFolder)/status/\($0.stem).json") }
+        let files = [first, second].map {
+            FileManager.default.contents(atPath: ArtifactLayout.statusFile(in: cellFolder, stem: $0.stem))
+        }
         return ClockShift(
             seconds: seconds, stems: [first.stem, second.stem], identical: files[0] != nil && files[0] == files[1])
     }

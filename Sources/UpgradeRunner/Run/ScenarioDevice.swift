@@ -88,7 +88,7 @@ final class ScenarioDevice {
 
     /// The cell's `status/` and `logs/` folders.
     private static func createArtifactFolders(_ cellFolder: String) throws(GateError) {
-        for folder in ["status", "logs"] { try ArtifactFile.createFolder(cellFolder + "/" + folder) }
+        for folder in [ArtifactLayout.status, ArtifactLayout.logs] { try ArtifactFile.createFolder(cellFolder + "/" + folder) }
     }
 
     var device: Device { session.device }
@@ -117,7 +117,7 @@ final class ScenarioDevice {
             build.manifest.bundleID,
             LaunchOptions(
                 arguments: arguments, faultPlan: faultPlan, timeout: timeout,
-                logPath: cellFolder + "/logs/" + stem + ".log", environment: environment))
+                logPath: ArtifactLayout.logFile(in: cellFolder, stem: stem), environment: environment))
         var record = LaunchRecord(
             index: index, build: build.manifest.id, mode: mode, termination: result.termination,
             endedAtCrashPoint: result.endedAtCrashPoint, status: nil, statusProblem: nil,
@@ -139,7 +139,7 @@ final class ScenarioDevice {
             } catch {
                 record.statusProblem = "\(LaunchStatus.relativePath): not a status file (\(JSONProblem.describe(error)))"
             }
-            try ArtifactFile.write(data, to: cellFolder + "/status/" + stem + ".json")
+            try ArtifactFile.write(data, to: ArtifactLayout.statusFile(in: cellFolder, stem: stem))
             try? FileManager.default.removeItem(atPath: statusSource)
         }
         launches.append(record)

@@ -153,7 +153,7 @@ public enum OutputFolder {
     /// of it writes, which a new run makes stale).
     public static let runEntries: Set<String> = [
         GateArtifacts.runFile, GateArtifacts.gateFile, GateArtifacts.junitFile, GateArtifacts.summaryFile,
-        GateArtifacts.inProgressMarker, "paths", "timings.json", "replay", ArchivedInputs.folderName,
+        GateArtifacts.inProgressMarker, ArtifactLayout.paths, "timings.json", "replay", ArchivedInputs.folderName,
     ]
 
     private static let lock = NSLock()

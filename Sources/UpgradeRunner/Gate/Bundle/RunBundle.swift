@@ -15,7 +15,7 @@ enum RunBundle {
     /// The top-level names of a run folder a bundle carries.
     static let carried: Set<String> = [
         GateArtifacts.runFile, GateArtifacts.gateFile, GateArtifacts.junitFile, GateArtifacts.summaryFile, "timings.json",
-        "paths", ArchivedInputs.folderName,
+        ArtifactLayout.paths, ArchivedInputs.folderName,
     ]
 
     /// The bundle of the run in `folder`.

@@ -8,7 +8,7 @@ public enum NoSecretInArtifactsChecker {
     /// The findings for `result`, a scan of the output folder, over `cells` (other conditions' cells are ignored).
     public static func findings(for result: SecretScanResult, cells: [GateCell]) -> [GateFinding] {
         let owned = cells.filter { $0.condition == .noSecretInArtifacts }
-        func folder(_ cell: GateCell) -> String { "paths/\(cell.path)/\(cell.scenario)/" }
+        func folder(_ cell: GateCell) -> String { ArtifactLayout.cellFolder(path: cell.path, scenario: cell.scenario) + "/" }
         var findings: [GateFinding] = []
         var claimed = Set<String>()
         for cell in owned.sorted() {

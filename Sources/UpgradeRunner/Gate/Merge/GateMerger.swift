@@ -68,11 +68,13 @@ public enum GateMerger {
         var copies: [(source: String, relative: String)] = []
         for folder in folders {
             var pathFolders: [String] = []
-            for entry in entries((folder as NSString).appendingPathComponent("paths")) {
+            for entry in entries((folder as NSString).appendingPathComponent(ArtifactLayout.paths)) {
                 if RuntimeVersion(slug: entry) != nil {
-                    pathFolders += entries(folder + "/paths/" + entry).map { "paths/\(entry)/\($0)" }
+                    pathFolders += entries(folder + "/" + ArtifactLayout.paths + "/" + entry).map {
+                        "\(ArtifactLayout.paths)/\(entry)/\($0)"
+                    }
                 } else {
-                    pathFolders.append("paths/" + entry)
+                    pathFolders.append(ArtifactLayout.paths + "/" + entry)
                 }
             }
             for path in pathFolders {

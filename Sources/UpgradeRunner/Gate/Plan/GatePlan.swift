@@ -20,7 +20,7 @@ public struct PlanUnit: Hashable, Sendable, Codable, Comparable, CustomStringCon
     public var pathID: String { RuntimePath(runtime: runtime, pair: path).id }
 
     /// The unit's folder under the output folder: `paths/v1-to-v2/upgrade` (`paths/iOS-15.0/v1-to-v2/upgrade`).
-    public var folder: String { "paths/\(pathID)/\(scenario)" }
+    public var folder: String { ArtifactLayout.cellFolder(path: pathID, scenario: scenario) }
 
     /// `v1-to-v2/upgrade`.
     public var description: String { "\(pathID)/\(scenario)" }

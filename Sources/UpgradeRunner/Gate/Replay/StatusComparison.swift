@@ -78,7 +78,7 @@ public struct StatusComparison: Equatable, Sendable {
     /// Every `paths/<path>/<scenario>/status/<name>.json` under `folder` (with the runtime's folder
     /// first in a matrix, `paths/iOS-15.0/<path>/...`), relative to it.
     public static func statusFiles(in folder: String) throws(GateError) -> Set<String> {
-        let root = folder + "/paths"
+        let root = folder + "/" + ArtifactLayout.paths
         let manager = FileManager.default
         guard manager.fileExists(atPath: root) else { return [] }
         guard let enumerator = manager.enumerator(atPath: root) else {
@@ -88,8 +88,8 @@ public struct StatusComparison: Equatable, Sendable {
         while let relative = enumerator.nextObject() as? String {
             let parts = relative.split(separator: "/")
             let matrix = parts.count == 5 && RuntimeVersion(slug: String(parts[0])) != nil
-            if parts.count == 4 || matrix, parts[parts.count - 2] == "status", relative.hasSuffix(".json") {
-                files.insert("paths/" + relative)
+            if ArtifactLayout.isStatusFile(parts, matrix: matrix) {
+                files.insert(ArtifactLayout.paths + "/" + relative)
             }
         }
         return files
@@ -139,9 +139,9 @@ public struct StatusComparison: Equatable, Sendable {
     {
         guard !secrets.isEmpty else { return [] }
         var files = Set<String>()
-        for folder in [archived, replay] where FileManager.default.fileExists(atPath: folder + "/paths") {
-            let scan = try SecretScanner.scan(directory: folder + "/paths", secrets: secrets)
-            files.formUnion(scan.leaks.map { "paths/" + $0.file })
+        for folder in [archived, replay] where FileManager.default.fileExists(atPath: folder + "/" + ArtifactLayout.paths) {
+            let scan = try SecretScanner.scan(directory: folder + "/" + ArtifactLayout.paths, secrets: secrets)
+            files.formUnion(scan.leaks.map { ArtifactLayout.paths + "/" + $0.file })
         }
         return files
     }
