@@ -15,7 +15,8 @@ public enum FileProtection: String, Codable, Sendable, CaseIterable {
     /// The class of a file written without one.
     public static let `default` = FileProtection.completeUntilFirstUserAuthentication
 
-    func canRead(_ state: LockState) -> Bool {
+    /// Whether a file of this class can be read in `state`.
+    public func canRead(_ state: LockState) -> Bool {
         switch self {
         case .complete, .completeUnlessOpen: state.isProtectedDataAvailable
         case .completeUntilFirstUserAuthentication: state.hasBeenUnlockedSinceBoot

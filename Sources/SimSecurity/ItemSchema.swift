@@ -1,4 +1,5 @@
 import Foundation
+import SimRuntime
 
 /// How an attribute's value is stored and compared.
 enum AttributeKind: Sendable {
@@ -182,4 +183,22 @@ enum Accessibility: String, CaseIterable, Sendable {
 struct LockStateView {
     var unlocked: Bool
     var unlockedSinceBoot: Bool
+
+    init(unlocked: Bool, unlockedSinceBoot: Bool) {
+        self.unlocked = unlocked
+        self.unlockedSinceBoot = unlockedSinceBoot
+    }
+
+    init(_ state: LockState) {
+        self.init(unlocked: state.isProtectedDataAvailable, unlockedSinceBoot: state.hasBeenUnlockedSinceBoot)
+    }
+}
+
+extension Keychain {
+    /// Whether an item of protection class `pdmn` (`ak`, `cku`, ...) can be read in `state`: the
+    /// keychain's own rule (behaviour rows 32–34), for tools that judge an item's availability.
+    /// Nil for a word that is no protection class.
+    public static func canRead(protectionClass pdmn: String, in state: LockState) -> Bool? {
+        Accessibility(rawValue: pdmn)?.isAvailable(in: LockStateView(state))
+    }
 }

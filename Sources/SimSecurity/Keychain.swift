@@ -248,7 +248,7 @@ public final class Keychain: @unchecked Sendable {
 
     private var lockView: LockStateView {
         let state = lockState
-        return LockStateView(unlocked: state.isProtectedDataAvailable, unlockedSinceBoot: state.hasBeenUnlockedSinceBoot)
+        return LockStateView(state)
     }
 
     /// Checks the entitlements a call needs (rows 9 and 11).

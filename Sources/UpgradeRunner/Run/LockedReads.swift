@@ -4,31 +4,21 @@ import SimRuntime
 import SimSecurity
 
 /// The lock states a store can be read in, by seed 000's table of accessibility classes
-/// (keychain-behaviour.md rows 32-34): `WhenUnlocked` classes only while unlocked, `AfterFirstUnlock`
-/// classes also while locked after first unlock, `Always` classes also before first unlock. Files
-/// follow their data protection class the same way, and preferences are a file of the default class
-/// (`NSFileProtectionCompleteUntilFirstUserAuthentication`): readable after first unlock.
+/// (keychain-behaviour.md rows 32-34), asked of the rules the simulated platform itself follows:
+/// SimSecurity's for a keychain item's class, SimDevice's for a file's data protection class.
+/// Preferences are a file of the default class (`NSFileProtectionCompleteUntilFirstUserAuthentication`).
 enum LockAvailability {
     /// The lock states, from the most to the least available.
     static let states: [LockState] = [.unlocked, .locked, .beforeFirstUnlock]
 
-    /// The states a keychain item of protection class `pdmn` (`ak`, `cku`, ...) can be read in.
+    /// The states a keychain item of protection class `pdmn` (`ak`, `cku`, ...) can be read in; an
+    /// unknown class as the strictest (unlocked only).
     static func states(keychain pdmn: String) -> Set<LockState> {
-        switch pdmn {
-        case "ck", "cku": [.unlocked, .locked]
-        case "dk", "dku": Set(states)
-        default: [.unlocked]
-        }
+        Set(states.filter { Keychain.canRead(protectionClass: pdmn, in: $0) ?? ($0 == .unlocked) })
     }
 
     /// The states a file of protection class `protection` can be read in.
-    static func states(file protection: FileProtection) -> Set<LockState> {
-        switch protection {
-        case .complete, .completeUnlessOpen: [.unlocked]
-        case .completeUntilFirstUserAuthentication: [.unlocked, .locked]
-        case .none: Set(states)
-        }
-    }
+    static func states(file protection: FileProtection) -> Set<LockState> { Set(states.filter(protection.canRead)) }
 
     /// `locked after first unlock`, as findings say it.
     static func name(_ state: LockState) -> String {
