@@ -123,20 +123,25 @@ final class ScenarioDevice {
             endedAtCrashPoint: result.endedAtCrashPoint, status: nil, statusProblem: nil,
             duration: result.duration, mutations: MutationLogFile.read(result.mutationLogPath))
         let data = FileManager.default.contents(atPath: statusSource)
+        // Decoded once, and the device read once, for the record and for honest-status alike.
+        let decoded = data.map { data in Result(catching: { try LaunchStatus.decode(data) }) }
         if !LaunchedProcesses.isStopped {
-            let honesty = StatusHonesty(
-                build: build, mode: mode, caseID: caseID ?? self.caseID, runtime: device.record.runtime,
-                labels: declarations.secretLabels)
-            record.dishonesty = honesty.problems(data, exitedCleanly: record.exitedCleanly, on: device)
+            let launchCase = caseID ?? self.caseID
             if mode == .verify {
-                record.secretPlaces = try SecretLocator(caseID: self.caseID, labels: declarations.secretLabels).locate(
+                record.secretPlaces = try SecretLocator(caseID: launchCase, labels: declarations.secretLabels).locate(
                     on: device, app: build)
             }
+            let honesty = StatusHonesty(
+                build: build, mode: mode, caseID: launchCase, runtime: device.record.runtime,
+                labels: declarations.secretLabels)
+            record.dishonesty = honesty.problems(
+                data, decoded: decoded, exitedCleanly: record.exitedCleanly, on: device,
+                places: mode == .verify ? record.secretPlaces : nil)
         }
-        if let data {
-            do {
-                record.status = try LaunchStatus.decode(data)
-            } catch {
+        if let data, let decoded {
+            switch decoded {
+            case .success(let status): record.status = status
+            case .failure(let error):
                 record.statusProblem = "\(LaunchStatus.relativePath): not a status file (\(JSONProblem.describe(error)))"
             }
             try ArtifactFile.write(data, to: ArtifactLayout.statusFile(in: cellFolder, stem: stem))

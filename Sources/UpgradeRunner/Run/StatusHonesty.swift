@@ -29,13 +29,18 @@ struct StatusHonesty {
     let labels: [String]
 
     /// The problems of `data` (nil: the launch left no status file), in the app's words; empty
-    /// when the file is honest.
-    func problems(_ data: Data?, exitedCleanly: Bool, on device: Device) -> [String] {
+    /// when the file is honest. `decoded` is the launch's one decoding of `data` (made here when
+    /// nil); `places`, where the case's secrets already were found on the device after the launch
+    /// (looked for here when nil).
+    func problems(
+        _ data: Data?, decoded: Result<LaunchStatus, any Error>? = nil, exitedCleanly: Bool, on device: Device,
+        places: [String: SecretLocator.Place]? = nil
+    ) -> [String] {
         guard let data else { return exitedCleanly ? ["the launch exited 0 but wrote no status file"] : [] }
         let status: LaunchStatus
-        do {
-            status = try LaunchStatus.decode(data)
-        } catch {
+        switch decoded ?? Result(catching: { try LaunchStatus.decode(data) }) {
+        case .success(let value): status = value
+        case .failure(let error):
             return ["not a status file of contract version \(LaunchStatus.currentFormat) (\(JSONProblem.describe(error)))"]
         }
         var problems: [String] = []
@@ -59,12 +64,14 @@ struct StatusHonesty {
                         + "the contract admits no such status for that word")
             }
         }
-        problems += groundTruth(status, on: device)
+        problems += groundTruth(status, on: device, places: places)
         return problems
     }
 
     /// Reports of declared secrets that the device contradicts.
-    private func groundTruth(_ status: LaunchStatus, on device: Device) -> [String] {
+    private func groundTruth(
+        _ status: LaunchStatus, on device: Device, places known: [String: SecretLocator.Place]?
+    ) -> [String] {
         let claims = status.items.filter { item in
             labels.contains(item.name) && item.location != .arguments
                 && (item.result == .found || (item.result == .written && mode == .seed))
@@ -72,7 +79,7 @@ struct StatusHonesty {
         guard !claims.isEmpty else { return [] }
         let places: [String: SecretLocator.Place]
         do {
-            places = try SecretLocator(caseID: caseID, labels: claims.map(\.name)).locate(on: device, app: build)
+            places = try known ?? SecretLocator(caseID: caseID, labels: claims.map(\.name)).locate(on: device, app: build)
         } catch {
             return ["the device could not be read to check the report: \(error)"]
         }
