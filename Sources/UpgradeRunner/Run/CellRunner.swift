@@ -283,19 +283,29 @@ struct CellRunner {
     static let neighbour = AppIdentity(bundleID: "com.neighbour.wallet", applicationIdentifier: "NEIGHBOUR1.com.neighbour.wallet")
 
     func addNeighbourItems(_ device: ScenarioDevice) throws {
-        let keychain = adminKeychain(device, identity: Self.neighbour)
-        for (account, accessible) in [
+        let items = [
             ("session", kSecAttrAccessibleWhenUnlocked), ("refresh", kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly),
-        ] {
-            let value = Data(SHA256.hash(Data("neighbour-\(account)-\(caseID)".utf8)))
+        ].map { account, accessible -> (String, [CFString: Any]) in
             let query: [CFString: Any] = [
                 kSecClass: kSecClassGenericPassword, kSecAttrService: "com.neighbour.wallet",
-                kSecAttrAccount: account, kSecAttrAccessible: accessible, kSecValueData: value,
+                kSecAttrAccount: account, kSecAttrAccessible: accessible,
+                kSecValueData: Data(SHA256.hash(Data("neighbour-\(account)-\(caseID)".utf8))),
             ]
+            return ("a neighbour item", query)
+        }
+        try addItems(items, as: Self.neighbour, on: device)
+    }
+
+    /// Adds `items` (each a complete SecItemAdd query, with what it is for messages) to the device's
+    /// keychain as the app `identity`.
+    /// - Throws: a ``DeviceError`` naming the keychain and the item when an add fails.
+    func addItems(_ items: [(what: String, query: [CFString: Any])], as identity: AppIdentity, on device: ScenarioDevice) throws {
+        let keychain = adminKeychain(device, identity: identity)
+        for (what, query) in items {
             let status = keychain.add(query as CFDictionary, nil)
             guard status == errSecSuccess else {
                 throw DeviceError.fileSystem(
-                    device.session.layout.keychainPath, reason: "cannot add a neighbour item: \(SecurityStatus(status))")
+                    device.session.layout.keychainPath, reason: "cannot add \(what): \(SecurityStatus(status))")
             }
         }
     }

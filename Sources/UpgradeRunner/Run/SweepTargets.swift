@@ -60,19 +60,14 @@ extension CellRunner {
     func addSweepTargets(_ device: ScenarioDevice) throws {
         guard let old else { return }
         let groups = old.identity.accessGroups.filter(new.identity.accessGroups.contains)
-        let keychain = adminKeychain(device, identity: old.identity)
-        for group in groups {
-            for (name, attributes) in Self.sweepTargets {
+        let items = groups.flatMap { group in
+            Self.sweepTargets.map { name, attributes -> (String, [CFString: Any]) in
                 var item = attributes
                 item[kSecAttrAccessGroup] = group
                 item[kSecValueData] = Data(SHA256.hash(Data("sweep-\(name)-\(group)-\(caseID)".utf8)))
-                let status = keychain.add(item as CFDictionary, nil)
-                guard status == errSecSuccess else {
-                    throw DeviceError.fileSystem(
-                        device.session.layout.keychainPath,
-                        reason: "cannot add a \(name) item before the reinstall: \(SecurityStatus(status))")
-                }
+                return ("a \(name) item before the reinstall", item)
             }
         }
+        try addItems(items, as: old.identity, on: device)
     }
 }
