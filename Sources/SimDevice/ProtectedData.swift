@@ -74,12 +74,15 @@ final class FileChangeWatch: @unchecked Sendable {
         #endif
     }
 
-    /// Returns when something changed in the folder, or after `milliseconds`; the events are drained.
-    func wait(milliseconds: Int32) {
+    /// Returns when something changed in the folder (true), or after `milliseconds` (false); the
+    /// events are drained.
+    @discardableResult
+    func wait(milliseconds: Int32) -> Bool {
         var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        guard poll(&descriptor, 1, milliseconds) > 0 else { return }
+        guard poll(&descriptor, 1, milliseconds) > 0 else { return false }
         var buffer = [UInt8](repeating: 0, count: 4096)
         while read(fd, &buffer, buffer.count) > 0 {}
+        return true
     }
 
     func close() { Glibc.close(fd) }

@@ -1,5 +1,5 @@
 import Foundation
-import SimDevice
+@testable import SimDevice
 import SimRuntime
 import Testing
 import TestSupport
@@ -154,4 +154,21 @@ final class LockedBox<Value: Sendable>: @unchecked Sendable {
     init(_ value: Value) { stored = value }
     var value: Value { lock.withLock { stored } }
     func set(_ value: Value) { lock.withLock { stored = value } }
+}
+
+/// The lock-state file's watch, which the protected-data wait blocks on.
+@Suite struct FileChangeWatchTests {
+    @Test("the unlock's atomic rename of the lock-state file is an event; no change is none")
+    func renameIsAnEvent() throws {
+        let directory = try TemporaryDirectory("watch")
+        let path = directory.file("lockstate")
+        try "locked\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let watch = try #require(FileChangeWatch(file: path))
+        defer { watch.close() }
+        #expect(!watch.wait(milliseconds: 0))
+        try "unlocked\n".write(toFile: path, atomically: true, encoding: .utf8)
+        // The event is queued before the wait starts: it returns at once, with no clock involved.
+        #expect(watch.wait(milliseconds: 600_000))
+        #expect(!watch.wait(milliseconds: 0))
+    }
 }

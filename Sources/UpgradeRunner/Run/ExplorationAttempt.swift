@@ -33,6 +33,19 @@ struct ExplorationAttempt: Codable, Hashable, Sendable {
         conditions.append(condition)
     }
 
+    /// Gives each attempt covered by another (``coveredBy``) that attempt's outcome: one that reached a
+    /// failed or unknown attempt's state fails or is unknown too, saying whose state it reached.
+    static func inheritCoverage(_ attempts: inout [ExplorationAttempt]) {
+        let outcomes = Dictionary(attempts.map { ($0.id, $0.outcome) }, uniquingKeysWith: { first, _ in first })
+        for index in attempts.indices {
+            guard let owner = attempts[index].coveredBy, let outcome = outcomes[owner], outcome != .ok else { continue }
+            attempts[index].outcome = outcome
+            attempts[index].reasons.append(
+                "the same device state as \(owner), which \(outcome == .failed ? "failed" : "is unknown")")
+            attempts[index].conditions.append(.crashSafe)
+        }
+    }
+
     /// The runner was interrupted during the attempt: whatever it saw is unknown, never failed.
     mutating func interrupted() {
         outcome = .unknown

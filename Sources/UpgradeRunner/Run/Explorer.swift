@@ -301,15 +301,7 @@ struct Explorer {
                     })
             }
         }
-        // A covered attempt's outcome is its owner's (which ran before it).
-        let outcomes = Dictionary(attempts.map { ($0.id, $0.outcome) }, uniquingKeysWith: { first, _ in first })
-        for index in attempts.indices {
-            guard let owner = attempts[index].coveredBy, let outcome = outcomes[owner], outcome != .ok else { continue }
-            attempts[index].outcome = outcome
-            attempts[index].reasons.append(
-                "the same device state as \(owner), which \(outcome == .failed ? "failed" : "is unknown")")
-            attempts[index].conditions.append(.crashSafe)
-        }
+        ExplorationAttempt.inheritCoverage(&attempts)
         let pairs = attempts.count - 1 - firstLaunchMutations
         var note =
             "first launch of \(new.manifest.id): \(firstLaunchMutations) mutations; \(firstLaunchMutations) crash points and \(pairs) pairs explored"

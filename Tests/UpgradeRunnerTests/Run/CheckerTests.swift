@@ -234,3 +234,26 @@ struct ReplayVerdictTests {
             ])
     }
 }
+
+@Suite("Exploration coverage")
+struct ExplorationCoverageTests {
+    @Test(
+        "an attempt covered by a failed or unknown one takes its outcome and says whose state it reached; by an ok one stays ok")
+    func inherited() {
+        var failed = ExplorationAttempt(id: "crash 2")
+        failed.fail(.crashSafe, "I1 authToken: in neither place")
+        var unknown = ExplorationAttempt(id: "crash 3")
+        unknown.unknown("crash point 3 was not reached")
+        var attempts = [ExplorationAttempt(id: "crash 1"), failed, unknown]
+        for (id, owner) in [("crash 1 then 1", "crash 2"), ("crash 1 then 2", "crash 3"), ("crash 2 then 1", "crash 1")] {
+            var covered = ExplorationAttempt(id: id)
+            covered.coveredBy = owner
+            attempts.append(covered)
+        }
+        ExplorationAttempt.inheritCoverage(&attempts)
+        #expect(attempts.map(\.outcome) == [.ok, .failed, .unknown, .failed, .unknown, .ok])
+        #expect(attempts[3].reasons == ["the same device state as crash 2, which failed"])
+        #expect(attempts[3].conditions == [.crashSafe])
+        #expect(attempts[5].reasons.isEmpty)
+    }
+}

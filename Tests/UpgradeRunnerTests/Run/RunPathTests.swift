@@ -81,5 +81,14 @@ struct RunPathTests {
         #expect(ids.contains("crash 1") && ids.contains("crash 1 then 1"))
         #expect(attempts.allSatisfy { $0["outcome"] as? String == "ok" })
         #expect((document["note"] as? String)?.contains("crash points") == true)
+        // A state reached twice is explored once: some pairs are covered by an earlier attempt.
+        #expect(attempts.contains { ($0["coveredBy"] as? String).map(ids.contains) == true })
+        #expect((document["note"] as? String)?.contains("distinct states") == true)
+        // The same inputs give the same coverage (apps run without a per-process hash seed).
+        let again = cli.directory.file("again")
+        #expect(
+            run(cli, ["run", "--from", "v1", "--to", "v2", "--scenario", "crash-points", "--case-id", "crash"], out: again)
+                .code == 0)
+        #expect(FileManager.default.contents(atPath: again + "/paths/v1-to-v2/crash-points/attempts.json") == data)
     }
 }
