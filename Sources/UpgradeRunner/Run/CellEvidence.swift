@@ -120,4 +120,10 @@ enum Moment: String, CaseIterable, Sendable {
     case day31 = "day-31"
     case neighbourAfter = "neighbour-after"
     case neighbourBefore = "neighbour-before"
+
+    /// What the shared steps record on every upgrade path: ``CellRunner/seed(_:_:mode:caseID:hops:)``
+    /// and ``CellRunner/upgrade(_:_:)``.
+    static let upgraded: Set<Moment> = [.afterSeed, .afterFirstLaunch]
+    /// What ``CellRunner/finalReread(_:_:)`` records.
+    static let finalReread: Set<Moment> = [.beforeFinalRelaunch, .afterFinalRelaunch]
 }

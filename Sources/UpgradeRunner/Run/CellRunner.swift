@@ -68,13 +68,16 @@ struct CellRunner {
             return (evidence, CellJudge.judge(evidence))
         }
         do {
-            try script(device, &evidence)
+            try unit.scenario.steps.run(self, on: device, &evidence)
         } catch {
             evidence.aborted = "the scenario stopped: \(error)"
         }
         // A cell the interrupt cut short proves nothing either way, whatever its launches showed.
         if LaunchedProcesses.isStopped { evidence.aborted = Self.interrupted }
         evidence.launches = device.launches
+        assert(
+            evidence.aborted != nil || Set(evidence.snapshots.keys) == unit.scenario.steps.moments,
+            "\(unit.scenario) snapshots \(evidence.snapshots.keys.map(\.rawValue).sorted()), not the moments it declares")
         let findings = CellJudge.judge(evidence)
         device.finish(keepSnapshotFor: findings.contains { $0.verdict != .pass } ? new : nil)
         return (evidence, findings)
@@ -112,7 +115,7 @@ struct CellRunner {
     /// idempotent: it changes nothing), then a verify launch that re-reads every declared secret
     /// (reads-old-data: found where the data is kept; missing where the scenario's point is removal,
     /// see ``ReadsOldData``).
-    private func finalReread(_ device: ScenarioDevice, _ evidence: inout CellEvidence) throws {
+    func finalReread(_ device: ScenarioDevice, _ evidence: inout CellEvidence) throws {
         evidence.snapshots[.beforeFinalRelaunch] = try device.snapshot(new)
         try device.launch(new, .launch)
         evidence.snapshots[.afterFinalRelaunch] = try device.snapshot(new)
@@ -125,158 +128,17 @@ struct CellRunner {
         evidence.snapshots[.afterFirstLaunch] = try device.snapshot(new)
     }
 
-    private func script(_ device: ScenarioDevice, _ evidence: inout CellEvidence) throws {
-        switch unit.scenario {
-        case .freshInstall:
-            try device.install(new)
-            try device.launch(new, .launch)
-            evidence.snapshots[.afterFirstLaunch] = try device.snapshot(new)
-            try device.launch(new, .launch)
-            evidence.snapshots[.afterSecondLaunch] = try device.snapshot(new)
-        case .upgrade, .skipVersion:
-            try seed(device, &evidence)
-            try upgrade(device, &evidence)
-            let verify = try device.launch(new, .verify)
-            evidence.clockShift = try verifyWithClockShifted(device, after: verify)
-        case .relaunch:
-            try seed(device, &evidence)
-            try upgrade(device, &evidence)
-            try device.launch(new, .launch)
-            evidence.snapshots[.afterRelaunch1] = try device.snapshot(new)
-            try device.launch(new, .launch)
-            evidence.snapshots[.afterRelaunch2] = try device.snapshot(new)
-            // Its relaunches are the idempotent check; the final re-read follows them.
-            try device.launch(new, .verify)
-        case .malformed:
-            // Every store malformed at once, then the matrix: each store the seed malforms, alone.
-            // Which stores the seed malformed is read before a route's hops move anything.
-            try seed(device, &evidence, mode: .seedMalformed, hops: false)
-            let stores = try malformedStores(device, seeded: evidence.seeded)
-            if !via.isEmpty {
-                try hop(device)
-                evidence.snapshots[.afterSeed] = try device.snapshot(previous ?? new)
-            }
-            try upgrade(device, &evidence)
-            try device.launch(new, .verify)
-            evidence.malformedAttempts = malformedMatrix(stores)
-        case .reinstall:
-            try seed(device, &evidence)
-            try addSweepTargets(device)
-            try addNeighbourItems(device)
-            evidence.snapshots[.beforeReinstall] = try device.snapshot(previous ?? new)
-            if let previous { try device.uninstall(previous) }
-            try device.install(new)
-            try device.launch(new, .launch)
-            evidence.snapshots[.afterFirstLaunch] = try device.snapshot(new)
-            try device.launch(new, .verify)
-            try finalReread(device, &evidence)
-        case .markerWithoutData:
-            try seed(device, &evidence)
-            try upgrade(device, &evidence)
-            try removeDataKeepingMarkers(device)
-            evidence.snapshots[.afterDataRemoved] = try device.snapshot(new)
-            try device.launch(new, .launch)
-            try device.launch(new, .verify)
-            try finalReread(device, &evidence)
-        case .staleLeftovers:
-            // An earlier case, interrupted after seeding, left its data; this case seeds nothing.
-            try seed(device, &evidence, caseID: caseID + "-interrupted")
-            evidence.seeded = []
-            try upgrade(device, &evidence)
-            try device.launch(new, .verify)
-        case .entitlements:
-            try seed(device, &evidence)
-            try diffEntitlements(device, &evidence)
-        case .isolation:
-            try addNeighbourItems(device)
-            evidence.snapshots[.neighbourBefore] = try device.snapshot(old ?? new)
-            try seed(device, &evidence)
-            try upgrade(device, &evidence)
-            try device.launch(new, .verify)
-            try device.launch(new, .cleanup)
-            // The app's own launch after the test's cleanup (it may write its markers again), then
-            // the final re-read: the case's secrets read as missing, the neighbour's items untouched.
-            try device.launch(new, .launch)
-            try finalReread(device, &evidence)
-            evidence.snapshots[.neighbourAfter] = try device.snapshot(new)
-        case .cleanup:
-            try addNeighbourItems(device)
-            // Another case's data, seeded by the first build; the route's hops come after this case's seed.
-            try seed(device, &evidence, caseID: caseID + "-other", hops: false)
-            evidence.snapshots[.beforeCase] = try device.snapshot(old ?? new)
-            try seed(device, &evidence)
-            try upgrade(device, &evidence)
-            try device.launch(new, .verify)
-            evidence.snapshots[.beforeCleanup] = try device.snapshot(new)
-            try device.launch(new, .cleanup)
-            evidence.snapshots[.afterCleanup] = try device.snapshot(new)
-            try device.launch(new, .launch)
-            try finalReread(device, &evidence)
-        case .artefactWindow:
-            try seed(device, &evidence)
-            try upgrade(device, &evidence)
-            try device.advanceClock(days: 29)
-            try device.launch(new, .launch)
-            evidence.snapshots[.day29] = try device.snapshot(new)
-            try device.advanceClock(days: 2)
-            try device.launch(new, .launch)
-            evidence.snapshots[.day31] = try device.snapshot(new)
-            try finalReread(device, &evidence)
-        case .lockedReads:
-            try lockedReads(device, &evidence)
-        case .crashPoints, .writeFailure, .prewarm, .lockedBackground:
-            try explore(&evidence)
-        }
-    }
-
-    /// The path's verify once more with only the device clock moved (by ``ClockShift/offset(caseID:)``):
-    /// a status file holds nothing not derived from the inputs, so both files must be the same bytes.
-    private func verifyWithClockShifted(_ device: ScenarioDevice, after first: LaunchRecord) throws -> ClockShift {
-        let seconds = ClockShift.offset(caseID: caseID)
-        try device.session.advanceClock(by: seconds)
-        let second = try device.launch(new, .verify)
-        let files = [first, second].map {
-            FileManager.default.contents(atPath: ArtifactLayout.statusFile(in: cellFolder, stem: $0.stem))
-        }
-        return ClockShift(
-            seconds: seconds, stems: [first.stem, second.stem], identical: files[0] != nil && files[0] == files[1])
-    }
-
-    /// The exploration scenarios: every attempt on its own device, recorded in attempts.json.
-    private func explore(_ evidence: inout CellEvidence) throws {
+    /// The exploration scenarios: every attempt on its own device (``Explorer``), judged as it
+    /// ends (``ExplorationInvariants``) and recorded in attempts.json.
+    func explore(
+        _ evidence: inout CellEvidence, _ scenario: (Explorer) -> (attempts: [ExplorationAttempt], note: String)
+    ) throws {
         guard let old else { return }
-        let explorer = Explorer(cell: self, old: old, via: via, new: new)
-        let (attempts, note) =
-            switch unit.scenario {
-            case .crashPoints: explorer.crashPoints()
-            case .writeFailure: explorer.writeFailures()
-            case .prewarm: explorer.prewarm()
-            default: explorer.lockedBackground()
-            }
+        let (attempts, note) = scenario(Explorer(cell: self, old: old, via: via, new: new))
         evidence.attempts = attempts
         evidence.explorationNote = note
         try ArtifactFile.write(
             GateJSON.pretty(AttemptsDocument(note: note, attempts: attempts)), to: cellFolder + "/attempts.json")
-    }
-
-    /// marker-without-data: the app's bookkeeping items (what the builds declare as `bookkeeping`:
-    /// the schema version, the migration date) stay, every other item of the app goes, as when a
-    /// user's keychain was restored without them.
-    private func removeDataKeepingMarkers(_ device: ScenarioDevice) throws {
-        let keychain = adminKeychain(device, identity: new.identity)
-        for item in try keychain.dump() where new.identity.accessGroups.contains(item.accessGroup) {
-            guard !declarations.isBookkeeping(item) else { continue }
-            // By its persistent reference: exactly this item, whatever its class's primary key.
-            let query: [CFString: Any] = [
-                kSecClass: item.itemClass as CFString, kSecValuePersistentRef: item.persistentReference,
-                kSecAttrSynchronizable: kSecAttrSynchronizableAny,
-            ]
-            let status = keychain.delete(query as CFDictionary)
-            guard status == errSecSuccess || status == errSecItemNotFound else {
-                throw DeviceError.fileSystem(
-                    device.session.layout.keychainPath, reason: "cannot remove an item: \(SecurityStatus(status))")
-            }
-        }
     }
 
     /// Another team's app's items on the same device (isolation and cleanup check they stay).
@@ -316,18 +178,6 @@ struct CellRunner {
             clock: { ScenarioDevice.epoch })
         configuration.durability = .processKill
         return Keychain(configuration)
-    }
-
-    /// entitlements: the old and new builds' entitlements against the items the old build left.
-    private func diffEntitlements(_ device: ScenarioDevice, _ evidence: inout CellEvidence) throws {
-        guard let previous else { return }
-        var counts: [String: Int] = [:]
-        for item in try device.device.keychainItems() { counts[item.accessGroup, default: 0] += 1 }
-        // On a route, the build the new one replaces is the last hop's (its items are on the device).
-        let report = try EntitlementsDiffer.diff(old: previous, new: new, itemCounts: counts)
-        evidence.entitlementsVerdict = report.exitCode
-        evidence.entitlementsSummary = report.summary
-        try ArtifactFile.write(Data(report.text.utf8), to: cellFolder + "/entitlements.diff", atomically: true)
     }
 }
 

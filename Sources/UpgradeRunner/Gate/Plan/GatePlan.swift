@@ -127,17 +127,13 @@ public struct GatePlan: Equatable, Sendable {
 
     /// Whether `scenario` runs on `path`: the one place that decides it (the gate's plan and the
     /// `mutants` command both ask here). fresh-install only on a fresh install; on an upgrade path,
+    /// the scenario's own rule (``ScenarioSteps/applies(to:lastHopAdjacent:)``, in its file):
     /// `upgrade` when its last hop joins adjacent builds of the list and `skip-version` otherwise
     /// (the same checks, named so that reports show which paths skip a release), every other
     /// scenario always.
     static func applies(_ scenario: Scenario, to path: BuildPair, lastHopAdjacent: Bool) -> Bool {
         guard !path.isFreshInstall, path.previous != nil else { return scenario.isFreshInstall }
-        switch scenario {
-        case .freshInstall: return false
-        case .upgrade: return lastHopAdjacent
-        case .skipVersion: return !lastHopAdjacent
-        default: return true
-        }
+        return scenario.steps.applies(to: path, lastHopAdjacent: lastHopAdjacent)
     }
 
     /// The gate over `builds` (oldest first) and `scenarios`, on `routes` (nil: the two-build paths

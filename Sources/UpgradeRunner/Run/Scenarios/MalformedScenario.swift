@@ -2,6 +2,26 @@ import Foundation
 import SimDevice
 import SimRuntime
 
+/// malformed: the old build seeds every legacy store malformed at once, the new build migrates and
+/// verifies; then the matrix: for each store the seed malforms, an attempt on its own device with
+/// that store alone malformed and the others valid (malformed-keeps-old, judged per store).
+enum MalformedSteps: ScenarioSteps {
+    static let moments = Moment.upgraded
+
+    static func run(_ cell: CellRunner, on device: ScenarioDevice, _ evidence: inout CellEvidence) throws {
+        // Which stores the seed malformed is read before a route's hops move anything.
+        try cell.seed(device, &evidence, mode: .seedMalformed, hops: false)
+        let stores = try cell.malformedStores(device, seeded: evidence.seeded)
+        if !cell.via.isEmpty {
+            try cell.hop(device)
+            evidence.snapshots[.afterSeed] = try device.snapshot(cell.previous ?? cell.new)
+        }
+        try cell.upgrade(device, &evidence)
+        try device.launch(cell.new, .verify)
+        evidence.malformedAttempts = cell.malformedMatrix(stores)
+    }
+}
+
 /// One attempt of the malformed matrix: on its own device, the old build seeded with the store of
 /// one secret alone malformed (`-UITestSeedMalformedStore <label>`) and the others valid, then the
 /// new build's first launch and its verify launch. Names, digests and statuses only.

@@ -98,22 +98,25 @@ struct AvailabilityFact: Sendable, Hashable {
     var new: SecretPlace?
 }
 
-extension CellRunner {
-    /// locked-reads: seed, upgrade (the first launch unlocked), read where each secret is on the
-    /// device before and after, then verify while locked after first unlock and, after a reboot,
-    /// before first unlock; the device is unlocked again at the end.
-    func lockedReads(_ device: ScenarioDevice, _ evidence: inout CellEvidence) throws {
-        guard let old else { return }
+/// locked-reads: seed, upgrade (the first launch unlocked), read where each secret is on the
+/// device before and after, then verify while locked after first unlock and, after a reboot,
+/// before first unlock; the device is unlocked again at the end (keeps-availability).
+enum LockedReadsSteps: ScenarioSteps {
+    static let moments = Moment.upgraded
+
+    static func run(_ cell: CellRunner, on device: ScenarioDevice, _ evidence: inout CellEvidence) throws {
+        guard let old = cell.old else { return }
+        let (declarations, new) = (cell.declarations, cell.new)
         // On a route the reference is the first build's stores, read before the hops.
-        try seed(device, &evidence, hops: false)
+        try cell.seed(device, &evidence, hops: false)
         var facts: [AvailabilityFact] = []
         for label in evidence.seeded {
             let store = declarations.old.secret(label)?.store
             facts.append(
                 AvailabilityFact(label: label, old: try store.flatMap { try SecretPlace.find($0, on: device.device, app: old) }))
         }
-        try hop(device)
-        try upgrade(device, &evidence)
+        try cell.hop(device)
+        try cell.upgrade(device, &evidence)
         for index in facts.indices {
             let store = declarations.new.secret(facts[index].label)?.store
             facts[index].new = try store.flatMap { try SecretPlace.find($0, on: device.device, app: new) }

@@ -3,6 +3,27 @@ import SimDevice
 import SimRuntime
 import SimSecurity
 
+/// reinstall: the user deletes the app (its keychain items stay, as on iOS) and installs the new
+/// build. Before the uninstall the runner adds what a sweep must remove (``CellRunner/sweepTargets``)
+/// and another team's items that must stay; the new build's first launch must sweep what the old
+/// install left (reinstall-sweeps), then the final re-read (its secrets read as missing).
+enum ReinstallSteps: ScenarioSteps {
+    static let moments = Moment.upgraded.union(Moment.finalReread).union([.beforeReinstall])
+
+    static func run(_ cell: CellRunner, on device: ScenarioDevice, _ evidence: inout CellEvidence) throws {
+        try cell.seed(device, &evidence)
+        try cell.addSweepTargets(device)
+        try cell.addNeighbourItems(device)
+        evidence.snapshots[.beforeReinstall] = try device.snapshot(cell.previous ?? cell.new)
+        if let previous = cell.previous { try device.uninstall(previous) }
+        try device.install(cell.new)
+        try device.launch(cell.new, .launch)
+        evidence.snapshots[.afterFirstLaunch] = try device.snapshot(cell.new)
+        try device.launch(cell.new, .verify)
+        try cell.finalReread(device, &evidence)
+    }
+}
+
 extension CellRunner {
     /// The items the runner adds before a reinstall, beside the old build's own: what a sweep that
     /// deletes only the easy items (local generic passwords) leaves behind. Each goes into every

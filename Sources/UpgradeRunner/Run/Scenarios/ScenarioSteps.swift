@@ -1,0 +1,51 @@
+import Foundation
+
+/// One scenario's home: where it applies, the steps it runs on its cell's device, and the moments
+/// at which those steps snapshot the device for its checkers. Each scenario has one file in this
+/// folder; the steps every scenario shares (seed, a route's hops, the upgrade, the final re-read)
+/// are ``CellRunner``'s, and the conditions a scenario checks are ``Scenario/checks`` (DESIGN.md's
+/// table), each judged by its checker in `Checkers/`.
+protocol ScenarioSteps {
+    /// The moments the steps snapshot (``CellEvidence/snapshots``): exactly these, in a debug build
+    /// ``CellRunner`` asserts it, so a checker reads only moments its scenario records.
+    static var moments: Set<Moment> { get }
+
+    /// Whether the scenario runs on the upgrade path `path`, whose last hop is or is not between
+    /// adjacent builds of the gate's build order. ``GatePlan/applies(_:to:lastHopAdjacent:)``
+    /// asks it and is the only caller; fresh-install paths are decided there. Default: every path.
+    static func applies(to path: BuildPair, lastHopAdjacent: Bool) -> Bool
+
+    /// Runs the scenario's steps on `device` (fresh, empty, with the cell's fixed clock), leaving
+    /// what the checkers need in `evidence`.
+    /// - Throws: a device error, which aborts the cell (its conditions UNKNOWN).
+    static func run(_ cell: CellRunner, on device: ScenarioDevice, _ evidence: inout CellEvidence) throws
+}
+
+extension ScenarioSteps {
+    static func applies(to path: BuildPair, lastHopAdjacent: Bool) -> Bool { true }
+}
+
+extension Scenario {
+    /// The scenario's steps (its file in `Run/Scenarios/`).
+    var steps: any ScenarioSteps.Type {
+        switch self {
+        case .freshInstall: FreshInstallSteps.self
+        case .upgrade: UpgradeSteps.self
+        case .skipVersion: SkipVersionSteps.self
+        case .relaunch: RelaunchSteps.self
+        case .malformed: MalformedSteps.self
+        case .writeFailure: WriteFailureSteps.self
+        case .crashPoints: CrashPointsSteps.self
+        case .prewarm: PrewarmSteps.self
+        case .lockedBackground: LockedBackgroundSteps.self
+        case .reinstall: ReinstallSteps.self
+        case .markerWithoutData: MarkerWithoutDataSteps.self
+        case .staleLeftovers: StaleLeftoversSteps.self
+        case .entitlements: EntitlementsSteps.self
+        case .isolation: IsolationSteps.self
+        case .cleanup: CleanupSteps.self
+        case .artefactWindow: ArtefactWindowSteps.self
+        case .lockedReads: LockedReadsSteps.self
+        }
+    }
+}
