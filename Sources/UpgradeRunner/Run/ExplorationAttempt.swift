@@ -34,15 +34,17 @@ struct ExplorationAttempt: Codable, Hashable, Sendable {
     }
 
     /// Gives each attempt covered by another (``coveredBy``) that attempt's outcome: one that reached a
-    /// failed or unknown attempt's state fails or is unknown too, saying whose state it reached.
+    /// failed or unknown attempt's state fails or is unknown too, saying whose state it reached, under
+    /// the condition the owner's first reason concerns (a recovery that read back wrong is
+    /// reads-old-data's in write-failure, not crash-safe's).
     static func inheritCoverage(_ attempts: inout [ExplorationAttempt]) {
-        let outcomes = Dictionary(attempts.map { ($0.id, $0.outcome) }, uniquingKeysWith: { first, _ in first })
+        let owners = Dictionary(attempts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for index in attempts.indices {
-            guard let owner = attempts[index].coveredBy, let outcome = outcomes[owner], outcome != .ok else { continue }
-            attempts[index].outcome = outcome
+            guard let id = attempts[index].coveredBy, let owner = owners[id], owner.outcome != .ok else { continue }
+            attempts[index].outcome = owner.outcome
             attempts[index].reasons.append(
-                "the same device state as \(owner), which \(outcome == .failed ? "failed" : "is unknown")")
-            attempts[index].conditions.append(.crashSafe)
+                "the same device state as \(id), which \(owner.outcome == .failed ? "failed" : "is unknown")")
+            attempts[index].conditions.append(owner.conditions.first ?? .crashSafe)
         }
     }
 

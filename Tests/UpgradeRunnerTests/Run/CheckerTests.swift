@@ -256,4 +256,15 @@ struct ExplorationCoverageTests {
         #expect(attempts[3].conditions == [.crashSafe])
         #expect(attempts[5].reasons.isEmpty)
     }
+
+    @Test("a covered attempt fails the condition its owner failed first (reads-old-data in write-failure)")
+    func inheritedCondition() {
+        var owner = ExplorationAttempt(id: "SecItemAdd 1 errSecIO")
+        owner.fail(.readsOldData, "authToken: read back as missing after recovery")
+        var covered = ExplorationAttempt(id: "SecItemAdd 1 errSecInteractionNotAllowed")
+        covered.coveredBy = owner.id
+        var attempts = [owner, covered]
+        ExplorationAttempt.inheritCoverage(&attempts)
+        #expect(attempts[1].outcome == .failed && attempts[1].conditions == [.readsOldData])
+    }
 }

@@ -18,9 +18,15 @@ extension Explorer {
     /// The k-th keychain write call of the new build's first launch answers
     /// errSecInteractionNotAllowed, errSecIO (or errSecDuplicateItem for an add), or reports
     /// success while storing nothing; then the app is relaunched without faults and verified.
+    ///
+    /// As with crash points, no state is recovered from twice: an attempt whose failed write left
+    /// the device as an earlier attempt's did (the same ``ScenarioDevice/stateFingerprint()``) is
+    /// judged on its own faulted launch and recorded as covered by that attempt for the rest.
     func writeFailures() -> (attempts: [ExplorationAttempt], note: String) {
         let template = template()
         var calls: [StoreOperation: Int] = [:]
+        // Fingerprint of a state after a failed write -> the attempt that recovered from it.
+        var explored: [String: String] = [:]
         var attempts = [
             attempt("baseline", template) { device, record in
                 let first = try device.launch(new, .launch)
@@ -48,6 +54,12 @@ extension Explorer {
                             record.log = ExplorationAttempt.excerpt(faulted)
                             guard record.needs(faulted) else { return }
                             try locate(device, when: "after the failed write", &record)
+                            let state = try device.stateFingerprint()
+                            if let owner = explored[state] {
+                                record.coveredBy = owner
+                                return
+                            }
+                            explored[state] = record.id
                             let recovery = try device.launch(new, .launch)
                             guard record.needs(recovery) else { return }
                             try recovered(device, recovery: recovery, &record)
@@ -55,8 +67,13 @@ extension Explorer {
                 }
             }
         }
+        ExplorationAttempt.inheritCoverage(&attempts)
         let total = attempts.count - 1
+        let covered = attempts.filter { $0.coveredBy != nil }.count
         let summary = calls.keys.sorted().map { "\($0.rawValue) x\(calls[$0]!)" }.joined(separator: ", ")
-        return (attempts, "first launch of \(new.manifest.id): keychain writes \(summary); \(total) faults injected")
+        return (
+            attempts,
+            "first launch of \(new.manifest.id): keychain writes \(summary); \(total) faults injected; \(explored.count) distinct states after a failed write, \(covered) attempts covered by an equal state; \(template.launches) launches"
+        )
     }
 }
