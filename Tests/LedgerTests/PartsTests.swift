@@ -71,6 +71,23 @@ struct FixedGate: ProtectedDataGate {
         #expect(try await vault.read(account: "authToken") == nil)
     }
 
+    @Test("a stored schema above the target is too new: no step runs and the stored version stays")
+    func migratorTooNew() async throws {
+        let vault = InMemoryMigrationKeychain()
+        _ = try await vault.save(Data("5".utf8), account: LedgerNames.versionAccount, accessibility: "cku")
+        let defaults = MemoryDefaults(["authToken": "a"])
+        let mover = DefaultsToKeychainMover(vault: vault, defaults: defaults, journal: SilentJournal())
+        let migrator = SchemaMigrator(
+            targetVersion: 2, steps: [MoveDefaultsStep(mover: mover)], vault: vault,
+            protectedData: FixedGate(isAvailable: true))
+        let state = await migrator.migrateIfNeeded()
+        #expect(state == .tooNew(stored: 5, target: 2))
+        #expect(state.outcome == MigrationOutcome(state: .tooNew, from: 5, to: 2))
+        #expect(try await migrator.storedVersion() == 5)
+        #expect(defaults.object(forKey: "authToken") != nil)
+        #expect(try await vault.read(account: "authToken") == nil)
+    }
+
     @Test("the migrator defers while protected data is unavailable and advances the version only when every step ran")
     func migratorGate() async throws {
         let vault = InMemoryMigrationKeychain()

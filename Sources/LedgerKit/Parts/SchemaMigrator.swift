@@ -14,6 +14,10 @@ public enum MigrationState: Sendable, Equatable {
     case deferred(reason: String)
     /// `at` is the step that failed (its starting version); the stored version did not move.
     case failed(from: Int, at: Int, reason: String)
+    /// The stored schema is newer than this build's target (a downgrade, or a release beside a
+    /// newer one on the same keychain): the build ran no step and changed nothing, since its steps
+    /// know nothing of that schema's stores.
+    case tooNew(stored: Int, target: Int)
 
     /// The status file's form of it: names and codes only.
     public var outcome: MigrationOutcome {
@@ -22,6 +26,7 @@ public enum MigrationState: Sendable, Equatable {
         case .migrated(let from, let to): MigrationOutcome(state: .migrated, from: from, to: to)
         case .deferred(let reason): MigrationOutcome(state: .deferred, reason: reason)
         case .failed(let from, let at, let reason): MigrationOutcome(state: .failed, from: from, to: at, reason: reason)
+        case .tooNew(let stored, let target): MigrationOutcome(state: .tooNew, from: stored, to: target)
         }
     }
 }
@@ -55,6 +60,7 @@ public protocol MigrationStep: Sendable {
 /// Seed 000's versioned migration: the schema version lives in the keychain (it survives a
 /// reinstall with the items it describes), the migration is gated on protected data, the steps
 /// run in order from the stored version, and the version is saved only after every step succeeded.
+/// A stored version above the target is answered `tooNew`, not `upToDate`: nothing runs or changes.
 ///
 /// A step that fails does not stop the steps after it: each moves its own store, so a malformed
 /// preference must not keep a valid session archive from migrating (the gate's malformed matrix).
@@ -90,6 +96,7 @@ public actor SchemaMigrator {
         } catch {
             return .deferred(reason: "\(LedgerNames.versionAccount) \(error.operation) \(error.status)")
         }
+        guard current <= targetVersion else { return .tooNew(stored: current, target: targetVersion) }
         guard current < targetVersion else { return .upToDate }
         var failure: MigrationState?
         for step in current..<targetVersion {

@@ -20,7 +20,7 @@ enum LedgerLaunchSequence {
             let janitor = parts.janitor()
             await janitor.stampIfNeeded(now: launch.environment.now)
             await janitor.sweepIfWindowElapsed(now: launch.environment.now)
-        case .deferred, .failed:
+        case .deferred, .failed, .tooNew:
             break
         }
         LedgerAutomation.finish(launch)
