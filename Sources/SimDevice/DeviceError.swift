@@ -62,7 +62,7 @@ public enum DeviceError: Error, Equatable, CustomStringConvertible {
         case .shutDown(let udid):
             return "device \(udid) is shut down; boot it first (upgrade-runner device boot \(udid))"
         case .unknownBuild(let id, let folder):
-            return "unknown build \"\(id)\" (no \(folder)/\(id)/build.json)"
+            return "unknown build \"\(id)\" (no \(folder)/\(id)/\(BuildManifest.fileName))"
         case .missingExecutable(let name, let folder, let build):
             return "build \(build): executable \"\(name)\" not found in products folder \(folder)"
         case .fileSystem(let path, let reason):

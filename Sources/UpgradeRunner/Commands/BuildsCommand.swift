@@ -73,36 +73,16 @@ enum BuildsCommand {
     /// The entry of build `id`: the catalog checks the manifest and entitlements; an executable that is
     /// not built is listed as `missing`, not as a problem.
     private static func entry(_ id: String, in catalog: BuildCatalog) throws -> Entry {
-        let build: Build
-        do {
-            build = try catalog.build(id)
-        } catch .missingExecutable {
-            // The catalog checks the executable last, so the manifest and entitlements checked out.
-            return try entryWithoutExecutable(id, in: catalog)
-        }
-        let digests = try RunInputs.BuildFiles(executableAt: build.executablePath, entitlementsAt: build.entitlementsPath)
+        let build = try catalog.build(id, requiringExecutable: false)
+        let executableSHA256 =
+            FileManager.default.isExecutableFile(atPath: build.executablePath)
+            ? try GateHash.hexOfFile(atPath: build.executablePath) : "missing"
         return Entry(
             id: build.manifest.id, marketingVersion: build.manifest.marketingVersion, buildNumber: build.manifest.buildNumber,
             bundleID: build.manifest.bundleID, team: build.identity.teamIdentifier, accessGroups: build.identity.accessGroups,
-            executable: build.manifest.executable, executableSHA256: digests.executable,
-            entitlements: build.manifest.entitlements, entitlementsSHA256: digests.entitlements, folder: build.folder)
-    }
-
-    private static func entryWithoutExecutable(_ id: String, in catalog: BuildCatalog) throws -> Entry {
-        let folder = catalog.folder + "/" + id
-        let manifestPath = folder + "/build.json"
-        guard let data = FileManager.default.contents(atPath: manifestPath) else {
-            throw GateError.unreadable(path: manifestPath, reason: "cannot be read")
-        }
-        let manifest = try JSONDecoder().decode(BuildManifest.self, from: data)
-        let entitlementsPath = folder + "/" + manifest.entitlements
-        let identity = try AppIdentity.ofBuild(folder: folder, bundleID: manifest.bundleID)
-        return Entry(
-            id: manifest.id, marketingVersion: manifest.marketingVersion, buildNumber: manifest.buildNumber,
-            bundleID: manifest.bundleID, team: identity.teamIdentifier, accessGroups: identity.accessGroups,
-            executable: manifest.executable, executableSHA256: "missing",
-            entitlements: manifest.entitlements, entitlementsSHA256: try GateHash.hexOfFile(atPath: entitlementsPath),
-            folder: folder)
+            executable: build.manifest.executable, executableSHA256: executableSHA256,
+            entitlements: build.manifest.entitlements, entitlementsSHA256: try GateHash.hexOfFile(atPath: build.entitlementsPath),
+            folder: build.folder)
     }
 
     private static func text(_ entry: Entry) -> String {
