@@ -13,7 +13,7 @@ enum BuildsCommand {
             app groups; new items land in the first), and the sha256 of its executable ("missing" when it is not
             built) and of its entitlements file: the digests that run.json pins and replay checks.
             A build folder that cannot be read is reported on standard error with its path and the listing goes on;
-            the exit code is then 2.
+            the exit code is then 2 (3 when a file operation failed).
             """)
 
     /// One listed build.
@@ -42,19 +42,18 @@ enum BuildsCommand {
         } else {
             invocation.console.output(entries.map(text).joined(separator: "\n"))
         }
-        for problem in problems { invocation.console.error("error: \(problem)") }
-        return problems.isEmpty ? ExitStatus.pass : ExitStatus.usage
+        return ExitStatus.report(problems: problems, to: invocation.console)
     }
 
-    /// Every build folder of `catalog`, sorted by id, and a one-line problem for each folder that cannot be read.
+    /// Every build folder of `catalog`, sorted by id, and the error of each folder that cannot be read.
     /// - Throws: ``GateError`` when the builds folder itself is missing.
-    static func list(_ catalog: BuildCatalog) throws(GateError) -> (entries: [Entry], problems: [String]) {
+    static func list(_ catalog: BuildCatalog) throws(GateError) -> (entries: [Entry], problems: [any Error]) {
         let manager = FileManager.default
         guard let names = try? manager.contentsOfDirectory(atPath: catalog.folder) else {
             throw .unreadable(path: catalog.folder, reason: "builds folder is missing or cannot be listed")
         }
         var entries: [Entry] = []
-        var problems: [String] = []
+        var problems: [any Error] = []
         // The known-bad builds in mutants/ resolve by their plain ids and are listed after the real ones.
         let real = names.sorted().filter { !$0.hasPrefix(".") && $0 != BuildCatalog.mutantsFolderName }
         for name in real + catalog.mutantIDs() {
@@ -64,7 +63,7 @@ enum BuildsCommand {
             do {
                 entries.append(try entry(name, in: catalog))
             } catch {
-                problems.append(ExitStatus.report(error).message)
+                problems.append(error)
             }
         }
         return (entries, problems)
