@@ -4,9 +4,9 @@ import PackageDescription
 // One package, no dependencies beyond the toolchain and the system's SQLite.
 // The dependency direction is one way:
 // UpgradeContract <- SimRuntime <- SimSecurity (with CSQLite) <- SimDevice <- AppHarness <- app builds;
-// Entitlements depends on nothing: SimSecurity (a test host's identity) and SimDevice (an installed build's) read
-// entitlements with it, and UpgradeRunner diffs with it, so a diff and an install read one way. UpgradeRunner talks
-// to app builds only by launching them.
+// Entitlements depends on UpgradeContract alone (for the build manifest, which UpgradeContract owns): SimSecurity
+// (a test host's identity) and SimDevice (an installed build's) read entitlements with it, and UpgradeRunner diffs
+// with it, so a diff and an install read one way. UpgradeRunner talks to app builds only by launching them.
 let package = Package(
     name: "upgrade-runner",
     products: [
@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "SimRuntime", dependencies: ["UpgradeContract", "CSHA256", "CLaunch"]),
         .target(name: "SimSecurity", dependencies: ["SimRuntime", "CSQLite", "Entitlements"]),
         .target(name: "SimDevice", dependencies: ["SimSecurity", "SimRuntime", "Entitlements"]),
-        .target(name: "Entitlements"),
+        .target(name: "Entitlements", dependencies: ["UpgradeContract"]),
         .target(name: "UpgradeRunner", dependencies: ["SimDevice", "Entitlements"]),
         .executableTarget(name: "upgrade-runner", dependencies: ["UpgradeRunner"]),
         .plugin(
@@ -91,7 +91,9 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(name: "SimDeviceTests", dependencies: ["SimDevice", "SimSecurity", "SimRuntime", "TestSupport"]),
-        .testTarget(name: "EntitlementsTests", dependencies: ["Entitlements", "TestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "EntitlementsTests", dependencies: ["Entitlements", "UpgradeContract", "TestSupport"],
+            resources: [.copy("Fixtures")]),
         .testTarget(
             name: "AppHarnessTests", dependencies: ["AppHarness", "SimDevice", "SimSecurity", "SimRuntime", "TestSupport"]),
         .testTarget(

@@ -4,17 +4,27 @@ public struct EntitlementsError: Error, Sendable, Equatable, CustomStringConvert
     public let file: String
     /// What was wrong, in a few words (no trailing period).
     public let problem: String
+    /// False for an error about no file, which prints `problem` alone.
+    private let namesFile: Bool
 
     /// Makes an error for `file` saying `problem`.
     public init(_ file: String, _ problem: String) {
         self.file = file
         self.problem = problem
+        self.namesFile = true
     }
 
-    /// `file: problem`, on one line.
+    /// Makes an error about no file (a value the caller passed, such as an item count), printed as `problem` alone.
+    public init(problem: String) {
+        self.file = ""
+        self.problem = problem
+        self.namesFile = false
+    }
+
+    /// `file: problem`, on one line (`problem` alone when no file is named).
     public var description: String {
         let flat = problem.replacingOccurrences(of: "\n", with: " ")
-        return "\(file): \(flat)"
+        return namesFile ? "\(file): \(flat)" : flat
     }
 }
 

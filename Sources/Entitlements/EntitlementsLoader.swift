@@ -1,4 +1,5 @@
 import Foundation
+import UpgradeContract
 
 /// The kinds of input the loader recognises, by content (an extension only labels a plist as `.entitlements`).
 public enum SourceKind: String, Sendable, Encodable, CaseIterable {
@@ -78,7 +79,7 @@ public enum EntitlementsLoader {
     public static func loadBuild(
         folder: String, input: String, variables: XcodeVariables
     ) throws(EntitlementsError) -> LoadedEntitlements {
-        let manifest = try BuildManifest.read(folder: folder)
+        let manifest = try BuildManifest.Signing.read(folder: folder)
         let path = (folder as NSString).appendingPathComponent(manifest.entitlements)
         guard FileManager.default.fileExists(atPath: path) else {
             throw EntitlementsError(path, "no such file (named by \"entitlements\" in \(BuildManifest.fileName))")

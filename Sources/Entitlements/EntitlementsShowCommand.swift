@@ -12,27 +12,27 @@ public enum EntitlementsShowCommand {
     ///     and `CFBundleExecutable` as `KEY=value` lines (a missing key prints `KEY=`) instead.
     ///   - settings: `NAME=VALUE` build settings (`--setting`), which win over every other source.
     ///   - settingsFiles: `.xcconfig` files or `xcodebuild -showBuildSettings` output (`--settings`).
+    /// - Returns: the property list (or `KEY=value` lines), the reader's warnings, and exit code 0.
+    /// - Throws: bad input, one line naming the input, file or key; the command line words it and picks its exit code
+    ///   (`ExitStatus.report` in UpgradeRunner).
     public static func run(
         input: String, team: String?, bundleID: String?, buildsRoot: String,
         info: Bool, settings: [String] = [], settingsFiles: [String] = []
-    ) -> EntitlementsDiffCommand.Output {
-        do {
-            if info {
-                let app = try AppInfo.read(folder: input)
-                let lines = app.entries.map { "\($0.key)=\($0.value ?? "")\n" }.joined()
-                return .init(stdout: lines, stderr: "", exitCode: 0)
-            }
-            let variables = try XcodeVariables(team: team, bundleID: bundleID, assignments: settings, files: settingsFiles)
-            let loaded = try EntitlementsLoader.load(input, variables: variables, buildsRoot: buildsRoot)
-            let xml = try PropertyListReader.data(from: loaded.entitlements.values, binary: false)
-            let warnings = loaded.warnings.map { "warning: \($0)\n" }.joined()
-            return .init(stdout: String(decoding: xml, as: UTF8.self), stderr: warnings, exitCode: 0)
-        } catch let error as EntitlementsError {
-            return .init(stdout: "", stderr: "error: \(error.description)\n", exitCode: EntitlementsDiffCommand.badInput)
-        } catch {
-            return .init(
-                stdout: "", stderr: "error: \(input): cannot write the property list (\(error))\n",
-                exitCode: EntitlementsDiffCommand.badInput)
+    ) throws(EntitlementsError) -> EntitlementsDiffCommand.Output {
+        if info {
+            let app = try AppInfo.read(folder: input)
+            let lines = app.entries.map { "\($0.key)=\($0.value ?? "")\n" }.joined()
+            return .init(stdout: lines, stderr: "", exitCode: 0)
         }
+        let variables = try XcodeVariables(team: team, bundleID: bundleID, assignments: settings, files: settingsFiles)
+        let loaded = try EntitlementsLoader.load(input, variables: variables, buildsRoot: buildsRoot)
+        let xml: Data
+        do {
+            xml = try PropertyListReader.data(from: loaded.entitlements.values, binary: false)
+        } catch {
+            throw EntitlementsError(input, "cannot write the property list (\(error))")
+        }
+        let warnings = loaded.warnings.map { "warning: \($0)\n" }.joined()
+        return .init(stdout: String(decoding: xml, as: UTF8.self), stderr: warnings, exitCode: 0)
     }
 }

@@ -31,14 +31,19 @@ public enum DeviceError: Error, Equatable, CustomStringConvertible {
     /// running was killed for it, so its outcome says nothing about the app.
     case interrupted
 
-    /// The exit code this error ends a command with: 2 for bad usage or input (a name, file or
-    /// field the user gave), 3 when the machine failed the run (a file system that refuses a write,
-    /// an executable that cannot start, an interruption): the run could not complete. A folder the
-    /// user named that cannot be written (`--devices-root`, `--log`) is bad input.
-    public var exitCode: Int32 {
+    /// Whether the machine failed the operation rather than the input: a file operation on the
+    /// runner's own device files, an executable that cannot be started, an interruption. The run
+    /// could not complete (the command line's exit code 3). Every other case is about what the user
+    /// named (a device, a build, a file or field, a folder given to write to, a device's state or
+    /// its lock): bad usage or input (exit code 2). `ExitStatus.report` in UpgradeRunner turns this
+    /// into the exit code; no case is left to a default, so a new one must be placed.
+    public var isEnvironmentFailure: Bool {
         switch self {
-        case .fileSystem, .spawnFailed, .interrupted: 3
-        default: 2
+        case .fileSystem, .spawnFailed, .interrupted:
+            true
+        case .unknownDevice, .ambiguousDevice, .malformedFile, .missingFile, .notWritable, .inUse, .notInstalled,
+            .shutDown, .unknownBuild, .missingExecutable:
+            false
         }
     }
 
@@ -62,7 +67,7 @@ public enum DeviceError: Error, Equatable, CustomStringConvertible {
         case .shutDown(let udid):
             return "device \(udid) is shut down; boot it first (upgrade-runner device boot \(udid))"
         case .unknownBuild(let id, let folder):
-            return "unknown build \"\(id)\" (no \(folder)/\(id)/build.json)"
+            return "unknown build \"\(id)\" (no \(folder)/\(id)/\(BuildManifest.fileName))"
         case .missingExecutable(let name, let folder, let build):
             return "build \(build): executable \"\(name)\" not found in products folder \(folder)"
         case .fileSystem(let path, let reason):

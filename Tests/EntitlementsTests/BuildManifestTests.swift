@@ -2,6 +2,7 @@ import Entitlements
 import Foundation
 import Testing
 import TestSupport
+import UpgradeContract
 
 @Suite struct BuildManifestTests {
     func write(_ json: String) throws -> TemporaryDirectory {
@@ -10,11 +11,11 @@ import TestSupport
         return directory
     }
 
-    @Test("a manifest reads its four fields and ignores the rest; team is optional")
+    @Test("a manifest's signing fields read alone, the rest ignored; team is optional")
     func reads() throws {
         let directory = try write(#"{"id": "v1", "bundleID": "com.example.ledger", "entitlements": "e.plist", "sha256": "ab"}"#)
-        let manifest = try BuildManifest.read(folder: directory.path)
-        #expect(manifest == BuildManifest(id: "v1", bundleID: "com.example.ledger", team: nil, entitlements: "e.plist"))
+        let manifest = try BuildManifest.Signing.read(folder: directory.path)
+        #expect(manifest == BuildManifest.Signing(id: "v1", bundleID: "com.example.ledger", team: nil, entitlements: "e.plist"))
     }
 
     @Test(
@@ -27,7 +28,7 @@ import TestSupport
         ])
     func bad(json: String, problem: String) throws {
         let directory = try write(json)
-        let error = #expect(throws: EntitlementsError.self) { try BuildManifest.read(folder: directory.path) }
+        let error = #expect(throws: EntitlementsError.self) { try BuildManifest.Signing.read(folder: directory.path) }
         #expect(error?.file == directory.file("build.json"))
         #expect(error?.problem == problem)
     }

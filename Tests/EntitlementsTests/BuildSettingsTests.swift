@@ -8,8 +8,12 @@ import TestSupport
 @Suite struct BuildSettingsTests {
     static let entitlements = "settings/Ledger.entitlements"
 
-    static func show(settings: [String] = [], files: [String] = []) -> EntitlementsDiffCommand.Output {
-        EntitlementsShowCommand.run(
+    static func show(
+        settings: [String] = [], files: [String] = []
+    ) throws(EntitlementsError)
+        -> EntitlementsDiffCommand.Output
+    {
+        try EntitlementsShowCommand.run(
             input: FixtureFiles.path(entitlements), team: nil, bundleID: nil, buildsRoot: "", info: false,
             settings: settings, settingsFiles: files.map(FixtureFiles.path))
     }
@@ -30,7 +34,7 @@ import TestSupport
             (["APP_BUNDLE_ID=com.example.ledger"], ["settings/show-build-settings.json"]),
         ])
     func expands(settings: [String], files: [String]) throws {
-        let output = Self.show(settings: settings, files: files)
+        let output = try Self.show(settings: settings, files: files)
         #expect(output.exitCode == 0, "\(output.stderr)")
         let printed = try PropertyListReader.dictionary(from: Data(output.stdout.utf8), file: "stdout")
         #expect(Entitlements(printed) == (try FixtureFiles.ledger()))
@@ -38,7 +42,7 @@ import TestSupport
 
     @Test("--setting wins over a settings file, and a later file over an earlier one")
     func precedence() throws {
-        let overridden = Self.show(settings: ["APP_BUNDLE_ID=com.example.other"], files: ["settings/Ledger.xcconfig"])
+        let overridden = try Self.show(settings: ["APP_BUNDLE_ID=com.example.other"], files: ["settings/Ledger.xcconfig"])
         #expect(overridden.stdout.contains("<string>Q7X2K9M4TD.com.example.other</string>"))
         let settings = try BuildSettings.merged(
             assignments: [], files: ["settings/show-build-settings.txt", "settings/Base.xcconfig"].map(FixtureFiles.path))
@@ -67,31 +71,30 @@ import TestSupport
         arguments: [
             (
                 [String](), [String](),
-                "error: ENTS: key application-identifier: variable $(AppIdentifierPrefix) left unexpanded: it needs a "
+                "ENTS: key application-identifier: variable $(AppIdentifierPrefix) left unexpanded: it needs a "
                     + "team id (pass --team or --setting DEVELOPMENT_TEAM=..., or set \"team\" in the build manifest)"
             ),
             (
                 ["DEVELOPMENT_TEAM=Q7X2K9M4TD"], [],
-                "error: ENTS: key application-identifier: variable $(APP_BUNDLE_ID) left unexpanded: unknown build "
+                "ENTS: key application-identifier: variable $(APP_BUNDLE_ID) left unexpanded: unknown build "
                     + "setting APP_BUNDLE_ID (give it with --setting APP_BUNDLE_ID=VALUE or --settings FILE)"
             ),
-            (["APP_BUNDLE_ID"], [], "error: --setting APP_BUNDLE_ID: expected NAME=VALUE, with NAME letters, digits and _"),
+            (["APP_BUNDLE_ID"], [], "--setting APP_BUNDLE_ID: expected NAME=VALUE, with NAME letters, digits and _"),
             (
                 ["DEVELOPMENT_TEAM=T", "APP_BUNDLE_ID=$(BASE_BUNDLE_ID)", "BASE_BUNDLE_ID=$(APP_BUNDLE_ID)"], [],
-                "error: ENTS: key application-identifier: variable $(APP_BUNDLE_ID) left unexpanded: build setting "
+                "ENTS: key application-identifier: variable $(APP_BUNDLE_ID) left unexpanded: build setting "
                     + "APP_BUNDLE_ID refers to itself (APP_BUNDLE_ID -> BASE_BUNDLE_ID -> APP_BUNDLE_ID)"
             ),
-            ([], ["settings/missing.xcconfig"], "error: FIXTURES/settings/missing.xcconfig: cannot read file"),
-            ([], ["Ledger.entitlements"], "error: FIXTURES/Ledger.entitlements: line 1: expected NAME = value, found \"<?xml"),
+            ([], ["settings/missing.xcconfig"], "FIXTURES/settings/missing.xcconfig: cannot read file"),
+            ([], ["Ledger.entitlements"], "FIXTURES/Ledger.entitlements: line 1: expected NAME = value, found \"<?xml"),
         ])
     func refused(settings: [String], files: [String], message: String) {
-        let output = Self.show(settings: settings, files: files)
-        #expect(output.exitCode == 2)
-        #expect(output.stdout.isEmpty)
+        let error = #expect(throws: EntitlementsError.self) { try Self.show(settings: settings, files: files) }
         let expected = message.replacingOccurrences(of: "ENTS", with: FixtureFiles.path(Self.entitlements))
             .replacingOccurrences(of: "FIXTURES", with: FixtureFiles.root)
-        #expect(output.stderr.hasPrefix(expected), "\(output.stderr)")
-        #expect(output.stderr.split(separator: "\n").count == 1)
+        let line = error?.description ?? ""
+        #expect(line.hasPrefix(expected), "\(line)")
+        #expect(!line.contains("\n"))
     }
 
     @Test("a build manifest's settings expand its entitlements; --setting still wins")

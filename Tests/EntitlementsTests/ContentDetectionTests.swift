@@ -27,8 +27,8 @@ import Testing
     }
 
     @Test("a profile diffed against its own unwrapped plist has no changes and passes")
-    func profileAgainstItself() {
-        let output = EntitlementsDiffCommand.run(
+    func profileAgainstItself() throws {
+        let output = try EntitlementsDiffCommand.run(
             old: FixtureFiles.path("embedded.mobileprovision"), new: FixtureFiles.path("profile-unwrapped.plist"),
             team: nil, bundleID: nil, buildsRoot: FixtureFiles.buildsRoot, itemCounts: nil, json: false)
         #expect(output.exitCode == 0, "\(output.stdout)\(output.stderr)")
@@ -37,7 +37,7 @@ import Testing
 
     @Test("show prints a profile plist's Entitlements, not the whole profile")
     func showProfile() throws {
-        let output = EntitlementsShowCommand.run(
+        let output = try EntitlementsShowCommand.run(
             input: FixtureFiles.path("profile-unwrapped.plist"), team: nil, bundleID: nil, buildsRoot: "", info: false)
         #expect(output.exitCode == 0)
         let printed = try PropertyListReader.dictionary(from: Data(output.stdout.utf8), file: "stdout")

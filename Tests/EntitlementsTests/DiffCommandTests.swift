@@ -7,9 +7,9 @@ import TestSupport
     static func run(
         _ old: String, _ new: String, team: String? = nil, counts: [String: Int]? = nil, json: Bool = false
     )
-        -> EntitlementsDiffCommand.Output
+        throws(EntitlementsError) -> EntitlementsDiffCommand.Output
     {
-        EntitlementsDiffCommand.run(
+        try EntitlementsDiffCommand.run(
             old: old, new: new, team: team, bundleID: "com.example.ledger",
             buildsRoot: FixtureFiles.buildsRoot, itemCounts: counts, json: json)
     }
@@ -39,7 +39,7 @@ import TestSupport
     func golden(name: String, old: String, new: String, counts: [String: Int]?) throws {
         let resolve = { (input: String) in input.contains(".") ? FixtureFiles.path(input) : input }
         for json in [false, true] {
-            let output = Self.run(resolve(old), resolve(new), counts: counts, json: json)
+            let output = try Self.run(resolve(old), resolve(new), counts: counts, json: json)
             #expect(output.stderr == "")
             let file = FixtureFiles.golden("\(name).\(json ? "json" : "txt")")
             let difference = TestSupport.Golden.compare(Self.portable(output.stdout), toFileAt: file)
@@ -53,19 +53,19 @@ import TestSupport
             ("v1", "v3", Int32(0)), ("v3", "reordered", 0), ("v3", "v1", 1), ("v1", "transfer", 1), ("v3", "dev", 0),
             ("v3", "v3", 0),
         ])
-    func exitCodes(old: String, new: String, code: Int32) {
-        #expect(Self.run(old, new).exitCode == code)
+    func exitCodes(old: String, new: String, code: Int32) throws {
+        #expect(try Self.run(old, new).exitCode == code)
     }
 
     @Test("any mix of inputs works: build id, build folder, .app, profile, executable, codesign output, binary plist")
-    func mixes() {
+    func mixes() throws {
         let inputs = [
             "v3", FixtureFiles.path("builds/v3"), FixtureFiles.path("Ledger.app"), FixtureFiles.path("ledger-x86_64.o"),
             FixtureFiles.path("codesign-text.txt"), FixtureFiles.path("codesign-colon.txt"), FixtureFiles.path("ledger.bplist"),
             FixtureFiles.path("Ledger.entitlements"),
         ]
         for input in inputs {
-            let output = Self.run(input, FixtureFiles.path("Ledger.app"), team: "Q7X2K9M4TD")
+            let output = try Self.run(input, FixtureFiles.path("Ledger.app"), team: "Q7X2K9M4TD")
             #expect(output.exitCode == 0, "\(input): \(output.stderr)")
         }
     }
@@ -85,25 +85,23 @@ import TestSupport
     }
 
     @Test(
-        "bad input exits 2 with one line naming the input",
+        "bad input is thrown as one line naming the input (the command line exits 2)",
         arguments: [
-            ("no-such-build", "error: no-such-build: no such file, folder or build id (build ids are looked up in BUILDS)\n"),
-            ("array.plist", "error: FIXTURES/array.plist: property list is an array, not a dictionary\n"),
+            ("no-such-build", "no-such-build: no such file, folder or build id (build ids are looked up in BUILDS)"),
+            ("array.plist", "FIXTURES/array.plist: property list is an array, not a dictionary"),
             (
                 "Unknown.entitlements",
-                "error: FIXTURES/Unknown.entitlements: key keychain-access-groups[0]: variable $(MY_CUSTOM_GROUP) left unexpanded: "
-                    + "unknown build setting MY_CUSTOM_GROUP (give it with --setting MY_CUSTOM_GROUP=VALUE or --settings FILE)\n"
+                "FIXTURES/Unknown.entitlements: key keychain-access-groups[0]: variable $(MY_CUSTOM_GROUP) left unexpanded: "
+                    + "unknown build setting MY_CUSTOM_GROUP (give it with --setting MY_CUSTOM_GROUP=VALUE or --settings FILE)"
             ),
-            ("src", "error: FIXTURES/src: folder is neither an app bundle (no Info.plist) nor a build (no build.json)\n"),
+            ("src", "FIXTURES/src: folder is neither an app bundle (no Info.plist) nor a build (no build.json)"),
         ])
     func badInput(input: String, message: String) {
         let path = input == "no-such-build" ? input : FixtureFiles.path(input)
-        let output = Self.run("v1", path, team: "Q7X2K9M4TD")
-        #expect(output.exitCode == 2)
-        #expect(output.stdout == "")
+        let error = #expect(throws: EntitlementsError.self) { try Self.run("v1", path, team: "Q7X2K9M4TD") }
         let expected = message.replacingOccurrences(of: "BUILDS", with: FixtureFiles.buildsRoot)
             .replacingOccurrences(of: "FIXTURES", with: FixtureFiles.root)
-        #expect(output.stderr == expected)
+        #expect(error?.description == expected)
     }
 
     @Test("a build manifest with a missing field, and negative item counts, are bad input")
@@ -112,18 +110,20 @@ import TestSupport
         try FileManager.default.createDirectory(atPath: directory.file("v9"), withIntermediateDirectories: true)
         try Data(#"{"id": "v9", "entitlements": "x.entitlements"}"#.utf8).write(
             to: URL(fileURLWithPath: directory.file("v9/build.json")))
-        let output = EntitlementsDiffCommand.run(
-            old: "v9", new: "v9", team: nil, bundleID: nil, buildsRoot: directory.path,
-            itemCounts: nil, json: false)
-        #expect(output.stderr == "error: \(directory.file("v9/build.json")): field \"bundleID\" is missing\n")
-        #expect(output.exitCode == 2)
-        #expect(Self.run("v1", "v3", counts: ["x": -1]).exitCode == 2)
+        let error = #expect(throws: EntitlementsError.self) {
+            try EntitlementsDiffCommand.run(
+                old: "v9", new: "v9", team: nil, bundleID: nil, buildsRoot: directory.path,
+                itemCounts: nil, json: false)
+        }
+        #expect(error?.description == "\(directory.file("v9/build.json")): field \"bundleID\" is missing")
+        let negative = #expect(throws: EntitlementsError.self) { try Self.run("v1", "v3", counts: ["x": -1]) }
+        #expect(negative?.description == "item count for access group x is negative")
     }
 
     @Test("the same inputs give the same bytes")
-    func deterministic() {
-        let first = Self.run("bridge", "transfer", counts: ["a": 1, "b": 2], json: true)
-        let second = Self.run("bridge", "transfer", counts: ["b": 2, "a": 1], json: true)
+    func deterministic() throws {
+        let first = try Self.run("bridge", "transfer", counts: ["a": 1, "b": 2], json: true)
+        let second = try Self.run("bridge", "transfer", counts: ["b": 2, "a": 1], json: true)
         #expect(first == second)
     }
 }

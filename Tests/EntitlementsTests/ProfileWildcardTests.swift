@@ -32,8 +32,8 @@ import Testing
     }
 
     @Test("the fixture profile against the app it signs names the wildcard and the groups the app keeps")
-    func profileToApp() {
-        let output = EntitlementsDiffCommand.run(
+    func profileToApp() throws {
+        let output = try EntitlementsDiffCommand.run(
             old: FixtureFiles.path("embedded.mobileprovision"), new: FixtureFiles.path("Ledger.app"), team: nil,
             bundleID: nil, buildsRoot: FixtureFiles.buildsRoot, itemCounts: nil, json: false)
         // The app does not list the profile's concrete com.apple.token, which stays an unreachable group.
@@ -48,8 +48,8 @@ import Testing
     }
 
     @Test("with item counts the report's total counts the device's groups the wildcard matches")
-    func totals() {
-        let output = EntitlementsDiffCommand.run(
+    func totals() throws {
+        let output = try EntitlementsDiffCommand.run(
             old: FixtureFiles.path("embedded.mobileprovision"), new: FixtureFiles.path("Ledger.app"), team: nil,
             bundleID: nil, buildsRoot: FixtureFiles.buildsRoot,
             itemCounts: ["Q7X2K9M4TD.com.example.ledger": 3, "Q7X2K9M4TD.com.example.gone": 2], json: false)

@@ -5,8 +5,8 @@ import Testing
 /// `entitlements show`: every input kind prints as an XML property list that reads back as the same
 /// entitlements; `--info` prints an app's identity keys; bad input is one line and exit 2.
 @Suite struct ShowCommandTests {
-    static func show(_ input: String, info: Bool = false) -> EntitlementsDiffCommand.Output {
-        EntitlementsShowCommand.run(
+    static func show(_ input: String, info: Bool = false) throws(EntitlementsError) -> EntitlementsDiffCommand.Output {
+        try EntitlementsShowCommand.run(
             input: input, team: "Q7X2K9M4TD", bundleID: "com.example.ledger",
             buildsRoot: FixtureFiles.buildsRoot, info: info)
     }
@@ -19,7 +19,7 @@ import Testing
         ])
     func roundTrip(name: String) throws {
         let input = name.hasPrefix("v") ? name : FixtureFiles.path(name)
-        let output = Self.show(input)
+        let output = try Self.show(input)
         #expect(output.exitCode == 0, "\(output.stderr)")
         #expect(output.stdout.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>"))
         let printed = try PropertyListReader.dictionary(from: Data(output.stdout.utf8), file: "stdout")
@@ -31,8 +31,8 @@ import Testing
     }
 
     @Test("--info prints the fixture app's Info.plist keys (a binary plist), a missing one empty")
-    func info() {
-        let output = Self.show(FixtureFiles.path("Ledger.app"), info: true)
+    func info() throws {
+        let output = try Self.show(FixtureFiles.path("Ledger.app"), info: true)
         #expect(output.exitCode == 0)
         #expect(
             output.stdout == """
@@ -45,18 +45,17 @@ import Testing
     }
 
     @Test(
-        "bad input: one line naming it, exit 2",
+        "bad input: thrown as one line naming it (the command line exits 2)",
         arguments: [
-            ("nope", false, "error: nope: no such file"),
-            ("array.plist", false, "error: Fixtures/array.plist: property list is an array, not a dictionary"),
-            ("builds", true, "error: Fixtures/builds: no Info.plist: not an app bundle"),
+            ("nope", false, "nope: no such file"),
+            ("array.plist", false, "Fixtures/array.plist: property list is an array, not a dictionary"),
+            ("builds", true, "Fixtures/builds: no Info.plist: not an app bundle"),
         ])
     func badInput(name: String, info: Bool, prefix: String) {
         let input = name == "nope" ? name : FixtureFiles.path(name)
-        let output = Self.show(input, info: info)
-        #expect(output.exitCode == 2)
-        #expect(output.stdout.isEmpty)
-        #expect(output.stderr.replacingOccurrences(of: FixtureFiles.root, with: "Fixtures").hasPrefix(prefix), "\(output.stderr)")
-        #expect(output.stderr.split(separator: "\n").count == 1)
+        let error = #expect(throws: EntitlementsError.self) { try Self.show(input, info: info) }
+        let line = error?.description.replacingOccurrences(of: FixtureFiles.root, with: "Fixtures") ?? ""
+        #expect(line.hasPrefix(prefix), "\(line)")
+        #expect(!line.contains("\n"))
     }
 }

@@ -40,6 +40,18 @@ import TestSupport
         #expect(text.output.contains("executable:    missing (not built)  NotBuilt"))
     }
 
+    @Test("a known-bad build whose executable is not built is read from mutants/ and listed as missing")
+    func mutantNotBuilt() throws {
+        let cli = try CLI()
+        try BuildFixture.write(in: cli.builds, id: "v1")
+        try BuildFixture.write(in: cli.builds + "/mutants", id: "bad-one", executable: "NotBuilt")
+        let result = cli.run(["builds", "--json"])
+        #expect(result.code == 0, "\(result.error)")
+        let listed = try JSONDecoder().decode([Listed].self, from: Data(result.output.utf8))
+        #expect(listed.map(\.id) == ["v1", "bad-one"])
+        #expect(listed.last?.executableSHA256 == "missing")
+    }
+
     @Test("a malformed build folder is reported on standard error with its path; the others are still listed; exit 2")
     func malformed() throws {
         let cli = try CLI()

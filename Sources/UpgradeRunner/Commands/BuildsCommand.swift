@@ -13,7 +13,7 @@ enum BuildsCommand {
             app groups; new items land in the first), and the sha256 of its executable ("missing" when it is not
             built) and of its entitlements file: the digests that run.json pins and replay checks.
             A build folder that cannot be read is reported on standard error with its path and the listing goes on;
-            the exit code is then 2.
+            the exit code is then 2 (3 when a file operation failed).
             """)
 
     /// One listed build.
@@ -42,19 +42,18 @@ enum BuildsCommand {
         } else {
             invocation.console.output(entries.map(text).joined(separator: "\n"))
         }
-        for problem in problems { invocation.console.error("error: \(problem)") }
-        return problems.isEmpty ? ExitStatus.pass : ExitStatus.usage
+        return ExitStatus.report(problems: problems, to: invocation.console)
     }
 
-    /// Every build folder of `catalog`, sorted by id, and a one-line problem for each folder that cannot be read.
+    /// Every build folder of `catalog`, sorted by id, and the error of each folder that cannot be read.
     /// - Throws: ``GateError`` when the builds folder itself is missing.
-    static func list(_ catalog: BuildCatalog) throws(GateError) -> (entries: [Entry], problems: [String]) {
+    static func list(_ catalog: BuildCatalog) throws(GateError) -> (entries: [Entry], problems: [any Error]) {
         let manager = FileManager.default
         guard let names = try? manager.contentsOfDirectory(atPath: catalog.folder) else {
             throw .unreadable(path: catalog.folder, reason: "builds folder is missing or cannot be listed")
         }
         var entries: [Entry] = []
-        var problems: [String] = []
+        var problems: [any Error] = []
         // The known-bad builds in mutants/ resolve by their plain ids and are listed after the real ones.
         let real = names.sorted().filter { !$0.hasPrefix(".") && $0 != BuildCatalog.mutantsFolderName }
         for name in real + catalog.mutantIDs() {
@@ -64,7 +63,7 @@ enum BuildsCommand {
             do {
                 entries.append(try entry(name, in: catalog))
             } catch {
-                problems.append(ExitStatus.report(error).message)
+                problems.append(error)
             }
         }
         return (entries, problems)
@@ -73,36 +72,16 @@ enum BuildsCommand {
     /// The entry of build `id`: the catalog checks the manifest and entitlements; an executable that is
     /// not built is listed as `missing`, not as a problem.
     private static func entry(_ id: String, in catalog: BuildCatalog) throws -> Entry {
-        let build: Build
-        do {
-            build = try catalog.build(id)
-        } catch .missingExecutable {
-            // The catalog checks the executable last, so the manifest and entitlements checked out.
-            return try entryWithoutExecutable(id, in: catalog)
-        }
-        let digests = try RunInputs.BuildFiles(executableAt: build.executablePath, entitlementsAt: build.entitlementsPath)
+        let build = try catalog.build(id, requiringExecutable: false)
+        let executableSHA256 =
+            FileManager.default.isExecutableFile(atPath: build.executablePath)
+            ? try GateHash.hexOfFile(atPath: build.executablePath) : "missing"
         return Entry(
             id: build.manifest.id, marketingVersion: build.manifest.marketingVersion, buildNumber: build.manifest.buildNumber,
             bundleID: build.manifest.bundleID, team: build.identity.teamIdentifier, accessGroups: build.identity.accessGroups,
-            executable: build.manifest.executable, executableSHA256: digests.executable,
-            entitlements: build.manifest.entitlements, entitlementsSHA256: digests.entitlements, folder: build.folder)
-    }
-
-    private static func entryWithoutExecutable(_ id: String, in catalog: BuildCatalog) throws -> Entry {
-        let folder = catalog.folder + "/" + id
-        let manifestPath = folder + "/build.json"
-        guard let data = FileManager.default.contents(atPath: manifestPath) else {
-            throw GateError.unreadable(path: manifestPath, reason: "cannot be read")
-        }
-        let manifest = try JSONDecoder().decode(BuildManifest.self, from: data)
-        let entitlementsPath = folder + "/" + manifest.entitlements
-        let identity = try AppIdentity.ofBuild(folder: folder, bundleID: manifest.bundleID)
-        return Entry(
-            id: manifest.id, marketingVersion: manifest.marketingVersion, buildNumber: manifest.buildNumber,
-            bundleID: manifest.bundleID, team: identity.teamIdentifier, accessGroups: identity.accessGroups,
-            executable: manifest.executable, executableSHA256: "missing",
-            entitlements: manifest.entitlements, entitlementsSHA256: try GateHash.hexOfFile(atPath: entitlementsPath),
-            folder: folder)
+            executable: build.manifest.executable, executableSHA256: executableSHA256,
+            entitlements: build.manifest.entitlements, entitlementsSHA256: try GateHash.hexOfFile(atPath: build.entitlementsPath),
+            folder: build.folder)
     }
 
     private static func text(_ entry: Entry) -> String {

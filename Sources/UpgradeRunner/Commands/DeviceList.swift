@@ -57,8 +57,7 @@ enum DeviceList {
             }
             invocation.console.output(TextTable.render(rows))
         }
-        for problem in problems { invocation.console.error("error: \(problem)") }
-        return problems.isEmpty ? ExitStatus.pass : ExitStatus.usage
+        return ExitStatus.report(problems: problems, to: invocation.console)
     }
 }
 

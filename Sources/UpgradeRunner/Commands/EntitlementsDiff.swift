@@ -31,7 +31,7 @@ enum EntitlementsDiff {
             counts = Dictionary(items.map { ($0.accessGroup, 1) }, uniquingKeysWith: +)
         }
         let variables = EntitlementsOptions.values(invocation)
-        let output = EntitlementsDiffCommand.run(
+        let output = try EntitlementsDiffCommand.run(
             old: invocation.argument("OLD"), new: invocation.argument("NEW"), team: variables.team,
             bundleID: variables.bundleID, buildsRoot: invocation.buildCatalog.folder, itemCounts: counts,
             json: invocation.flag("--json"), settings: variables.settings, settingsFiles: variables.settingsFiles)

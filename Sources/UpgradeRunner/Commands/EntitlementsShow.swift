@@ -17,7 +17,7 @@ enum EntitlementsShow {
 
     static func run(_ invocation: Invocation) throws -> Int32 {
         let variables = EntitlementsOptions.values(invocation)
-        let output = EntitlementsShowCommand.run(
+        let output = try EntitlementsShowCommand.run(
             input: invocation.argument("INPUT"), team: variables.team, bundleID: variables.bundleID,
             buildsRoot: invocation.buildCatalog.folder, info: invocation.flag("--info"), settings: variables.settings,
             settingsFiles: variables.settingsFiles)

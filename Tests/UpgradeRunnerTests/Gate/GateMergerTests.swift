@@ -85,7 +85,9 @@ import TestSupport
             Issue.record("merge accepted shards of different inputs")
         } catch {
             guard case .shardInputsDiffer(let folder, _, _) = error else { Issue.record("\(error)"); return }
-            #expect(folder == two && error.exitCode == 2 && error.description.hasPrefix(two) && !error.description.contains("\n"))
+            #expect(
+                folder == two && ExitStatus.report(error).code == 2 && error.description.hasPrefix(two)
+                    && !error.description.contains("\n"))
         }
         #expect(!FileManager.default.fileExists(atPath: root.file("merged")))
     }

@@ -85,7 +85,8 @@ import TestSupport
     @Test("on a route, upgrade or skip-version follows the last hop; every other scenario applies; prefixes are added")
     func routePlacement() throws {
         let plan = try GatePlan(
-            builds: ["v1", "v2", "v3", "v4"], routes: [BuildPair(route: ["v1", "v2", "v4"]), BuildPair(route: ["v1", "v3", "v4"])],
+            builds: ["v1", "v2", "v3", "v4"],
+            routes: [BuildPair(route: ["v1", "v2", "v4"]), BuildPair(route: ["v1", "v3", "v4"])],
             scenarios: [.freshInstall, .upgrade, .skipVersion, .crashPoints])
         let units = plan.units.map(\.description)
         #expect(units.contains("v1-to-v3-to-v4/upgrade") && units.contains("v1-to-v3-to-v4/crash-points"))
@@ -116,9 +117,10 @@ import TestSupport
         for scenario in Scenario.allCases where scenario.changesStateAfterUpgrade {
             #expect(scenario.checks.contains(.readsOldData) && scenario.checks.contains(.idempotent), "\(scenario)")
         }
-        #expect(Scenario.allCases.filter(\.changesStateAfterUpgrade) == [
-            .relaunch, .reinstall, .markerWithoutData, .isolation, .cleanup, .artefactWindow,
-        ])
+        #expect(
+            Scenario.allCases.filter(\.changesStateAfterUpgrade) == [
+                .relaunch, .reinstall, .markerWithoutData, .isolation, .cleanup, .artefactWindow,
+            ])
         #expect(Scenario.upgrade.checks == [.readsOldData] && Scenario.malformed.checks == [.malformedKeepsOld])
     }
 
@@ -149,7 +151,7 @@ import TestSupport
         ])
     func shardRefused(text: String, reason: String) {
         #expect(throws: GateError.invalidValue(flag: "--shard", value: text, reason: reason)) { try ShardSpec(parsing: text) }
-        #expect(GateError.invalidValue(flag: "--shard", value: text, reason: reason).exitCode == 2)
+        #expect(ExitStatus.report(GateError.invalidValue(flag: "--shard", value: text, reason: reason)).code == 2)
     }
 
     @Test("shards partition the plan, deterministically and evenly", arguments: [1, 2, 3, 7, 40])

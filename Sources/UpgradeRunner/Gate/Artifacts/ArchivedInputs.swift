@@ -1,5 +1,6 @@
 import Foundation
 import SimDevice
+import SimRuntime
 
 /// run.json's `archivedInputs`: where `<out>/inputs/` (written by `gate --archive-inputs`) holds the
 /// files of every build the run used, so that `replay` needs nothing but the artifacts folder.
@@ -44,8 +45,8 @@ public struct ArchivedInputs: Codable, Equatable, Sendable {
         for (id, build) in builds {
             let folder = "\(folderName)/builds/\(id)/"
             entries[id] = BuildEntry(
-                manifest: folder + BuildManifestFile.name,
-                manifestSHA256: try GateHash.hexOfFile(atPath: build.folder + "/" + BuildManifestFile.name),
+                manifest: folder + BuildManifest.fileName,
+                manifestSHA256: try GateHash.hexOfFile(atPath: build.folder + "/" + BuildManifest.fileName),
                 entitlements: folder + build.manifest.entitlements,
                 executable: "\(folderName)/executables/" + pins[id]!.executable)
         }
@@ -59,7 +60,7 @@ public struct ArchivedInputs: Codable, Equatable, Sendable {
         for id in self.builds.keys.sorted() {
             guard let entry = self.builds[id], let build = builds[id] else { continue }
             for (source, target) in [
-                (build.folder + "/" + BuildManifestFile.name, entry.manifest), (build.entitlementsPath, entry.entitlements),
+                (build.folder + "/" + BuildManifest.fileName, entry.manifest), (build.entitlementsPath, entry.entitlements),
                 (build.executablePath, entry.executable),
             ] where written.insert(target).inserted {
                 let path = out + "/" + target
@@ -92,7 +93,7 @@ public struct ArchivedInputs: Codable, Equatable, Sendable {
                 throw .malformed(
                     path: runFile, reason: "field \"archivedInputs.builds\" names build \"\(id)\", which buildFiles does not")
             }
-            let expectedManifest = "\(Self.folderName)/builds/\(id)/\(BuildManifestFile.name)"
+            let expectedManifest = "\(Self.folderName)/builds/\(id)/\(BuildManifest.fileName)"
             let prefix = "\(Self.folderName)/builds/\(id)/"
             let entitlementsName = entry.entitlements.hasPrefix(prefix) ? String(entry.entitlements.dropFirst(prefix.count)) : ""
             guard entry.manifest == expectedManifest, !entitlementsName.isEmpty, !entitlementsName.contains("/"),

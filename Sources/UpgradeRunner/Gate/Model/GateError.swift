@@ -25,10 +25,11 @@ public enum GateError: Error, Equatable, Sendable, CustomStringConvertible {
     /// ("writing", "creating the folder").
     case io(path: String, doing: String, cause: String)
 
-    /// 2, bad usage or bad input; 3 for an I/O failure, which leaves the run incomplete.
-    public var exitCode: Int32 {
-        if case .io = self { return 3 }
-        return 2
+    /// True for an I/O failure, which leaves the run incomplete (exit code 3); every other case is bad
+    /// usage or bad input (2). ``ExitStatus/report(_:)`` turns this into the exit code.
+    public var isEnvironmentFailure: Bool {
+        if case .io = self { return true }
+        return false
     }
 
     /// The I/O failure of `error` while `doing` something to `path`.
