@@ -45,6 +45,12 @@ public struct LaunchResult: Sendable, Equatable {
     /// mutation log's last entry is that mutation.
     public var endedAtCrashPoint: Bool
 
+    /// The bytes of the status file the app wrote in this launch (``LaunchStatus/relativePath`` in
+    /// its data container), or nil when it wrote none. The launch returns it so that no caller reads
+    /// the app's container for it; it stays in the container until the next launch of the app
+    /// removes it (a status file there is always the last launch's).
+    public var statusFile: Data?
+
     /// Whether the app exited with status 0.
     public var exitedCleanly: Bool { termination == .exited(0) }
 }
@@ -78,6 +84,15 @@ extension DeviceSession {
         }
         // The record is the truth; the file apps read is rewritten in case someone edited one of them.
         try refreshLockStateFile()
+        // A status file is this launch's or none: one an earlier launch left goes first.
+        let statusPath = target.dataContainer + "/" + LaunchStatus.relativePath
+        if FileManager.default.fileExists(atPath: statusPath) {
+            do {
+                try FileManager.default.removeItem(atPath: statusPath)
+            } catch {
+                throw .notWritable(statusPath, reason: "cannot remove the status file an earlier launch left")
+            }
+        }
 
         let context = LaunchContext(
             udid: udid, deviceDirectory: layout.directory, bundleID: bundleID, identity: app.record.identity,
@@ -108,7 +123,7 @@ extension DeviceSession {
             bundleID: bundleID, buildID: app.record.buildID, pid: outcome.pid,
             termination: outcome.termination, duration: duration, logPath: logPath,
             mutationLogPath: mutationLogPath, crashPoint: options.faultPlan.crashAfterMutation,
-            endedAtCrashPoint: endedAtCrashPoint)
+            endedAtCrashPoint: endedAtCrashPoint, statusFile: FileManager.default.contents(atPath: statusPath))
     }
 
     /// The app's environment: a few variables of the runner's that a Linux process needs, the Swift

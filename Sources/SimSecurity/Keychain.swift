@@ -203,7 +203,7 @@ public final class Keychain: @unchecked Sendable {
                 do {
                     try body(try entries.checked(), store)
                     return errSecSuccess
-                } catch let failure as KeychainFailure {
+                } catch let failure as SecStatusFailure {
                     return failure.status
                 } catch let error as SQLiteError {
                     return report(error)
@@ -252,12 +252,12 @@ public final class Keychain: @unchecked Sendable {
     }
 
     /// Checks the entitlements a call needs (rows 9 and 11).
-    private func checkEntitlement(_ query: ParsedQuery, isRead: Bool) throws(KeychainFailure) {
-        guard !accessGroups.isEmpty else { throw KeychainFailure(errSecMissingEntitlement) }
+    private func checkEntitlement(_ query: ParsedQuery, isRead: Bool) throws(SecStatusFailure) {
+        guard !accessGroups.isEmpty else { throw SecStatusFailure(errSecMissingEntitlement) }
         if let group = query.accessGroup, !accessGroups.contains(group) {
             // Before iOS 13 securityd did not check an explicit group on reads: the item was
             // simply not found (row 9).
-            throw KeychainFailure(isRead && configuration.runtime.major < 13 ? errSecItemNotFound : errSecMissingEntitlement)
+            throw SecStatusFailure(isRead && configuration.runtime.major < 13 ? errSecItemNotFound : errSecMissingEntitlement)
         }
     }
 
@@ -306,11 +306,11 @@ public final class Keychain: @unchecked Sendable {
         // a match limit in an add is refused rather than silently ignored (row 41, our choice).
         guard query.itemClass != .identity, !query.valueRef, query.persistentRef == nil,
             query.limit == nil, !query.otherMatchKeys
-        else { throw KeychainFailure(errSecParam) }
-        if case .some(.none) = query.valueData { throw KeychainFailure(errSecParam) }  // row 25
+        else { throw SecStatusFailure(errSecParam) }
+        if case .some(.none) = query.valueData { throw SecStatusFailure(errSecParam) }  // row 25
         let synchronizable: Bool
         switch query.sync {
-        case .any: throw KeychainFailure(errSecParam)
+        case .any: throw SecStatusFailure(errSecParam)
         case .syncedOnly: synchronizable = true
         case .localOnly, nil: synchronizable = false
         }
@@ -319,14 +319,14 @@ public final class Keychain: @unchecked Sendable {
         // with sync is accepted: securityd has no such check (row 14; the seed said errSecParam,
         // and where the seeds and iOS disagree, iOS wins).
         if synchronizable && query.accessControl != nil {
-            throw KeychainFailure(errSecParam)
+            throw SecStatusFailure(errSecParam)
         }
         try checkEntitlement(query, isRead: false)
         if accessibility == .whenPasscodeSetThisDeviceOnly && !configuration.passcodeSet {
-            throw KeychainFailure(errSecAuthFailed)  // row 40
+            throw SecStatusFailure(errSecAuthFailed)  // row 40
         }
         // The class key is needed to encrypt: the lock error wins over a duplicate (row 35).
-        guard accessibility.isAvailable(in: lockView) else { throw KeychainFailure(errSecInteractionNotAllowed) }
+        guard accessibility.isAvailable(in: lockView) else { throw SecStatusFailure(errSecInteractionNotAllowed) }
 
         let now = SQLiteValue.real(configuration.clock().timeIntervalSinceReferenceDate)
         var row = NewRow(query.itemClass)
@@ -353,21 +353,21 @@ public final class Keychain: @unchecked Sendable {
 
     /// A key collision is errSecDuplicateItem (rows 5 and 29); other SQLite errors pass on.
     private static func duplicateIfConstraint(_ error: SQLiteError) -> any Error {
-        error.isKeyCollision ? KeychainFailure(errSecDuplicateItem) : error
+        error.isKeyCollision ? SecStatusFailure(errSecDuplicateItem) : error
     }
 
     /// The protection class an add or update asks for: from its access control, else from
     /// `kSecAttrAccessible`, else `fallback`. Both, disagreeing, is errSecParam.
     private func resolvedAccessibility(
         _ query: ParsedQuery, default fallback: Accessibility?
-    ) throws(KeychainFailure) -> Accessibility {
+    ) throws(SecStatusFailure) -> Accessibility {
         if let control = query.accessControl {
-            guard let fromControl = Accessibility(rawValue: control.protection) else { throw KeychainFailure(errSecParam) }
-            if let explicit = query.accessibility, explicit != fromControl { throw KeychainFailure(errSecParam) }
+            guard let fromControl = Accessibility(rawValue: control.protection) else { throw SecStatusFailure(errSecParam) }
+            if let explicit = query.accessibility, explicit != fromControl { throw SecStatusFailure(errSecParam) }
             return fromControl
         }
         if let explicit = query.accessibility { return explicit }
-        guard let fallback else { throw KeychainFailure(errSecParam) }
+        guard let fallback else { throw SecStatusFailure(errSecParam) }
         return fallback
     }
 
@@ -379,7 +379,7 @@ public final class Keychain: @unchecked Sendable {
     ) throws {
         let query = try QueryParser.parse(queryDictionary)
         try checkEntitlement(query, isRead: true)
-        guard query.itemClass != .identity else { throw KeychainFailure(errSecItemNotFound) }
+        guard query.itemClass != .identity else { throw SecStatusFailure(errSecItemNotFound) }
         let limit = query.limit ?? .one  // row 20
         var filter = filter(for: query)
         if query.returns == .data {
@@ -387,12 +387,12 @@ public final class Keychain: @unchecked Sendable {
             filter.conditions.append("data IS NOT NULL")
         }
         let rows = try store.select(from: query.itemClass, filter, limit: limit.rowLimit)
-        guard !rows.isEmpty else { throw KeychainFailure(errSecItemNotFound) }  // rows 20, 36
+        guard !rows.isEmpty else { throw SecStatusFailure(errSecItemNotFound) }  // rows 20, 36
         // Each returned row must be decrypted (even for attributes only, row 34); the first that
         // cannot be stops the call (row 37).
         let view = lockView
         for row in rows where !(row.accessibility?.isAvailable(in: view) ?? false) {
-            throw KeychainFailure(errSecInteractionNotAllowed)
+            throw SecStatusFailure(errSecInteractionNotAllowed)
         }
         result?.pointee = resultBuilder.result(for: rows, itemClass: query.itemClass, returns: query.returns, limit: limit)
     }
@@ -405,21 +405,21 @@ public final class Keychain: @unchecked Sendable {
     ) throws {
         let query = try QueryParser.parse(queryDictionary)
         // iOS refuses return keys (row 26) and any match key (row 27) in an update's query.
-        guard query.returns.isEmpty, query.limit == nil, !query.otherMatchKeys else { throw KeychainFailure(errSecParam) }
+        guard query.returns.isEmpty, query.limit == nil, !query.otherMatchKeys else { throw SecStatusFailure(errSecParam) }
         let changes = try QueryParser.parseUpdate(attributesDictionary, for: query.itemClass)
-        if case .some(.none) = changes.valueData { throw KeychainFailure(errSecParam) }  // row 25
-        if changes.sync == .any { throw KeychainFailure(errSecParam) }
+        if case .some(.none) = changes.valueData { throw SecStatusFailure(errSecParam) }  // row 25
+        if changes.sync == .any { throw SecStatusFailure(errSecParam) }
         try checkEntitlement(query, isRead: false)
         if let group = changes.accessGroup, !accessGroups.contains(group) {
             // Moving an item into a group the app does not hold (row 10).
-            throw KeychainFailure(configuration.runtime.major < 13 ? errSecNoAccessForItem : errSecMissingEntitlement)
+            throw SecStatusFailure(configuration.runtime.major < 13 ? errSecNoAccessForItem : errSecMissingEntitlement)
         }
-        guard query.itemClass != .identity else { throw KeychainFailure(errSecItemNotFound) }
+        guard query.itemClass != .identity else { throw SecStatusFailure(errSecItemNotFound) }
         let newAccessibility: Accessibility? =
             changes.accessControl != nil || changes.accessibility != nil
             ? try resolvedAccessibility(changes, default: nil) : nil
         if newAccessibility == .whenPasscodeSetThisDeviceOnly && !configuration.passcodeSet {
-            throw KeychainFailure(errSecAuthFailed)
+            throw SecStatusFailure(errSecAuthFailed)
         }
 
         var assignments: [(String, SQLiteValue)] = changes.attributes.map { ($0.spec.key, $0.value) }
@@ -434,19 +434,19 @@ public final class Keychain: @unchecked Sendable {
 
         try store.database.transaction(immediate: true) {
             let rows = try store.select(from: query.itemClass, filter(for: query), limit: nil)  // row 28: all matches
-            guard !rows.isEmpty else { throw KeychainFailure(errSecItemNotFound) }
+            guard !rows.isEmpty else { throw SecStatusFailure(errSecItemNotFound) }
             let view = lockView
             for row in rows {
                 // Re-encryption needs the item's class key and the new one (row 38).
                 guard let current = row.accessibility, current.isAvailable(in: view),
                     newAccessibility?.isAvailable(in: view) ?? true
                 else {
-                    throw KeychainFailure(errSecInteractionNotAllowed)
+                    throw SecStatusFailure(errSecInteractionNotAllowed)
                 }
                 let synced = changes.sync.map { $0 == .syncedOnly } ?? row.isSynchronizable
                 // As for an add: items with access control never sync; ThisDeviceOnly may (row 14).
                 let controlled = changes.accessControl != nil || row["accc"].map { $0 != .null } == true
-                if synced && controlled { throw KeychainFailure(errSecParam) }
+                if synced && controlled { throw SecStatusFailure(errSecParam) }
             }
             for row in rows {
                 do throws(SQLiteError) {
@@ -462,17 +462,17 @@ public final class Keychain: @unchecked Sendable {
 
     private func deleteItems(_ queryDictionary: QueryEntries, _ store: KeychainStore) throws {
         let query = try QueryParser.parse(queryDictionary)
-        guard query.limit == nil, !query.otherMatchKeys else { throw KeychainFailure(errSecParam) }  // row 27
+        guard query.limit == nil, !query.otherMatchKeys else { throw SecStatusFailure(errSecParam) }  // row 27
         try checkEntitlement(query, isRead: false)
-        guard query.itemClass != .identity else { throw KeychainFailure(errSecItemNotFound) }
+        guard query.itemClass != .identity else { throw SecStatusFailure(errSecItemNotFound) }
         try store.database.transaction(immediate: true) {
             let rows = try store.select(from: query.itemClass, filter(for: query), limit: nil)  // row 31
-            guard !rows.isEmpty else { throw KeychainFailure(errSecItemNotFound) }
+            guard !rows.isEmpty else { throw SecStatusFailure(errSecItemNotFound) }
             let view = lockView
             // Deleting needs no class key for local items (row 39); a synchronizable item's
             // tombstone does, so those answer the lock error.
             for row in rows where row.isSynchronizable && !(row.accessibility?.isAvailable(in: view) ?? false) {
-                throw KeychainFailure(errSecInteractionNotAllowed)
+                throw SecStatusFailure(errSecInteractionNotAllowed)
             }
             for row in rows {
                 try store.delete(query.itemClass, rowid: row.rowid)

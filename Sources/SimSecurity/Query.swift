@@ -1,7 +1,8 @@
 import Foundation
 
-/// A keychain call that cannot go on, with the OSStatus it answers.
-struct KeychainFailure: Error, Equatable {
+/// A keychain call that cannot go on, with the OSStatus it answers: internal to SimSecurity, whose
+/// callers see only the status (an app names its own failures, as LedgerKit's `KeychainFailure`).
+struct SecStatusFailure: Error, Equatable {
     let status: OSStatus
     init(_ status: OSStatus) { self.status = status }
 }
@@ -102,8 +103,8 @@ struct QueryEntries {
     }
 
     /// The entries, or errSecParam when a key is not a string.
-    func checked() throws(KeychainFailure) -> QueryEntries {
-        guard stringKeys else { throw KeychainFailure(errSecParam) }
+    func checked() throws(SecStatusFailure) -> QueryEntries {
+        guard stringKeys else { throw SecStatusFailure(errSecParam) }
         return self
     }
 
@@ -155,17 +156,17 @@ enum QueryParser {
     ///
     /// The class comes from `kSecClass`, else from the persistent reference (row 46, securityd's
     /// `query_get_class`); a reference of another class than `kSecClass` is errSecNoSuchClass.
-    static func parse(_ entries: QueryEntries) throws(KeychainFailure) -> ParsedQuery {
-        let reference = try entries.persistentRef.map { value throws(KeychainFailure) in try persistentReference(value) }
+    static func parse(_ entries: QueryEntries) throws(SecStatusFailure) -> ParsedQuery {
+        let reference = try entries.persistentRef.map { value throws(SecStatusFailure) in try persistentReference(value) }
         let itemClass: ItemClass
         if let classString = entries.itemClass?.string {
-            guard let named = ItemClass(rawValue: classString) else { throw KeychainFailure(errSecNoSuchClass) }
-            if let reference, reference.itemClass != named { throw KeychainFailure(errSecNoSuchClass) }
+            guard let named = ItemClass(rawValue: classString) else { throw SecStatusFailure(errSecNoSuchClass) }
+            if let reference, reference.itemClass != named { throw SecStatusFailure(errSecNoSuchClass) }
             itemClass = named
         } else if let reference {
             itemClass = reference.itemClass
         } else {
-            throw KeychainFailure(errSecParam)
+            throw SecStatusFailure(errSecParam)
         }
         var query = ParsedQuery(itemClass: itemClass)
         query.persistentRef = reference
@@ -178,29 +179,29 @@ enum QueryParser {
     /// A `kSecValuePersistentRef` value that names a row; anything else is errSecParam.
     private static func persistentReference(
         _ value: QueryValue
-    ) throws(KeychainFailure) -> (itemClass: ItemClass, rowid: Int64) {
+    ) throws(SecStatusFailure) -> (itemClass: ItemClass, rowid: Int64) {
         guard let data = value.data, let decoded = PersistentReference.decode(data) else {
-            throw KeychainFailure(errSecParam)
+            throw SecStatusFailure(errSecParam)
         }
         return (decoded.0, decoded.1)
     }
 
     /// Reads the attributes-to-update dictionary of `SecItemUpdate` for items of `itemClass`.
-    static func parseUpdate(_ dictionary: NSDictionary, for itemClass: ItemClass) throws(KeychainFailure) -> ParsedQuery {
+    static func parseUpdate(_ dictionary: NSDictionary, for itemClass: ItemClass) throws(SecStatusFailure) -> ParsedQuery {
         var update = ParsedQuery(itemClass: itemClass)
         for (key, value) in try QueryEntries(dictionary).checked().pairs {
             if key == "class" {
                 // Changing an item's class is not an update; naming the same class is harmless.
-                guard value.string == itemClass.rawValue else { throw KeychainFailure(errSecParam) }
+                guard value.string == itemClass.rawValue else { throw SecStatusFailure(errSecParam) }
                 continue
             }
-            guard key.utf16.count == 4 || key == "v_Data" else { throw KeychainFailure(errSecParam) }
+            guard key.utf16.count == 4 || key == "v_Data" else { throw SecStatusFailure(errSecParam) }
             try apply(key: key, value: value, to: &update)
         }
         return update
     }
 
-    private static func apply(key: String, value: QueryValue, to query: inout ParsedQuery) throws(KeychainFailure) {
+    private static func apply(key: String, value: QueryValue, to query: inout ParsedQuery) throws(SecStatusFailure) {
         if key.utf16.count == 4 {
             try applyAttribute(key: key, value: value, to: &query)
             return
@@ -220,41 +221,41 @@ enum QueryParser {
             } else if key.hasPrefix("u_") {
                 // Authentication context, UI policy and prompt: SimSecurity shows no UI.
             } else {
-                throw KeychainFailure(errSecParam)
+                throw SecStatusFailure(errSecParam)
             }
         }
     }
 
-    private static func applyAttribute(key: String, value: QueryValue, to query: inout ParsedQuery) throws(KeychainFailure) {
+    private static func applyAttribute(key: String, value: QueryValue, to query: inout ParsedQuery) throws(SecStatusFailure) {
         switch key {
         case "nleg":
             return  // kSecUseDataProtectionKeychain: ignored on iOS (row 19).
         case "sync":
             if let marker = value.string {
-                guard marker == "syna" else { throw KeychainFailure(errSecParam) }
+                guard marker == "syna" else { throw SecStatusFailure(errSecParam) }
                 query.sync = .any
             } else {
                 query.sync = try flag(value.any) ? .syncedOnly : .localOnly
             }
             return
         case "agrp":
-            guard let group = value.string else { throw KeychainFailure(errSecParam) }
+            guard let group = value.string else { throw SecStatusFailure(errSecParam) }
             query.accessGroup = group
             return
         case "pdmn":
             guard let raw = value.string, let accessibility = Accessibility(rawValue: raw) else {
-                throw KeychainFailure(errSecParam)
+                throw SecStatusFailure(errSecParam)
             }
             query.accessibility = accessibility
             return
         case "accc":
-            guard let control = value.any as? SecAccessControl else { throw KeychainFailure(errSecParam) }
+            guard let control = value.any as? SecAccessControl else { throw SecStatusFailure(errSecParam) }
             query.accessControl = control
             return
         default:
             break
         }
-        guard let spec = query.itemClass.attribute(key) else { throw KeychainFailure(errSecNoSuchAttr) }
+        guard let spec = query.itemClass.attribute(key) else { throw SecStatusFailure(errSecNoSuchAttr) }
         query.attributes.append((spec, try convert(value, to: spec.kind)))
     }
 
@@ -263,7 +264,7 @@ enum QueryParser {
     /// Strings and bytes keep their type (a search returns what was added) but compare as bytes
     /// (row 44); a number given for them is its 4-byte value, as securityd's `copyBlob` makes it.
     /// A number attribute given a non-numeric string keeps the string (row 48, `copyNumber`).
-    static func convert(_ value: QueryValue, to kind: AttributeKind) throws(KeychainFailure) -> SQLiteValue {
+    static func convert(_ value: QueryValue, to kind: AttributeKind) throws(SecStatusFailure) -> SQLiteValue {
         switch (kind, value) {
         case (.text, .string(let string)), (.blob, .string(let string)): return .text(string)
         case (.text, .data(let data)), (.blob, .data(let data)): return .blob(data)
@@ -285,7 +286,7 @@ enum QueryParser {
         default:
             break
         }
-        throw KeychainFailure(errSecParam)
+        throw SecStatusFailure(errSecParam)
     }
 
     /// Whether a value is a boolean (a Swift Bool or a CFBoolean), not a number that is 0 or 1.
@@ -302,28 +303,28 @@ enum QueryParser {
     }
 
     /// A return key's value: only a CFBoolean (row 45, securityd's `query_add_return`).
-    private static func returnFlag(_ value: Any) throws(KeychainFailure) -> Bool {
-        guard isBoolean(value) else { throw KeychainFailure(errSecParam) }
+    private static func returnFlag(_ value: Any) throws(SecStatusFailure) -> Bool {
+        guard isBoolean(value) else { throw SecStatusFailure(errSecParam) }
         return try flag(value)
     }
 
     /// A CFBoolean, a Bool, or a number (non-zero is true).
-    static func flag(_ value: Any) throws(KeychainFailure) -> Bool {
+    static func flag(_ value: Any) throws(SecStatusFailure) -> Bool {
         if let bool = value as? Bool { return bool }
         if let number = value as? Int { return number != 0 }
-        throw KeychainFailure(errSecParam)
+        throw SecStatusFailure(errSecParam)
     }
 
-    private static func matchLimit(_ queryValue: QueryValue) throws(KeychainFailure) -> MatchLimit {
+    private static func matchLimit(_ queryValue: QueryValue) throws(SecStatusFailure) -> MatchLimit {
         let value = queryValue.any
         if let string = queryValue.string {
             switch string {
             case "m_LimitOne": return .one
             case "m_LimitAll": return .all
-            default: throw KeychainFailure(errSecParam)
+            default: throw SecStatusFailure(errSecParam)
             }
         }
-        guard !isBoolean(value), let number = value as? Int, number > 0 else { throw KeychainFailure(errSecParam) }
+        guard !isBoolean(value), let number = value as? Int, number > 0 else { throw SecStatusFailure(errSecParam) }
         return number == 1 ? .one : .count(number)
     }
 

@@ -26,6 +26,21 @@ import TestSupport
         #expect(items.map(\.accessGroup) == ["TEAM123456.com.example.tiny"], "identity from the install record")
     }
 
+    @Test("a launch returns the status file the app wrote, and never one an earlier launch left")
+    func launchReturnsStatusFile() throws {
+        let fixture = try Fixture()
+        let session = try fixture.bootedWithTinyApp()
+        let automated = try session.launch(
+            "com.example.tiny", LaunchOptions(arguments: [LaunchMode.caseIDArgument, "case-7"]))
+        let data = try #require(automated.statusFile)
+        #expect(String(decoding: data, as: UTF8.self).contains("\"caseID\":\"case-7\""))
+        // A plain launch writes no status file: the one the automated launch left is not returned.
+        let plain = try session.launch("com.example.tiny")
+        #expect(plain.exitedCleanly && plain.statusFile == nil)
+        let container = try #require(session.device.dataContainer("com.example.tiny"))
+        #expect(!FileManager.default.fileExists(atPath: container.path + "/" + LaunchStatus.relativePath))
+    }
+
     @Test("stdout and stderr go to the log; HOME and TMPDIR are the data container")
     func logCapture() throws {
         let fixture = try Fixture()

@@ -26,22 +26,10 @@ enum KeychainDumpCommand {
         var dataDigest: String?
     }
 
-    /// Attributes that may hold a value rather than a name: shown only as a keyed digest.
-    static let valueKeys: Set<String> = ["v_Data", "data", "gena"]
     /// Attributes that have columns of their own.
     static let columnKeys: Set<String> = ["class", "agrp", "pdmn", "svce", "acct", "sync"]
-
-    static func digest(_ value: Data, key: Data) -> String {
-        "hmac-sha256:" + HMACSHA256.authenticationCode(for: value, key: key).hexDigits
-    }
-
-    static func attributes(_ record: KeychainItemRecord, key: Data) -> [String: String] {
-        var shown: [String: String] = [:]
-        for (name, value) in record.attributes where !columnKeys.contains(name) {
-            shown[name] = valueKeys.contains(name) ? digest(Data(value.utf8), key: key) : value
-        }
-        return shown
-    }
+    /// How a digest is shown: the device's redaction, named by its algorithm.
+    static let digestPrefix = "hmac-sha256:"
 
     static func run(_ invocation: Invocation) throws -> Int32 {
         let action = invocation.argument("ACTION")
@@ -49,13 +37,13 @@ enum KeychainDumpCommand {
             throw UsageError.invalidValue(action, for: "keychain ACTION", reason: "is not a keychain action (only \"dump\")")
         }
         let device = try invocation.device()
-        let key = try device.digestKey()
+        let redaction = try DeviceRedaction(device)
         let items = try device.keychainItems().map { record in
             Item(
                 itemClass: record.itemClass, accessGroup: record.accessGroup, accessible: record.accessible,
                 service: record.service, account: record.account, synchronizable: record.synchronizable,
-                attributes: attributes(record, key: key),
-                dataDigest: record.data.map { digest($0, key: key) })
+                attributes: redaction.attributes(of: record, leaving: columnKeys, prefix: digestPrefix),
+                dataDigest: record.data.map { digestPrefix + redaction.digest($0) })
         }.sorted {
             ($0.itemClass, $0.accessGroup, $0.service ?? "", $0.account ?? "", $0.dataDigest ?? "")
                 < ($1.itemClass, $1.accessGroup, $1.service ?? "", $1.account ?? "", $1.dataDigest ?? "")

@@ -35,9 +35,7 @@ enum BuildPreflight {
         let result = try session.launch(
             build.manifest.bundleID, LaunchOptions(arguments: arguments, timeout: timeout))
         let what = "build \(build.manifest.id) (\(build.executablePath))"
-        guard let container = session.device.dataContainer(build.manifest.bundleID)?.path,
-            let data = FileManager.default.contents(atPath: container + "/" + LaunchStatus.relativePath)
-        else {
+        guard let data = result.statusFile else {
             throw GateError.malformed(
                 path: build.folder + "/build.json",
                 reason: "\(what) left no status file \(LaunchStatus.relativePath) (its launch \(result.termination)): "

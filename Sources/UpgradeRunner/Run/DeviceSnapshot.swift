@@ -5,7 +5,7 @@ import SimSecurity
 
 /// What a device held at one moment, in a form that compares equal when nothing changed and
 /// shows no value: keychain items, the app's preferences and its files, each with a keyed digest
-/// (HMAC-SHA256 under the device's own random key) instead of the value.
+/// (``DeviceRedaction``: HMAC-SHA256 under the device's own random key) instead of the value.
 struct DeviceSnapshot: Codable, Hashable, Sendable {
     struct Item: Codable, Hashable, Sendable, Comparable {
         var itemClass: String
@@ -42,8 +42,8 @@ struct DeviceSnapshot: Codable, Hashable, Sendable {
     static func take(
         _ device: Device, bundleID: String, isBookkeeping: (KeychainItemRecord) -> Bool = { _ in false }
     ) throws -> DeviceSnapshot {
-        let key = try device.digestKey()
-        func digest(_ data: Data) -> String { HMACSHA256.authenticationCode(for: data, key: key).hexDigits }
+        let redaction = try DeviceRedaction(device)
+        func digest(_ data: Data) -> String { redaction.digest(data) }
         let items = try device.keychainItems().map { record in
             Item(
                 itemClass: record.itemClass, accessGroup: record.accessGroup, service: record.service ?? "",

@@ -111,8 +111,6 @@ final class ScenarioDevice {
         var arguments = [LaunchMode.caseIDArgument, caseID ?? self.caseID] + extraArguments
         if let flag = mode.argument { arguments.insert(flag, at: 0) }
         let stem = LaunchRecord.stem(index: index, build: build.manifest.id, mode: mode)
-        let statusSource = try dataContainer(build) + "/" + LaunchStatus.relativePath
-        try? FileManager.default.removeItem(atPath: statusSource)
         let result = try session.launch(
             build.manifest.bundleID,
             LaunchOptions(
@@ -122,7 +120,7 @@ final class ScenarioDevice {
             index: index, build: build.manifest.id, mode: mode, termination: result.termination,
             endedAtCrashPoint: result.endedAtCrashPoint, status: nil, statusProblem: nil,
             duration: result.duration, mutations: MutationLogFile.read(result.mutationLogPath))
-        let data = FileManager.default.contents(atPath: statusSource)
+        let data = result.statusFile
         // Decoded once, and the device read once, for the record and for honest-status alike.
         let decoded = data.map { data in Result(catching: { try LaunchStatus.decode(data) }) }
         if !LaunchedProcesses.isStopped {
@@ -145,7 +143,6 @@ final class ScenarioDevice {
                 record.statusProblem = "\(LaunchStatus.relativePath): not a status file (\(JSONProblem.describe(error)))"
             }
             try ArtifactFile.write(data, to: ArtifactLayout.statusFile(in: cellFolder, stem: stem))
-            try? FileManager.default.removeItem(atPath: statusSource)
         }
         launches.append(record)
         return record
@@ -183,13 +180,6 @@ final class ScenarioDevice {
             }
         }
         return hasher.finalize().hexDigits
-    }
-
-    func dataContainer(_ build: Build) throws -> String {
-        guard let container = device.dataContainer(build.manifest.bundleID) else {
-            throw DeviceError.notInstalled(bundleID: build.manifest.bundleID, udid: session.udid)
-        }
-        return container.path
     }
 
     func snapshot(_ build: Build) throws -> DeviceSnapshot {
