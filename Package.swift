@@ -3,7 +3,9 @@ import PackageDescription
 
 // One package, no dependencies beyond the toolchain and the system's SQLite.
 // The dependency direction is one way:
-// UpgradeContract <- SimRuntime <- SimSecurity (with CSQLite) <- SimDevice <- AppHarness <- app builds;
+// UpgradeContract <- SimRuntime <- SimSecurity (with CSQLite) <- SimPlatform <- AppHarness <- app builds, and
+// SimPlatform <- SimDevice <- UpgradeRunner: an app build links the app side of the simulated device (its platform,
+// preferences, protected files, protected-data waits), never the host side (devices, installs, launches);
 // Entitlements depends on UpgradeContract alone (for the build manifest, which UpgradeContract owns): SimSecurity
 // (a test host's identity) and SimDevice (an installed build's) read entitlements with it, and UpgradeRunner diffs
 // with it, so a diff and an install read one way. UpgradeRunner talks to app builds only by launching them.
@@ -13,6 +15,7 @@ let package = Package(
         .library(name: "UpgradeContract", targets: ["UpgradeContract"]),
         .library(name: "SimRuntime", targets: ["SimRuntime"]),
         .library(name: "SimSecurity", targets: ["SimSecurity"]),
+        .library(name: "SimPlatform", targets: ["SimPlatform"]),
         .library(name: "SimDevice", targets: ["SimDevice"]),
         .library(name: "Entitlements", targets: ["Entitlements"]),
         // What another package's app builds link: the launch modes, the status file, the platform.
@@ -37,7 +40,10 @@ let package = Package(
         .target(name: "UpgradeContract"),
         .target(name: "SimRuntime", dependencies: ["UpgradeContract", "CSHA256", "CLaunch"]),
         .target(name: "SimSecurity", dependencies: ["SimRuntime", "CSQLite", "Entitlements"]),
-        .target(name: "SimDevice", dependencies: ["SimSecurity", "SimRuntime", "Entitlements"]),
+        // The app side of a simulated device: what a launched app's process uses (Platform, Preferences,
+        // ProtectedFiles, ProtectedData). SimDevice, the host side, re-exports it.
+        .target(name: "SimPlatform", dependencies: ["SimSecurity", "SimRuntime"]),
+        .target(name: "SimDevice", dependencies: ["SimPlatform", "SimSecurity", "SimRuntime", "Entitlements"]),
         .target(name: "Entitlements", dependencies: ["UpgradeContract"]),
         .target(name: "UpgradeRunner", dependencies: ["SimDevice", "Entitlements"]),
         .executableTarget(name: "upgrade-runner", dependencies: ["UpgradeRunner"]),
@@ -50,10 +56,10 @@ let package = Package(
             dependencies: ["upgrade-runner"]),
 
         // A minimal app build: opens the keychain, reads one item, writes a status file.
-        .executableTarget(name: "TinyApp", dependencies: ["SimDevice", "SimSecurity", "SimRuntime"]),
+        .executableTarget(name: "TinyApp", dependencies: ["SimPlatform", "SimSecurity", "SimRuntime"]),
 
         // Automation code compiled into every app build: launch modes, the status file, platform adapters.
-        .target(name: "AppHarness", dependencies: ["SimDevice", "SimRuntime", "SimSecurity"]),
+        .target(name: "AppHarness", dependencies: ["SimPlatform", "SimRuntime", "SimSecurity"]),
         // The sample app "Ledger": its migration parts (seed-000 style) and its three frozen builds.
         .target(name: "LedgerKit", dependencies: ["AppHarness", "SimSecurity"]),
         .executableTarget(name: "LedgerV1", dependencies: ["LedgerKit", "AppHarness"]),

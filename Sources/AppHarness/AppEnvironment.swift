@@ -1,10 +1,10 @@
 import Foundation
-import SimDevice
+import SimPlatform
 import SimRuntime
 
 /// `UserDefaults.standard` as app code sees it: the one adapter every preference read and write of
 /// a build goes through, so the same migration code runs on iOS (backed by `UserDefaults`) and on a
-/// simulated device (backed by SimDevice's ``Preferences``, whose writes pass through the seam).
+/// simulated device (backed by SimPlatform's ``Preferences``, whose writes pass through the seam).
 public protocol AppDefaults: AnyObject, Sendable {
     /// The value for `key`, the launch arguments' domain over the stored one.
     func object(forKey key: String) -> Any?
@@ -65,7 +65,7 @@ public protocol AppFiles: Sendable {
     func fileExists(_ url: URL) -> Bool
 }
 
-/// SimDevice's protected files behind ``AppFiles``: writes and removals pass through the seam.
+/// SimPlatform's protected files behind ``AppFiles``: writes and removals pass through the seam.
 public struct DeviceFiles: AppFiles {
     let files: ProtectedFiles
 

@@ -1,5 +1,5 @@
 import Foundation
-import SimDevice
+import SimPlatform
 import SimRuntime
 import SimSecurity
 

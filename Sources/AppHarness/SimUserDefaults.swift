@@ -1,5 +1,5 @@
 import Foundation
-import SimDevice
+import SimPlatform
 import SimRuntime
 
 /// `UserDefaults` for app code on a simulated device, with UserDefaults' own method signatures for

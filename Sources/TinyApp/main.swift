@@ -2,7 +2,7 @@
 // writes a small status file into its data container. Launch arguments pick other behaviours that
 // the tests need (`-TinyMode hang|signal|prefs|wait|env`); they reach it through the argument domain.
 import Foundation
-import SimDevice
+import SimPlatform
 import SimRuntime
 #if canImport(Security)
     import Security
