@@ -82,5 +82,9 @@ enum CommonOptions {
     static let out = OptionSpec("--out", value: "DIR", "The artifacts folder.")
     static let jobs = OptionSpec(
         "--jobs", value: "N", "Cells run in parallel, each on its own device (default: the number of CPUs).")
+    static let timeout = OptionSpec(
+        "--timeout", value: "SECONDS", "Seconds before a hanging app launch is killed (default: 30).")
+    static let force = OptionSpec(
+        "--force", "Write into an --out that also holds files that are not a run's (they are left in place).")
     static let device = ArgumentSpec("DEVICE", "The device's UDID or name.")
 }

@@ -28,8 +28,19 @@ enum DeviceList {
         var buildNumber: String
     }
 
-    static func run(_ invocation: Invocation) throws -> Int32 {
-        let (devices, problems) = invocation.deviceSet.list()
+    /// The options of `device list`, read once.
+    struct Options {
+        var json: Bool
+        var devices: DevicesRoot
+
+        init(_ options: OptionValues) {
+            json = options.flag(CommonOptions.json)
+            devices = DevicesRoot(options)
+        }
+    }
+
+    static func run(_ options: Options, _ invocation: Invocation) throws -> Int32 {
+        let (devices, problems) = options.devices.deviceSet.list()
         let entries = devices.map { device in
             Entry(
                 udid: device.udid, name: device.record.name, deviceType: device.record.deviceType,
@@ -42,10 +53,10 @@ enum DeviceList {
                         marketingVersion: $0.record.marketingVersion, buildNumber: $0.record.buildNumber)
                 })
         }
-        if invocation.flag("--json") {
+        if options.json {
             try invocation.printJSON(entries)
         } else if entries.isEmpty {
-            invocation.console.output("no devices in \(invocation.deviceSet.root)")
+            invocation.console.output("no devices in \(options.devices.deviceSet.root)")
         } else {
             var rows = [["UDID", "NAME", "RUNTIME", "STATE", "LOCK", "CLOCK", "APPS"]]
             for entry in entries {

@@ -43,12 +43,23 @@ enum KeychainDumpCommand {
         return shown
     }
 
-    static func run(_ invocation: Invocation) throws -> Int32 {
+    /// The options of `keychain`, read once.
+    struct Options {
+        var json: Bool
+        var devices: DevicesRoot
+
+        init(_ options: OptionValues) {
+            json = options.flag(CommonOptions.json)
+            devices = DevicesRoot(options)
+        }
+    }
+
+    static func run(_ options: Options, _ invocation: Invocation) throws -> Int32 {
         let action = invocation.argument("ACTION")
         guard action == "dump" else {
             throw UsageError.invalidValue(action, for: "keychain ACTION", reason: "is not a keychain action (only \"dump\")")
         }
-        let device = try invocation.device()
+        let device = try options.devices.device(invocation)
         let key = try device.digestKey()
         let items = try device.keychainItems().map { record in
             Item(
@@ -60,7 +71,7 @@ enum KeychainDumpCommand {
             ($0.itemClass, $0.accessGroup, $0.service ?? "", $0.account ?? "", $0.dataDigest ?? "")
                 < ($1.itemClass, $1.accessGroup, $1.service ?? "", $1.account ?? "", $1.dataDigest ?? "")
         }
-        if invocation.flag("--json") {
+        if options.json {
             try invocation.printJSON(items)
             return ExitStatus.pass
         }
