@@ -41,11 +41,13 @@ struct OptionValues {
     /// An integer option within `range`.
     func integer(_ option: OptionSpec, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
         guard let text = value(option) else { return nil }
-        guard let value = Int(text), range.contains(value) else {
-            throw .invalidValue(
-                text, for: option.name, reason: "is not a whole number from \(range.lowerBound) to \(range.upperBound)")
-        }
+        guard let value = Int(text), range.contains(value) else { throw Self.outOfRange(text, option, range) }
         return value
+    }
+
+    /// `--jobs: "0" is not a whole number from 1 to 64`.
+    static func outOfRange(_ text: String, _ option: OptionSpec, _ range: ClosedRange<Int>) -> UsageError {
+        .invalidValue(text, for: option.name, reason: "is not a whole number from \(range.lowerBound) to \(range.upperBound)")
     }
 
     /// `path` made absolute against the working directory (`~/` against `$HOME`).

@@ -241,7 +241,8 @@ struct GateSettings {
         GateRequest(
             builds: builds, path: path, routes: routes, scenarios: scenarios, shard: shard, runtime: runtime,
             runtimes: runtimes, caseID: caseID, jobs: execution.jobs, timeout: execution.timeout, out: out, force: force,
-            archiveInputs: archiveInputs, catalog: source.catalog)
+            archiveInputs: archiveInputs, buildsFolder: source.catalog.folder,
+            productsFolder: source.catalog.productsFolder)
     }
 
     /// Runs the request, prints the verdict table, and returns the exit code.

@@ -58,9 +58,22 @@ struct CellExecution {
     /// Seconds before a hanging app launch is killed (default: 30).
     var timeout: Double
 
+    static let jobsRange = 1...64
+    static let timeoutRange = 1...3600
+
     init(_ options: OptionValues) throws(UsageError) {
-        jobs = try options.integer(CommonOptions.jobs, in: 1...64) ?? ProcessInfo.processInfo.activeProcessorCount
-        timeout = Double(try options.integer(CommonOptions.timeout, in: 1...3600) ?? 30)
+        jobs = try options.integer(CommonOptions.jobs, in: Self.jobsRange) ?? ProcessInfo.processInfo.activeProcessorCount
+        timeout = Double(try options.integer(CommonOptions.timeout, in: Self.timeoutRange) ?? 30)
+    }
+
+    /// Checks a Swift caller's jobs and timeout (the command line's are checked as they are read).
+    static func check(jobs: Int, timeout: Double) throws(UsageError) {
+        guard jobsRange.contains(jobs) else { throw OptionValues.outOfRange(String(jobs), CommonOptions.jobs, jobsRange) }
+        guard Double(timeoutRange.lowerBound) <= timeout, timeout <= Double(timeoutRange.upperBound) else {
+            throw .invalidValue(
+                String(timeout), for: CommonOptions.timeout.name,
+                reason: "is not a number of seconds from \(timeoutRange.lowerBound) to \(timeoutRange.upperBound)")
+        }
     }
 }
 
