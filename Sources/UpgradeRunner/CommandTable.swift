@@ -32,7 +32,7 @@ enum CommandTable {
         Command(spec: EntitlementsDiff.spec, options: EntitlementsDiff.Options.init, run: EntitlementsDiff.run),
         Command(spec: EntitlementsShow.spec, options: EntitlementsShow.Options.init, run: EntitlementsShow.run),
         Command(spec: DeviceCreate.spec, options: DeviceCreate.Options.init, run: DeviceCreate.run),
-        Command(spec: DeviceList.spec, options: DeviceList.Options.init, run: DeviceList.run),
+        Command(spec: DeviceList.spec, options: DeviceListing.init, run: DeviceList.run),
         Command(spec: DeviceBoot.spec, options: DeviceBoot.Options.init, run: DeviceBoot.run),
         Command(spec: DeviceShutdown.spec, options: DevicesRoot.init, run: DeviceShutdown.run),
         Command(spec: DeviceLock.spec, options: DevicesRoot.init, run: DeviceLock.run),
@@ -43,7 +43,7 @@ enum CommandTable {
         Command(spec: InstallCommand.spec, options: InstallCommand.Options.init, run: InstallCommand.run),
         Command(spec: UninstallCommand.spec, options: DevicesRoot.init, run: UninstallCommand.run),
         Command(spec: LaunchCommand.spec, options: LaunchCommand.Options.init, run: LaunchCommand.run),
-        Command(spec: KeychainDumpCommand.spec, options: KeychainDumpCommand.Options.init, run: KeychainDumpCommand.run),
+        Command(spec: KeychainDumpCommand.spec, options: DeviceListing.init, run: KeychainDumpCommand.run),
         Command(spec: ScanSecretsCommand.spec, options: ScanSecretsCommand.Options.init, run: ScanSecretsCommand.run),
         Command(spec: MutantsCommand.spec, options: MutantsOptions.init, run: MutantsCommand.run),
     ]

@@ -28,18 +28,7 @@ enum DeviceList {
         var buildNumber: String
     }
 
-    /// The options of `device list`, read once.
-    struct Options {
-        var json: Bool
-        var devices: DevicesRoot
-
-        init(_ options: OptionValues) {
-            json = options.flag(CommonOptions.json)
-            devices = DevicesRoot(options)
-        }
-    }
-
-    static func run(_ options: Options, _ invocation: Invocation) throws -> Int32 {
+    static func run(_ options: DeviceListing, _ invocation: Invocation) throws -> Int32 {
         let (devices, problems) = options.devices.deviceSet.list()
         let entries = devices.map { device in
             Entry(

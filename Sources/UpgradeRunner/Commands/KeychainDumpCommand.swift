@@ -43,18 +43,7 @@ enum KeychainDumpCommand {
         return shown
     }
 
-    /// The options of `keychain`, read once.
-    struct Options {
-        var json: Bool
-        var devices: DevicesRoot
-
-        init(_ options: OptionValues) {
-            json = options.flag(CommonOptions.json)
-            devices = DevicesRoot(options)
-        }
-    }
-
-    static func run(_ options: Options, _ invocation: Invocation) throws -> Int32 {
+    static func run(_ options: DeviceListing, _ invocation: Invocation) throws -> Int32 {
         let action = invocation.argument("ACTION")
         guard action == "dump" else {
             throw UsageError.invalidValue(action, for: "keychain ACTION", reason: "is not a keychain action (only \"dump\")")

@@ -51,6 +51,17 @@ struct DevicesRoot {
     func session(_ invocation: Invocation) throws -> DeviceSession { try device(invocation).acquire() }
 }
 
+/// `--json` and `--devices-root`: what a command that prints about devices reads (`device list`, `keychain`).
+struct DeviceListing {
+    var json: Bool
+    var devices: DevicesRoot
+
+    init(_ options: OptionValues) {
+        json = options.flag(CommonOptions.json)
+        devices = DevicesRoot(options)
+    }
+}
+
 /// `--jobs` and `--timeout`: how a run of cells goes (gate, run, replay, mutants).
 struct CellExecution {
     /// Cells run in parallel (default: the number of CPUs).
