@@ -107,6 +107,8 @@ let package = Package(
             dependencies: ["LedgerKit", "AppHarness", "SimDevice", "SimSecurity", "SimRuntime", "TestSupport"]),
         // The team-transfer builds through the real gate and the command line.
         .testTarget(name: "TransferTests", dependencies: ["UpgradeRunner", "TestSupport"]),
+        // The gate from Swift through the public API alone (a plain import, no @testable).
+        .testTarget(name: "ReleaseGateAPITests", dependencies: ["UpgradeRunner", "TestSupport"]),
         .testTarget(
             name: "UpgradeRunnerTests", dependencies: ["UpgradeRunner", "TestSupport"], exclude: ["Golden", "Gate/Golden"]),
     ]

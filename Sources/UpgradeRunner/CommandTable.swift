@@ -1,35 +1,51 @@
-/// A command of the tool: its spec and what it does.
+/// A command of the tool: its spec, the typed options it reads from the command line, and what it does.
 struct Command: Sendable {
     let spec: CommandSpec
-    let run: @Sendable (Invocation) throws -> Int32
+    /// Builds the command's options struct from `values` (for the test that every struct reads only
+    /// the options its spec declares).
+    let readOptions: @Sendable (OptionValues) throws -> Any
+    private let body: @Sendable (OptionValues, Invocation) throws -> Int32
+
+    /// A command whose options are `Options`, built once from the command line (checked there, each
+    /// bad value a one-line error naming its flag) before `run` is called with them.
+    init<Options>(
+        spec: CommandSpec, options: @escaping @Sendable (OptionValues) throws -> Options,
+        run: @escaping @Sendable (Options, Invocation) throws -> Int32
+    ) {
+        self.spec = spec
+        self.readOptions = { try options($0) }
+        self.body = { values, invocation in try run(try options(values), invocation) }
+    }
+
+    func run(_ values: OptionValues, _ invocation: Invocation) throws -> Int32 { try body(values, invocation) }
 }
 
 /// Every command, in the order the overview lists them.
 enum CommandTable {
     static let all: [Command] = [
-        Command(spec: GateCommand.spec, run: GateCommand.run),
-        Command(spec: RunCommand.spec, run: RunCommand.run),
-        Command(spec: ReplayCommand.spec, run: ReplayCommand.run),
-        Command(spec: MergeCommand.spec, run: MergeCommand.run),
-        Command(spec: BundleCommand.spec, run: BundleCommand.run),
-        Command(spec: BuildsCommand.spec, run: BuildsCommand.run),
-        Command(spec: EntitlementsDiff.spec, run: EntitlementsDiff.run),
-        Command(spec: EntitlementsShow.spec, run: EntitlementsShow.run),
-        Command(spec: DeviceCreate.spec, run: DeviceCreate.run),
-        Command(spec: DeviceList.spec, run: DeviceList.run),
-        Command(spec: DeviceBoot.spec, run: DeviceBoot.run),
-        Command(spec: DeviceShutdown.spec, run: DeviceShutdown.run),
-        Command(spec: DeviceLock.spec, run: DeviceLock.run),
-        Command(spec: DeviceUnlock.spec, run: DeviceUnlock.run),
-        Command(spec: DeviceAdvanceClock.spec, run: DeviceAdvanceClock.run),
-        Command(spec: DeviceErase.spec, run: DeviceErase.run),
-        Command(spec: DeviceDelete.spec, run: DeviceDelete.run),
-        Command(spec: InstallCommand.spec, run: InstallCommand.run),
-        Command(spec: UninstallCommand.spec, run: UninstallCommand.run),
-        Command(spec: LaunchCommand.spec, run: LaunchCommand.run),
-        Command(spec: KeychainDumpCommand.spec, run: KeychainDumpCommand.run),
-        Command(spec: ScanSecretsCommand.spec, run: ScanSecretsCommand.run),
-        Command(spec: MutantsCommand.spec, run: MutantsCommand.run),
+        Command(spec: GateCommand.spec, options: GateOptions.init, run: GateCommand.run),
+        Command(spec: RunCommand.spec, options: RunOptions.init, run: RunCommand.run),
+        Command(spec: ReplayCommand.spec, options: ReplayOptions.init, run: ReplayCommand.run),
+        Command(spec: MergeCommand.spec, options: MergeCommand.Options.init, run: MergeCommand.run),
+        Command(spec: BundleCommand.spec, options: BundleCommand.Options.init, run: BundleCommand.run),
+        Command(spec: BuildsCommand.spec, options: BuildsCommand.Options.init, run: BuildsCommand.run),
+        Command(spec: EntitlementsDiff.spec, options: EntitlementsDiff.Options.init, run: EntitlementsDiff.run),
+        Command(spec: EntitlementsShow.spec, options: EntitlementsShow.Options.init, run: EntitlementsShow.run),
+        Command(spec: DeviceCreate.spec, options: DeviceCreate.Options.init, run: DeviceCreate.run),
+        Command(spec: DeviceList.spec, options: DeviceListing.init, run: DeviceList.run),
+        Command(spec: DeviceBoot.spec, options: DeviceBoot.Options.init, run: DeviceBoot.run),
+        Command(spec: DeviceShutdown.spec, options: DevicesRoot.init, run: DeviceShutdown.run),
+        Command(spec: DeviceLock.spec, options: DevicesRoot.init, run: DeviceLock.run),
+        Command(spec: DeviceUnlock.spec, options: DevicesRoot.init, run: DeviceUnlock.run),
+        Command(spec: DeviceAdvanceClock.spec, options: DeviceAdvanceClock.Options.init, run: DeviceAdvanceClock.run),
+        Command(spec: DeviceErase.spec, options: DevicesRoot.init, run: DeviceErase.run),
+        Command(spec: DeviceDelete.spec, options: DevicesRoot.init, run: DeviceDelete.run),
+        Command(spec: InstallCommand.spec, options: InstallCommand.Options.init, run: InstallCommand.run),
+        Command(spec: UninstallCommand.spec, options: DevicesRoot.init, run: UninstallCommand.run),
+        Command(spec: LaunchCommand.spec, options: LaunchCommand.Options.init, run: LaunchCommand.run),
+        Command(spec: KeychainDumpCommand.spec, options: DeviceListing.init, run: KeychainDumpCommand.run),
+        Command(spec: ScanSecretsCommand.spec, options: ScanSecretsCommand.Options.init, run: ScanSecretsCommand.run),
+        Command(spec: MutantsCommand.spec, options: MutantsOptions.init, run: MutantsCommand.run),
     ]
 
     static var specs: [CommandSpec] { all.map(\.spec) }

@@ -1,50 +1,35 @@
 import Foundation
 import SimDevice
 
-/// One parsed command line and what a command needs to run it (stage two turns it into meaning).
+/// One parsed command line's positional arguments and what a command needs to run it. Its options
+/// are not here: the command's options struct has read them (see ``OptionValues``).
 struct Invocation {
-    let parsed: ParsedArguments
+    private let parsed: ParsedArguments
     let spec: CommandSpec
     let tool: Tool
+
+    init(parsed: ParsedArguments, spec: CommandSpec, tool: Tool) {
+        self.parsed = parsed
+        self.spec = spec
+        self.tool = tool
+    }
 
     var console: Console { tool.console }
 
     /// The positional argument `name` (the parser has checked that required ones are there).
     func argument(_ name: String) -> String { parsed.argument(name, in: spec) ?? "" }
 
-    func option(_ name: String) -> String? { parsed.options[name] }
+    /// The positional argument `name`, if given.
+    func optionalArgument(_ name: String) -> String? { parsed.argument(name, in: spec) }
 
-    /// Every value of a repeatable option, in the order given.
-    func options(_ name: String) -> [String] { parsed.repeated[name] ?? [] }
+    /// Every positional argument, in the order given.
+    var positionals: [String] { parsed.positionals }
 
-    func flag(_ name: String) -> Bool { parsed.flags.contains(name) }
-
-    /// The devices root from `--devices-root`, the environment, or the default.
-    var deviceSet: DeviceSet {
-        DeviceSet(root: absolute(DeviceSet.resolveRoot(flag: option("--devices-root"), environment: tool.environment)))
-    }
-
-    /// The device named by the `DEVICE` argument.
-    func device() throws -> Device { try deviceSet.device(argument("DEVICE")) }
-
-    /// The device named by the `DEVICE` argument, taken for this command.
-    func session() throws -> DeviceSession { try device().acquire() }
+    /// The words after `--`.
+    var passthrough: [String] { parsed.passthrough }
 
     /// `path` made absolute against the working directory.
-    func absolute(_ path: String) -> String {
-        if path.hasPrefix("/") { return path }
-        if path.hasPrefix("~/") { return (tool.environment["HOME"] ?? NSHomeDirectory()) + path.dropFirst() }
-        return FileManager.default.currentDirectoryPath + "/" + path
-    }
-
-    /// An integer option within `range`.
-    func integer(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
-        guard let text = option(name) else { return nil }
-        guard let value = Int(text), range.contains(value) else {
-            throw .invalidValue(text, for: name, reason: "is not a whole number from \(range.lowerBound) to \(range.upperBound)")
-        }
-        return value
-    }
+    func absolute(_ path: String) -> String { WorkingDirectory.absolute(path, environment: tool.environment) }
 
     /// Prints `value` as JSON with sorted keys.
     func printJSON<T: Encodable>(_ value: T) throws {

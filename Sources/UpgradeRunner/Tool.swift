@@ -89,7 +89,9 @@ public struct Tool: Sendable {
             console.output(HelpText.help(command.spec), terminator: "")
             return ExitStatus.pass
         }
-        return try command.run(Invocation(parsed: parsed, spec: command.spec, tool: self))
+        return try command.run(
+            OptionValues(spec: command.spec, parsed: parsed, environment: environment),
+            Invocation(parsed: parsed, spec: command.spec, tool: self))
     }
 }
 

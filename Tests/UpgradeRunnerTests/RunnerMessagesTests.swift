@@ -23,7 +23,7 @@ struct RunnerMessagesTests {
         #expect(result.error.split(separator: "\n").count == 1, "\(result.error)")
         #expect(result.error.contains(naming), "\(result.error)")
         #expect(result.error.count < 300)
-        #expect(try Invocation.validCaseID(String(repeating: "a", count: 64)).count == 64)
+        #expect(try CaseIDOption.valid(String(repeating: "a", count: 64)).count == 64)
     }
 
     @Test("a build.json that is an array names the file and what it should be")

@@ -1,16 +1,16 @@
 /// One option of a command: what the parser accepts and what the help text shows, from one table.
-public struct OptionSpec: Sendable, Equatable {
+struct OptionSpec: Sendable, Equatable {
     /// The long name with its dashes, such as `--json`.
-    public var name: String
+    var name: String
     /// The value's placeholder (`DIR`); nil for a flag.
-    public var value: String?
-    public var help: String
+    var value: String?
+    var help: String
     /// Whether the option may be given more than once, each value kept (`--setting A=1 --setting B=2`).
-    public var repeats: Bool
+    var repeats: Bool
     /// A one-letter spelling with one dash (`-o`), parsed as the long name.
-    public var short: String?
+    var short: String?
 
-    public init(_ name: String, short: String? = nil, value: String? = nil, repeats: Bool = false, _ help: String) {
+    init(_ name: String, short: String? = nil, value: String? = nil, repeats: Bool = false, _ help: String) {
         self.name = name
         self.short = short
         self.value = value
@@ -18,18 +18,18 @@ public struct OptionSpec: Sendable, Equatable {
         self.help = help
     }
 
-    public var isFlag: Bool { value == nil }
+    var isFlag: Bool { value == nil }
 }
 
 /// One positional argument of a command.
-public struct ArgumentSpec: Sendable, Equatable {
-    public var name: String
-    public var help: String
-    public var optional: Bool
+struct ArgumentSpec: Sendable, Equatable {
+    var name: String
+    var help: String
+    var optional: Bool
     /// Takes every remaining positional (`DIR...`).
-    public var repeating: Bool
+    var repeating: Bool
 
-    public init(_ name: String, _ help: String, optional: Bool = false, repeating: Bool = false) {
+    init(_ name: String, _ help: String, optional: Bool = false, repeating: Bool = false) {
         self.name = name
         self.help = help
         self.optional = optional
@@ -39,19 +39,19 @@ public struct ArgumentSpec: Sendable, Equatable {
 
 /// A command: its words, its arguments and options, and its help, in one value that both the
 /// parser and the help text read, so the two cannot drift apart.
-public struct CommandSpec: Sendable, Equatable {
+struct CommandSpec: Sendable, Equatable {
     /// The words after `upgrade-runner`, such as `["device", "create"]`.
-    public var path: [String]
+    var path: [String]
     /// One line for command lists.
-    public var summary: String
-    public var arguments: [ArgumentSpec]
-    public var options: [OptionSpec]
+    var summary: String
+    var arguments: [ArgumentSpec]
+    var options: [OptionSpec]
     /// Whether `-- ARGS...` passes the rest through (to a launched app).
-    public var passthrough: ArgumentSpec?
+    var passthrough: ArgumentSpec?
     /// Paragraphs after the usage line.
-    public var discussion: String
+    var discussion: String
 
-    public init(
+    init(
         _ path: [String], summary: String, arguments: [ArgumentSpec] = [], options: [OptionSpec] = [],
         passthrough: ArgumentSpec? = nil, discussion: String
     ) {
@@ -63,9 +63,9 @@ public struct CommandSpec: Sendable, Equatable {
         self.discussion = discussion
     }
 
-    public var name: String { path.joined(separator: " ") }
+    var name: String { path.joined(separator: " ") }
 
-    public func option(_ name: String) -> OptionSpec? { options.first { $0.name == name || $0.short == name } }
+    func option(_ name: String) -> OptionSpec? { options.first { $0.name == name || $0.short == name } }
 }
 
 /// Options that several commands share.
@@ -82,5 +82,9 @@ enum CommonOptions {
     static let out = OptionSpec("--out", value: "DIR", "The artifacts folder.")
     static let jobs = OptionSpec(
         "--jobs", value: "N", "Cells run in parallel, each on its own device (default: the number of CPUs).")
+    static let timeout = OptionSpec(
+        "--timeout", value: "SECONDS", "Seconds before a hanging app launch is killed (default: 30).")
+    static let force = OptionSpec(
+        "--force", "Write into an --out that also holds files that are not a run's (they are left in place).")
     static let device = ArgumentSpec("DEVICE", "The device's UDID or name.")
 }

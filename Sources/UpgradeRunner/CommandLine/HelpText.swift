@@ -1,9 +1,9 @@
 /// Help text, made from the same ``CommandSpec`` values that the parser reads.
-public enum HelpText {
+enum HelpText {
     static let tool = "upgrade-runner"
 
     /// The usage line: `upgrade-runner device create NAME [--runtime VERSION] ...`.
-    public static func usage(_ spec: CommandSpec) -> String {
+    static func usage(_ spec: CommandSpec) -> String {
         var parts = [tool] + spec.path
         for argument in spec.arguments {
             let name = argument.repeating ? argument.name + "..." : argument.name
@@ -17,7 +17,7 @@ public enum HelpText {
     }
 
     /// The full help of one command.
-    public static func help(_ spec: CommandSpec) -> String {
+    static func help(_ spec: CommandSpec) -> String {
         var lines = ["USAGE: " + usage(spec), ""]
         lines.append(contentsOf: spec.discussion.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
         let arguments = spec.arguments + (spec.passthrough.map { [ArgumentSpec("-- " + $0.name + "...", $0.help)] } ?? [])
@@ -37,7 +37,7 @@ public enum HelpText {
     }
 
     /// The overview of a group of commands (the whole tool when `prefix` is empty).
-    public static func overview(_ specs: [CommandSpec], prefix: [String]) -> String {
+    static func overview(_ specs: [CommandSpec], prefix: [String]) -> String {
         let members = specs.filter { Array($0.path.prefix(prefix.count)) == prefix }
         var lines: [String]
         if prefix.isEmpty {

@@ -3,19 +3,19 @@
 ///
 /// Accepts `--flag`, `--opt value`, `--opt=value`, `-h`/`--help`, `--` (the rest passes through when
 /// the command takes it) and positionals in any order.
-public struct ParsedArguments: Equatable, Sendable {
-    public var options: [String: String] = [:]
+struct ParsedArguments: Equatable, Sendable {
+    var options: [String: String] = [:]
     /// Every value of a repeatable option, in the order given (``options`` keeps the last).
-    public var repeated: [String: [String]] = [:]
-    public var flags: Set<String> = []
-    public var positionals: [String] = []
-    public var passthrough: [String] = []
-    public var help = false
+    var repeated: [String: [String]] = [:]
+    var flags: Set<String> = []
+    var positionals: [String] = []
+    var passthrough: [String] = []
+    var help = false
 
-    public init() {}
+    init() {}
 
     /// Parses `words` (everything after the command's own words) for `spec`.
-    public static func parse(_ words: [String], for spec: CommandSpec) throws(UsageError) -> ParsedArguments {
+    static func parse(_ words: [String], for spec: CommandSpec) throws(UsageError) -> ParsedArguments {
         var parsed = ParsedArguments()
         var index = 0
         while index < words.count {
@@ -79,7 +79,7 @@ public struct ParsedArguments: Equatable, Sendable {
     }
 
     /// The positional named `name` in the spec, if given.
-    public func argument(_ name: String, in spec: CommandSpec) -> String? {
+    func argument(_ name: String, in spec: CommandSpec) -> String? {
         guard let index = spec.arguments.firstIndex(where: { $0.name == name }), index < positionals.count else { return nil }
         return positionals[index]
     }

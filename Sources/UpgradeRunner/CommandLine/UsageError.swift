@@ -1,5 +1,5 @@
 /// A command line that cannot be run as written. Each case names the flag, argument or word.
-public enum UsageError: Error, Equatable, CustomStringConvertible {
+enum UsageError: Error, Equatable, CustomStringConvertible {
     case missingCommand
     case unknownCommand(String, hint: String?)
     case unknownOption(String, command: String, hint: String?)
@@ -10,7 +10,7 @@ public enum UsageError: Error, Equatable, CustomStringConvertible {
     case invalidValue(String, for: String, reason: String)
     case missingOption(String, command: String)
 
-    public var description: String {
+    var description: String {
         switch self {
         case .missingCommand:
             return "no command given; see upgrade-runner --help"

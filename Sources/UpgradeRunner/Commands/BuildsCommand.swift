@@ -32,10 +32,21 @@ enum BuildsCommand {
         var folder: String
     }
 
-    static func run(_ invocation: Invocation) throws -> Int32 {
-        let catalog = invocation.buildCatalog
+    /// The options of `builds`, read once.
+    struct Options {
+        var source: BuildSource
+        var json: Bool
+
+        init(_ options: OptionValues) {
+            source = BuildSource(options)
+            json = options.flag(CommonOptions.json)
+        }
+    }
+
+    static func run(_ options: Options, _ invocation: Invocation) throws -> Int32 {
+        let catalog = options.source.catalog
         let (entries, problems) = try list(catalog)
-        if invocation.flag("--json") {
+        if options.json {
             try invocation.printJSON(entries)
         } else if entries.isEmpty {
             if problems.isEmpty { invocation.console.output("no builds in \(catalog.folder)") }

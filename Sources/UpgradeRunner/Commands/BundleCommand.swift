@@ -5,10 +5,7 @@ enum BundleCommand {
     static let spec = CommandSpec(
         ["bundle"], summary: "Pack a run's artifacts and archived inputs into one file that replay accepts.",
         arguments: [ArgumentSpec("DIR", "An artifacts folder of a finished run made with --archive-inputs.")],
-        options: [
-            OptionSpec(
-                "--out", short: "-o", value: "FILE", "The bundle to write, such as run.tar.gz (required; replaced if it exists).")
-        ],
+        options: [Options.out],
         discussion: """
             Writes DIR's run.json, gate.json, junit.xml, summary.md, timings.json, paths/ and inputs/ under one folder,
             run/, as a tar (ustar) archive in gzip, for attaching to a bug report: upgrade-runner replay FILE reruns it
@@ -20,10 +17,27 @@ enum BundleCommand {
             not be written.
             """)
 
-    static func run(_ invocation: Invocation) throws -> Int32 {
-        guard let output = invocation.option("--out") else { throw UsageError.missingOption("--out", command: "bundle") }
+    /// The options of `bundle`, read and checked once.
+    struct Options {
+        static let out = OptionSpec(
+            "--out", short: "-o", value: "FILE", "The bundle to write, such as run.tar.gz (required; replaced if it exists).")
+
+        /// `--out` as given (errors name it so).
+        var output: String
+        /// `--out`, absolute.
+        var file: String
+
+        init(_ options: OptionValues) throws(UsageError) {
+            guard let output = options.value(Self.out) else { throw .missingOption("--out", command: "bundle") }
+            self.output = output
+            file = options.absolute(output)
+        }
+    }
+
+    static func run(_ options: Options, _ invocation: Invocation) throws -> Int32 {
+        let output = options.output
         let folder = invocation.absolute(invocation.argument("DIR"))
-        let file = invocation.absolute(output)
+        let file = options.file
         let inputs = try ReplayCommand.archivedInputs(in: folder)
         guard let archive = inputs.archivedInputs,
             FileManager.default.fileExists(atPath: folder + "/" + ArchivedInputs.folderName)

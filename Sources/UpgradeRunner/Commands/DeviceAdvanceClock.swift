@@ -8,18 +8,32 @@ enum DeviceAdvanceClock {
             CommonOptions.device,
             ArgumentSpec("DURATION", "How far, such as 31d, 12h, 90m, 45s or 1d12h; a leading - goes back.", optional: true),
         ],
-        options: [OptionSpec("--to", value: "DATE", "Set the clock to this ISO 8601 date instead."), CommonOptions.devicesRoot],
+        options: [Options.to, CommonOptions.devicesRoot],
         discussion:
             "The device clock does not run on its own: every launch sees the date in device.json, and this\ncommand moves it (for the 30-day artefact window). Prints the new clock."
     )
 
-    static func run(_ invocation: Invocation) throws -> Int32 {
-        let duration = invocation.parsed.argument("DURATION", in: spec)
-        let target = invocation.option("--to")
+    /// The options of `device advance-clock`, read once.
+    struct Options {
+        static let to = OptionSpec("--to", value: "DATE", "Set the clock to this ISO 8601 date instead.")
+
+        /// `--to` as given (parsed when the clock is set, after DURATION is checked).
+        var target: String?
+        var devices: DevicesRoot
+
+        init(_ options: OptionValues) {
+            target = options.value(Self.to)
+            devices = DevicesRoot(options)
+        }
+    }
+
+    static func run(_ options: Options, _ invocation: Invocation) throws -> Int32 {
+        let duration = invocation.optionalArgument("DURATION")
+        let target = options.target
         guard (duration == nil) != (target == nil) else {
             throw UsageError.missingArgument("DURATION or --to DATE (one of them)", command: spec.name)
         }
-        let session = try invocation.session()
+        let session = try options.devices.session(invocation)
         if let target {
             try session.setClock(try ClockText.parse(target, for: "--to"))
         } else if let duration {

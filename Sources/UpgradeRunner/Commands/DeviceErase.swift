@@ -8,8 +8,8 @@ enum DeviceErase {
             "Factory reset, as simctl erase: the apps, their containers, app group containers and the whole\nkeychain go; the device is shut down. Its name, runtime and clock stay."
     )
 
-    static func run(_ invocation: Invocation) throws -> Int32 {
-        let session = try invocation.session()
+    static func run(_ devices: DevicesRoot, _ invocation: Invocation) throws -> Int32 {
+        let session = try devices.session(invocation)
         try session.erase()
         invocation.console.output("\(session.udid): erased")
         return ExitStatus.pass

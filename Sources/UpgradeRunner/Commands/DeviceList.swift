@@ -28,8 +28,8 @@ enum DeviceList {
         var buildNumber: String
     }
 
-    static func run(_ invocation: Invocation) throws -> Int32 {
-        let (devices, problems) = invocation.deviceSet.list()
+    static func run(_ options: DeviceListing, _ invocation: Invocation) throws -> Int32 {
+        let (devices, problems) = options.devices.deviceSet.list()
         let entries = devices.map { device in
             Entry(
                 udid: device.udid, name: device.record.name, deviceType: device.record.deviceType,
@@ -42,10 +42,10 @@ enum DeviceList {
                         marketingVersion: $0.record.marketingVersion, buildNumber: $0.record.buildNumber)
                 })
         }
-        if invocation.flag("--json") {
+        if options.json {
             try invocation.printJSON(entries)
         } else if entries.isEmpty {
-            invocation.console.output("no devices in \(invocation.deviceSet.root)")
+            invocation.console.output("no devices in \(options.devices.deviceSet.root)")
         } else {
             var rows = [["UDID", "NAME", "RUNTIME", "STATE", "LOCK", "CLOCK", "APPS"]]
             for entry in entries {

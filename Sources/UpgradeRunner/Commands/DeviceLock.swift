@@ -9,8 +9,8 @@ enum DeviceLock {
             A device not unlocked since boot stays before first unlock.
             """)
 
-    static func run(_ invocation: Invocation) throws -> Int32 {
-        let session = try invocation.session()
+    static func run(_ devices: DevicesRoot, _ invocation: Invocation) throws -> Int32 {
+        let session = try devices.session(invocation)
         try session.lock()
         invocation.console.output("\(session.udid): \(session.record.lockState.rawValue)")
         return ExitStatus.pass

@@ -12,10 +12,7 @@ enum EntitlementsDiff {
         options: [
             CommonOptions.buildsDir
         ] + EntitlementsOptions.specs + [
-            OptionSpec(
-                "--device", value: "DEVICE", "Count the items per access group on this device: how many would become unreachable."
-            ),
-            CommonOptions.json, CommonOptions.devicesRoot,
+            Options.device, CommonOptions.json, CommonOptions.devicesRoot,
         ],
         discussion: """
             Compares the two builds key by key and reports access groups the new build can no longer reach, a changed
@@ -24,17 +21,36 @@ enum EntitlementsDiff {
             Exit code: 0 when the new build reaches everything the old one could, 1 when not, 2 on bad input.
             """)
 
-    static func run(_ invocation: Invocation) throws -> Int32 {
+    /// The options of `entitlements diff`, read once.
+    struct Options {
+        static let device = OptionSpec(
+            "--device", value: "DEVICE", "Count the items per access group on this device: how many would become unreachable.")
+
+        var variables: EntitlementsOptions.Values
+        /// `--device`: the device whose items to count.
+        var device: String?
+        var devices: DevicesRoot
+        var json: Bool
+
+        init(_ options: OptionValues) {
+            variables = EntitlementsOptions.Values(options)
+            device = options.value(Self.device)
+            devices = DevicesRoot(options)
+            json = options.flag(CommonOptions.json)
+        }
+    }
+
+    static func run(_ options: Options, _ invocation: Invocation) throws -> Int32 {
         var counts: [String: Int]?
-        if let name = invocation.option("--device") {
-            let items = try invocation.deviceSet.device(name).keychainItems()
+        if let name = options.device {
+            let items = try options.devices.deviceSet.device(name).keychainItems()
             counts = Dictionary(items.map { ($0.accessGroup, 1) }, uniquingKeysWith: +)
         }
-        let variables = EntitlementsOptions.values(invocation)
+        let variables = options.variables
         let output = try EntitlementsDiffCommand.run(
             old: invocation.argument("OLD"), new: invocation.argument("NEW"), team: variables.team,
-            bundleID: variables.bundleID, buildsRoot: invocation.buildCatalog.folder, itemCounts: counts,
-            json: invocation.flag("--json"), settings: variables.settings, settingsFiles: variables.settingsFiles)
+            bundleID: variables.bundleID, buildsRoot: variables.buildsRoot, itemCounts: counts,
+            json: options.json, settings: variables.settings, settingsFiles: variables.settingsFiles)
         if !output.stdout.isEmpty {
             invocation.console.output(output.stdout, terminator: output.stdout.hasSuffix("\n") ? "" : "\n")
         }

@@ -6,7 +6,7 @@ enum EntitlementsShow {
         ["entitlements", "show"], summary: "Print a build's entitlements as an XML property list.",
         arguments: [ArgumentSpec("INPUT", "A build id, build folder, .app folder, executable, profile or entitlements file.")],
         options: [CommonOptions.buildsDir] + EntitlementsOptions.specs + [
-            OptionSpec("--info", "For a .app folder: print Info.plist's bundle id, versions and executable as KEY=value lines.")
+            Options.info
         ],
         discussion: """
             Reads INPUT as 'entitlements diff' does (Xcode variables expanded, a simulator executable's
@@ -15,11 +15,25 @@ enum EntitlementsShow {
             scripts/import-app.sh uses it where Apple's tools are missing. Exit code: 0, or 2 on bad input.
             """)
 
-    static func run(_ invocation: Invocation) throws -> Int32 {
-        let variables = EntitlementsOptions.values(invocation)
+    /// The options of `entitlements show`, read once.
+    struct Options {
+        static let info = OptionSpec(
+            "--info", "For a .app folder: print Info.plist's bundle id, versions and executable as KEY=value lines.")
+
+        var variables: EntitlementsOptions.Values
+        var info: Bool
+
+        init(_ options: OptionValues) {
+            variables = EntitlementsOptions.Values(options)
+            info = options.flag(Self.info)
+        }
+    }
+
+    static func run(_ options: Options, _ invocation: Invocation) throws -> Int32 {
+        let variables = options.variables
         let output = try EntitlementsShowCommand.run(
             input: invocation.argument("INPUT"), team: variables.team, bundleID: variables.bundleID,
-            buildsRoot: invocation.buildCatalog.folder, info: invocation.flag("--info"), settings: variables.settings,
+            buildsRoot: variables.buildsRoot, info: options.info, settings: variables.settings,
             settingsFiles: variables.settingsFiles)
         if !output.stdout.isEmpty {
             invocation.console.output(output.stdout, terminator: output.stdout.hasSuffix("\n") ? "" : "\n")

@@ -4,18 +4,20 @@ import SimRuntime
 
 /// `upgrade-runner gate`: every old-to-new path of the builds through every scenario.
 enum GateCommand {
+    static let builds = OptionSpec(
+        "--builds", value: "IDS", "The builds, oldest first, comma-separated (default: v1,v2,v3).")
+    static let routes = OptionSpec(
+        "--routes", value: "LIST",
+        "Upgrade routes instead of the default ones, comma-separated, each builds joined by > or -to-, such as 'v1>v2>v3,v1>v3' (quote it: > redirects in a shell)."
+    )
+    static let scenarios = OptionSpec(
+        "--scenarios", value: "LIST", "The scenarios to run, comma-separated (default: all, exploration included).")
+    static let shard = OptionSpec(
+        "--shard", value: "I/N", "Run the I-th of N deterministic slices (for a CI job matrix).")
+
     static let spec = CommandSpec(
         ["gate"], summary: "Run the release gate over every old-to-new path and scenario.",
-        options: [
-            OptionSpec("--builds", value: "IDS", "The builds, oldest first, comma-separated (default: v1,v2,v3)."),
-            OptionSpec(
-                "--routes", value: "LIST",
-                "Upgrade routes instead of the default ones, comma-separated, each builds joined by > or -to-, such as 'v1>v2>v3,v1>v3' (quote it: > redirects in a shell)."
-            ),
-            OptionSpec(
-                "--scenarios", value: "LIST", "The scenarios to run, comma-separated (default: all, exploration included)."),
-            OptionSpec("--shard", value: "I/N", "Run the I-th of N deterministic slices (for a CI job matrix)."),
-        ] + GateOptions.shared,
+        options: [builds, routes, scenarios, shard] + GateSettings.specs,
         discussion: """
             Runs every upgrade route between the builds (every ordered pair old < new, and the chain through every build
             in order with its prefixes, such as v1-to-v2-to-v3; plus a fresh install of each) through every scenario, each
@@ -32,22 +34,10 @@ enum GateCommand {
             Exit code: 0 PASS, 1 FAIL, 2 bad usage or input, 3 UNKNOWN.
             """)
 
-    static func run(_ invocation: Invocation) throws -> Int32 {
-        var builds = (invocation.option("--builds") ?? "v1,v2,v3").split(separator: ",", omittingEmptySubsequences: false)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
-        let scenarios = try invocation.option("--scenarios").map { try Scenario.parseList($0) } ?? Scenario.gateDefault
-        let shard = try invocation.option("--shard").map { try ShardSpec(parsing: $0) }
-        var routes: [BuildPair]?
-        if let text = invocation.option("--routes") {
-            if invocation.option("--builds") != nil {
-                throw UsageError.invalidValue(
-                    text, for: "--routes", reason: "cannot be given with --builds (the builds are those the routes name)")
-            }
-            let given = try parseRoutes(text)
-            builds = try orderedBuilds(of: given, catalog: invocation.buildCatalog)
-            routes = given
-        }
-        return try GateOptions.execute(invocation, builds: builds, path: nil, routes: routes, scenarios: scenarios, shard: shard)
+    static func run(_ options: GateOptions, _ invocation: Invocation) throws -> Int32 {
+        try options.settings.execute(
+            builds: options.builds, path: nil, routes: options.routes, scenarios: options.scenarios, shard: options.shard,
+            console: invocation.console)
     }
 
     /// Parses `--routes`: routes separated by commas, each builds joined by `>` or `-to-`.
@@ -88,7 +78,7 @@ enum GateCommand {
                         flag: "--routes", value: text, reason: "names unknown build \"\(id)\" (\(error))")
                 }
             }
-            try GateOptions.checkOrder(route.builds, resolved, flag: "--routes", value: text)
+            try GateRequest.checkOrder(route.builds, resolved, flag: "--routes", value: text)
         }
         return resolved.keys.sorted {
             BuildManifest.compareBuildNumbers(resolved[$0]!.manifest.buildNumber, resolved[$1]!.manifest.buildNumber)
@@ -97,131 +87,173 @@ enum GateCommand {
     }
 }
 
+/// The options of `gate`, read and checked once, in the order the errors are reported.
+struct GateOptions {
+    /// The builds, oldest first: `--builds`, or those `--routes` name ordered by build number.
+    var builds: [String]
+    /// `--routes`, each once, as given.
+    var routes: [BuildPair]?
+    var scenarios: [Scenario]
+    var shard: ShardSpec?
+    var settings: GateSettings
+
+    init(_ options: OptionValues) throws {
+        let source = BuildSource(options)
+        let buildsText = options.value(GateCommand.builds)
+        builds = GateSettings.list(buildsText ?? "v1,v2,v3")
+        scenarios = try options.value(GateCommand.scenarios).map { try Scenario.parseList($0) } ?? Scenario.gateDefault
+        shard = try options.value(GateCommand.shard).map { try ShardSpec(parsing: $0) }
+        if let text = options.value(GateCommand.routes) {
+            if buildsText != nil {
+                throw UsageError.invalidValue(
+                    text, for: "--routes", reason: "cannot be given with --builds (the builds are those the routes name)")
+            }
+            let given = try GateCommand.parseRoutes(text)
+            builds = try GateCommand.orderedBuilds(of: given, catalog: source.catalog)
+            routes = given
+        }
+        for id in builds { try BuildPair.validate(buildID: id) }
+        settings = try GateSettings(options, source: source)
+    }
+}
+
 /// `upgrade-runner run`: one upgrade path.
 enum RunCommand {
+    static let from = OptionSpec("--from", value: "OLD", "The old build id (leave out for a fresh install of NEW).")
+    static let to = OptionSpec("--to", value: "NEW", "The new build id.")
+    static let scenario = OptionSpec(
+        "--scenario", value: "LIST", "The scenarios, comma-separated (default: upgrade, or fresh-install without --from).")
+
     static let spec = CommandSpec(
         ["run"], summary: "Run one upgrade path.",
-        options: [
-            OptionSpec("--from", value: "OLD", "The old build id (leave out for a fresh install of NEW)."),
-            OptionSpec("--to", value: "NEW", "The new build id."),
-            OptionSpec(
-                "--scenario", value: "LIST", "The scenarios, comma-separated (default: upgrade, or fresh-install without --from)."
-            ),
-        ] + GateOptions.shared,
+        options: [from, to, scenario] + GateSettings.specs,
         discussion: """
             Installs OLD on a fresh device, seeds it, upgrades in place to NEW, launches and verifies, and judges the
             path's gate conditions; the artifacts are the gate's, for one path.
             Exit code: 0 PASS, 1 FAIL, 2 bad usage or input, 3 UNKNOWN.
             """)
 
-    static func run(_ invocation: Invocation) throws -> Int32 {
-        guard let new = invocation.option("--to") else { throw UsageError.missingOption("--to", command: "run") }
-        let old = invocation.option("--from")
-        if old == new {
-            throw UsageError.invalidValue(new, for: "--to", reason: "is also --from: a path goes from one build to another")
-        }
-        let path = BuildPair(old: old, new: new)
-        let scenarios =
-            try invocation.option("--scenario").map { try Scenario.parseList($0, flag: "--scenario") }
-            ?? [old == nil ? .freshInstall : .upgrade]
-        return try GateOptions.execute(
-            invocation, builds: [old, new].compactMap { $0 }, path: path, scenarios: scenarios, shard: nil)
+    static func run(_ options: RunOptions, _ invocation: Invocation) throws -> Int32 {
+        try options.settings.execute(
+            builds: options.path.builds, path: options.path, scenarios: options.scenarios, shard: nil,
+            console: invocation.console)
     }
 }
 
-/// What `gate` and `run` share: their common options and how they run.
-enum GateOptions {
-    static let shared: [OptionSpec] = [
-        OptionSpec(
-            "--case-id", value: "ID",
-            "The test-case id the secrets derive from: up to 64 of A-Z a-z 0-9 - _, not starting with - (default: random, recorded in run.json)."
-        ),
-        OptionSpec("--runtime", value: "VERSION", "The devices' runtime, such as \"iOS 17.5\" (default: iOS 17.5)."),
-        OptionSpec(
-            "--runtimes", value: "LIST",
-            "A runtime matrix: every cell on each runtime, comma-separated, such as \"iOS 12.4,iOS 15.0,iOS 17.5\"."),
-        OptionSpec("--out", value: "DIR", "The artifacts folder (default: artifacts/gate, replaced on each run)."),
-        OptionSpec(
-            "--archive-inputs",
-            "Copy every build's manifest, entitlements and executable into DIR/inputs/, so replay needs only the artifacts."),
-        OptionSpec("--force", "Write into an --out that also holds files that are not a run's (they are left in place)."),
-        OptionSpec("--quiet", "Print no progress on standard error (the verdict table still goes to standard output)."),
-        OptionSpec("--timeout", value: "SECONDS", "Seconds before a hanging app launch is killed (default: 30)."),
+/// The options of `run`, read and checked once.
+struct RunOptions {
+    var path: BuildPair
+    var scenarios: [Scenario]
+    var settings: GateSettings
+
+    init(_ options: OptionValues) throws {
+        guard let new = options.value(RunCommand.to) else { throw UsageError.missingOption("--to", command: "run") }
+        let old = options.value(RunCommand.from)
+        if old == new {
+            throw UsageError.invalidValue(new, for: "--to", reason: "is also --from: a path goes from one build to another")
+        }
+        path = BuildPair(old: old, new: new)
+        scenarios =
+            try options.value(RunCommand.scenario).map { try Scenario.parseList($0, flag: "--scenario") }
+            ?? [old == nil ? .freshInstall : .upgrade]
+        for id in path.builds { try BuildPair.validate(buildID: id) }
+        settings = try GateSettings(options, source: BuildSource(options))
+    }
+}
+
+/// What `gate` and `run` share: their common options, read once, and how they run.
+struct GateSettings {
+    static let caseID = OptionSpec(
+        "--case-id", value: "ID",
+        "The test-case id the secrets derive from: up to 64 of A-Z a-z 0-9 - _, not starting with - (default: random, recorded in run.json)."
+    )
+    static let runtime = OptionSpec(
+        "--runtime", value: "VERSION", "The devices' runtime, such as \"iOS 17.5\" (default: iOS 17.5).")
+    static let runtimes = OptionSpec(
+        "--runtimes", value: "LIST",
+        "A runtime matrix: every cell on each runtime, comma-separated, such as \"iOS 12.4,iOS 15.0,iOS 17.5\".")
+    static let out = OptionSpec("--out", value: "DIR", "The artifacts folder (default: artifacts/gate, replaced on each run).")
+    static let archiveInputs = OptionSpec(
+        "--archive-inputs",
+        "Copy every build's manifest, entitlements and executable into DIR/inputs/, so replay needs only the artifacts.")
+    static let quiet = OptionSpec(
+        "--quiet", "Print no progress on standard error (the verdict table still goes to standard output).")
+
+    static let specs: [OptionSpec] = [
+        caseID, runtime, runtimes, out, archiveInputs, CommonOptions.force, quiet, CommonOptions.timeout,
         CommonOptions.jobs, CommonOptions.buildsDir, CommonOptions.products,
     ]
-
-    /// A gate's builds go oldest first, by build number: in another order its paths would judge
-    /// downgrades as upgrades. (`run --from NEW --to OLD` is a downgrade asked for by name.)
-    /// - Throws: ``GateError/invalidValue(flag:value:reason:)`` naming both builds.
-    static func checkOrder(
-        _ ids: [String], _ builds: [String: Build], flag: String = "--builds", value: String? = nil
-    ) throws(GateError) {
-        for (older, newer) in zip(ids, ids.dropFirst()) {
-            guard let old = builds[older]?.manifest, let new = builds[newer]?.manifest else { continue }
-            guard BuildManifest.compareBuildNumbers(old.buildNumber, new.buildNumber) != .orderedAscending else { continue }
-            throw .invalidValue(
-                flag: flag, value: value ?? ids.joined(separator: ","),
-                reason: "lists \(older) (build \(old.buildNumber)) before \(newer) (build \(new.buildNumber)): "
-                    + "builds go oldest first, by build number")
-        }
-    }
 
     /// The default artifacts folder; a run replaces the previous one there.
     static let defaultOut = "artifacts/gate"
 
-    static func execute(
-        _ invocation: Invocation, builds: [String], path: BuildPair?, routes: [BuildPair]? = nil,
-        scenarios: [Scenario], shard: ShardSpec?
-    ) throws -> Int32 {
-        // First, so that a signal during the checks before the run also ends it with exit 3.
-        InterruptHandling.install()
-        let catalog = invocation.buildCatalog
-        for id in builds { try BuildPair.validate(buildID: id) }
-        var runtime =
-            try invocation.option("--runtime").map { text throws(UsageError) -> RuntimeVersion in
+    var source: BuildSource
+    var runtime: RuntimeVersion
+    /// A matrix of two or more runtimes (one runtime is no matrix: it is ``runtime``).
+    var runtimes: [RuntimeVersion]?
+    var caseID: String
+    var execution: CellExecution
+    /// The artifacts folder, absolute.
+    var out: String
+    var force: Bool
+    var archiveInputs: Bool
+    var quiet: Bool
+
+    init(_ options: OptionValues, source: BuildSource) throws {
+        self.source = source
+        let single = options.value(Self.runtime)
+        runtime =
+            try single.map { text throws(UsageError) -> RuntimeVersion in
                 guard let version = RuntimeVersion(text) else {
                     throw .invalidValue(text, for: "--runtime", reason: "is not an iOS runtime such as \"iOS 17.5\"")
                 }
                 return version
             } ?? .current
-        var runtimes = try invocation.option("--runtimes").map { try RuntimeVersion.parseList($0) }
-        if let list = runtimes {
-            if invocation.option("--runtime") != nil {
+        let matrixText = options.value(Self.runtimes)
+        runtimes = try matrixText.map { try RuntimeVersion.parseList($0) }
+        if let list = runtimes, let matrixText {
+            if single != nil {
                 throw UsageError.invalidValue(
-                    invocation.option("--runtimes")!, for: "--runtimes",
-                    reason: "cannot be given with --runtime (name it in the list)")
+                    matrixText, for: "--runtimes", reason: "cannot be given with --runtime (name it in the list)")
             }
             // One runtime is no matrix: the run and its artifacts are those of --runtime.
             runtime = list[0]
             if list.count == 1 { runtimes = nil }
         }
-        let caseID = try invocation.caseID()
-        let jobs = try invocation.integer("--jobs", in: 1...64) ?? ProcessInfo.processInfo.activeProcessorCount
-        let timeout = Double(try invocation.integer("--timeout", in: 1...3600) ?? 30)
-        let resolved = try GateRun.resolveBuilds(builds, catalog: catalog)
-        // A gate's builds go oldest first; `run` takes the one path it is given, a downgrade too.
-        if path == nil { try checkOrder(builds, resolved) }
-        var inputs = RunInputs(
-            builds: builds, path: path, runtime: runtime, caseID: caseID, scenarios: scenarios,
-            buildFiles: [:], runnerVersion: UpgradeRunnerVersion.current, shard: shard,
-            routes: path == nil ? try GatePlan.recordedRoutes(builds: builds, given: routes) : nil)
-        inputs.runtimes = runtimes
-        // The plan first: a plan that cannot run (no scenario applies to any path) is bad input
-        // found before any executable is hashed or launched.
-        _ = try inputs.plan()
-        inputs.buildFiles = try GateRun.pin(resolved)
-        if invocation.flag("--archive-inputs") {
-            inputs.archivedInputs = try ArchivedInputs.plan(for: resolved, pins: inputs.buildFiles)
-        }
-        let out = invocation.absolute(invocation.option("--out") ?? defaultOut)
-        let force = invocation.flag("--force") || invocation.option("--out") == nil
-        let console = invocation.console
-        let run = GateRun(
-            inputs: inputs, outFolder: out, jobs: jobs, force: force, timeout: timeout,
-            progress: GateProgress(console: console, quiet: invocation.flag("--quiet")))
-        let report = try run.execute(builds: resolved)
+        caseID = try CaseIDOption.read(options, Self.caseID)
+        execution = try CellExecution(options)
+        let given = OutOption(options, Self.out)
+        out = given.folder(else: options.absolute(Self.defaultOut))
+        force = given.force
+        archiveInputs = options.flag(Self.archiveInputs)
+        quiet = options.flag(Self.quiet)
+    }
+
+    /// A comma-separated list of build ids, each trimmed.
+    static func list(_ text: String) -> [String] {
+        text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    /// The request these settings make for `builds` (one `path` for `run`).
+    func request(
+        builds: [String], path: BuildPair?, routes: [BuildPair]? = nil, scenarios: [Scenario], shard: ShardSpec?
+    ) -> GateRequest {
+        GateRequest(
+            builds: builds, path: path, routes: routes, scenarios: scenarios, shard: shard, runtime: runtime,
+            runtimes: runtimes, caseID: caseID, jobs: execution.jobs, timeout: execution.timeout, out: out, force: force,
+            archiveInputs: archiveInputs, buildsFolder: source.catalog.folder,
+            productsFolder: source.catalog.productsFolder)
+    }
+
+    /// Runs the request, prints the verdict table, and returns the exit code.
+    func execute(
+        builds: [String], path: BuildPair?, routes: [BuildPair]? = nil, scenarios: [Scenario], shard: ShardSpec?,
+        console: Console
+    ) throws -> Int32 {
+        let request = request(builds: builds, path: path, routes: routes, scenarios: scenarios, shard: shard)
+        let (report, inputs) = try request.execute(progress: GateProgress(console: console, quiet: quiet))
         console.output(GateArtifacts.summaryText(report: report, inputs: inputs), terminator: "")
-        if !invocation.flag("--quiet") { console.error("artifacts: \(out)") }
+        if !quiet { console.error("artifacts: \(out)") }
         return report.verdict.exitCode
     }
 }

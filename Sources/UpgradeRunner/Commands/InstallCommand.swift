@@ -15,11 +15,22 @@ enum InstallCommand {
             build number is a downgrade, allowed as simctl allows it, and recorded.
             """)
 
-    static func run(_ invocation: Invocation) throws -> Int32 {
-        let catalog = invocation.buildCatalog
+    /// The options of `install`, read once.
+    struct Options {
+        var source: BuildSource
+        var devices: DevicesRoot
+
+        init(_ options: OptionValues) {
+            source = BuildSource(options)
+            devices = DevicesRoot(options)
+        }
+    }
+
+    static func run(_ options: Options, _ invocation: Invocation) throws -> Int32 {
+        let catalog = options.source.catalog
         // The build is checked before the device is touched: a bad build changes nothing.
         let build = try catalog.build(invocation.argument("BUILD"))
-        let session = try invocation.session()
+        let session = try options.devices.session(invocation)
         let app = try session.install(build)
         let record = app.record
         var line =

@@ -31,12 +31,12 @@ enum KeychainDumpCommand {
     /// How a digest is shown: the device's redaction, named by its algorithm.
     static let digestPrefix = "hmac-sha256:"
 
-    static func run(_ invocation: Invocation) throws -> Int32 {
+    static func run(_ options: DeviceListing, _ invocation: Invocation) throws -> Int32 {
         let action = invocation.argument("ACTION")
         guard action == "dump" else {
             throw UsageError.invalidValue(action, for: "keychain ACTION", reason: "is not a keychain action (only \"dump\")")
         }
-        let device = try invocation.device()
+        let device = try options.devices.device(invocation)
         let redaction = try DeviceRedaction(device)
         let items = try device.keychainItems().map { record in
             Item(
@@ -48,7 +48,7 @@ enum KeychainDumpCommand {
             ($0.itemClass, $0.accessGroup, $0.service ?? "", $0.account ?? "", $0.dataDigest ?? "")
                 < ($1.itemClass, $1.accessGroup, $1.service ?? "", $1.account ?? "", $1.dataDigest ?? "")
         }
-        if invocation.flag("--json") {
+        if options.json {
             try invocation.printJSON(items)
             return ExitStatus.pass
         }

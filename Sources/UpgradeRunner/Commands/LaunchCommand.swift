@@ -7,11 +7,7 @@ enum LaunchCommand {
         ["launch"], summary: "Launch an installed app as a process and wait for it.",
         arguments: [CommonOptions.device, ArgumentSpec("BUNDLE-ID", "The app's bundle id.")],
         options: [
-            OptionSpec("--timeout", value: "SECONDS", "Kill the app with SIGKILL after this long (default: 30)."),
-            OptionSpec("--log", value: "FILE", "Where the app's stdout and stderr go (default: <device>/logs/<bundle id>.log)."),
-            OptionSpec("--crash-after", value: "K", "Kill the app right after its K-th store mutation (a crash point)."),
-            OptionSpec("--fault-plan", value: "FILE", "A fault plan (JSON) for the app's store operations."),
-            CommonOptions.json, CommonOptions.devicesRoot,
+            Options.timeout, Options.log, Options.crashAfter, Options.faultPlan, CommonOptions.json, CommonOptions.devicesRoot,
         ],
         passthrough: ArgumentSpec("ARGS", "Launch arguments for the app; -Key value pairs also reach its preferences."),
         discussion: """
@@ -36,26 +32,48 @@ enum LaunchCommand {
         var mutationLog: String
     }
 
-    static func run(_ invocation: Invocation) throws -> Int32 {
-        var options = LaunchOptions(arguments: invocation.parsed.passthrough)
-        if let text = invocation.option("--timeout") {
-            guard let seconds = Double(text), seconds > 0 else {
-                throw UsageError.invalidValue(text, for: "--timeout", reason: "is not a positive number of seconds")
-            }
-            options.timeout = seconds
-        }
-        if let path = invocation.option("--fault-plan") {
-            options.faultPlan = try readFaultPlan(invocation.absolute(path))
-        }
-        if let point = try invocation.integer("--crash-after", in: 1...1_000_000) {
-            options.faultPlan.crashAfterMutation = point
-        }
-        options.logPath = invocation.option("--log").map(invocation.absolute)
-        let bundleID = invocation.argument("BUNDLE-ID")
-        let session = try invocation.session()
-        let result = try session.launch(bundleID, options)
+    /// The options of `launch`, read and checked once (the fault plan file read and parsed).
+    struct Options {
+        static let timeout = OptionSpec(
+            "--timeout", value: "SECONDS", "Kill the app with SIGKILL after this long (default: 30).")
+        static let log = OptionSpec(
+            "--log", value: "FILE", "Where the app's stdout and stderr go (default: <device>/logs/<bundle id>.log).")
+        static let crashAfter = OptionSpec(
+            "--crash-after", value: "K", "Kill the app right after its K-th store mutation (a crash point).")
+        static let faultPlan = OptionSpec("--fault-plan", value: "FILE", "A fault plan (JSON) for the app's store operations.")
 
-        if invocation.flag("--json") {
+        /// The launch, but for its arguments (those after `--`).
+        var launch = LaunchOptions(arguments: [])
+        var json: Bool
+        var devices: DevicesRoot
+
+        init(_ options: OptionValues) throws {
+            if let text = options.value(Self.timeout) {
+                guard let seconds = Double(text), seconds > 0 else {
+                    throw UsageError.invalidValue(text, for: "--timeout", reason: "is not a positive number of seconds")
+                }
+                launch.timeout = seconds
+            }
+            if let path = options.value(Self.faultPlan) {
+                launch.faultPlan = try LaunchCommand.readFaultPlan(options.absolute(path))
+            }
+            if let point = try options.integer(Self.crashAfter, in: 1...1_000_000) {
+                launch.faultPlan.crashAfterMutation = point
+            }
+            launch.logPath = options.value(Self.log).map(options.absolute)
+            json = options.flag(CommonOptions.json)
+            devices = DevicesRoot(options)
+        }
+    }
+
+    static func run(_ options: Options, _ invocation: Invocation) throws -> Int32 {
+        var launch = options.launch
+        launch.arguments = invocation.passthrough
+        let bundleID = invocation.argument("BUNDLE-ID")
+        let session = try options.devices.session(invocation)
+        let result = try session.launch(bundleID, launch)
+
+        if options.json {
             var exitStatus: Int32?, signal: Int32?
             switch result.termination {
             case .exited(let code): exitStatus = code
@@ -71,14 +89,14 @@ enum LaunchCommand {
         }
         let summary = "\(bundleID) (\(result.buildID)) pid \(result.pid) \(result.termination)"
         if result.endedAtCrashPoint {
-            if !invocation.flag("--json") {
+            if !options.json {
                 invocation.console.output("\(summary) at planned crash point \(result.crashPoint ?? 0); log: \(result.logPath)")
             }
             return ExitStatus.pass
         }
         switch result.termination {
         case .exited(0):
-            if !invocation.flag("--json") {
+            if !options.json {
                 invocation.console.output("\(summary) in \(Int(result.duration * 1000)) ms; log: \(result.logPath)")
             }
             return ExitStatus.pass

@@ -6,8 +6,7 @@ enum MergeCommand {
         ["merge"], summary: "Join the artifacts of shards into one verdict.",
         arguments: [ArgumentSpec("DIR", "A shard's artifacts folder.", repeating: true)],
         options: [
-            OptionSpec("--out", value: "DIR", "The merged artifacts folder (required)."),
-            OptionSpec("--force", "Write into an --out that also holds files that are not a run's (they are left in place)."),
+            Options.out, CommonOptions.force,
         ],
         discussion: """
             Merges the shard folders of one gate (each made with --shard i/n from the same inputs) into one run.json,
@@ -17,11 +16,25 @@ enum MergeCommand {
             Exit code: 0 PASS, 1 FAIL, 2 bad usage or input, 3 UNKNOWN.
             """)
 
-    static func run(_ invocation: Invocation) throws -> Int32 {
-        guard let outOption = invocation.option("--out") else { throw UsageError.missingOption("--out", command: "merge") }
-        let folders = invocation.parsed.positionals.map(invocation.absolute)
-        let out = invocation.absolute(outOption)
-        let report = try GateMerger.merge(folders: folders, out: out, force: invocation.flag("--force"))
+    /// The options of `merge`, read and checked once.
+    struct Options {
+        static let out = OptionSpec("--out", value: "DIR", "The merged artifacts folder (required).")
+
+        /// The merged artifacts folder, absolute.
+        var out: String
+        var force: Bool
+
+        init(_ options: OptionValues) throws(UsageError) {
+            guard let given = OutOption(options, Self.out).given else { throw .missingOption("--out", command: "merge") }
+            out = given
+            force = options.flag(CommonOptions.force)
+        }
+    }
+
+    static func run(_ options: Options, _ invocation: Invocation) throws -> Int32 {
+        let folders = invocation.positionals.map(invocation.absolute)
+        let out = options.out
+        let report = try GateMerger.merge(folders: folders, out: out, force: options.force)
         let inputs = try RunInputs.read(from: out + "/" + GateArtifacts.runFile)
         invocation.console.output(GateArtifacts.summaryText(report: report, inputs: inputs), terminator: "")
         invocation.console.error("artifacts: \(out)")

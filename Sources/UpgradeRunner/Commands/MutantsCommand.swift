@@ -7,16 +7,8 @@ enum MutantsCommand {
     static let spec = CommandSpec(
         ["mutants"], summary: "Run the known-bad builds against the gate: which condition caught each.",
         options: [
-            CommonOptions.jobs,
-            OptionSpec("--out", value: "DIR", "The artifacts folder (default: artifacts/mutants, replaced on each run)."),
-            OptionSpec("--builds", value: "IDS", "The released builds, oldest first, comma-separated (default: v1,v2,v3)."),
-            OptionSpec(
-                "--scenarios", value: "LIST", "The scenarios, comma-separated (default: every scenario, exploration included)."),
-            OptionSpec(
-                "--case-id", value: "ID", "The test-case id the secrets derive from (default: random, recorded in each run.json)."
-            ),
-            OptionSpec("--timeout", value: "SECONDS", "Seconds before a hanging app launch is killed (default: 30)."),
-            CommonOptions.buildsDir, CommonOptions.products,
+            CommonOptions.jobs, MutantsOptions.out, MutantsOptions.builds, MutantsOptions.scenarios, MutantsOptions.caseID,
+            CommonOptions.timeout, CommonOptions.buildsDir, CommonOptions.products,
         ],
         discussion: """
             Runs the gate over the released builds, then, for each known-bad build in builds/mutants/<id>/ (one anti-pattern
@@ -28,29 +20,53 @@ enum MutantsCommand {
             2 bad usage or input, 3 every mutant caught but the released builds' verdict is UNKNOWN.
             """)
 
+    static func run(_ options: MutantsOptions, _ invocation: Invocation) throws -> Int32 {
+        // First, so that a signal during the checks before the run also ends it with exit 3.
+        InterruptHandling.install()
+        let console = invocation.console
+        let run = MutantsRun(
+            catalog: options.source.catalog, released: options.released, scenarios: options.scenarios, runtime: .current,
+            caseID: options.caseID, outFolder: options.out, jobs: options.execution.jobs,
+            timeout: options.execution.timeout, progress: { console.error($0) })
+        _ = try MutantsRun.mutants(in: run.catalog)
+        try MutantsOutput.prepare(options.out)
+        let summary = try run.execute()
+        console.output(summary.table, terminator: "")
+        console.error("artifacts: \(options.out)")
+        return summary.exitCode
+    }
+}
+
+/// The options of `mutants`, read and checked once.
+struct MutantsOptions {
+    static let out = OptionSpec(
+        "--out", value: "DIR", "The artifacts folder (default: artifacts/mutants, replaced on each run).")
+    static let builds = OptionSpec(
+        "--builds", value: "IDS", "The released builds, oldest first, comma-separated (default: v1,v2,v3).")
+    static let scenarios = OptionSpec(
+        "--scenarios", value: "LIST", "The scenarios, comma-separated (default: every scenario, exploration included).")
+    static let caseID = OptionSpec(
+        "--case-id", value: "ID", "The test-case id the secrets derive from (default: random, recorded in each run.json).")
+
     /// The default artifacts folder; a run replaces the previous one there.
     static let defaultOut = "artifacts/mutants"
 
-    static func run(_ invocation: Invocation) throws -> Int32 {
-        // First, so that a signal during the checks before the run also ends it with exit 3.
-        InterruptHandling.install()
-        let released = (invocation.option("--builds") ?? "v1,v2,v3").split(separator: ",", omittingEmptySubsequences: false)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
+    var source: BuildSource
+    /// The released builds, oldest first.
+    var released: [String]
+    var scenarios: [Scenario]
+    var caseID: String
+    var execution: CellExecution
+    /// The artifacts folder, absolute.
+    var out: String
+
+    init(_ options: OptionValues) throws {
+        source = BuildSource(options)
+        released = GateSettings.list(options.value(Self.builds) ?? "v1,v2,v3")
         _ = try GatePlan.defaultPaths(builds: released)
-        let scenarios = try invocation.option("--scenarios").map { try Scenario.parseList($0) } ?? Scenario.allCases
-        let caseID = try invocation.caseID()
-        let jobs = try invocation.integer("--jobs", in: 1...64) ?? ProcessInfo.processInfo.activeProcessorCount
-        let timeout = Double(try invocation.integer("--timeout", in: 1...3600) ?? 30)
-        let out = invocation.absolute(invocation.option("--out") ?? defaultOut)
-        let console = invocation.console
-        let run = MutantsRun(
-            catalog: invocation.buildCatalog, released: released, scenarios: scenarios, runtime: .current,
-            caseID: caseID, outFolder: out, jobs: jobs, timeout: timeout, progress: { console.error($0) })
-        _ = try MutantsRun.mutants(in: run.catalog)
-        try MutantsOutput.prepare(out)
-        let summary = try run.execute()
-        console.output(summary.table, terminator: "")
-        console.error("artifacts: \(out)")
-        return summary.exitCode
+        scenarios = try options.value(Self.scenarios).map { try Scenario.parseList($0) } ?? Scenario.allCases
+        caseID = try CaseIDOption.read(options, Self.caseID)
+        execution = try CellExecution(options)
+        out = OutOption(options, Self.out, force: nil).folder(else: options.absolute(Self.defaultOut))
     }
 }

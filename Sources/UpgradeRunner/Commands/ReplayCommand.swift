@@ -10,14 +10,7 @@ enum ReplayCommand {
                 "DIR", "An artifacts folder holding run.json and gate.json, or a bundle file made by upgrade-runner bundle.")
         ],
         options: [
-            OptionSpec(
-                "--out", value: "DIR",
-                "Where the replay writes its artifacts (default: DIR/replay, or NAME-replay beside a bundle NAME.tar.gz; replaced on each replay)."
-            ),
-            OptionSpec("--force", "Write into an --out that also holds files that are not a run's (they are left in place)."),
-            OptionSpec("--quiet", "Print no progress on standard error."),
-            CommonOptions.jobs,
-            OptionSpec("--timeout", value: "SECONDS", "Seconds before a hanging app launch is killed (default: 30)."),
+            ReplayOptions.out, CommonOptions.force, ReplayOptions.quiet, CommonOptions.jobs, CommonOptions.timeout,
             CommonOptions.buildsDir, CommonOptions.products,
         ],
         discussion: """
@@ -37,7 +30,7 @@ enum ReplayCommand {
             UNKNOWN run, a changed build or archived input, a damaged bundle).
             """)
 
-    static func run(_ invocation: Invocation) throws -> Int32 {
+    static func run(_ options: ReplayOptions, _ invocation: Invocation) throws -> Int32 {
         // First, so that a signal during the checks before the run also ends it with exit 3.
         InterruptHandling.install()
         let given = invocation.absolute(invocation.argument("DIR"))
@@ -52,17 +45,14 @@ enum ReplayCommand {
         let builds: [String: Build]
         do {
             inputs = try archivedInputs(in: folder)
-            let catalog = try catalog(for: inputs, in: folder, invocation)
+            let catalog = try catalog(for: inputs, in: folder, else: options.source.catalog)
             builds = try GateRun.resolveBuilds(inputs.builds, catalog: catalog)
             try checkPinned(inputs, against: try GateRun.pin(builds))
         } catch let error as GateError where isBundle {
             throw error.naming(bundle: given, unpackedAt: unpacked)
         }
 
-        let jobs = try invocation.integer("--jobs", in: 1...64) ?? ProcessInfo.processInfo.activeProcessorCount
-        let timeout = Double(try invocation.integer("--timeout", in: 1...3600) ?? 30)
-        let out = invocation.absolute(invocation.option("--out") ?? (isBundle ? bundleReplayFolder(given) : folder + "/replay"))
-        let force = invocation.flag("--force") || invocation.option("--out") == nil
+        let out = options.out.folder(else: isBundle ? bundleReplayFolder(given) : folder + "/replay")
         var replayInputs = inputs
         if inputs.runnerVersion != UpgradeRunnerVersion.current {
             invocation.console.error(
@@ -71,8 +61,8 @@ enum ReplayCommand {
         }
         let console = invocation.console
         let run = GateRun(
-            inputs: replayInputs, outFolder: out, jobs: jobs, force: force, timeout: timeout,
-            progress: GateProgress(console: console, quiet: invocation.flag("--quiet")))
+            inputs: replayInputs, outFolder: out, jobs: options.execution.jobs, force: options.out.force,
+            timeout: options.execution.timeout, progress: GateProgress(console: console, quiet: options.quiet))
         let report = try run.execute(builds: builds)
         console.error("replay: \(out) (verdict \(report.verdict))")
 
@@ -156,10 +146,10 @@ enum ReplayCommand {
 
     /// The builds of DIR/inputs/ when the run archived them and the folder is there (each file
     /// checked against its pinned digest first), else the builds folder and products as today.
-    static func catalog(for inputs: RunInputs, in folder: String, _ invocation: Invocation) throws -> BuildCatalog {
+    static func catalog(for inputs: RunInputs, in folder: String, else given: BuildCatalog) throws -> BuildCatalog {
         guard let archive = inputs.archivedInputs,
             FileManager.default.fileExists(atPath: folder + "/" + ArchivedInputs.folderName)
-        else { return invocation.buildCatalog }
+        else { return given }
         return try archive.catalog(in: folder, pins: inputs.buildFiles, runFile: folder + "/" + GateArtifacts.runFile)
     }
 
@@ -177,6 +167,27 @@ enum ReplayCommand {
                     code: ExitStatus.usage)
             }
         }
+    }
+}
+
+/// The options of `replay`, read and checked once.
+struct ReplayOptions {
+    static let out = OptionSpec(
+        "--out", value: "DIR",
+        "Where the replay writes its artifacts (default: DIR/replay, or NAME-replay beside a bundle NAME.tar.gz; replaced on each replay)."
+    )
+    static let quiet = OptionSpec("--quiet", "Print no progress on standard error.")
+
+    var source: BuildSource
+    var execution: CellExecution
+    var out: OutOption
+    var quiet: Bool
+
+    init(_ options: OptionValues) throws {
+        source = BuildSource(options)
+        execution = try CellExecution(options)
+        out = OutOption(options, Self.out)
+        quiet = options.flag(Self.quiet)
     }
 }
 

@@ -6,8 +6,7 @@ enum ScanSecretsCommand {
         ["scan-secrets"], summary: "Scan a folder for seeded secrets.",
         arguments: [ArgumentSpec("DIR", "The folder to scan, usually an artifacts folder.")],
         options: [
-            OptionSpec("--case-id", value: "ID", "The test case whose secrets to look for, when DIR holds no run.json."),
-            CommonOptions.json,
+            Options.caseID, CommonOptions.json,
         ],
         discussion: """
             Looks for every secret the run seeded (the case's own and those of the extra cases the stale-leftovers and
@@ -28,12 +27,30 @@ enum ScanSecretsCommand {
         var patterns: Int
     }
 
-    static func run(_ invocation: Invocation) throws -> Int32 {
+    /// The options of `scan-secrets`, read once.
+    struct Options {
+        static let caseID = OptionSpec(
+            "--case-id", value: "ID", "The test case whose secrets to look for, when DIR holds no run.json.")
+
+        /// `--case-id` as given (checked against DIR/run.json when the scan starts).
+        var caseID: String?
+        var json: Bool
+        /// The builds whose secret labels to look for: the environment's builds folder (the command takes no --builds-dir).
+        var source: BuildSource
+
+        init(_ options: OptionValues) {
+            caseID = options.value(Self.caseID)
+            json = options.flag(CommonOptions.json)
+            source = BuildSource.environment(options)
+        }
+    }
+
+    static func run(_ options: Options, _ invocation: Invocation) throws -> Int32 {
         let folder = invocation.absolute(invocation.argument("DIR"))
-        let caseID = try caseID(in: folder, flag: invocation.option("--case-id"))
-        let labels = invocation.buildCatalog.declaredSecretLabels()
+        let caseID = try caseID(in: folder, flag: options.caseID)
+        let labels = options.source.catalog.declaredSecretLabels()
         let result = try SecretScanner.scan(directory: folder, secrets: GateRun.secrets(caseID: caseID, labels: labels))
-        if invocation.flag("--json") {
+        if options.json {
             try invocation.printJSON(
                 Output(
                     caseID: caseID, leaks: result.leaks, unreadable: result.unreadable,
@@ -66,6 +83,6 @@ enum ScanSecretsCommand {
             throw UsageError.invalidValue(
                 folder, for: "scan-secrets", reason: "holds no run.json; pass --case-id to name the case")
         }
-        return try Invocation.validCaseID(flag)
+        return try CaseIDOption.valid(flag)
     }
 }

@@ -9,8 +9,8 @@ enum UninstallCommand {
             "Removes the app's bundle and data containers. Its keychain items and app group containers stay,\nas on iOS: a reinstalled app finds them."
     )
 
-    static func run(_ invocation: Invocation) throws -> Int32 {
-        let session = try invocation.session()
+    static func run(_ devices: DevicesRoot, _ invocation: Invocation) throws -> Int32 {
+        let session = try devices.session(invocation)
         try session.uninstall(invocation.argument("BUNDLE-ID"))
         invocation.console.output("\(session.udid): uninstalled \(invocation.argument("BUNDLE-ID")); keychain items kept")
         return ExitStatus.pass

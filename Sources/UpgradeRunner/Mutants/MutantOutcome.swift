@@ -2,17 +2,17 @@
 /// whether its expected condition was among them.
 public struct MutantOutcome: Codable, Equatable, Sendable {
     /// The mutant's build id.
-    public var id: String
+    public internal(set) var id: String
     /// The anti-pattern it carries (its manifest's `antiPattern`).
-    public var antiPattern: String
+    public internal(set) var antiPattern: String
     /// The condition that must catch it (its manifest's `expectedCondition`).
-    public var expected: GateCondition
+    public internal(set) var expected: GateCondition
     /// The paths it ran on, such as `v1-to-no-read-back`, sorted.
-    public var paths: [String]
+    public internal(set) var paths: [String]
     /// Every condition with a FAIL cell on any of its paths, in declaration order.
-    public var failed: [GateCondition]
+    public internal(set) var failed: [GateCondition]
     /// Every condition with an UNKNOWN cell and no FAIL one, in declaration order.
-    public var unknown: [GateCondition]
+    public internal(set) var unknown: [GateCondition]
 
     /// A mutant's outcome.
     public init(
@@ -52,11 +52,11 @@ public struct MutantOutcome: Codable, Equatable, Sendable {
 /// The whole catalogue run: every mutant's outcome and the verdict of the released builds' gate.
 public struct MutantsSummary: Codable, Equatable, Sendable {
     /// The released builds' gate verdict (they must still PASS).
-    public var releasedVerdict: Verdict
+    public internal(set) var releasedVerdict: Verdict
     /// The released builds, oldest first.
-    public var released: [String]
+    public internal(set) var released: [String]
     /// One outcome per mutant, sorted by id.
-    public var mutants: [MutantOutcome]
+    public internal(set) var mutants: [MutantOutcome]
 
     /// A summary; mutants are sorted by id.
     public init(releasedVerdict: Verdict, released: [String], mutants: [MutantOutcome]) {

@@ -19,19 +19,19 @@ public struct ArchivedInputs: Codable, Equatable, Sendable {
     /// One build's archived files.
     public struct BuildEntry: Codable, Equatable, Sendable {
         /// The manifest's path, `inputs/builds/<id>/build.json`.
-        public var manifest: String
+        public internal(set) var manifest: String
         /// Lower-case hex SHA-256 of the manifest.
-        public var manifestSHA256: String
+        public internal(set) var manifestSHA256: String
         /// The entitlements file's path, `inputs/builds/<id>/<name>`.
-        public var entitlements: String
+        public internal(set) var entitlements: String
         /// The executable's path, `inputs/executables/<sha256>`.
-        public var executable: String
+        public internal(set) var executable: String
     }
 
     /// The version of the inputs folder's layout; a newer one is refused, not guessed at.
-    public var formatVersion: Int
+    public internal(set) var formatVersion: Int
     /// Build id to its files.
-    public var builds: [String: BuildEntry]
+    public internal(set) var builds: [String: BuildEntry]
 
     /// The current layout version.
     public static let currentFormatVersion = 1

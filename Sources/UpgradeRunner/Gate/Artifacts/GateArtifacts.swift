@@ -32,7 +32,7 @@ public enum GateArtifacts {
     /// - Returns: the plan of `inputs`.
     /// - Throws: ``GateError`` when the folder is in use, the inputs plan nothing, or a file cannot be written.
     @discardableResult
-    public static func begin(inputs: RunInputs, at folder: String, force: Bool) throws(GateError) -> GatePlan {
+    static func begin(inputs: RunInputs, at folder: String, force: Bool) throws(GateError) -> GatePlan {
         let plan = try inputs.plan()
         try OutputFolder.prepare(folder, force: force)
         try writeFile(GateJSON.pretty(inputs), to: folder, name: runFile)
@@ -45,7 +45,7 @@ public enum GateArtifacts {
     /// Writes the final run.json, junit.xml, summary.md and gate.json into `folder`, each atomically
     /// and gate.json last, then removes the in-progress marker.
     /// - Throws: ``GateError/io(path:doing:cause:)`` naming the file.
-    public static func write(report: GateReport, inputs: RunInputs, to folder: String) throws(GateError) {
+    static func write(report: GateReport, inputs: RunInputs, to folder: String) throws(GateError) {
         try createFolder(folder)
         try writeFile(GateJSON.pretty(inputs), to: folder, name: runFile)
         try writeVerdict(report: report, inputs: inputs, to: folder, finished: true)
@@ -53,12 +53,12 @@ public enum GateArtifacts {
     }
 
     /// The bytes of gate.json for `report` on `inputs`.
-    public static func gateJSON(report: GateReport, inputs: RunInputs, finished: Bool = true) -> Data {
+    static func gateJSON(report: GateReport, inputs: RunInputs, finished: Bool = true) -> Data {
         GateJSON.pretty(GateDocument(report: report, inputs: inputs, finished: finished))
     }
 
     /// The text of junit.xml for `report` on `inputs`.
-    public static func junitXML(report: GateReport, inputs: RunInputs) -> String {
+    static func junitXML(report: GateReport, inputs: RunInputs) -> String {
         JUnitWriter.render(report: report, inputs: inputs)
     }
 
@@ -148,10 +148,10 @@ enum ArtifactFile {
 /// Live is told from dead by an OS lock: the run holds a `flock` on the in-progress marker from
 /// ``prepare(_:force:)`` until ``GateArtifacts/write(report:inputs:to:)`` removes it, and the
 /// kernel drops the lock when the process ends however it ends.
-public enum OutputFolder {
+enum OutputFolder {
     /// The names a run writes at the top of its output folder (and `replay`, the folder a replay
     /// of it writes, which a new run makes stale).
-    public static let runEntries: Set<String> = [
+    static let runEntries: Set<String> = [
         GateArtifacts.runFile, GateArtifacts.gateFile, GateArtifacts.junitFile, GateArtifacts.summaryFile,
         GateArtifacts.inProgressMarker, ArtifactLayout.paths, "timings.json", "replay", ArchivedInputs.folderName,
     ]
@@ -164,7 +164,7 @@ public enum OutputFolder {
     /// With `force`, files that are not a run's are left in place (the leak scan reads them too).
     /// - Throws: ``GateError/outputFolderInUse(folder:reason:)``, one line naming the folder and,
     ///   where the advice works, `--force`.
-    public static func prepare(_ folder: String, force: Bool) throws(GateError) {
+    static func prepare(_ folder: String, force: Bool) throws(GateError) {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
         if manager.fileExists(atPath: folder, isDirectory: &isDirectory), !isDirectory.boolValue {

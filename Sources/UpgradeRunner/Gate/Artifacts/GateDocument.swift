@@ -8,23 +8,23 @@ import SimRuntime
 /// placeholder written when a run starts, so an interrupted run leaves an UNKNOWN verdict behind.
 public struct GateDocument: Codable, Equatable, Sendable {
     /// The version of gate.json's layout.
-    public var formatVersion: Int
+    public internal(set) var formatVersion: Int
     /// Whether the run finished; false in the placeholder written at the start.
-    public var finished: Bool
+    public internal(set) var finished: Bool
     /// `sha256:<hex>` of run.json's inputs without the shard (see ``RunInputs/digest``).
-    public var inputsDigest: String
+    public internal(set) var inputsDigest: String
     /// The test-case id.
-    public var caseID: String
+    public internal(set) var caseID: String
     /// The device runtime (the oldest of a matrix's).
-    public var runtime: RuntimeVersion
+    public internal(set) var runtime: RuntimeVersion
     /// A runtime matrix's runtimes, oldest first; nil (and absent) for one runtime.
-    public var runtimes: [RuntimeVersion]?
+    public internal(set) var runtimes: [RuntimeVersion]?
     /// The builds, oldest first.
-    public var builds: [String]
+    public internal(set) var builds: [String]
     /// The slice judged, or nil for all of it.
-    public var shard: ShardSpec?
+    public internal(set) var shard: ShardSpec?
     /// The judged report.
-    public var report: GateReport
+    public internal(set) var report: GateReport
 
     /// The current layout version.
     public static let currentFormatVersion = 1

@@ -4,9 +4,9 @@
 /// there is a FAIL of that cell, an unreadable file an UNKNOWN, and otherwise the cell PASSes. A
 /// leak anywhere else (run.json, a log beside the paths) is a FAIL of the whole run. The verdict
 /// files themselves are written after the scan, only from findings, which hold names and never values.
-public enum NoSecretInArtifactsChecker {
+enum NoSecretInArtifactsChecker {
     /// The findings for `result`, a scan of the output folder, over `cells` (other conditions' cells are ignored).
-    public static func findings(for result: SecretScanResult, cells: [GateCell]) -> [GateFinding] {
+    static func findings(for result: SecretScanResult, cells: [GateCell]) -> [GateFinding] {
         let owned = cells.filter { $0.condition == .noSecretInArtifacts }
         func folder(_ cell: GateCell) -> String { ArtifactLayout.cellFolder(path: cell.path, scenario: cell.scenario) + "/" }
         var findings: [GateFinding] = []

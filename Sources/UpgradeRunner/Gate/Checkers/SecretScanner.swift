@@ -1,21 +1,21 @@
 import Foundation
 
 /// A seeded secret the leak scan looks for, known by a label (such as `authToken`) that reports may print.
-public struct Secret: Hashable, Sendable {
+struct Secret: Hashable, Sendable {
     /// A name for reports; never the value.
-    public var label: String
+    var label: String
     /// The secret's bytes.
-    public var value: Data
+    var value: Data
 
     /// A secret.
-    public init(label: String, value: Data) {
+    init(label: String, value: Data) {
         self.label = label
         self.value = value
     }
 }
 
 /// How a secret appeared in a file.
-public enum SecretEncoding: String, Codable, Sendable, CaseIterable, Comparable {
+enum SecretEncoding: String, Codable, Sendable, CaseIterable, Comparable {
     /// The bytes themselves.
     case raw
     /// The bytes as a JSON string literal would escape them (`\/`, `\u0000`), when that differs from raw.
@@ -33,49 +33,49 @@ public enum SecretEncoding: String, Codable, Sendable, CaseIterable, Comparable 
     /// Upper-case hex of the secret's SHA-256.
     case sha256HexUpper = "SHA256-HEX"
 
-    public static func < (lhs: SecretEncoding, rhs: SecretEncoding) -> Bool {
+    static func < (lhs: SecretEncoding, rhs: SecretEncoding) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }
 }
 
 /// One file holding one secret in one encoding. It names the file, the encoding and the secret's
 /// index and label, never the value.
-public struct SecretLeak: Hashable, Codable, Sendable, Comparable, CustomStringConvertible {
+struct SecretLeak: Hashable, Codable, Sendable, Comparable, CustomStringConvertible {
     /// The file's path relative to the scanned folder.
-    public var file: String
+    var file: String
     /// The encoding found.
-    public var encoding: SecretEncoding
+    var encoding: SecretEncoding
     /// The secret's position in the list given to the scan, from 1.
-    public var secretIndex: Int
+    var secretIndex: Int
     /// The secret's label.
-    public var secretLabel: String
+    var secretLabel: String
 
     /// `paths/v1-to-v2/upgrade/status/01-v1-seed.json: holds secret #2 (authToken) as base64`.
-    public var description: String { "\(file): holds secret #\(secretIndex) (\(secretLabel)) as \(encoding.rawValue)" }
+    var description: String { "\(file): holds secret #\(secretIndex) (\(secretLabel)) as \(encoding.rawValue)" }
 
-    public static func < (lhs: SecretLeak, rhs: SecretLeak) -> Bool {
+    static func < (lhs: SecretLeak, rhs: SecretLeak) -> Bool {
         (lhs.file, lhs.secretIndex, lhs.encoding) < (rhs.file, rhs.secretIndex, rhs.encoding)
     }
 }
 
 /// What a scan read and found.
-public struct SecretScanResult: Equatable, Sendable {
+struct SecretScanResult: Equatable, Sendable {
     /// Every leak, sorted by file, secret and encoding.
-    public var leaks: [SecretLeak]
+    var leaks: [SecretLeak]
     /// Files that could not be read: the scan cannot vouch for them, so they make the condition UNKNOWN.
-    public var unreadable: [String]
+    var unreadable: [String]
     /// How many regular files were read (symbolic links are not followed).
-    public var filesScanned: Int
+    var filesScanned: Int
     /// How many bytes were read.
-    public var bytesScanned: Int
+    var bytesScanned: Int
     /// How many distinct byte patterns were searched for.
-    public var patterns: Int
+    var patterns: Int
 
     /// Whether no secret was found and every file could be read.
-    public var isClean: Bool { leaks.isEmpty && unreadable.isEmpty }
+    var isClean: Bool { leaks.isEmpty && unreadable.isEmpty }
 
     /// One line for a closing note: what the scan covered.
-    public var coverage: String {
+    var coverage: String {
         "\(filesScanned) files, \(bytesScanned) bytes, \(patterns) patterns (raw, JSON-escaped, base64, base64url, hex, HEX, SHA-256 hex)"
     }
 }
@@ -87,13 +87,13 @@ public struct SecretScanResult: Equatable, Sendable {
 ///
 /// The search indexes every pattern by its first two bytes, so each file is read and walked once
 /// whatever the number of secrets.
-public enum SecretScanner {
+enum SecretScanner {
     /// The shortest secret scanned for; shorter ones would match ordinary text.
-    public static let minimumSecretLength = 4
+    static let minimumSecretLength = 4
 
     /// Scans every regular file under `directory` for `secrets`.
     /// - Throws: ``GateError`` when the folder cannot be listed or a secret is shorter than ``minimumSecretLength``.
-    public static func scan(directory: String, secrets: [Secret]) throws(GateError) -> SecretScanResult {
+    static func scan(directory: String, secrets: [Secret]) throws(GateError) -> SecretScanResult {
         let patterns = try SecretPatterns(secrets: secrets)
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
@@ -129,7 +129,7 @@ public enum SecretScanner {
     }
 
     /// Scans `data` (one file's bytes, or a status line) and answers every (secret, encoding) found.
-    public static func scan(data: Data, secrets: [Secret]) throws(GateError) -> [(label: String, encoding: SecretEncoding)] {
+    static func scan(data: Data, secrets: [Secret]) throws(GateError) -> [(label: String, encoding: SecretEncoding)] {
         try SecretPatterns(secrets: secrets).matches(in: data).map { (secrets[$0.secret].label, $0.encoding) }
     }
 }

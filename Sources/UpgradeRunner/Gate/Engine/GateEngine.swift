@@ -6,16 +6,16 @@ import SimRuntime
 /// makes every verdict above it FAIL; otherwise any UNKNOWN, or any reason in `incomplete`, makes
 /// the overall verdict UNKNOWN. A finding for a cell that was not expected still counts, so a
 /// checker's FAIL can never be dropped by a plan that forgot its cell.
-public enum GateEngine {
+enum GateEngine {
     /// The reason a cell with no finding gives.
-    public static let noFindingReason = "no finding: the scenario did not run or did not finish"
+    static let noFindingReason = "no finding: the scenario did not run or did not finish"
 
     /// Judges the gate.
     /// - Parameters:
     ///   - expected: the cells the plan expects a verdict for.
     ///   - findings: the checkers' findings, in any order.
     ///   - incomplete: reasons the run as a whole is incomplete (missing shard, interrupted run).
-    public static func evaluate(expected: [GateCell], findings: [GateFinding], incomplete: [String] = []) -> GateReport {
+    static func evaluate(expected: [GateCell], findings: [GateFinding], incomplete: [String] = []) -> GateReport {
         var byCell: [GateCell: [GateFinding]] = [:]
         for cell in expected { byCell[cell, default: []] = [] }
         var runFindings: [GateFinding] = []

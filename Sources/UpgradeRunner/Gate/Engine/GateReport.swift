@@ -6,63 +6,63 @@ import SimRuntime
 /// Every collection is sorted, so encoding a report gives the same bytes for the same findings.
 public struct GateReport: Codable, Equatable, Sendable {
     /// The overall verdict.
-    public var verdict: Verdict
+    public internal(set) var verdict: Verdict
     /// Why the run is incomplete (a missing shard, an interrupted run); any entry makes the overall verdict at best UNKNOWN.
-    public var incomplete: [String]
+    public internal(set) var incomplete: [String]
     /// The verdict per checked condition, in declaration order.
-    public var conditions: [ConditionResult]
+    public internal(set) var conditions: [ConditionResult]
     /// The conditions no selected scenario checks: neither passed nor failed, listed so nobody reads them as passed.
-    public var notChecked: [GateCondition]
+    public internal(set) var notChecked: [GateCondition]
     /// The verdict per path, sorted by path id.
-    public var paths: [PathResult]
+    public internal(set) var paths: [PathResult]
     /// Findings about the whole run rather than one path (a leak in run.json, say).
-    public var runFindings: [GateFinding]
+    public internal(set) var runFindings: [GateFinding]
     /// Every reason the overall verdict is not PASS: FAIL reasons first, then UNKNOWN ones.
-    public var reasons: [String]
+    public internal(set) var reasons: [String]
     /// The verdict per runtime of a runtime matrix, oldest first; nil (and absent from gate.json) for one runtime.
-    public var runtimeVerdicts: [RuntimeResult]? = nil
+    public internal(set) var runtimeVerdicts: [RuntimeResult]? = nil
 
     /// One runtime's verdict over its paths, and how many (path, scenario) cases passed, failed and are unknown.
     public struct RuntimeResult: Codable, Equatable, Sendable {
-        public var runtime: RuntimeVersion
-        public var verdict: Verdict
-        public var passed: Int
-        public var failed: Int
-        public var unknown: Int
+        public internal(set) var runtime: RuntimeVersion
+        public internal(set) var verdict: Verdict
+        public internal(set) var passed: Int
+        public internal(set) var failed: Int
+        public internal(set) var unknown: Int
     }
 
     /// A condition's verdict over every path.
     public struct ConditionResult: Codable, Equatable, Sendable {
-        public var condition: GateCondition
-        public var verdict: Verdict
+        public internal(set) var condition: GateCondition
+        public internal(set) var verdict: Verdict
         /// How many cells of this condition passed, failed and are unknown.
-        public var passed: Int
-        public var failed: Int
-        public var unknown: Int
+        public internal(set) var passed: Int
+        public internal(set) var failed: Int
+        public internal(set) var unknown: Int
     }
 
     /// A path's verdict and its scenarios.
     public struct PathResult: Codable, Equatable, Sendable {
-        public var path: String
-        public var verdict: Verdict
-        public var scenarios: [ScenarioResult]
+        public internal(set) var path: String
+        public internal(set) var verdict: Verdict
+        public internal(set) var scenarios: [ScenarioResult]
     }
 
     /// A scenario's verdict on one path, and its cells.
     public struct ScenarioResult: Codable, Equatable, Sendable {
-        public var scenario: Scenario
-        public var verdict: Verdict
-        public var conditions: [CellResult]
+        public internal(set) var scenario: Scenario
+        public internal(set) var verdict: Verdict
+        public internal(set) var conditions: [CellResult]
     }
 
     /// One cell: a condition on a (path, scenario), with its findings.
     public struct CellResult: Codable, Equatable, Sendable {
-        public var condition: GateCondition
-        public var verdict: Verdict
+        public internal(set) var condition: GateCondition
+        public internal(set) var verdict: Verdict
         /// The messages of the findings that decided a FAIL or UNKNOWN verdict, or why there is none.
-        public var reasons: [String]
+        public internal(set) var reasons: [String]
         /// Every finding on this cell, PASS ones included.
-        public var findings: [GateFinding]
+        public internal(set) var findings: [GateFinding]
     }
 
     /// Every finding in the report, sorted.

@@ -11,7 +11,7 @@ import SimRuntime
 /// writers as a single run and, for the same findings, are byte-for-byte those of an unsharded run;
 /// every shard's `paths/` cell folders (status files, logs, diffs, snapshots) are copied in beside them,
 /// and the archived `inputs/` of the first shard that has them.
-public enum GateMerger {
+enum GateMerger {
     /// One shard folder as merge read it.
     struct Shard {
         var folder: String
@@ -28,7 +28,7 @@ public enum GateMerger {
     /// - Throws: ``GateError`` (exit 2) for a missing or malformed run.json or gate.json, shards of
     ///   other inputs or another count, a repeated shard, or an output folder in use.
     @discardableResult
-    public static func merge(folders: [String], out: String, force: Bool = false) throws(GateError) -> GateReport {
+    static func merge(folders: [String], out: String, force: Bool = false) throws(GateError) -> GateReport {
         let (inputs, findings, incomplete) = try read(folders: folders, out: out)
         let plan = try inputs.plan()
         var copies = try unitFolders(of: folders)

@@ -14,11 +14,11 @@
 /// (``CellRunner``), seeding nothing.
 public struct BuildPair: Hashable, Codable, Sendable, Comparable, CustomStringConvertible {
     /// The build installed first, or nil for a fresh install.
-    public var old: String?
+    public internal(set) var old: String?
     /// The builds installed in place between `old` and `new`, in order (empty for a two-build path).
-    public var via: [String]
+    public internal(set) var via: [String]
     /// The build installed last.
-    public var new: String
+    public internal(set) var new: String
 
     /// A path from `old` (nil for a fresh install) to `new`, through `via`.
     public init(old: String?, via: [String] = [], new: String) {

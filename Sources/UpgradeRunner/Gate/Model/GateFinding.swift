@@ -7,23 +7,23 @@ import SimSecurity
 /// name and the runtime. A finding never holds a secret value; checkers build messages from names only.
 public struct GateFinding: Hashable, Codable, Sendable, Comparable {
     /// The condition judged.
-    public var condition: GateCondition
+    public internal(set) var condition: GateCondition
     /// The path id (`v1-to-v2`, `none-to-v3`), or nil for a finding about the whole run.
-    public var path: String?
+    public internal(set) var path: String?
     /// The scenario, or nil for a finding about the whole run.
-    public var scenario: Scenario?
+    public internal(set) var scenario: Scenario?
     /// The item concerned: a keychain item's name, a preference key, an artifact file.
-    public var item: String?
+    public internal(set) var item: String?
     /// The verdict on this subject.
-    public var verdict: Verdict
+    public internal(set) var verdict: Verdict
     /// The store operation concerned, such as `SecItemCopyMatching`.
-    public var operation: String?
+    public internal(set) var operation: String?
     /// The OSStatus the operation answered.
-    public var status: Int32?
+    public internal(set) var status: Int32?
     /// The runtime that answered it; the same mistake answers different codes on different iOS versions.
-    public var runtime: RuntimeVersion?
+    public internal(set) var runtime: RuntimeVersion?
     /// One line for people; see ``describe(item:operation:status:runtime:detail:)``.
-    public var message: String
+    public internal(set) var message: String
 
     /// A finding with the given fields; `message` defaults to one built by ``describe(item:operation:status:runtime:detail:)``.
     public init(
@@ -101,11 +101,11 @@ public struct GateFinding: Hashable, Codable, Sendable, Comparable {
 /// One expected judgement: a condition on a (path, scenario). A cell with no finding is UNKNOWN.
 public struct GateCell: Hashable, Codable, Sendable, Comparable, CustomStringConvertible {
     /// The path id.
-    public var path: String
+    public internal(set) var path: String
     /// The scenario run on that path.
-    public var scenario: Scenario
+    public internal(set) var scenario: Scenario
     /// The condition the scenario checks.
-    public var condition: GateCondition
+    public internal(set) var condition: GateCondition
 
     /// A cell.
     public init(path: String, scenario: Scenario, condition: GateCondition) {

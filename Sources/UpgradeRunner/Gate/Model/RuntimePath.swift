@@ -9,9 +9,9 @@ import SimRuntime
 /// slash, if any, ends the runtime.
 public struct RuntimePath: Hashable, Sendable, CustomStringConvertible {
     /// The runtime of a matrix cell; nil for a one-runtime gate.
-    public var runtime: RuntimeVersion?
+    public internal(set) var runtime: RuntimeVersion?
     /// The upgrade path.
-    public var pair: BuildPair
+    public internal(set) var pair: BuildPair
 
     /// A path on `runtime` (nil outside a matrix).
     public init(runtime: RuntimeVersion?, pair: BuildPair) {

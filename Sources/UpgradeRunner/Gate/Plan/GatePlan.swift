@@ -1,33 +1,33 @@
 import SimRuntime
 
 /// One unit of work: a scenario on a path (on one runtime of a matrix), run on its own fresh device.
-public struct PlanUnit: Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
+struct PlanUnit: Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
     /// The path.
-    public var path: BuildPair
+    var path: BuildPair
     /// The scenario.
-    public var scenario: Scenario
+    var scenario: Scenario
     /// The runtime of a runtime-matrix unit; nil on a one-runtime gate (the run's `runtime`).
-    public var runtime: RuntimeVersion?
+    var runtime: RuntimeVersion?
 
     /// A unit.
-    public init(path: BuildPair, scenario: Scenario, runtime: RuntimeVersion? = nil) {
+    init(path: BuildPair, scenario: Scenario, runtime: RuntimeVersion? = nil) {
         self.path = path
         self.scenario = scenario
         self.runtime = runtime
     }
 
     /// The path as reports name it: `v1-to-v2`, or `iOS-15.0/v1-to-v2` in a matrix (see ``RuntimePath``).
-    public var pathID: String { RuntimePath(runtime: runtime, pair: path).id }
+    var pathID: String { RuntimePath(runtime: runtime, pair: path).id }
 
     /// The unit's folder under the output folder: `paths/v1-to-v2/upgrade` (`paths/iOS-15.0/v1-to-v2/upgrade`).
-    public var folder: String { ArtifactLayout.cellFolder(path: pathID, scenario: scenario) }
+    var folder: String { ArtifactLayout.cellFolder(path: pathID, scenario: scenario) }
 
     /// `v1-to-v2/upgrade`.
-    public var description: String { "\(pathID)/\(scenario)" }
+    var description: String { "\(pathID)/\(scenario)" }
 
     /// The cells this unit must judge: its scenario's conditions plus the rows of DESIGN.md's table
     /// that hold everywhere, honest-status (every launch) and no-secret-in-artifacts (every path).
-    public var cells: [GateCell] {
+    var cells: [GateCell] {
         var conditions = scenario.checks
         for everywhere in GateCondition.everywhere where !conditions.contains(everywhere) {
             conditions.append(everywhere)
@@ -37,7 +37,7 @@ public struct PlanUnit: Hashable, Sendable, Codable, Comparable, CustomStringCon
 
     /// Units sort by path id (runtime first in a matrix), then scenario in DESIGN.md's order: the
     /// order shards are dealt in, so a matrix's shards each get cells of every runtime.
-    public static func < (lhs: PlanUnit, rhs: PlanUnit) -> Bool { (lhs.pathID, lhs.scenario) < (rhs.pathID, rhs.scenario) }
+    static func < (lhs: PlanUnit, rhs: PlanUnit) -> Bool { (lhs.pathID, lhs.scenario) < (rhs.pathID, rhs.scenario) }
 }
 
 /// What a gate or a run will do: its paths, its scenarios and the sorted (path, scenario) units.
@@ -53,20 +53,20 @@ public struct PlanUnit: Hashable, Sendable, Codable, Comparable, CustomStringCon
 /// `gate --routes`, closed under prefixes (``closedRoutes(_:)``), so that the first launch after each
 /// hop is explored exactly once, on the route that ends with that hop. A fresh install of each build
 /// comes along either way.
-public struct GatePlan: Equatable, Sendable {
+struct GatePlan: Equatable, Sendable {
     /// The paths, sorted by id.
-    public let paths: [BuildPair]
+    let paths: [BuildPair]
     /// The scenarios asked for, in DESIGN.md's order.
-    public let scenarios: [Scenario]
+    let scenarios: [Scenario]
     /// Every unit, sorted; shards slice this list.
-    public let units: [PlanUnit]
+    let units: [PlanUnit]
 
     /// The two-build paths for `builds` (oldest first): every ordered pair old < new in the given
     /// order, plus a fresh install of each build; sorted by id. This is the plan of a run.json that
     /// records no `routes` (every gate before routes existed, and a gate whose default routes are
     /// these pairs: two builds).
     /// - Throws: ``GateError`` for an empty list, a repeated build or a build id that cannot name a path.
-    public static func defaultPaths(builds: [String]) throws(GateError) -> [BuildPair] {
+    static func defaultPaths(builds: [String]) throws(GateError) -> [BuildPair] {
         if builds.isEmpty { throw .invalidValue(flag: "--builds", value: "", reason: "names no build") }
         for (index, id) in builds.enumerated() {
             try BuildPair.validate(buildID: id)
@@ -85,14 +85,14 @@ public struct GatePlan: Equatable, Sendable {
     /// two-build paths), plus the chain through every build in order, closed under prefixes; sorted
     /// by id. For v1,v2,v3: `v1-to-v2`, `v1-to-v2-to-v3`, `v1-to-v3`, `v2-to-v3`. No fresh install.
     /// - Throws: ``GateError`` as ``defaultPaths(builds:)``.
-    public static func defaultRoutes(builds: [String]) throws(GateError) -> [BuildPair] {
+    static func defaultRoutes(builds: [String]) throws(GateError) -> [BuildPair] {
         let pairs = try defaultPaths(builds: builds).filter { !$0.isFreshInstall }
         guard builds.count >= 2 else { return pairs }
         return closedRoutes(pairs + [BuildPair(route: builds)])
     }
 
     /// `routes` with every prefix of two or more builds added, each once, sorted by id.
-    public static func closedRoutes(_ routes: [BuildPair]) -> [BuildPair] {
+    static func closedRoutes(_ routes: [BuildPair]) -> [BuildPair] {
         Array(Set(routes.flatMap(\.prefixes))).sorted()
     }
 
@@ -100,7 +100,7 @@ public struct GatePlan: Equatable, Sendable {
     /// prefixes, or else the default routes when they hold a multi-hop route; nil when the default
     /// routes are the two-build paths (two builds), which is what a run.json without `routes` means,
     /// so such a gate's run.json keeps its bytes.
-    public static func recordedRoutes(builds: [String], given: [BuildPair]?) throws(GateError) -> [BuildPair]? {
+    static func recordedRoutes(builds: [String], given: [BuildPair]?) throws(GateError) -> [BuildPair]? {
         if let given { return closedRoutes(given) }
         let routes = try defaultRoutes(builds: builds)
         return routes.contains(where: \.isMultiHop) ? routes : nil
@@ -110,7 +110,7 @@ public struct GatePlan: Equatable, Sendable {
     /// - Throws: ``GateError/invalidValue(flag:value:reason:)`` naming `--routes` and the route, for a
     ///   route of fewer than two builds, one that names a build not in `builds`, repeats a build or
     ///   goes against their order.
-    public static func validate(route: BuildPair, builds: [String]) throws(GateError) {
+    static func validate(route: BuildPair, builds: [String]) throws(GateError) {
         let text = route.builds.joined(separator: ">")
         func bad(_ reason: String) -> GateError { .invalidValue(flag: "--routes", value: text, reason: reason) }
         if route.isFreshInstall || route.builds.count < 2 { throw bad("names fewer than two builds") }
@@ -139,7 +139,7 @@ public struct GatePlan: Equatable, Sendable {
     /// The gate over `builds` (oldest first) and `scenarios`, on `routes` (nil: the two-build paths
     /// of ``defaultPaths(builds:)``) plus a fresh install of each build.
     /// - Throws: ``GateError`` for bad build ids or routes, or when no scenario applies to any path.
-    public init(builds: [String], routes: [BuildPair]? = nil, scenarios: [Scenario]) throws(GateError) {
+    init(builds: [String], routes: [BuildPair]? = nil, scenarios: [Scenario]) throws(GateError) {
         var paths = try Self.defaultPaths(builds: builds)
         if let routes {
             for route in routes { try Self.validate(route: route, builds: builds) }
@@ -159,7 +159,7 @@ public struct GatePlan: Equatable, Sendable {
 
     /// A single path (`run --from OLD --to NEW`, or a fresh install when `path.old` is nil).
     /// - Throws: ``GateError/nothingToRun(_:)`` when a scenario does not fit the path.
-    public init(path: BuildPair, scenarios: [Scenario]) throws(GateError) {
+    init(path: BuildPair, scenarios: [Scenario]) throws(GateError) {
         for id in path.builds { try BuildPair.validate(buildID: id) }
         for scenario in scenarios where scenario.isFreshInstall != path.isFreshInstall {
             throw .nothingToRun(
@@ -172,7 +172,7 @@ public struct GatePlan: Equatable, Sendable {
 
     /// The plan that `inputs` describe: a single path when `inputs.path` is set, else the gate over
     /// `inputs.builds` on `inputs.routes`; every unit once per runtime when `inputs.runtimes` names a matrix.
-    public init(inputs: RunInputs) throws(GateError) {
+    init(inputs: RunInputs) throws(GateError) {
         let base: GatePlan
         if let path = inputs.path {
             base = try GatePlan(path: path, scenarios: inputs.scenarios)
@@ -200,13 +200,13 @@ public struct GatePlan: Equatable, Sendable {
     }
 
     /// The units of `shard` (every unit when nil), in order.
-    public func units(in shard: ShardSpec?) -> [PlanUnit] {
+    func units(in shard: ShardSpec?) -> [PlanUnit] {
         guard let shard else { return units }
         return units.enumerated().filter { shard.contains(offset: $0.offset) }.map(\.element)
     }
 
     /// The cells the engine must see a finding for, for `shard` (every cell when nil).
-    public func expectedCells(in shard: ShardSpec?) -> [GateCell] {
+    func expectedCells(in shard: ShardSpec?) -> [GateCell] {
         units(in: shard).flatMap(\.cells).sorted()
     }
 }

@@ -7,9 +7,9 @@ public struct RunInputs: Codable, Equatable, Sendable {
     /// The digests of one build's files.
     public struct BuildFiles: Codable, Equatable, Sendable {
         /// Lower-case hex SHA-256 of the build's executable.
-        public var executable: String
+        public internal(set) var executable: String
         /// Lower-case hex SHA-256 of the build's entitlements file.
-        public var entitlements: String
+        public internal(set) var entitlements: String
 
         /// Digests given as hex.
         public init(executable: String, entitlements: String) {
@@ -26,34 +26,34 @@ public struct RunInputs: Codable, Equatable, Sendable {
     }
 
     /// The version of run.json's layout.
-    public var formatVersion: Int
+    public internal(set) var formatVersion: Int
     /// The builds, oldest first: the gate's `--builds`, or a run's old and new build.
-    public var builds: [String]
+    public internal(set) var builds: [String]
     /// The one path of `upgrade-runner run`; nil for a gate over `builds`.
-    public var path: BuildPair?
+    public internal(set) var path: BuildPair?
     /// A gate's upgrade routes, closed under prefixes (`gate --routes`, or the default routes when
     /// they hold a multi-hop route such as `v1-to-v2-to-v3`); nil for the two-build paths of
     /// ``GatePlan/defaultPaths(builds:)`` (left out of run.json, whose bytes are then those of a
     /// gate before routes existed). Replay plans these same routes.
-    public var routes: [BuildPair]?
+    public internal(set) var routes: [BuildPair]?
     /// The device runtime; in a runtime matrix, the oldest of ``runtimes``.
-    public var runtime: RuntimeVersion
+    public internal(set) var runtime: RuntimeVersion
     /// The runtimes of a matrix (`gate --runtimes`), two or more, oldest first; nil for one runtime.
-    public var runtimes: [RuntimeVersion]?
+    public internal(set) var runtimes: [RuntimeVersion]?
     /// The test-case id the seeded data derives from.
-    public var caseID: String
+    public internal(set) var caseID: String
     /// The scenarios asked for.
-    public var scenarios: [Scenario]
+    public internal(set) var scenarios: [Scenario]
     /// The faults and crash point applied to the new build's first launch.
-    public var faultPlan: FaultPlan
+    public internal(set) var faultPlan: FaultPlan
     /// Build id to the digests of its executable and entitlements file.
-    public var buildFiles: [String: BuildFiles]
+    public internal(set) var buildFiles: [String: BuildFiles]
     /// The runner's version.
-    public var runnerVersion: String
+    public internal(set) var runnerVersion: String
     /// The slice this run covers; nil for all of it.
-    public var shard: ShardSpec?
+    public internal(set) var shard: ShardSpec?
     /// Where `inputs/` holds every build's files (`gate --archive-inputs`); nil when they were not archived.
-    public var archivedInputs: ArchivedInputs?
+    public internal(set) var archivedInputs: ArchivedInputs?
 
     /// The current layout version.
     public static let currentFormatVersion = 1
@@ -92,7 +92,7 @@ public struct RunInputs: Codable, Equatable, Sendable {
     }
 
     /// The plan these inputs describe.
-    public func plan() throws(GateError) -> GatePlan { try GatePlan(inputs: self) }
+    func plan() throws(GateError) -> GatePlan { try GatePlan(inputs: self) }
 
     /// Reads and checks `run.json` at `path`.
     /// - Throws: ``GateError`` naming the file when it is missing, not JSON of this layout, or of a newer version.

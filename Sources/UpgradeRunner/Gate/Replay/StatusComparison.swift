@@ -7,51 +7,51 @@ import SimRuntime
 /// Only status files are compared. Logs (free-form app output, which the status-file contract does
 /// not make deterministic), timings.json (wall times) and the verdict files (they follow from the
 /// status files) are not (DESIGN.md: "Timings go to a separate file that replay does not compare").
-public struct StatusComparison: Equatable, Sendable {
+struct StatusComparison: Equatable, Sendable {
     /// One JSON field whose value differs; a nil side means the field is absent there.
-    public struct FieldDifference: Equatable, Sendable, CustomStringConvertible {
+    struct FieldDifference: Equatable, Sendable, CustomStringConvertible {
         /// The field's path, such as `operations[3].status`; empty for the whole document.
-        public var field: String
+        var field: String
         /// The archived value as compact JSON, or nil when absent.
-        public var archived: String?
+        var archived: String?
         /// The replay's value as compact JSON, or nil when absent.
-        public var replay: String?
+        var replay: String?
 
         /// `operations[3].status: archived -25300, replay 0`.
-        public var description: String {
+        var description: String {
             let name = field.isEmpty ? "(document)" : field
             return "\(name): archived \(archived ?? "(absent)"), replay \(replay ?? "(absent)")"
         }
     }
 
     /// One status file present on both sides whose bytes differ.
-    public struct FileDifference: Equatable, Sendable {
+    struct FileDifference: Equatable, Sendable {
         /// The path relative to the run folder: `paths/v1-to-v2/upgrade/status/03-v2-verify.json`.
-        public var file: String
+        var file: String
         /// The fields that differ; empty when only the formatting differs.
-        public var fields: [FieldDifference]
+        var fields: [FieldDifference]
         /// Why the fields are not listed (a side is not JSON, or holds a seeded secret), if they are not.
-        public var note: String?
+        var note: String?
     }
 
     /// How many status files exist on both sides.
-    public var compared: Int
+    var compared: Int
     /// The files present on both sides whose bytes differ, sorted by path.
-    public var differing: [FileDifference]
+    var differing: [FileDifference]
     /// Status files only the archived run has.
-    public var onlyInArchived: [String]
+    var onlyInArchived: [String]
     /// Status files only the replay has.
-    public var onlyInReplay: [String]
+    var onlyInReplay: [String]
 
     /// Whether every status file is on both sides with the same bytes.
-    public var isIdentical: Bool { differing.isEmpty && onlyInArchived.isEmpty && onlyInReplay.isEmpty }
+    var isIdentical: Bool { differing.isEmpty && onlyInArchived.isEmpty && onlyInReplay.isEmpty }
 
     /// Compares the status files of the run folders `archived` and `replay`.
     /// - Parameter secrets: the run's seeded secrets; a differing file that holds one (in any encoding
     ///   the leak scan knows) has its fields named but its values withheld, so a replay report never
     ///   copies a leaked secret into a CI log.
     /// - Throws: ``GateError`` when a folder cannot be listed.
-    public static func compare(archived: String, replay: String, secrets: [Secret] = []) throws(GateError) -> StatusComparison {
+    static func compare(archived: String, replay: String, secrets: [Secret] = []) throws(GateError) -> StatusComparison {
         let old = try statusFiles(in: archived)
         let new = try statusFiles(in: replay)
         let both = old.intersection(new).sorted()
@@ -77,7 +77,7 @@ public struct StatusComparison: Equatable, Sendable {
 
     /// Every `paths/<path>/<scenario>/status/<name>.json` under `folder` (with the runtime's folder
     /// first in a matrix, `paths/iOS-15.0/<path>/...`), relative to it.
-    public static func statusFiles(in folder: String) throws(GateError) -> Set<String> {
+    static func statusFiles(in folder: String) throws(GateError) -> Set<String> {
         let root = folder + "/" + ArtifactLayout.paths
         let manager = FileManager.default
         guard manager.fileExists(atPath: root) else { return [] }
@@ -96,7 +96,7 @@ public struct StatusComparison: Equatable, Sendable {
     }
 
     /// The lines a person reads: `identical`, or each difference and a count.
-    public var report: [String] {
+    var report: [String] {
         if isIdentical { return ["identical"] }
         var lines: [String] = []
         for file in differing {

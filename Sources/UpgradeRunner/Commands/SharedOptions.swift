@@ -1,0 +1,143 @@
+import Foundation
+import SimDevice
+import SimRuntime
+
+// The option groups several commands share, each read by one struct.
+
+/// `--builds-dir` and `--products`: the archived builds and their executables (else
+/// `$UPGRADE_RUNNER_BUILDS`, else `./builds`; else `$UPGRADE_RUNNER_PRODUCTS`, else `./.build/debug`).
+struct BuildSource {
+    var catalog: BuildCatalog
+
+    init(_ options: OptionValues) {
+        self.init(
+            buildsDir: options.value(CommonOptions.buildsDir), products: options.value(CommonOptions.products),
+            options: options)
+    }
+
+    /// For a command that takes neither option (`scan-secrets`): the environment's folders, else the defaults.
+    static func environment(_ options: OptionValues) -> BuildSource {
+        BuildSource(buildsDir: nil, products: nil, options: options)
+    }
+
+    /// The builds folder alone, for a command that takes `--builds-dir` but no products (`entitlements`).
+    static func folder(_ options: OptionValues) -> String {
+        BuildSource(buildsDir: options.value(CommonOptions.buildsDir), products: nil, options: options).catalog.folder
+    }
+
+    private init(buildsDir: String?, products: String?, options: OptionValues) {
+        let environment = options.environment
+        catalog = BuildCatalog(
+            folder: options.absolute(buildsDir ?? environment["UPGRADE_RUNNER_BUILDS"] ?? "builds"),
+            productsFolder: options.absolute(
+                products ?? environment[BuildCatalog.productsEnvironmentKey] ?? ".build/debug"))
+    }
+}
+
+/// `--devices-root`: the devices, else `$UPGRADE_RUNNER_DEVICES`, else `~/.upgrade-runner/devices`.
+struct DevicesRoot {
+    var deviceSet: DeviceSet
+
+    init(_ options: OptionValues) {
+        deviceSet = DeviceSet(
+            root: options.absolute(
+                DeviceSet.resolveRoot(flag: options.value(CommonOptions.devicesRoot), environment: options.environment)))
+    }
+
+    /// The device named by the `DEVICE` argument.
+    func device(_ invocation: Invocation) throws -> Device { try deviceSet.device(invocation.argument("DEVICE")) }
+
+    /// The device named by the `DEVICE` argument, taken for this command.
+    func session(_ invocation: Invocation) throws -> DeviceSession { try device(invocation).acquire() }
+}
+
+/// `--json` and `--devices-root`: what a command that prints about devices reads (`device list`, `keychain`).
+struct DeviceListing {
+    var json: Bool
+    var devices: DevicesRoot
+
+    init(_ options: OptionValues) {
+        json = options.flag(CommonOptions.json)
+        devices = DevicesRoot(options)
+    }
+}
+
+/// `--jobs` and `--timeout`: how a run of cells goes (gate, run, replay, mutants).
+struct CellExecution {
+    /// Cells run in parallel (default: the number of CPUs).
+    var jobs: Int
+    /// Seconds before a hanging app launch is killed (default: 30).
+    var timeout: Double
+
+    static let jobsRange = 1...64
+    static let timeoutRange = 1...3600
+
+    init(_ options: OptionValues) throws(UsageError) {
+        jobs = try options.integer(CommonOptions.jobs, in: Self.jobsRange) ?? ProcessInfo.processInfo.activeProcessorCount
+        timeout = Double(try options.integer(CommonOptions.timeout, in: Self.timeoutRange) ?? 30)
+    }
+
+    /// Checks a Swift caller's jobs and timeout (the command line's are checked as they are read).
+    static func check(jobs: Int, timeout: Double) throws(UsageError) {
+        guard jobsRange.contains(jobs) else { throw OptionValues.outOfRange(String(jobs), CommonOptions.jobs, jobsRange) }
+        guard Double(timeoutRange.lowerBound) <= timeout, timeout <= Double(timeoutRange.upperBound) else {
+            throw .invalidValue(
+                String(timeout), for: CommonOptions.timeout.name,
+                reason: "is not a number of seconds from \(timeoutRange.lowerBound) to \(timeoutRange.upperBound)")
+        }
+    }
+}
+
+/// `--case-id`: 1 to ``maximumLength`` ASCII letters, digits, `-` and `_`, starting with a letter or
+/// digit (it becomes a launch argument, a part of service and account names and of file names, so it
+/// may not start with `-`); random when not given.
+enum CaseIDOption {
+    /// The case id `option` gives (each command has its own help text for it), else a random one.
+    static func read(_ options: OptionValues, _ option: OptionSpec) throws(UsageError) -> String {
+        guard let given = options.value(option) else { return CaseSecrets.randomCaseID() }
+        return try valid(given)
+    }
+
+    /// The longest case id: enough for a CI run id with a prefix, short enough for the keychain
+    /// account names and file names it becomes part of.
+    static let maximumLength = 64
+
+    static func valid(_ text: String) throws(UsageError) -> String {
+        let bytes = Array(text.utf8)
+        func isAlphanumeric(_ byte: UInt8) -> Bool {
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        }
+        guard let first = bytes.first, isAlphanumeric(first),
+            bytes.allSatisfy({ isAlphanumeric($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") })
+        else {
+            throw .invalidValue(
+                text, for: "--case-id", reason: "must be ASCII letters, digits, - and _, starting with a letter or digit")
+        }
+        guard bytes.count <= maximumLength else {
+            throw .invalidValue(text, for: "--case-id", reason: "is longer than \(maximumLength) characters")
+        }
+        return text
+    }
+}
+
+/// `--out` and `--force`: the artifacts folder of a run. A folder left to its default is replaced
+/// on each run (as if forced); one named by `--out` is guarded unless `--force`.
+struct OutOption {
+    /// `--out` made absolute, when given.
+    var given: String?
+    /// `--force` (false for a command that does not take it).
+    var forced: Bool
+
+    /// `option` is the command's own `--out` (each has its own help text).
+    init(_ options: OptionValues, _ option: OptionSpec, force: OptionSpec? = CommonOptions.force) {
+        given = options.value(option).map(options.absolute)
+        forced = force.map(options.flag) ?? false
+    }
+
+    /// Whether the run may write into a folder that holds files that are not a run's.
+    var force: Bool { forced || given == nil }
+
+    /// The folder: `--out`, else `fallback` (absolute).
+    func folder(else fallback: @autoclosure () -> String) -> String { given ?? fallback() }
+}

@@ -1,0 +1,65 @@
+import Testing
+@testable import UpgradeRunner
+
+/// Each command's options are a typed struct built once from the command line, reading only the
+/// options its spec declares.
+@Suite struct CommandOptionsTests {
+    /// The arguments each command needs for its options struct to be built to the end (every
+    /// option read): the required options.
+    static let required: [String: [String]] = [
+        "run": ["--to", "v2"], "bundle": ["--out", "x.tar.gz"], "merge": ["--out", "merged"],
+    ]
+
+    /// The options struct of `command`, built from `words` with undeclared reads recorded.
+    static func build(_ command: Command, _ words: [String]) throws -> [String] {
+        let log = UndeclaredReads()
+        let parsed = try ParsedArguments.parse(words, for: command.spec)
+        let values = OptionValues(
+            spec: command.spec, parsed: parsed, environment: ["UPGRADE_RUNNER_BUILDS": "/nonexistent"], log: log)
+        _ = try command.readOptions(values)
+        return log.all
+    }
+
+    @Test("every command's options struct reads only options its spec declares", arguments: CommandTable.all.map(\.spec.name))
+    func declaredOnly(name: String) throws {
+        let command = try #require(CommandTable.all.first { $0.spec.name == name })
+        // Positionals the parser requires, so that the options are read at all.
+        let positionals =
+            command.spec.arguments.filter { !$0.optional && !$0.repeating }.map { _ in "p" }
+            + (command.spec.arguments.contains { $0.repeating && !$0.optional } ? ["p"] : [])
+        #expect(try Self.build(command, positionals + (Self.required[name] ?? [])) == [])
+    }
+
+    @Test("an option read that its command does not declare is recorded (in a command run, it traps in debug)")
+    func undeclaredIsCaught() throws {
+        let spec = CommandSpec(["x"], summary: "s", options: [CommonOptions.jobs], discussion: "")
+        let log = UndeclaredReads()
+        let values = OptionValues(spec: spec, parsed: try ParsedArguments.parse([], for: spec), environment: [:], log: log)
+        _ = try values.integer(CommonOptions.jobs, in: 1...64)
+        #expect(log.all.isEmpty)
+        // Same name, another option: the launch --timeout is not the gate's.
+        _ = values.value(CommonOptions.timeout)
+        _ = values.flag(CommonOptions.json)
+        #expect(log.all == ["--timeout", "--json"])
+    }
+
+    @Test("gate's options are typed and checked once: --jobs, --case-id, --out, --scenarios")
+    func gateOptions() throws {
+        let command = try #require(CommandTable.command(matching: ["gate"]))
+        let words = ["--jobs", "3", "--case-id", "abc", "--out", "/tmp/o", "--scenarios", "upgrade,relaunch"]
+        let values = OptionValues(
+            spec: command.spec, parsed: try ParsedArguments.parse(words, for: command.spec), environment: [:])
+        let options = try GateOptions(values)
+        #expect(options.settings.execution.jobs == 3)
+        #expect(options.settings.caseID == "abc")
+        #expect(options.settings.out == "/tmp/o")
+        #expect(!options.settings.force)
+        #expect(options.scenarios == [.upgrade, .relaunch])
+        #expect(options.builds == ["v1", "v2", "v3"])
+        let bad = OptionValues(
+            spec: command.spec, parsed: try ParsedArguments.parse(["--jobs", "0"], for: command.spec), environment: [:])
+        #expect(throws: UsageError.invalidValue("0", for: "--jobs", reason: "is not a whole number from 1 to 64")) {
+            try GateOptions(bad)
+        }
+    }
+}
