@@ -113,7 +113,7 @@ let package = Package(
         .executableTarget(name: "launch-bench", dependencies: ["SimDevice", "TestSupport"], path: "Sources/Tools/launch-bench"),
 
         .testTarget(name: "UpgradeContractTests", dependencies: ["UpgradeContract"]),
-        .testTarget(name: "SimRuntimeTests", dependencies: ["SimRuntime", "TestSupport"]),
+        .testTarget(name: "SimRuntimeTests", dependencies: ["SimRuntime", "TestSupport", "CSHA256"]),
         .testTarget(name: "SimSecurityTests", dependencies: ["SimSecurity", "TestSupport"]),
         // The same iOS-style wrapper compiled in both language modes: only its import line differs from iOS code.
         .testTarget(name: "SimSecurityCompatTests", dependencies: ["SimSecurity"]),
