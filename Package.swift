@@ -3,14 +3,17 @@ import PackageDescription
 
 // The app builds (the executables the gate launches, hundreds of times a run) link the Swift runtime
 // and Foundation statically: a launch then maps one binary instead of about twenty shared libraries
-// (README, "Benchmarks": the launch costs, before and after, with their commands). A static link takes
-// from an archive only the members that resolve a symbol, and some of Foundation's members hold nothing
-// but a conformance to `_ObjectiveCBridgeable` that only run-time casts find (`Array`, `Set` and the
-// value types below): without them `[Any] as AnyObject` boxes the array instead of making an NSArray,
-// and NSKeyedArchiver writes a 0-byte binary archive (its `$objects` array is not a property list).
-// Each `--undefined` keeps one such member by naming its conformance descriptor. The main module is
+// (README, "Statically linked app builds": the cause of the breakage below and the costs, measured).
+// A static link takes from an archive only the members that resolve a symbol, and some of
+// Foundation's members hold a conformance to `_ObjectiveCBridgeable` that only run-time casts look
+// for (`Array`, `Set`, the value types below): without `Array`'s, `[Any] as AnyObject` boxes the
+// array instead of making an NSArray, and NSKeyedArchiver writes 0-byte binary archives. Each
+// `--undefined` keeps one such member by naming its conformance descriptor. The main module is
 // compiled with `-static-stdlib` too: it then imports the static Foundation, whose link entries name
-// the static libraries below it (CoreFoundation, ICU).
+// the static libraries below it (CoreFoundation, ICU). The Swift driver does not recompile a module
+// for `-static-stdlib` alone, and a main module compiled before it links with undefined CF and ICU
+// symbols: the define `STATIC_SWIFT_STDLIB` changes the compile command, so an existing `.build` is
+// recompiled too.
 let appBuildLinking: [LinkerSetting] = [
     .unsafeFlags(
         ["-static-stdlib"]
@@ -31,7 +34,8 @@ func appBuild(
     _ name: String, dependencies: [Target.Dependency] = ["LedgerKit", "AppHarness"], path: String? = nil
 ) -> Target {
     .executableTarget(
-        name: name, dependencies: dependencies, path: path, swiftSettings: [.unsafeFlags(["-static-stdlib"])],
+        name: name, dependencies: dependencies, path: path,
+        swiftSettings: [.unsafeFlags(["-static-stdlib"]), .define("STATIC_SWIFT_STDLIB")],
         linkerSettings: appBuildLinking)
 }
 
