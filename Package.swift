@@ -1,6 +1,44 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+// The app builds (the executables the gate launches, hundreds of times a run) link the Swift runtime
+// and Foundation statically: a launch then maps one binary instead of about twenty shared libraries
+// (README, "Statically linked app builds": the cause of the breakage below and the costs, measured).
+// A static link takes from an archive only the members that resolve a symbol, and some of
+// Foundation's members hold a conformance to `_ObjectiveCBridgeable` that only run-time casts look
+// for (`Array`, `Set`, the value types below): without `Array`'s, `[Any] as AnyObject` boxes the
+// array instead of making an NSArray, and NSKeyedArchiver writes 0-byte binary archives. Each
+// `--undefined` keeps one such member by naming its conformance descriptor. The main module is
+// compiled with `-static-stdlib` too: it then imports the static Foundation, whose link entries name
+// the static libraries below it (CoreFoundation, ICU). The Swift driver does not recompile a module
+// for `-static-stdlib` alone, and a main module compiled before it links with undefined CF and ICU
+// symbols: the define `STATIC_SWIFT_STDLIB` changes the compile command, so an existing `.build` is
+// recompiled too.
+let appBuildLinking: [LinkerSetting] = [
+    .unsafeFlags(
+        ["-static-stdlib"]
+            + [
+                "$sSayxGs21_ObjectiveCBridgeable10FoundationMc",  // Array
+                "$sShyxGs21_ObjectiveCBridgeable10FoundationMc",  // Set
+                "$s20FoundationEssentials14DateComponentsVs21_ObjectiveCBridgeable0A0Mc",
+                "$s20FoundationEssentials12DateIntervalVs21_ObjectiveCBridgeable0A0Mc",
+                "$s20FoundationEssentials7DecimalVs21_ObjectiveCBridgeable0A0Mc",
+                "$s20FoundationEssentials9IndexPathVs21_ObjectiveCBridgeable0A0Mc",
+                "$s20FoundationEssentials13URLComponentsVs21_ObjectiveCBridgeable0A0Mc",
+                "$s20FoundationEssentials12URLQueryItemVs21_ObjectiveCBridgeable0A0Mc",
+            ].flatMap { ["-Xlinker", "--undefined=" + $0] })
+]
+
+/// An app build's executable target (a Ledger build by default), compiled and linked as above.
+func appBuild(
+    _ name: String, dependencies: [Target.Dependency] = ["LedgerKit", "AppHarness"], path: String? = nil
+) -> Target {
+    .executableTarget(
+        name: name, dependencies: dependencies, path: path,
+        swiftSettings: [.unsafeFlags(["-static-stdlib"]), .define("STATIC_SWIFT_STDLIB")],
+        linkerSettings: appBuildLinking)
+}
+
 // One package, no dependencies beyond the toolchain and the system's SQLite.
 // The dependency direction is one way:
 // UpgradeContract <- SimRuntime <- SimSecurity (with CSQLite) <- SimPlatform <- AppHarness <- app builds, and
@@ -56,20 +94,20 @@ let package = Package(
             dependencies: ["upgrade-runner"]),
 
         // A minimal app build: opens the keychain, reads one item, writes a status file.
-        .executableTarget(name: "TinyApp", dependencies: ["SimPlatform", "SimSecurity", "SimRuntime"]),
+        appBuild("TinyApp", dependencies: ["SimPlatform", "SimSecurity", "SimRuntime"]),
 
         // Automation code compiled into every app build: launch modes, the status file, platform adapters.
         .target(name: "AppHarness", dependencies: ["SimPlatform", "SimRuntime", "SimSecurity"]),
         // The sample app "Ledger": its migration parts (seed-000 style) and its three frozen builds.
         .target(name: "LedgerKit", dependencies: ["AppHarness", "SimSecurity"]),
-        .executableTarget(name: "LedgerV1", dependencies: ["LedgerKit", "AppHarness"]),
-        .executableTarget(name: "LedgerV2", dependencies: ["LedgerKit", "AppHarness"]),
-        .executableTarget(name: "LedgerV3", dependencies: ["LedgerKit", "AppHarness"]),
+        appBuild("LedgerV1"),
+        appBuild("LedgerV2"),
+        appBuild("LedgerV3"),
         // The team-transfer pair: v3's code re-signed by a new team with no bridge (v4-transfer), the old
         // team's bridge release (v3-bridge) and the new team's first release after it (v5-transfer).
-        .executableTarget(name: "LedgerV3Bridge", dependencies: ["LedgerKit", "AppHarness"]),
-        .executableTarget(name: "LedgerV4Transfer", dependencies: ["LedgerKit", "AppHarness"]),
-        .executableTarget(name: "LedgerV5Transfer", dependencies: ["LedgerKit", "AppHarness"]),
+        appBuild("LedgerV3Bridge"),
+        appBuild("LedgerV4Transfer"),
+        appBuild("LedgerV5Transfer"),
 
         // Known-bad builds ("mutants"): added below, one executable `Mutant<Name>` each.
 
@@ -85,7 +123,7 @@ let package = Package(
         .executableTarget(name: "launch-bench", dependencies: ["SimDevice", "TestSupport"], path: "Sources/Tools/launch-bench"),
 
         .testTarget(name: "UpgradeContractTests", dependencies: ["UpgradeContract"]),
-        .testTarget(name: "SimRuntimeTests", dependencies: ["SimRuntime", "TestSupport"]),
+        .testTarget(name: "SimRuntimeTests", dependencies: ["SimRuntime", "TestSupport", "CSHA256"]),
         .testTarget(name: "SimSecurityTests", dependencies: ["SimSecurity", "TestSupport"]),
         // The same iOS-style wrapper compiled in both language modes: only its import line differs from iOS code.
         .testTarget(name: "SimSecurityCompatTests", dependencies: ["SimSecurity"]),
@@ -139,6 +177,5 @@ let knownBadBuilds = [
     "MalformedStopsMigration",
 ]
 package.targets += knownBadBuilds.map { name in
-    .executableTarget(
-        name: "Mutant" + name, dependencies: ["LedgerKit", "AppHarness"], path: "Sources/Mutants/Mutant" + name)
+    appBuild("Mutant" + name, path: "Sources/Mutants/Mutant" + name)
 }

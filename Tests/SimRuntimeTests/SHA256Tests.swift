@@ -1,3 +1,4 @@
+import CSHA256
 import Foundation
 import SimRuntime
 import Testing
@@ -19,6 +20,27 @@ import Testing
         ])
     func vectors(message: String, digest: String) {
         #expect(SHA256.hash(Data(message.utf8)).hexDigits == digest)
+    }
+
+    @Test("the block function gives the portable loop's state, with or without the processor's SHA extensions")
+    func blockFunctions() {
+        var seed: UInt32 = 2_463_534_242
+        let blocks: [UInt8] = (0..<(64 * 1_000)).map { _ in
+            seed ^= seed << 13
+            seed ^= seed >> 17
+            seed ^= seed << 5
+            return UInt8(truncatingIfNeeded: seed)
+        }
+        let initial: [UInt32] = [
+            0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
+        ]
+        for count in [1, 2, 1_000] {
+            var fast = initial
+            var portable = initial
+            csha256_compress_blocks(&fast, blocks, count)
+            csha256_compress_blocks_portable(&portable, blocks, count)
+            #expect(fast == portable, "\(count) blocks")
+        }
     }
 
     @Test("a million a's, fed in uneven pieces")

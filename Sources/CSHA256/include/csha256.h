@@ -6,5 +6,7 @@
 /// Runs the SHA-256 compression function (FIPS 180-4, 6.2.2) over `count` consecutive 64-byte
 /// blocks, updating `state` (eight words) in place.
 void csha256_compress_blocks(uint32_t state[8], const uint8_t *blocks, size_t count);
+/// The same without the processor's SHA extensions, which csha256_compress_blocks uses where it has them.
+void csha256_compress_blocks_portable(uint32_t state[8], const uint8_t *blocks, size_t count);
 
 #endif
