@@ -69,8 +69,9 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        // SHA-256's block function in C: the debug builds pin every executable by its digest.
-        .target(name: "CSHA256"),
+        // SHA-256's block function in C: the debug builds pin every executable by its digest. Optimised in every
+        // configuration: a gate hashes each statically linked app build (75-79 MB) once, 4x faster at -O2 than -O0.
+        .target(name: "CSHA256", cSettings: [.unsafeFlags(["-O2"])]),
         // prctl(PR_SET_PDEATHSIG) for launched apps: a variadic C call Swift cannot make.
         .target(name: "CLaunch"),
         // The wire contract between the runner and any app build: launch modes, the status file, the
