@@ -39,12 +39,14 @@ struct DeviceSnapshot: Codable, Hashable, Sendable {
     var files: [String: String]
 
     /// Takes a snapshot of `device` for the app `bundleID`, marking the items `isBookkeeping` names.
+    /// `keychain`: the device's items, when the caller has just read them.
     static func take(
-        _ device: Device, bundleID: String, isBookkeeping: (KeychainItemRecord) -> Bool = { _ in false }
+        _ device: Device, bundleID: String, isBookkeeping: (KeychainItemRecord) -> Bool = { _ in false },
+        keychain: [KeychainItemRecord]? = nil
     ) throws -> DeviceSnapshot {
         let redaction = try DeviceRedaction(device)
         func digest(_ data: Data) -> String { redaction.digest(data) }
-        let items = try device.keychainItems().map { record in
+        let items = try (keychain ?? device.keychainItems()).map { record in
             Item(
                 itemClass: record.itemClass, accessGroup: record.accessGroup, service: record.service ?? "",
                 account: record.account ?? "", accessible: record.accessible, synchronizable: record.synchronizable,

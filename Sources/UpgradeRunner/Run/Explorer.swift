@@ -91,17 +91,23 @@ struct Explorer {
     /// new build's keychain items, the store around another launch, the verify launch, and where the
     /// secrets are at the end.
     func recovered(_ device: ScenarioDevice, recovery: LaunchRecord, _ record: inout AttemptRecord) throws {
-        try locate(device, when: "after recovery", &record)
-        let items = try device.device.keychainItems().filter { new.identity.accessGroups.contains($0.accessGroup) }
+        // One read of the keychain serves the three checks of this state.
+        let keychain = try device.device.keychainItems()
+        record.record(
+            .located(
+                try locator.locate(on: device.device, app: new, keychain: keychain), when: "after recovery", crashed: nil))
+        let items = keychain.filter { new.identity.accessGroups.contains($0.accessGroup) }
         record.record(.itemsAfterRecovery(items, recovery: recovery))
-        let before = try device.snapshot(new)
+        let before = try device.snapshot(new, keychain: keychain)
         let again = try device.launch(new, .launch)
         if record.needs(again) { record.record(.relaunched(before: before, after: try device.snapshot(new))) }
         let verify = try device.launch(new, .verify)
         guard record.needs(verify, for: .readsOldData) else { return }
         record.record(.verified(verify))
         let migration = again.status?.migration?.state ?? recovery.status?.migration?.state
-        record.record(.settled(try locator.locate(on: device.device, app: new), migration: migration))
+        // Where the secrets are right after the verify: the verify launch's own read of the device
+        // (``LaunchRecord/secretPlaces``, the same locator on the same state), not a second one.
+        record.record(.settled(verify.secretPlaces, migration: migration))
     }
 
     /// Runs `body` on a prepared device, records what it did and saw, and returns the attempt as

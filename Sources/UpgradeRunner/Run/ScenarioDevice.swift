@@ -1,6 +1,7 @@
 import Foundation
 import SimDevice
 import SimRuntime
+import SimSecurity
 
 /// One launch as the gate records it.
 struct LaunchRecord: Sendable {
@@ -182,8 +183,9 @@ final class ScenarioDevice {
         return hasher.finalize().hexDigits
     }
 
-    func snapshot(_ build: Build) throws -> DeviceSnapshot {
-        try DeviceSnapshot.take(device, bundleID: build.manifest.bundleID, isBookkeeping: declarations.isBookkeeping)
+    func snapshot(_ build: Build, keychain: [KeychainItemRecord]? = nil) throws -> DeviceSnapshot {
+        try DeviceSnapshot.take(
+            device, bundleID: build.manifest.bundleID, isBookkeeping: declarations.isBookkeeping, keychain: keychain)
     }
 
     func advanceClock(days: Double) throws {

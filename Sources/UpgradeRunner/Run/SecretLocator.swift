@@ -1,6 +1,7 @@
 import Foundation
 import SimDevice
 import SimRuntime
+import SimSecurity
 
 /// Where a case's secrets are on a device right now: in a keychain item the app can reach, in a
 /// legacy store (the app's preferences or a file in its data container or one of its app groups'
@@ -23,9 +24,10 @@ struct SecretLocator {
     }
 
     /// Each secret's places on `device`, for the app `build` (its access groups and data container).
-    func locate(on device: Device, app build: Build) throws -> [String: Place] {
+    /// `keychain`: the device's items, when the caller has just read them.
+    func locate(on device: Device, app build: Build, keychain: [KeychainItemRecord]? = nil) throws -> [String: Place] {
         let groups = Set(build.identity.accessGroups)
-        let items = try device.keychainItems().filter { groups.contains($0.accessGroup) }.compactMap(\.data)
+        let items = try (keychain ?? device.keychainItems()).filter { groups.contains($0.accessGroup) }.compactMap(\.data)
         var legacy: [Data] = []
         // The data container (its tmp/ holds the status file, not the app's data) and the app's groups' containers.
         let containers =
