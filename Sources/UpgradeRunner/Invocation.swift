@@ -16,11 +16,19 @@ struct Invocation {
 
     var console: Console { tool.console }
 
-    /// The positional argument `name` (the parser has checked that required ones are there).
-    func argument(_ name: String) -> String { parsed.argument(name, in: spec) ?? "" }
+    /// The positional `argument` (the parser has checked that required ones are there). It is read by
+    /// its ``ArgumentSpec``, never a name: asking for one the command's spec does not declare traps in
+    /// a debug build (and reads as absent), as an undeclared option does (``OptionValues``).
+    func argument(_ argument: ArgumentSpec) -> String { optionalArgument(argument) ?? "" }
 
-    /// The positional argument `name`, if given.
-    func optionalArgument(_ name: String) -> String? { parsed.argument(name, in: spec) }
+    /// The positional `argument`, if given.
+    func optionalArgument(_ argument: ArgumentSpec) -> String? {
+        guard spec.arguments.contains(argument) else {
+            assertionFailure("\(spec.path.joined(separator: " ")) reads \(argument.name), which its spec does not declare")
+            return nil
+        }
+        return parsed.argument(argument.name, in: spec)
+    }
 
     /// Every positional argument, in the order given.
     var positionals: [String] { parsed.positionals }

@@ -87,4 +87,5 @@ enum CommonOptions {
     static let force = OptionSpec(
         "--force", "Write into an --out that also holds files that are not a run's (they are left in place).")
     static let device = ArgumentSpec("DEVICE", "The device's UDID or name.")
+    static let bundleID = ArgumentSpec("BUNDLE-ID", "The app's bundle id.")
 }

@@ -2,9 +2,10 @@ import Foundation
 
 /// `upgrade-runner bundle DIR -o FILE.tar.gz`: a run's artifacts and inputs in one file to hand over.
 enum BundleCommand {
+    static let dirArgument = ArgumentSpec("DIR", "An artifacts folder of a finished run made with --archive-inputs.")
     static let spec = CommandSpec(
         ["bundle"], summary: "Pack a run's artifacts and archived inputs into one file that replay accepts.",
-        arguments: [ArgumentSpec("DIR", "An artifacts folder of a finished run made with --archive-inputs.")],
+        arguments: [dirArgument],
         options: [Options.out],
         discussion: """
             Writes DIR's run.json, gate.json, junit.xml, summary.md, timings.json, paths/ and inputs/ under one folder,
@@ -36,7 +37,7 @@ enum BundleCommand {
 
     static func run(_ options: Options, _ invocation: Invocation) throws -> Int32 {
         let output = options.output
-        let folder = invocation.absolute(invocation.argument("DIR"))
+        let folder = invocation.absolute(invocation.argument(dirArgument))
         let file = options.file
         let inputs = try ReplayCommand.archivedInputs(in: folder)
         guard let archive = inputs.archivedInputs,

@@ -2,11 +2,13 @@ import Foundation
 import SimDevice
 
 enum DeviceAdvanceClock {
+    static let durationArgument = ArgumentSpec(
+        "DURATION", "How far, such as 31d, 12h, 90m, 45s or 1d12h; a leading - goes back.", optional: true)
     static let spec = CommandSpec(
         ["device", "advance-clock"], summary: "Move a device's clock forward (or set it).",
         arguments: [
             CommonOptions.device,
-            ArgumentSpec("DURATION", "How far, such as 31d, 12h, 90m, 45s or 1d12h; a leading - goes back.", optional: true),
+            durationArgument,
         ],
         options: [Options.to, CommonOptions.devicesRoot],
         discussion:
@@ -28,7 +30,7 @@ enum DeviceAdvanceClock {
     }
 
     static func run(_ options: Options, _ invocation: Invocation) throws -> Int32 {
-        let duration = invocation.optionalArgument("DURATION")
+        let duration = invocation.optionalArgument(durationArgument)
         let target = options.target
         guard (duration == nil) != (target == nil) else {
             throw UsageError.missingArgument("DURATION or --to DATE (one of them)", command: spec.name)

@@ -3,9 +3,10 @@ import SimDevice
 import SimRuntime
 
 enum DeviceCreate {
+    static let nameArgument = ArgumentSpec("NAME", "The device's name (several devices may share one; then use UDIDs).")
     static let spec = CommandSpec(
         ["device", "create"], summary: "Create a simulated device and print its UDID.",
-        arguments: [ArgumentSpec("NAME", "The device's name (several devices may share one; then use UDIDs).")],
+        arguments: [nameArgument],
         options: [Options.runtime, Options.deviceType, Options.clock, Options.udid, CommonOptions.devicesRoot],
         discussion: """
             Creates <devices root>/<UDID> laid out like a CoreSimulator device: device.json, an empty keychain at
@@ -49,7 +50,7 @@ enum DeviceCreate {
 
     static func run(_ options: Options, _ invocation: Invocation) throws -> Int32 {
         let device = try options.devices.deviceSet.create(
-            name: invocation.argument("NAME"), runtime: options.runtime, deviceType: options.deviceType,
+            name: invocation.argument(nameArgument), runtime: options.runtime, deviceType: options.deviceType,
             clock: options.clock, udid: options.udid)
         invocation.console.output(device.udid)
         return ExitStatus.pass

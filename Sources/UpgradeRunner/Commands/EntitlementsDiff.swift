@@ -3,11 +3,14 @@ import Foundation
 import SimDevice
 
 enum EntitlementsDiff {
+    static let newArgument = ArgumentSpec("NEW", "The same kinds as OLD.")
+    static let oldArgument = ArgumentSpec(
+        "OLD", "A build id, build folder, .app folder, executable, profile or entitlements file.")
     static let spec = CommandSpec(
         ["entitlements", "diff"], summary: "Diff two builds' entitlements and say what it does to the keychain.",
         arguments: [
-            ArgumentSpec("OLD", "A build id, build folder, .app folder, executable, profile or entitlements file."),
-            ArgumentSpec("NEW", "The same kinds as OLD."),
+            oldArgument,
+            newArgument,
         ],
         options: [
             CommonOptions.buildsDir
@@ -48,7 +51,7 @@ enum EntitlementsDiff {
         }
         let variables = options.variables
         let output = try EntitlementsDiffCommand.run(
-            old: invocation.argument("OLD"), new: invocation.argument("NEW"), team: variables.team,
+            old: invocation.argument(oldArgument), new: invocation.argument(newArgument), team: variables.team,
             bundleID: variables.bundleID, buildsRoot: variables.buildsRoot, itemCounts: counts,
             json: options.json, settings: variables.settings, settingsFiles: variables.settingsFiles)
         if !output.stdout.isEmpty {

@@ -2,9 +2,11 @@ import Entitlements
 import Foundation
 
 enum EntitlementsShow {
+    static let inputArgument = ArgumentSpec(
+        "INPUT", "A build id, build folder, .app folder, executable, profile or entitlements file.")
     static let spec = CommandSpec(
         ["entitlements", "show"], summary: "Print a build's entitlements as an XML property list.",
-        arguments: [ArgumentSpec("INPUT", "A build id, build folder, .app folder, executable, profile or entitlements file.")],
+        arguments: [inputArgument],
         options: [CommonOptions.buildsDir] + EntitlementsOptions.specs + [
             Options.info
         ],
@@ -32,7 +34,7 @@ enum EntitlementsShow {
     static func run(_ options: Options, _ invocation: Invocation) throws -> Int32 {
         let variables = options.variables
         let output = try EntitlementsShowCommand.run(
-            input: invocation.argument("INPUT"), team: variables.team, bundleID: variables.bundleID,
+            input: invocation.argument(inputArgument), team: variables.team, bundleID: variables.bundleID,
             buildsRoot: variables.buildsRoot, info: options.info, settings: variables.settings,
             settingsFiles: variables.settingsFiles)
         if !output.stdout.isEmpty {

@@ -2,10 +2,11 @@ import Foundation
 import SimDevice
 
 enum InstallCommand {
+    static let buildArgument = ArgumentSpec("BUILD", "A build id in the builds folder, or a path to a build folder.")
     static let spec = CommandSpec(
         ["install"], summary: "Install a build; over the same bundle id it upgrades in place.",
         arguments: [
-            CommonOptions.device, ArgumentSpec("BUILD", "A build id in the builds folder, or a path to a build folder."),
+            CommonOptions.device, buildArgument,
         ],
         options: [CommonOptions.buildsDir, CommonOptions.products, CommonOptions.devicesRoot],
         discussion: """
@@ -29,7 +30,7 @@ enum InstallCommand {
     static func run(_ options: Options, _ invocation: Invocation) throws -> Int32 {
         let catalog = options.source.catalog
         // The build is checked before the device is touched: a bad build changes nothing.
-        let build = try catalog.build(invocation.argument("BUILD"))
+        let build = try catalog.build(invocation.argument(buildArgument))
         let session = try options.devices.session(invocation)
         let app = try session.install(build)
         let record = app.record

@@ -4,9 +4,10 @@ import SimRuntime
 import SimSecurity
 
 enum KeychainDumpCommand {
+    static let actionArgument = ArgumentSpec("ACTION", "dump (the only action).")
     static let spec = CommandSpec(
         ["keychain"], summary: "Dump a device's keychain: attributes and keyed digests, never values.",
-        arguments: [CommonOptions.device, ArgumentSpec("ACTION", "dump (the only action).")],
+        arguments: [CommonOptions.device, actionArgument],
         options: [CommonOptions.json, CommonOptions.devicesRoot],
         discussion: """
             Lists every item on the device, whatever its access group or protection class: class, access group,
@@ -32,7 +33,7 @@ enum KeychainDumpCommand {
     static let digestPrefix = "hmac-sha256:"
 
     static func run(_ options: DeviceListing, _ invocation: Invocation) throws -> Int32 {
-        let action = invocation.argument("ACTION")
+        let action = invocation.argument(actionArgument)
         guard action == "dump" else {
             throw UsageError.invalidValue(action, for: "keychain ACTION", reason: "is not a keychain action (only \"dump\")")
         }

@@ -5,7 +5,7 @@ import SimRuntime
 enum LaunchCommand {
     static let spec = CommandSpec(
         ["launch"], summary: "Launch an installed app as a process and wait for it.",
-        arguments: [CommonOptions.device, ArgumentSpec("BUNDLE-ID", "The app's bundle id.")],
+        arguments: [CommonOptions.device, CommonOptions.bundleID],
         options: [
             Options.timeout, Options.log, Options.crashAfter, Options.faultPlan, CommonOptions.json, CommonOptions.devicesRoot,
         ],
@@ -69,7 +69,7 @@ enum LaunchCommand {
     static func run(_ options: Options, _ invocation: Invocation) throws -> Int32 {
         var launch = options.launch
         launch.arguments = invocation.passthrough
-        let bundleID = invocation.argument("BUNDLE-ID")
+        let bundleID = invocation.argument(CommonOptions.bundleID)
         let session = try options.devices.session(invocation)
         let result = try session.launch(bundleID, launch)
 

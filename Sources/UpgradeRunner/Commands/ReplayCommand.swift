@@ -3,12 +3,11 @@ import SimDevice
 
 /// `upgrade-runner replay DIR`: reruns an archived run from its run.json and compares the status files.
 enum ReplayCommand {
+    static let dirArgument = ArgumentSpec(
+        "DIR", "An artifacts folder holding run.json and gate.json, or a bundle file made by upgrade-runner bundle.")
     static let spec = CommandSpec(
         ["replay"], summary: "Rerun a run from its artifacts and compare the status files.",
-        arguments: [
-            ArgumentSpec(
-                "DIR", "An artifacts folder holding run.json and gate.json, or a bundle file made by upgrade-runner bundle.")
-        ],
+        arguments: [dirArgument],
         options: [
             ReplayOptions.out, CommonOptions.force, ReplayOptions.quiet, CommonOptions.jobs, CommonOptions.timeout,
             CommonOptions.buildsDir, CommonOptions.products,
@@ -33,7 +32,7 @@ enum ReplayCommand {
     static func run(_ options: ReplayOptions, _ invocation: Invocation) throws -> Int32 {
         // First, so that a signal during the checks before the run also ends it with exit 3.
         InterruptHandling.install()
-        let given = invocation.absolute(invocation.argument("DIR"))
+        let given = invocation.absolute(invocation.argument(dirArgument))
         var folder = given
         var isDirectory: ObjCBool = false
         let isBundle = FileManager.default.fileExists(atPath: given, isDirectory: &isDirectory) && !isDirectory.boolValue

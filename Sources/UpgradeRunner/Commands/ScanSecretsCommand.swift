@@ -2,9 +2,10 @@ import Foundation
 
 /// `upgrade-runner scan-secrets DIR`: the gate's leak scan on its own.
 enum ScanSecretsCommand {
+    static let dirArgument = ArgumentSpec("DIR", "The folder to scan, usually an artifacts folder.")
     static let spec = CommandSpec(
         ["scan-secrets"], summary: "Scan a folder for seeded secrets.",
-        arguments: [ArgumentSpec("DIR", "The folder to scan, usually an artifacts folder.")],
+        arguments: [dirArgument],
         options: [
             Options.caseID, CommonOptions.json,
         ],
@@ -46,7 +47,7 @@ enum ScanSecretsCommand {
     }
 
     static func run(_ options: Options, _ invocation: Invocation) throws -> Int32 {
-        let folder = invocation.absolute(invocation.argument("DIR"))
+        let folder = invocation.absolute(invocation.argument(dirArgument))
         let caseID = try caseID(in: folder, flag: options.caseID)
         let labels = options.source.catalog.declaredSecretLabels()
         let result = try SecretScanner.scan(directory: folder, secrets: GateRun.secrets(caseID: caseID, labels: labels))

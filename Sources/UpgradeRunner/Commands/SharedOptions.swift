@@ -45,7 +45,7 @@ struct DevicesRoot {
     }
 
     /// The device named by the `DEVICE` argument.
-    func device(_ invocation: Invocation) throws -> Device { try deviceSet.device(invocation.argument("DEVICE")) }
+    func device(_ invocation: Invocation) throws -> Device { try deviceSet.device(invocation.argument(CommonOptions.device)) }
 
     /// The device named by the `DEVICE` argument, taken for this command.
     func session(_ invocation: Invocation) throws -> DeviceSession { try device(invocation).acquire() }
