@@ -26,7 +26,7 @@ let appBuildLinking: [LinkerSetting] = [
                 "$s20FoundationEssentials9IndexPathVs21_ObjectiveCBridgeable0A0Mc",
                 "$s20FoundationEssentials13URLComponentsVs21_ObjectiveCBridgeable0A0Mc",
                 "$s20FoundationEssentials12URLQueryItemVs21_ObjectiveCBridgeable0A0Mc",
-            ].flatMap { ["-Xlinker", "--undefined=" + $0] })
+            ].flatMap { ["-Xlinker", "--undefined=" + $0] }, .when(platforms: [.linux]))
 ]
 
 /// An app build's executable target (a Ledger build by default), compiled and linked as above.
@@ -35,7 +35,10 @@ func appBuild(
 ) -> Target {
     .executableTarget(
         name: name, dependencies: dependencies, path: path,
-        swiftSettings: [.unsafeFlags(["-static-stdlib"]), .define("STATIC_SWIFT_STDLIB")],
+        swiftSettings: [
+            .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux])),
+            .define("STATIC_SWIFT_STDLIB", .when(platforms: [.linux])),
+        ],
         linkerSettings: appBuildLinking)
 }
 

@@ -21,7 +21,7 @@ public struct DeviceRedaction: Sendable {
     }
 
     /// The keychain attributes that may hold a value rather than a name: shown only as a digest.
-    public static let valueAttributes: Set<String> = ["v_Data", "data", "gena"]
+    private static let valueAttributes: Set<String> = ["v_Data", "data", "gena"]
 
     /// `record`'s attributes but those in `leaving`, each value attribute as its digest (prefixed
     /// with `prefix`) and every other as stored.

@@ -39,6 +39,9 @@ public struct LaunchResult: Sendable, Equatable {
     public var duration: Double
     public var logPath: String
     public var mutationLogPath: String
+    /// The launch's store operations as the seam logged them (names and statuses, never values),
+    /// read once from `mutationLogPath` after the app ended.
+    public var mutations: [SeamEntry]
     /// The planned crash point, if the fault plan had one.
     public var crashPoint: Int?
     /// Whether the app was killed right after the planned crash point's mutation: SIGKILL, and the
@@ -86,12 +89,8 @@ extension DeviceSession {
         try refreshLockStateFile()
         // A status file is this launch's or none: one an earlier launch left goes first.
         let statusPath = target.dataContainer + "/" + LaunchStatus.relativePath
-        if FileManager.default.fileExists(atPath: statusPath) {
-            do {
-                try FileManager.default.removeItem(atPath: statusPath)
-            } catch {
-                throw .notWritable(statusPath, reason: "cannot remove the status file an earlier launch left")
-            }
+        guard unlink(statusPath) == 0 || errno == ENOENT else {
+            throw .notWritable(statusPath, reason: "cannot remove the status file an earlier launch left")
         }
 
         let context = LaunchContext(
@@ -115,14 +114,15 @@ extension DeviceSession {
             inheritedLock: deviceLock.descriptor)
         let duration = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
 
+        let mutations = MutationLogFile.read(mutationLogPath)
         var endedAtCrashPoint = false
         if let point = options.faultPlan.crashAfterMutation, outcome.termination == .signaled(SIGKILL) {
-            endedAtCrashPoint = MutationLogFile.read(mutationLogPath).last?.mutation == point
+            endedAtCrashPoint = mutations.last?.mutation == point
         }
         return LaunchResult(
             bundleID: bundleID, buildID: app.record.buildID, pid: outcome.pid,
             termination: outcome.termination, duration: duration, logPath: logPath,
-            mutationLogPath: mutationLogPath, crashPoint: options.faultPlan.crashAfterMutation,
+            mutationLogPath: mutationLogPath, mutations: mutations, crashPoint: options.faultPlan.crashAfterMutation,
             endedAtCrashPoint: endedAtCrashPoint, statusFile: FileManager.default.contents(atPath: statusPath))
     }
 

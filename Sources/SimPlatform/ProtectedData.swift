@@ -24,11 +24,13 @@ public struct ProtectedData: Sendable {
     /// seconds. A timeout of 0 answers at once: "not now", as an app that defers rather than waits.
     /// - Returns: true when it became (or already was) available, false at the timeout.
     public func waitUntilAvailable(timeout: Double, interval: Double = 0.01) -> Bool {
-        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, timeout) * 1e9)
-        let watch = timeout > 0 ? lockState.path.flatMap(FileChangeWatch.init(file:)) : nil
-        defer { watch?.close() }
+        // The common case, an unlocked device, costs one read of the lock state and no watch.
         if isAvailable { return true }
         guard timeout > 0 else { return false }
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeout * 1e9)
+        // The watch is made before the state is read again, so an unlock between the two is seen.
+        let watch = lockState.path.flatMap(FileChangeWatch.init(file:))
+        defer { watch?.close() }
         Self.announceWait()
         while !isAvailable {
             let now = DispatchTime.now().uptimeNanoseconds

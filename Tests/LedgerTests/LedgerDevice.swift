@@ -39,16 +39,13 @@ final class LedgerDevice: @unchecked Sendable {
         let arguments = (mode.argument.map { [$0] } ?? []) + [LaunchMode.caseIDArgument, caseID ?? self.caseID] + extra
         let result = try session.launch(Self.bundleID, LaunchOptions(arguments: arguments, faultPlan: faultPlan, timeout: 20))
         #expect(result.exitedCleanly, "\(mode) exited \(result.termination)")
-        let data = try statusData()
+        let data = try #require(result.statusFile, "\(mode) wrote no status file")
         statuses.append(data)
         return try LaunchStatus.decode(data)
     }
 
-    /// The bytes of the last status file.
-    func statusData() throws -> Data {
-        let container = try #require(session.device.dataContainer(Self.bundleID))
-        return try Data(contentsOf: URL(fileURLWithPath: container.path + "/" + LaunchStatus.relativePath))
-    }
+    /// The bytes of the last status file (the last launch returned it).
+    func statusData() throws -> Data { try #require(statuses.last) }
 
     /// The app's data container.
     func container() throws -> String { try #require(session.device.dataContainer(Self.bundleID)).path }

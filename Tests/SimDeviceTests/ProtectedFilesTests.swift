@@ -84,12 +84,17 @@ import TestSupport
         let directory = try TemporaryDirectory("files")
         let path = directory.file("lockstate")
         try "beforeFirstUnlock\n".write(toFile: path, atomically: true, encoding: .utf8)
-        let listener = try ProtectedDataWaitListener(path: directory.file("wait.fifo"))
-        setenv(ProtectedData.waitAnnouncementEnvironmentKey, listener.path, 1)
         defer { unsetenv(ProtectedData.waitAnnouncementEnvironmentKey) }
         let data = ProtectedData(lockState: .file(path))
-        // Timeout 0 answers at once and announces nothing: no unlock is awaited.
+        // Timeout 0 answers at once and announces nothing: no unlock is awaited. (An announcement
+        // wins over the cancel, so a byte written would make this listener answer true.)
+        let quiet = try ProtectedDataWaitListener(path: directory.file("quiet.fifo"))
+        setenv(ProtectedData.waitAnnouncementEnvironmentKey, quiet.path, 1)
         #expect(!data.waitUntilAvailable(timeout: 0))
+        quiet.cancel()
+        #expect(!quiet.waitForAnnouncement())
+        let listener = try ProtectedDataWaitListener(path: directory.file("wait.fifo"))
+        setenv(ProtectedData.waitAnnouncementEnvironmentKey, listener.path, 1)
         let result = LockedBox<Bool?>(nil)
         let finished = DispatchSemaphore(value: 0)
         Thread.detachNewThread {

@@ -121,9 +121,10 @@ public enum LedgerMutants {
     /// v2 whose verify stamps the device clock into its report: the status file is no longer derived
     /// from the inputs alone (each cell's fixed clock hides it; a verify with the clock moved shows it).
     public static func clockInStatus() -> LedgerVariant<LedgerV2Build> {
-        var build = LedgerVariant(buildID: "clock-in-status", base: LedgerV2Build(buildID: "clock-in-status"))
+        let base = LedgerV2Build(buildID: "clock-in-status")
+        var build = LedgerVariant(buildID: "clock-in-status", base: base)
         build.verifyHook = { launch in
-            await LedgerV2Build(buildID: "clock-in-status").verify(launch)
+            await base.verify(launch)
             let seconds = Int(launch.environment.now.timeIntervalSince1970)
             launch.record("session", .keychain, "SecItemCopyMatching (last verified at \(seconds))", 0, .found)
         }

@@ -120,7 +120,7 @@ final class ScenarioDevice {
         var record = LaunchRecord(
             index: index, build: build.manifest.id, mode: mode, termination: result.termination,
             endedAtCrashPoint: result.endedAtCrashPoint, status: nil, statusProblem: nil,
-            duration: result.duration, mutations: MutationLogFile.read(result.mutationLogPath))
+            duration: result.duration, mutations: result.mutations)
         let data = result.statusFile
         // Decoded once, and the device read once, for the record and for honest-status alike.
         let decoded = data.map { data in Result(catching: { try LaunchStatus.decode(data) }) }
@@ -153,7 +153,8 @@ final class ScenarioDevice {
     /// order (attributes, data and persistent reference), every file of every data and group
     /// container but the status file, and the lock state and clock. Two devices with equal
     /// fingerprints give the same launches; exploration uses it to not relaunch a state it has seen.
-    func stateFingerprint() throws -> String {
+    /// `keychain`: the device's items, when the caller has just read them.
+    func stateFingerprint(keychain: [KeychainItemRecord]? = nil) throws -> String {
         var hasher = SHA256()
         func add(_ text: String) { hasher.update(Data((text + "\u{0}").utf8)) }
         func add(_ data: Data) {
@@ -162,7 +163,7 @@ final class ScenarioDevice {
         }
         let record = try Device(layout: session.layout).record
         add("\(record.lockState.rawValue) \(record.clock.timeIntervalSince1970)")
-        for item in try device.keychainItems() {
+        for item in try keychain ?? device.keychainItems() {
             add(item.itemClass)
             for (key, value) in item.attributes.sorted(by: { $0.key < $1.key }) { add(key + "=" + value) }
             add(item.data ?? Data())
