@@ -79,7 +79,6 @@ enum CommonOptions {
     static let products = OptionSpec(
         "--products", value: "DIR",
         "Where build executables are (default: $UPGRADE_RUNNER_PRODUCTS, else ./.build/debug).")
-    static let out = OptionSpec("--out", value: "DIR", "The artifacts folder.")
     static let jobs = OptionSpec(
         "--jobs", value: "N", "Cells run in parallel, each on its own device (default: the number of CPUs).")
     static let timeout = OptionSpec(

@@ -25,9 +25,10 @@ enum MergeCommand {
         var force: Bool
 
         init(_ options: OptionValues) throws(UsageError) {
-            guard let given = OutOption(options, Self.out).given else { throw .missingOption("--out", command: "merge") }
+            let output = OutOption(options, Self.out)
+            guard let given = output.given else { throw .missingOption("--out", command: "merge") }
             out = given
-            force = options.flag(CommonOptions.force)
+            force = output.forced
         }
     }
 

@@ -134,7 +134,7 @@ struct CellRunner {
         _ evidence: inout CellEvidence, _ scenario: (Explorer) -> (attempts: [ExplorationAttempt], note: String)
     ) throws {
         guard let old else { return }
-        let (attempts, note) = scenario(Explorer(cell: self, old: old, via: via, new: new))
+        let (attempts, note) = scenario(Explorer(cell: self, old: old, new: new))
         evidence.attempts = attempts
         evidence.explorationNote = note
         try ArtifactFile.write(

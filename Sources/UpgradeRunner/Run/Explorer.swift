@@ -16,8 +16,6 @@ import SimSecurity
 struct Explorer {
     let cell: CellRunner
     let old: Build
-    /// A route's intermediate builds (``CellRunner/hop(_:)``), empty on a two-build path.
-    let via: [Build]
     let new: Build
 
     /// A locked launch that no unlock will follow does not wait for protected data: it defers at
@@ -81,10 +79,13 @@ struct Explorer {
     }
 
     /// I1's checkpoint: where every seeded secret is now (`crashed`: the launch a planned crash just ended).
+    /// `keychain`: the device's items, when the caller has just read them for another check of this state.
     func locate(
-        _ device: ScenarioDevice, when: String, _ record: inout AttemptRecord, crashed: LaunchRecord? = nil
+        _ device: ScenarioDevice, when: String, _ record: inout AttemptRecord, crashed: LaunchRecord? = nil,
+        keychain: [KeychainItemRecord]? = nil
     ) throws {
-        record.record(.located(try locator.locate(on: device.device, app: new), when: when, crashed: crashed))
+        let places = try locator.locate(on: device.device, app: new, keychain: keychain)
+        record.record(.located(places, when: when, crashed: crashed))
     }
 
     /// After recovery, what I1, I2, I4, the verify and I3 are judged on: where the secrets are, the
@@ -93,9 +94,7 @@ struct Explorer {
     func recovered(_ device: ScenarioDevice, recovery: LaunchRecord, _ record: inout AttemptRecord) throws {
         // One read of the keychain serves the three checks of this state.
         let keychain = try device.device.keychainItems()
-        record.record(
-            .located(
-                try locator.locate(on: device.device, app: new, keychain: keychain), when: "after recovery", crashed: nil))
+        try locate(device, when: "after recovery", &record, keychain: keychain)
         let items = keychain.filter { new.identity.accessGroups.contains($0.accessGroup) }
         record.record(.itemsAfterRecovery(items, recovery: recovery))
         let before = try device.snapshot(new, keychain: keychain)

@@ -132,7 +132,7 @@ struct GatePlan: Equatable, Sendable {
     /// (the same checks, named so that reports show which paths skip a release), every other
     /// scenario always.
     static func applies(_ scenario: Scenario, to path: BuildPair, lastHopAdjacent: Bool) -> Bool {
-        guard !path.isFreshInstall, path.previous != nil else { return scenario.isFreshInstall }
+        guard !path.isFreshInstall else { return scenario.isFreshInstall }
         return scenario.steps.applies(to: path, lastHopAdjacent: lastHopAdjacent)
     }
 

@@ -75,7 +75,7 @@ enum ExplorationInvariants {
         case .verified(let verify):
             guard let status = verify.status else { return }
             for label in seeded {
-                let result = status.items.first { $0.name == label }
+                let result = CellEvidence.item(label, in: status)
                 if result?.result != .found {
                     attempt.fail(
                         .readsOldData,

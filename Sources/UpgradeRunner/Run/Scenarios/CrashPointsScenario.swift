@@ -48,7 +48,9 @@ extension Explorer {
                         return
                     }
                     record.log = ExplorationAttempt.excerpt(crashed)
-                    let state = try device.stateFingerprint()
+                    // One read of the keychain serves the fingerprint and I1 (or I6).
+                    let keychain = try device.device.keychainItems()
+                    let state = try device.stateFingerprint(keychain: keychain)
                     if let owner = explored[state] {
                         record.coveredBy = owner
                         return
@@ -57,7 +59,7 @@ extension Explorer {
                     template.afterCrash[k] = try ScenarioDevice(
                         cloning: device, devices: cell.devices, name: "\(cell.unit.pathID)-after-crash-\(k)",
                         cellFolder: cell.cellFolder + "/attempts/crash-\(k)", continuingNumbering: true)
-                    try locate(device, when: "after the crash", &record, crashed: crashed)
+                    try locate(device, when: "after the crash", &record, crashed: crashed, keychain: keychain)
                     let recovery = try device.launch(new, .launch)
                     recoveryMutations[k] = recovery.mutations.compactMap(\.mutation).max() ?? 0
                     guard record.needs(recovery) else { return }
@@ -79,13 +81,15 @@ extension Explorer {
                                 .unjudgeable("crash point \(j) of the recovery launch was not reached (\(second.termination))"))
                         }
                         record.log = ExplorationAttempt.excerpt(second, last: 2)
-                        let state = try device.stateFingerprint()
+                        // One read of the keychain serves the fingerprint and I1 (or I6).
+                        let keychain = try device.device.keychainItems()
+                        let state = try device.stateFingerprint(keychain: keychain)
                         if let owner = explored[state] {
                             record.coveredBy = owner
                             return
                         }
                         explored[state] = record.id
-                        try locate(device, when: "after a crash during recovery (I6)", &record)
+                        try locate(device, when: "after a crash during recovery (I6)", &record, keychain: keychain)
                         let recovery = try device.launch(new, .launch)
                         guard record.needs(recovery) else { return }
                         try recovered(device, recovery: recovery, &record)

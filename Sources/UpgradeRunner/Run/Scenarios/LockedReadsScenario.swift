@@ -44,7 +44,10 @@ struct SecretPlace: Sendable, Hashable {
     var states: Set<LockState>
 
     /// The place `store` names on `device` for the app `build`, or nil when the store holds nothing there.
-    static func find(_ store: DeclaredStore, on device: Device, app build: Build) throws -> SecretPlace? {
+    /// `keychain`: the device's items, read once for every secret of one state.
+    static func find(
+        _ store: DeclaredStore, on device: Device, app build: Build, keychain: [KeychainItemRecord]
+    ) throws -> SecretPlace? {
         let bundleID = build.manifest.bundleID
         func file(_ container: Container?, _ relative: String, kind: String) -> SecretPlace? {
             guard let container else { return nil }
@@ -78,7 +81,7 @@ struct SecretPlace: Sendable, Hashable {
         case .keychain(let key):
             let groups = Set(build.identity.accessGroups)
             guard
-                let item = try device.keychainItems().first(where: {
+                let item = keychain.first(where: {
                     groups.contains($0.accessGroup) && CaseDeclarations.matches(key, $0)
                 })
             else { return nil }
@@ -110,16 +113,20 @@ enum LockedReadsSteps: ScenarioSteps {
         // On a route the reference is the first build's stores, read before the hops.
         try cell.seed(device, &evidence, hops: false)
         var facts: [AvailabilityFact] = []
+        let seededKeychain = try device.device.keychainItems()
         for label in evidence.seeded {
             let store = declarations.old.secret(label)?.store
-            facts.append(
-                AvailabilityFact(label: label, old: try store.flatMap { try SecretPlace.find($0, on: device.device, app: old) }))
+            let place = try store.flatMap { try SecretPlace.find($0, on: device.device, app: old, keychain: seededKeychain) }
+            facts.append(AvailabilityFact(label: label, old: place))
         }
         try cell.hop(device)
         try cell.upgrade(device, &evidence)
+        let upgradedKeychain = try device.device.keychainItems()
         for index in facts.indices {
             let store = declarations.new.secret(facts[index].label)?.store
-            facts[index].new = try store.flatMap { try SecretPlace.find($0, on: device.device, app: new) }
+            facts[index].new = try store.flatMap {
+                try SecretPlace.find($0, on: device.device, app: new, keychain: upgradedKeychain)
+            }
         }
         evidence.availability = facts
         try device.session.lock()

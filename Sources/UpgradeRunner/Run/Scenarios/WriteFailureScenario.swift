@@ -53,8 +53,10 @@ extension Explorer {
                                 new, .launch, faultPlan: FaultPlan(faults: [Fault(operation, call: k, action)]))
                             record.log = ExplorationAttempt.excerpt(faulted)
                             guard record.needs(faulted) else { return }
-                            try locate(device, when: "after the failed write", &record)
-                            let state = try device.stateFingerprint()
+                            // One read of the keychain serves I1 and the fingerprint.
+                            let keychain = try device.device.keychainItems()
+                            try locate(device, when: "after the failed write", &record, keychain: keychain)
+                            let state = try device.stateFingerprint(keychain: keychain)
                             if let owner = explored[state] {
                                 record.coveredBy = owner
                                 return
