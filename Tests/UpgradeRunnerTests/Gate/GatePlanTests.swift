@@ -112,10 +112,18 @@ import TestSupport
         }
     }
 
-    @Test("every scenario that changes the device after the upgrade also checks reads-old-data and idempotent")
+    @Test(
+        "every scenario that changes the device after the upgrade ends with the final re-read its checkers compare (relaunch: its own relaunches)"
+    )
     func finalReread() {
         for scenario in Scenario.allCases where scenario.changesStateAfterUpgrade {
-            #expect(scenario.checks.contains(.readsOldData) && scenario.checks.contains(.idempotent), "\(scenario)")
+            let steps = scenario.steps
+            // The debug build asserts a cell snapshots exactly `moments`, so these are moments the steps take.
+            #expect(Set(steps.idempotenceMoments).isSubset(of: steps.moments), "\(scenario)")
+            if scenario != .relaunch {
+                #expect(Moment.finalReread.isSubset(of: steps.moments), "\(scenario) has no final re-read")
+                #expect(steps.idempotenceMoments == [.beforeFinalRelaunch, .afterFinalRelaunch], "\(scenario)")
+            }
         }
         #expect(
             Scenario.allCases.filter(\.changesStateAfterUpgrade) == [

@@ -1,17 +1,12 @@
-/// idempotent: launching the new build again changes nothing (fresh-install: the second launch;
-/// relaunch: the two launches after the upgrade; every other scenario that changes the device after
-/// the upgrade: the final relaunch, `before-final-relaunch` against `after-final-relaunch`).
+/// idempotent: launching the new build again changes nothing, over the snapshots the scenario names
+/// (``ScenarioSteps/idempotenceMoments``: fresh-install's second launch, relaunch's two launches
+/// after the upgrade, else the final relaunch, `before-final-relaunch` against `after-final-relaunch`).
 enum Idempotent: CellChecker {
     static let condition = GateCondition.idempotent
 
     static func check(_ evidence: CellEvidence) -> [GateFinding] {
         if let problems = evidence.launchProblems(condition) { return problems }
-        let moments: [Moment] =
-            switch evidence.scenario {
-            case .freshInstall: [.afterFirstLaunch, .afterSecondLaunch]
-            case .relaunch: [.afterFirstLaunch, .afterRelaunch1, .afterRelaunch2]
-            default: [.beforeFinalRelaunch, .afterFinalRelaunch]
-            }
+        let moments = evidence.scenario.steps.idempotenceMoments
         let snapshots = moments.compactMap { evidence.snapshots[$0] }
         guard snapshots.count == moments.count else {
             return [evidence.finding(condition, .unknown, "snapshots missing")]

@@ -85,10 +85,9 @@ enum ReadsOldData: CellChecker {
         for record in evidence.launches where record.build == evidence.newBuild {
             if record.mode == .cleanup { cleanedUp = true }
             guard record.mode == .verify, record.stem != shifted else { continue }
-            switch evidence.scenario {
-            case .markerWithoutData: result.append((record, .missing, "after its keychain data was removed"))
-            case .reinstall: result.append((record, .missing, "after the reinstall"))
-            default:
+            if let removal = evidence.scenario.steps.removal {
+                result.append((record, removal.wanted, removal.when))
+            } else {
                 result.append(
                     cleanedUp ? (record, .missing, "after the test's cleanup") : (record, .found, "after the upgrade"))
             }

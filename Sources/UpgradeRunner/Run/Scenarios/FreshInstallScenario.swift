@@ -4,6 +4,7 @@ import Foundation
 /// changes nothing (idempotent) and nothing secret is left in the artifacts.
 enum FreshInstallSteps: ScenarioSteps {
     static let moments: Set<Moment> = [.afterFirstLaunch, .afterSecondLaunch]
+    static let idempotenceMoments: [Moment] = [.afterFirstLaunch, .afterSecondLaunch]
 
     /// Only on a fresh install (`none-to-X`), never on an upgrade path.
     static func applies(to path: BuildPair, lastHopAdjacent: Bool) -> Bool { false }

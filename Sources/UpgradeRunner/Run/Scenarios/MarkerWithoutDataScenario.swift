@@ -1,4 +1,5 @@
 import Foundation
+import SimRuntime
 import SimDevice
 import SimSecurity
 
@@ -8,6 +9,7 @@ import SimSecurity
 /// expects them missing), then the final re-read.
 enum MarkerWithoutDataSteps: ScenarioSteps {
     static let moments = Moment.upgraded.union(Moment.finalReread).union([.afterDataRemoved])
+    static let removal: (wanted: ItemResult, when: String)? = (.missing, "after its keychain data was removed")
 
     static func run(_ cell: CellRunner, on device: ScenarioDevice, _ evidence: inout CellEvidence) throws {
         try cell.seed(device, &evidence)

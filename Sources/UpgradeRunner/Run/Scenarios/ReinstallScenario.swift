@@ -9,6 +9,7 @@ import SimSecurity
 /// install left (reinstall-sweeps), then the final re-read (its secrets read as missing).
 enum ReinstallSteps: ScenarioSteps {
     static let moments = Moment.upgraded.union(Moment.finalReread).union([.beforeReinstall])
+    static let removal: (wanted: ItemResult, when: String)? = (.missing, "after the reinstall")
 
     static func run(_ cell: CellRunner, on device: ScenarioDevice, _ evidence: inout CellEvidence) throws {
         try cell.seed(device, &evidence)

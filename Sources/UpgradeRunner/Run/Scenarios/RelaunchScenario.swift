@@ -4,6 +4,7 @@ import Foundation
 /// then a verify launch of every declared secret (the final re-read).
 enum RelaunchSteps: ScenarioSteps {
     static let moments = Moment.upgraded.union([.afterRelaunch1, .afterRelaunch2])
+    static let idempotenceMoments: [Moment] = [.afterFirstLaunch, .afterRelaunch1, .afterRelaunch2]
 
     static func run(_ cell: CellRunner, on device: ScenarioDevice, _ evidence: inout CellEvidence) throws {
         try cell.seed(device, &evidence)

@@ -1,4 +1,5 @@
 import Foundation
+import SimRuntime
 
 /// One scenario's home: where it applies, the steps it runs on its cell's device, and the moments
 /// at which those steps snapshot the device for its checkers. Each scenario has one file in this
@@ -15,6 +16,15 @@ protocol ScenarioSteps {
     /// asks it and is the only caller; fresh-install paths are decided there. Default: every path.
     static func applies(to path: BuildPair, lastHopAdjacent: Bool) -> Bool
 
+    /// The snapshots idempotent compares in turn, each against the one before: the further launches
+    /// that must change nothing. Default: the final re-read's relaunch.
+    static var idempotenceMoments: [Moment] { get }
+
+    /// What every verify launch of the new build must read the seeded secrets as, and when, where
+    /// the scenario's point is their removal (reads-old-data); nil (the default): `found`, and
+    /// `missing` once the test's cleanup ran.
+    static var removal: (wanted: ItemResult, when: String)? { get }
+
     /// Runs the scenario's steps on `device` (fresh, empty, with the cell's fixed clock), leaving
     /// what the checkers need in `evidence`.
     /// - Throws: a device error, which aborts the cell (its conditions UNKNOWN).
@@ -23,6 +33,8 @@ protocol ScenarioSteps {
 
 extension ScenarioSteps {
     static func applies(to path: BuildPair, lastHopAdjacent: Bool) -> Bool { true }
+    static var idempotenceMoments: [Moment] { [.beforeFinalRelaunch, .afterFinalRelaunch] }
+    static var removal: (wanted: ItemResult, when: String)? { nil }
 }
 
 extension Scenario {
