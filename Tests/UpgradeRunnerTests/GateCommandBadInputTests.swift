@@ -21,6 +21,36 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
+    @Test("a plan that cannot run is refused before any executable is read (the plan comes before the pins)")
+    func planBeforeHashing() throws {
+        let cli = try CLI()
+        try BuildFixture.write(in: cli.builds, id: "v1", executable: "Pipe")
+        // The executable is a FIFO: hashing it would open it, and that open is what the writer
+        // below waits for. It is executable, so the catalogue takes it as a build.
+        let products = cli.directory.file("products")
+        try FileManager.default.createDirectory(atPath: products, withIntermediateDirectories: true)
+        let pipe = products + "/Pipe"
+        #expect(mkfifo(pipe, 0o755) == 0)
+        let opened = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let fd = open(pipe, O_WRONLY)  // returns once a reader opens the FIFO
+            opened.signal()  // before the close, so a reader's EOF comes after the signal
+            if fd >= 0 { close(fd) }
+        }
+        let out = cli.directory.file("out")
+        // One build: only its fresh install is a path, and upgrade applies to none.
+        cli.expectRefused(
+            ["gate", "--builds", "v1", "--scenarios", "upgrade", "--products", products, "--out", out],
+            naming: "no scenario of upgrade applies to any path")
+        let openedEarly = opened.wait(timeout: .now()) == .success
+        #expect(!openedEarly, "the executable was opened before the plan was checked")
+        guard !openedEarly else { return }
+        // Release the writer: open the read end ourselves.
+        let reader = open(pipe, O_RDONLY | O_NONBLOCK)
+        opened.wait()
+        if reader >= 0 { close(reader) }
+    }
+
     @Test(
         "a bad --routes is refused with one line naming the flag and the route; nothing is written",
         arguments: [
