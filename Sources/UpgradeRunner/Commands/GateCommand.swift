@@ -100,7 +100,7 @@ struct GateOptions {
     init(_ options: OptionValues) throws {
         let source = BuildSource(options)
         let buildsText = options.value(GateCommand.builds)
-        builds = GateSettings.list(buildsText ?? "v1,v2,v3")
+        builds = buildsText.map(GateSettings.list) ?? GateRequest.defaultBuilds
         scenarios = try options.value(GateCommand.scenarios).map { try Scenario.parseList($0) } ?? Scenario.gateDefault
         shard = try options.value(GateCommand.shard).map { try ShardSpec(parsing: $0) }
         if let text = options.value(GateCommand.routes) {

@@ -62,7 +62,7 @@ struct MutantsOptions {
 
     init(_ options: OptionValues) throws {
         source = BuildSource(options)
-        released = GateSettings.list(options.value(Self.builds) ?? "v1,v2,v3")
+        released = options.value(Self.builds).map(GateSettings.list) ?? GateRequest.defaultBuilds
         _ = try GatePlan.defaultPaths(builds: released)
         scenarios = try options.value(Self.scenarios).map { try Scenario.parseList($0) } ?? Scenario.allCases
         caseID = try CaseIDOption.read(options, Self.caseID)

@@ -40,9 +40,12 @@ public struct GateRequest: Sendable {
     /// Where the builds' executables are (such as `.build/debug`), absolute.
     public var productsFolder: String
 
+    /// The builds a gate runs when none are named: the sample app's releases, oldest first.
+    public static let defaultBuilds = ["v1", "v2", "v3"]
+
     /// A gate over `builds` (oldest first) writing to `out`, with the command line's defaults.
     public init(
-        builds: [String] = ["v1", "v2", "v3"], routes: [BuildPair]? = nil, scenarios: [Scenario] = Scenario.gateDefault,
+        builds: [String] = GateRequest.defaultBuilds, routes: [BuildPair]? = nil, scenarios: [Scenario] = Scenario.gateDefault,
         shard: ShardSpec? = nil, runtime: RuntimeVersion = .current, runtimes: [RuntimeVersion]? = nil,
         caseID: String = CaseSecrets.randomCaseID(), jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
         timeout: Double = 30, out: String, force: Bool = false, archiveInputs: Bool = false, buildsFolder: String,

@@ -31,7 +31,6 @@ struct LaunchRecord: Sendable {
         String(format: "%02d-%@-%@", index, build, mode.rawValue)
     }
 
-    /// The case's secrets the launch reported written (seed launches), sorted, once each.
     /// The names of the items the launch reported written.
     var writtenNames: [String] { (status?.items ?? []).filter { $0.result == .written }.map(\.name) }
 
