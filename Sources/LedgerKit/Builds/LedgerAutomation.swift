@@ -65,7 +65,7 @@ public enum LedgerAutomation {
             (LedgerNames.versionAccount, Data(String(schemaVersion).utf8)),
         ]
         if let migratedAt {
-            values.append((LedgerNames.migratedAtAccount, Data(ISO8601DateFormatter().string(from: migratedAt).utf8)))
+            values.append((LedgerNames.migratedAtAccount, MigrationDate.encoded(migratedAt)))
         }
         for (account, data) in values {
             let (operation, status) = KeychainProbe.addOrUpdate(
@@ -98,7 +98,7 @@ public enum LedgerAutomation {
         verifyDeviceKey(launch)
         if stamped {
             let (status, data) = KeychainProbe.read(service: LedgerNames.service, account: LedgerNames.migratedAtAccount)
-            let parses = data.flatMap { ISO8601DateFormatter().date(from: String(decoding: $0, as: UTF8.self)) } != nil
+            let parses = data.flatMap(MigrationDate.decoded) != nil
             launch.record(
                 LedgerNames.migratedAtAccount, .keychain, "SecItemCopyMatching", status,
                 KeychainProbe.result(of: status, matches: parses))

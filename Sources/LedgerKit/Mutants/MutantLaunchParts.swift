@@ -70,9 +70,7 @@ public enum SessionCacheJanitor {
     public static func dropSessionAfterWindow(_ launch: HarnessLaunch) {
         guard launch.environment.protectedData.isAvailable else { return }
         let (status, data) = KeychainProbe.read(service: LedgerNames.service, account: LedgerNames.migratedAtAccount)
-        guard status == errSecSuccess, let data,
-            let migratedAt = ISO8601DateFormatter().date(from: String(decoding: data, as: UTF8.self)),
-            launch.environment.now.timeIntervalSince(migratedAt) > LegacyArtefactJanitor.window
+        guard status == errSecSuccess, let data, MigrationDate.windowElapsed(since: data, now: launch.environment.now)
         else { return }
         let deleted = KeychainProbe.deleteExact(service: LedgerNames.service, account: LedgerNames.sessionAccount)
         if deleted == errSecSuccess { launch.record(LedgerNames.sessionAccount, .keychain, "SecItemDelete", deleted, .removed) }

@@ -30,9 +30,8 @@ public actor LegacyArtefactJanitor {
     public func stampIfNeeded(now: Date) async {
         do {
             guard try await vault.read(account: LedgerNames.migratedAtAccount) == nil else { return }
-            let stamp = ISO8601DateFormatter().string(from: now)
             let call = try await vault.save(
-                Data(stamp.utf8), account: LedgerNames.migratedAtAccount,
+                MigrationDate.encoded(now), account: LedgerNames.migratedAtAccount,
                 accessibility: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String)
             journal.record(LedgerNames.migratedAtAccount, .keychain, call, errSecSuccess, .written)
         } catch {
@@ -45,8 +44,7 @@ public actor LegacyArtefactJanitor {
     @discardableResult
     public func sweepIfWindowElapsed(now: Date) async -> Bool {
         guard let stamp = try? await vault.read(account: LedgerNames.migratedAtAccount),
-            let migratedAt = ISO8601DateFormatter().date(from: String(decoding: stamp, as: UTF8.self)),
-            now.timeIntervalSince(migratedAt) > Self.window
+            MigrationDate.windowElapsed(since: stamp, now: now)
         else { return false }
         for name in LedgerNames.legacyArtefacts {
             let file = documents.appendingPathComponent(name)
@@ -59,5 +57,23 @@ public actor LegacyArtefactJanitor {
             }
         }
         return true
+    }
+}
+
+/// `vault.migratedAt`'s one format: the device clock when the migration completed, in ISO 8601,
+/// written and read through one formatter per process (making one costs more than using it).
+public enum MigrationDate {
+    nonisolated(unsafe) private static let formatter = ISO8601DateFormatter()
+
+    /// The stored form of `date`.
+    public static func encoded(_ date: Date) -> Data { Data(formatter.string(from: date).utf8) }
+
+    /// The date `stamp` holds, or nil when it is not one.
+    public static func decoded(_ stamp: Data) -> Date? { formatter.date(from: String(decoding: stamp, as: UTF8.self)) }
+
+    /// Whether more than the rollback window (``LegacyArtefactJanitor/window``) has passed at `now`
+    /// since the date `stamp` holds; false when it holds none.
+    public static func windowElapsed(since stamp: Data, now: Date) -> Bool {
+        decoded(stamp).map { now.timeIntervalSince($0) > LegacyArtefactJanitor.window } ?? false
     }
 }
