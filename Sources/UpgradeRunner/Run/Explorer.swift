@@ -88,6 +88,22 @@ struct Explorer {
         record.record(.located(places, when: when, crashed: crashed))
     }
 
+    /// Claims the state `device` is in (its fingerprint, from the `keychain` just read) for `record`
+    /// and returns true, or records the attempt as covered by the one that reached that state first
+    /// (``ExplorationAttempt/coveredBy``) and returns false: the rest would be that attempt's launches again.
+    func claim(
+        _ device: ScenarioDevice, keychain: [KeychainItemRecord], explored: inout [String: String],
+        _ record: inout AttemptRecord
+    ) throws -> Bool {
+        let state = try device.stateFingerprint(keychain: keychain)
+        if let owner = explored[state] {
+            record.coveredBy = owner
+            return false
+        }
+        explored[state] = record.id
+        return true
+    }
+
     /// After recovery, what I1, I2, I4, the verify and I3 are judged on: where the secrets are, the
     /// new build's keychain items, the store around another launch, the verify launch, and where the
     /// secrets are at the end.

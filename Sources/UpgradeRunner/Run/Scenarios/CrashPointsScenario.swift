@@ -48,14 +48,9 @@ extension Explorer {
                         return
                     }
                     record.log = ExplorationAttempt.excerpt(crashed)
-                    // One read of the keychain serves the fingerprint and I1 (or I6).
+                    // One read of the keychain serves the fingerprint and I1.
                     let keychain = try device.device.keychainItems()
-                    let state = try device.stateFingerprint(keychain: keychain)
-                    if let owner = explored[state] {
-                        record.coveredBy = owner
-                        return
-                    }
-                    explored[state] = record.id
+                    guard try claim(device, keychain: keychain, explored: &explored, &record) else { return }
                     template.afterCrash[k] = try ScenarioDevice(
                         cloning: device, devices: cell.devices, name: "\(cell.unit.pathID)-after-crash-\(k)",
                         cellFolder: cell.cellFolder + "/attempts/crash-\(k)", continuingNumbering: true)
@@ -81,14 +76,9 @@ extension Explorer {
                                 .unjudgeable("crash point \(j) of the recovery launch was not reached (\(second.termination))"))
                         }
                         record.log = ExplorationAttempt.excerpt(second, last: 2)
-                        // One read of the keychain serves the fingerprint and I1 (or I6).
+                        // One read of the keychain serves the fingerprint and I6.
                         let keychain = try device.device.keychainItems()
-                        let state = try device.stateFingerprint(keychain: keychain)
-                        if let owner = explored[state] {
-                            record.coveredBy = owner
-                            return
-                        }
-                        explored[state] = record.id
+                        guard try claim(device, keychain: keychain, explored: &explored, &record) else { return }
                         try locate(device, when: "after a crash during recovery (I6)", &record, keychain: keychain)
                         let recovery = try device.launch(new, .launch)
                         guard record.needs(recovery) else { return }

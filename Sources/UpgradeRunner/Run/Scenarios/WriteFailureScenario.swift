@@ -56,12 +56,7 @@ extension Explorer {
                             // One read of the keychain serves I1 and the fingerprint.
                             let keychain = try device.device.keychainItems()
                             try locate(device, when: "after the failed write", &record, keychain: keychain)
-                            let state = try device.stateFingerprint(keychain: keychain)
-                            if let owner = explored[state] {
-                                record.coveredBy = owner
-                                return
-                            }
-                            explored[state] = record.id
+                            guard try claim(device, keychain: keychain, explored: &explored, &record) else { return }
                             let recovery = try device.launch(new, .launch)
                             guard record.needs(recovery) else { return }
                             try recovered(device, recovery: recovery, &record)
