@@ -1,4 +1,5 @@
 import Foundation
+import SimRuntime
 
 /// One stored item as an inspection tool sees it: every attribute, regardless of entitlements
 /// and lock state. Tools must not print ``data``; they print a keyed digest of it.
@@ -47,14 +48,11 @@ extension Keychain {
             persistentReference: PersistentReference.encode(itemClass, rowid: row.rowid))
     }
 
-    /// One formatter for the process: making one per date value was most of a dump's cost.
-    private static let dates = LockedDateFormatter()
-
     private static func text(_ value: Any) -> String {
         switch value {
         case let string as String: return string
         case let data as Data: return hex(data)
-        case let date as Date: return dates.string(from: date)
+        case let date as Date: return InternetDate.string(from: date)
         case let control as SecAccessControl: return "\(control.protection);flags=\(control.flags.rawValue)"
         case let number as NSNumber: return number.stringValue
         default: return "\(value)"
@@ -72,13 +70,4 @@ func hex(_ data: Data) -> String {
         bytes.append(digits[Int(byte & 0x0F)])
     }
     return String(decoding: bytes, as: UTF8.self)
-}
-
-/// An ISO 8601 formatter shared by threads: Foundation's formatters are not documented as safe to
-/// use from several threads at once on Linux, so calls take turns.
-final class LockedDateFormatter: @unchecked Sendable {
-    private let lock = NSLock()
-    private let formatter = ISO8601DateFormatter()
-
-    func string(from date: Date) -> String { lock.withLock { formatter.string(from: date) } }
 }

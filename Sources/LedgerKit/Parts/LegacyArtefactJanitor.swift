@@ -1,5 +1,6 @@
 import AppHarness
 import Foundation
+import SimRuntime
 #if canImport(Security)
     import Security
 #else
@@ -60,16 +61,14 @@ public actor LegacyArtefactJanitor {
     }
 }
 
-/// `vault.migratedAt`'s one format: the device clock when the migration completed, in ISO 8601,
-/// written and read through one formatter per process (making one costs more than using it).
+/// `vault.migratedAt`'s one format: the device clock when the migration completed, in ISO 8601 to
+/// the second, as `ISO8601DateFormatter` writes it (``InternetDate``, without ICU's start-up cost).
 public enum MigrationDate {
-    nonisolated(unsafe) private static let formatter = ISO8601DateFormatter()
-
     /// The stored form of `date`.
-    public static func encoded(_ date: Date) -> Data { Data(formatter.string(from: date).utf8) }
+    public static func encoded(_ date: Date) -> Data { Data(InternetDate.string(from: date).utf8) }
 
     /// The date `stamp` holds, or nil when it is not one.
-    public static func decoded(_ stamp: Data) -> Date? { formatter.date(from: String(decoding: stamp, as: UTF8.self)) }
+    public static func decoded(_ stamp: Data) -> Date? { InternetDate.date(from: String(decoding: stamp, as: UTF8.self)) }
 
     /// Whether more than the rollback window (``LegacyArtefactJanitor/window``) has passed at `now`
     /// since the date `stamp` holds; false when it holds none.
