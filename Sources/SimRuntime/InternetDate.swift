@@ -6,10 +6,11 @@ import Foundation
 /// Foundation's formatter builds ICU's date and number parsers the first time a process uses it,
 /// which cost a quarter of a short app launch (`perf record` of a v3 verify launch); this goes
 /// through `Date.ISO8601FormatStyle`, which FoundationEssentials implements natively. A date is
-/// rounded to the millisecond (a half up) and then cut to the second, as CoreFoundation and ICU do, so that the text is the
-/// formatter's byte for byte (`InternetDateTests` compares the two over 20,000 dates, fractional and before 1970 included).
-/// Reading differs from the formatter only on text the formatter never writes: a fraction of a
-/// second or a 60th second is accepted, a leading space is not.
+/// rounded to the millisecond (a half up) and then cut to the second, as CoreFoundation and ICU
+/// do, so that the text is the formatter's byte for byte (`InternetDateTests` compares the two
+/// over 20,000 dates, fractional ones and ones before 1970 included). Reading differs from the
+/// formatter only on text the formatter never writes: a fraction of a second or a 60th second is
+/// accepted, a leading space is not.
 public enum InternetDate {
     private static let style = Date.ISO8601FormatStyle()
 
