@@ -1,5 +1,8 @@
 import AppHarness
 import Foundation
+import LedgerRelease1
+import LedgerRelease2
+import LedgerRelease3
 #if canImport(Security)
     import Security
 #else
@@ -45,7 +48,7 @@ public struct LedgerTransferBuild: AppBuild {
     }
 
     public func verify(_ launch: HarnessLaunch) async {
-        LedgerAutomation.verifyKeychain(launch, stamped: true)
+        LedgerAutomation.verifyStampedKeychain(launch)
     }
 
     public func cleanup(_ launch: HarnessLaunch) async {
