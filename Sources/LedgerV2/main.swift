@@ -1,6 +1,6 @@
 // Ledger 2.0 as an automation build: the harness reads the launch mode and test case from the
 // arguments, runs the build's hook, and writes the status file.
 import AppHarness
-import LedgerKit
+import LedgerRelease2
 
 await Harness.main(LedgerV2Build())

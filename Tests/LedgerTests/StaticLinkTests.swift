@@ -18,6 +18,8 @@ import TestSupport
         try device.launch(.seed)
         let data = try Data(contentsOf: URL(fileURLWithPath: try device.container() + Self.archivePath))
         #expect(data.starts(with: Array("bplist00".utf8)), "a binary property list, not \(data.count) bytes")
+        // The class is v1's library's, which every later release imports: all builds decode this name.
+        #expect(data.range(of: Data("LedgerRelease1.LegacySession".utf8)) != nil, "the archived class name")
         let session = try #require(try NSKeyedUnarchiver.unarchivedObject(ofClass: LegacySession.self, from: data))
         #expect(session.userID == LedgerNames.userID(device.caseID))
         #expect(session.token == CaseSecrets(caseID: device.caseID).sessionToken, "the seeded token")

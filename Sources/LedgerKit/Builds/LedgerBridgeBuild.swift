@@ -1,5 +1,8 @@
 import AppHarness
 import Foundation
+import LedgerRelease1
+import LedgerRelease2
+import LedgerRelease3
 #if canImport(Security)
     import Security
 #else
@@ -50,13 +53,9 @@ public struct LedgerBridgeBuild: AppBuild {
         LedgerAutomation.finish(launch)
     }
 
-    public func verify(_ launch: HarnessLaunch) async {
-        LedgerAutomation.verifyKeychain(launch, stamped: true)
-    }
-
-    public func cleanup(_ launch: HarnessLaunch) async {
-        LedgerAutomation.cleanupKeychain(launch, accounts: LedgerLaunchSequence.cleanupAccounts)
-    }
+    // v3's verify and cleanup: their reads and deletes reach every group, the app group too.
+    public func verify(_ launch: HarnessLaunch) async { await LedgerV3Build(buildID: buildID).verify(launch) }
+    public func cleanup(_ launch: HarnessLaunch) async { await LedgerV3Build(buildID: buildID).cleanup(launch) }
 }
 
 extension MigrationError {

@@ -1,5 +1,8 @@
 import AppHarness
 import Foundation
+import LedgerRelease1
+import LedgerRelease2
+import LedgerRelease3
 #if canImport(Security)
     import Security
 #else
@@ -25,7 +28,7 @@ public struct MigrateEveryLaunchBuild: AppBuild {
         LedgerAutomation.finish(launch)
     }
 
-    private func migrate(_ parts: LedgerParts) async -> MigrationState {
+    private func migrate(_ parts: LedgerParts) async -> LedgerRelease2.MigrationState {
         guard parts.environment.protectedData.isAvailable else { return .deferred(reason: "protected data unavailable") }
         let steps: [any MigrationStep] = [CopyPreferencesStep(parts), parts.moveArchive()]
         for step in steps {

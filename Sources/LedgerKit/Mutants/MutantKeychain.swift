@@ -1,5 +1,7 @@
 import AppHarness
 import Foundation
+import LedgerRelease1
+import LedgerRelease2
 #if canImport(Security)
     import Security
 #else
@@ -76,10 +78,7 @@ public enum MutantAutomation {
     /// Deletes the case's items by exact service and account under `service`, and the device key.
     public static func cleanupKeychain(_ launch: HarnessLaunch, service: String, accounts: [String]) {
         for account in accounts {
-            let status = KeychainProbe.deleteExact(service: service, account: account)
-            launch.record(
-                account, .keychain, "SecItemDelete", status,
-                status == errSecSuccess ? .removed : status == errSecItemNotFound ? .missing : .failed)
+            LedgerAutomation.recordDelete(launch, account, KeychainProbe.deleteExact(service: service, account: account))
         }
         LedgerAutomation.cleanupDeviceKey(launch)
         LedgerAutomation.finish(launch)

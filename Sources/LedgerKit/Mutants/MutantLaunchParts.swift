@@ -1,5 +1,8 @@
 import AppHarness
 import Foundation
+import LedgerRelease1
+import LedgerRelease2
+import LedgerRelease3
 #if canImport(Security)
     import Security
 #else

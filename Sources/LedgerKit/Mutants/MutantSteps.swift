@@ -1,5 +1,7 @@
 import AppHarness
 import Foundation
+import LedgerRelease1
+import LedgerRelease2
 #if canImport(Security)
     import Security
 #else

@@ -1,5 +1,6 @@
 import AppHarness
 import Foundation
+import LedgerRelease2
 #if canImport(Security)
     import Security
 #else

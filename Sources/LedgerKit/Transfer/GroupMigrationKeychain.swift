@@ -1,4 +1,6 @@
 import Foundation
+import LedgerRelease1
+import LedgerRelease2
 #if canImport(Security)
     import Security
 #else

@@ -1,5 +1,6 @@
 import AppHarness
 import Foundation
+import LedgerRelease1
 import SimRuntime
 #if canImport(Security)
     import Security
@@ -7,22 +8,10 @@ import SimRuntime
     import SimSecurity
 #endif
 
-/// Automation code the Ledger builds share: what a launch reports about the legacy stores and the
-/// schema version, and the seed, verify and cleanup modes of the builds that keep everything in
-/// the keychain (v2 and later). It reads values only to compare them; it reports words.
-public enum LedgerAutomation {
-    /// The legacy stores as the launch leaves them; nil while protected data is unavailable (the
-    /// preferences may read as empty then, which would look like "gone").
-    public static func legacyState(_ environment: AppEnvironment) -> LegacyState? {
-        guard environment.protectedData.isAvailable else { return nil }
-        let stored = environment.defaults.persistentDomain()
-        let files = environment.files
-        return LegacyState(
-            preferenceKeys: LedgerNames.legacyPreferenceKeys.filter { stored[$0] != nil },
-            archive: files.fileExists(environment.applicationSupport.appendingPathComponent(LedgerNames.sessionArchive)),
-            artefacts: LedgerNames.legacyArtefacts.filter { files.fileExists(environment.documents.appendingPathComponent($0)) })
-    }
-
+/// Ledger 2.0's automation: what a launch reports about the schema version, and the seed, verify
+/// and cleanup modes of the builds that keep everything in the keychain (v2 and later). It reads
+/// values only to compare them; it reports words.
+extension LedgerAutomation {
     /// The schema version stored in the keychain, nil when none or unreadable.
     public static func storedSchemaVersion() -> Int? {
         let (status, data) = KeychainProbe.read(service: LedgerNames.service, account: LedgerNames.versionAccount)
@@ -48,10 +37,10 @@ public enum LedgerAutomation {
     ///   - schemaVersion: the version to store.
     ///   - deviceKeyAccessible: the class of the automation device key (nil: the default class).
     ///   - malformed: a non-UTF-8 `authToken` and a `session` that is not JSON.
-    ///   - migratedAt: the migration date to store, for builds with the artefact window.
+    ///   - laterItems: accounts and values a later release keeps beside v2's, stored after them.
     public static func seedKeychain(
         _ launch: HarnessLaunch, schemaVersion: Int, deviceKeyAccessible: String?,
-        malformed: Bool, migratedAt: Date?
+        malformed: Bool, laterItems: [(account: String, data: Data)] = []
     ) {
         let secrets = launch.secrets
         let tight = kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String
@@ -64,9 +53,7 @@ public enum LedgerAutomation {
             (LedgerNames.sessionAccount, malformed(LedgerNames.sessionAccount) ? Data("{not json".utf8) : session),
             (LedgerNames.versionAccount, Data(String(schemaVersion).utf8)),
         ]
-        if let migratedAt {
-            values.append((LedgerNames.migratedAtAccount, MigrationDate.encoded(migratedAt)))
-        }
+        values += laterItems.map { ($0.account, $0.data) }
         for (account, data) in values {
             let (operation, status) = KeychainProbe.addOrUpdate(
                 data, service: LedgerNames.service, account: account,
@@ -83,8 +70,8 @@ public enum LedgerAutomation {
     }
 
     /// Reads every item a keychain-era build keeps and compares it with the case's secrets.
-    /// - Parameter stamped: whether the build keeps a migration date (reported found or missing).
-    public static func verifyKeychain(_ launch: HarnessLaunch, stamped: Bool) {
+    /// - Parameter laterItems: reads a later release adds, after the device key's.
+    public static func verifyKeychain(_ launch: HarnessLaunch, laterItems: (HarnessLaunch) -> Void = { _ in }) {
         let secrets = launch.secrets
         for (account, expected) in [("authToken", secrets.authToken), ("refreshToken", secrets.refreshToken)] {
             let (status, data) = KeychainProbe.read(service: LedgerNames.service, account: account)
@@ -96,51 +83,16 @@ public enum LedgerAutomation {
             LedgerNames.sessionAccount, .keychain, "SecItemCopyMatching", status,
             KeychainProbe.result(of: status, matches: session == expectedSession(launch)))
         verifyDeviceKey(launch)
-        if stamped {
-            let (status, data) = KeychainProbe.read(service: LedgerNames.service, account: LedgerNames.migratedAtAccount)
-            let parses = data.flatMap(MigrationDate.decoded) != nil
-            launch.record(
-                LedgerNames.migratedAtAccount, .keychain, "SecItemCopyMatching", status,
-                KeychainProbe.result(of: status, matches: parses))
-        }
+        laterItems(launch)
         finish(launch)
-    }
-
-    /// Reads the automation device key where every build leaves it and compares it.
-    public static func verifyDeviceKey(_ launch: HarnessLaunch) {
-        let (status, data) = KeychainProbe.read(
-            service: LedgerNames.deviceKeyService(launch.caseID),
-            account: LedgerNames.deviceKeyAccount(launch.caseID))
-        launch.recordRead(
-            "deviceKey", .keychain, "SecItemCopyMatching", status, actual: data,
-            expected: Data(launch.secrets.deviceKey.utf8))
     }
 
     /// Deletes the case's items by exact service and account, never by a broader query.
     public static func cleanupKeychain(_ launch: HarnessLaunch, accounts: [String]) {
         for account in accounts {
-            record(launch, account, KeychainProbe.deleteExact(service: LedgerNames.service, account: account))
+            recordDelete(launch, account, KeychainProbe.deleteExact(service: LedgerNames.service, account: account))
         }
         cleanupDeviceKey(launch)
         finish(launch)
-    }
-
-    /// Deletes the case's automation device key by exact service and account.
-    public static func cleanupDeviceKey(_ launch: HarnessLaunch) {
-        record(
-            launch, "deviceKey",
-            KeychainProbe.deleteExact(
-                service: LedgerNames.deviceKeyService(launch.caseID),
-                account: LedgerNames.deviceKeyAccount(launch.caseID)))
-    }
-
-    private static func record(_ launch: HarnessLaunch, _ name: String, _ status: OSStatus) {
-        let result: ItemResult =
-            switch status {
-            case errSecSuccess: .removed
-            case errSecItemNotFound: .missing
-            default: .failed
-            }
-        launch.record(name, .keychain, "SecItemDelete", status, result)
     }
 }

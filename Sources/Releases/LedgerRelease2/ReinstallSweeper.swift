@@ -1,6 +1,7 @@
 import AppHarness
 import SimRuntime
 import Foundation
+import LedgerRelease1
 #if canImport(Security)
     import Security
 #else
@@ -14,7 +15,6 @@ import Foundation
 /// available in time: nothing read or deleted), `failed` (a delete failed: the marker stays unset,
 /// so the sweep runs again next launch).
 public typealias SweepOutcome = SweepResult
-
 
 /// Seed 000's reinstall sweep: before anything touches the keychain, and after protected data is
 /// readable, a missing install marker means "fresh install over old data", and every item goes.

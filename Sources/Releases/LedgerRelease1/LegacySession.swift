@@ -2,8 +2,9 @@ import Foundation
 
 /// The session object v1 archived with `NSKeyedArchiver` (secure coding).
 ///
-/// It lives in this shared module so that every build archives and unarchives it under the same
-/// class name (`LedgerKit.LegacySession`), as one iOS app module would across releases.
+/// It lives in v1's library, which every later release imports, so that every build archives and
+/// unarchives it under the same class name (`LedgerRelease1.LegacySession`), as one iOS app module
+/// would across releases.
 public final class LegacySession: NSObject, NSSecureCoding, @unchecked Sendable {
     public static var supportsSecureCoding: Bool { true }
 
@@ -26,23 +27,5 @@ public final class LegacySession: NSObject, NSSecureCoding, @unchecked Sendable 
         else { return nil }
         self.userID = userID as String
         self.token = token as String
-    }
-}
-
-/// The session as v2 and later keep it: JSON in the keychain item `session`.
-public struct SessionRecord: Codable, Equatable, Sendable {
-    public var userID: String
-    public var accessToken: String
-
-    public init(userID: String, accessToken: String) {
-        self.userID = userID
-        self.accessToken = accessToken
-    }
-
-    /// Its JSON bytes, with sorted keys so the same session always gives the same bytes.
-    public func encoded() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return try encoder.encode(self)
     }
 }

@@ -2,7 +2,8 @@ import AppHarness
 import Foundation
 
 /// The migration parts of one launch, wired to its environment, journal and keychain. A build
-/// composes its launch sequence from these; a known-bad variant replaces exactly one.
+/// composes its launch sequence from these; a known-bad variant replaces exactly one. These are
+/// Ledger 2.0's; LedgerRelease3 adds v3's in an extension.
 public struct LedgerParts: Sendable {
     public let environment: AppEnvironment
     public let journal: any LaunchJournal
@@ -42,18 +43,11 @@ public struct LedgerParts: Sendable {
             journal: journal)
     }
 
-    /// Step 2 -> 3.
-    public func tightenAccessibility() -> any MigrationStep { TightenAccessibilityStep(journal: journal) }
-
     public func migrator(
         targetVersion: Int, steps: [any MigrationStep], stopsAtFirstFailure: Bool = false
     ) -> SchemaMigrator {
         SchemaMigrator(
             targetVersion: targetVersion, steps: steps, vault: vault, protectedData: environment.protectedData,
             stopsAtFirstFailure: stopsAtFirstFailure)
-    }
-
-    public func janitor() -> LegacyArtefactJanitor {
-        LegacyArtefactJanitor(vault: vault, files: environment.files, documents: environment.documents, journal: journal)
     }
 }

@@ -2,20 +2,12 @@ import Foundation
 import SimRuntime
 
 /// The names every Ledger release agrees on. Service and account never change after the first
-/// release: a rename strands the old item (seed 000, "Orphaned items after a rename").
+/// release: a rename strands the old item (seed 000, "Orphaned items after a rename"). Each name
+/// is owned by the release that introduced it: v1's are here, a later release's are in an
+/// extension in its own library (LedgerRelease2's and LedgerRelease3's `LedgerNames.swift`).
 public enum LedgerNames {
-    /// `kSecAttrService` of the app's own items (migrated tokens, session, schema version, stamp).
-    public static let service = "com.example.ledger"
     /// The legacy preference keys that hold secrets (v1).
     public static let legacyPreferenceKeys = ["authToken", "refreshToken"]
-    /// The keychain account of the migrated session (v2 and later).
-    public static let sessionAccount = "session"
-    /// The keychain account of the schema version.
-    public static let versionAccount = "vault.schemaVersion"
-    /// The keychain account of the migration date that starts the artefact window (v3).
-    public static let migratedAtAccount = "vault.migratedAt"
-    /// The preference key of the reinstall marker (v2 and later).
-    public static let installMarkerKey = "vault.installMarker"
     /// The legacy session archive, in Application Support (v1).
     public static let sessionArchive = "Session.archive"
     /// Non-secret legacy artefacts in Documents that wait for the 30-day window (v1).

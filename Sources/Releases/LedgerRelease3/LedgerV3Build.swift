@@ -1,5 +1,7 @@
 import AppHarness
 import Foundation
+import LedgerRelease1
+import LedgerRelease2
 #if canImport(Security)
     import Security
 #else
@@ -42,15 +44,10 @@ public struct LedgerV3Build: AppBuild {
     }
 
     public func verify(_ launch: HarnessLaunch) async {
-        LedgerAutomation.verifyKeychain(launch, stamped: true)
+        LedgerAutomation.verifyStampedKeychain(launch)
     }
 
     public func cleanup(_ launch: HarnessLaunch) async {
-        LedgerAutomation.cleanupKeychain(
-            launch,
-            accounts: [
-                "authToken", "refreshToken", LedgerNames.sessionAccount,
-                LedgerNames.versionAccount, LedgerNames.migratedAtAccount,
-            ])
+        LedgerAutomation.cleanupKeychain(launch, accounts: LedgerLaunchSequence.cleanupAccounts)
     }
 }

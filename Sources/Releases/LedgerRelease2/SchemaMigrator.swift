@@ -1,5 +1,6 @@
 import AppHarness
 import Foundation
+import LedgerRelease1
 import SimRuntime
 #if canImport(Security)
     import Security

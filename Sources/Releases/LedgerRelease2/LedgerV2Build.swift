@@ -1,5 +1,6 @@
 import AppHarness
 import Foundation
+import LedgerRelease1
 
 /// Ledger 2.0 (build 200, schema 2), frozen: reinstall sweep before anything touches the keychain,
 /// then the schema migration (0 -> 1 preferences, 1 -> 2 archive) gated on protected data, with the
@@ -30,15 +31,15 @@ public struct LedgerV2Build: AppBuild {
     }
 
     public func seed(_ launch: HarnessLaunch) async {
-        LedgerAutomation.seedKeychain(launch, schemaVersion: 2, deviceKeyAccessible: nil, malformed: false, migratedAt: nil)
+        LedgerAutomation.seedKeychain(launch, schemaVersion: 2, deviceKeyAccessible: nil, malformed: false)
     }
 
     public func seedMalformed(_ launch: HarnessLaunch) async {
-        LedgerAutomation.seedKeychain(launch, schemaVersion: 2, deviceKeyAccessible: nil, malformed: true, migratedAt: nil)
+        LedgerAutomation.seedKeychain(launch, schemaVersion: 2, deviceKeyAccessible: nil, malformed: true)
     }
 
     public func verify(_ launch: HarnessLaunch) async {
-        LedgerAutomation.verifyKeychain(launch, stamped: false)
+        LedgerAutomation.verifyKeychain(launch)
     }
 
     public func cleanup(_ launch: HarnessLaunch) async {

@@ -1,11 +1,14 @@
 import AppHarness
 import Foundation
+import LedgerRelease1
+import LedgerRelease2
 
 /// The launch sequence v3 fixed, for v3 and the releases after it: the reinstall sweep, the schema
 /// migration to `targetVersion`, then (once the migration is known complete) the migration date and
 /// the 30-day janitor, and the status's schema version and legacy stores.
-enum LedgerLaunchSequence {
-    static func run(
+public enum LedgerLaunchSequence {
+    /// Runs the sequence for one launch, with `steps` up to `targetVersion` (`sweeps`: the reinstall sweep first).
+    public static func run(
         _ launch: HarnessLaunch, parts: LedgerParts, targetVersion: Int,
         steps: [any MigrationStep], sweeps: Bool = true
     ) async {
@@ -27,7 +30,7 @@ enum LedgerLaunchSequence {
     }
 
     /// The accounts a v3-style build's cleanup deletes.
-    static let cleanupAccounts = [
+    public static let cleanupAccounts = [
         "authToken", "refreshToken", LedgerNames.sessionAccount, LedgerNames.versionAccount,
         LedgerNames.migratedAtAccount,
     ]

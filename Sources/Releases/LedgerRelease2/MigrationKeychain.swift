@@ -1,4 +1,5 @@
 import Foundation
+import LedgerRelease1
 #if canImport(Security)
     import Security
 #else
@@ -51,9 +52,17 @@ public actor LiveMigrationKeychain: MigrationKeychainProtocol {
 
 /// The `SecItem*` calls behind the migration keychains: one service's generic passwords, in one
 /// access group or (with none) in every group the app holds, where an add lands in the first.
-struct ServiceItems: Sendable {
-    let service: String
-    var accessGroup: String? = nil
+public struct ServiceItems: Sendable {
+    /// The items' `kSecAttrService`.
+    public let service: String
+    /// The one access group the items live in; nil: every group the app holds.
+    public var accessGroup: String? = nil
+
+    /// The generic passwords of `service`, in `accessGroup` when one is given.
+    public init(service: String, accessGroup: String? = nil) {
+        self.service = service
+        self.accessGroup = accessGroup
+    }
 
     private func primaryKey(_ account: String) -> [CFString: Any] {
         var key: [CFString: Any] = [kSecClass: kSecClassGenericPassword, kSecAttrService: service, kSecAttrAccount: account]
@@ -62,7 +71,7 @@ struct ServiceItems: Sendable {
     }
 
     /// Add-or-update; returns the call that stored it.
-    func save(_ data: Data, account: String, accessibility: String) throws(KeychainFailure) -> String {
+    public func save(_ data: Data, account: String, accessibility: String) throws(KeychainFailure) -> String {
         var item = primaryKey(account)
         item[kSecValueData] = data
         item[kSecAttrAccessible] = accessibility as CFString
@@ -76,7 +85,8 @@ struct ServiceItems: Sendable {
         return "SecItemUpdate"
     }
 
-    func read(account: String) throws(KeychainFailure) -> Data? {
+    /// The item's data, nil when there is none; throws for any other status.
+    public func read(account: String) throws(KeychainFailure) -> Data? {
         var query = primaryKey(account)
         query[kSecReturnData] = true
         query[kSecMatchLimit] = kSecMatchLimitOne
@@ -89,7 +99,8 @@ struct ServiceItems: Sendable {
         }
     }
 
-    func delete(account: String) throws(KeychainFailure) {
+    /// Deletes the item by its primary key; a missing item is not an error.
+    public func delete(account: String) throws(KeychainFailure) {
         let status = SecItemDelete(primaryKey(account) as CFDictionary)
         guard status == errSecSuccess || status == errSecItemNotFound else {
             throw KeychainFailure(status, operation: "SecItemDelete")
