@@ -12,6 +12,15 @@ import Foundation
 struct FindingSanitizer {
     let secrets: [Secret]
     let workRoot: String
+    /// The secrets' patterns, built once for every text (nil when a secret is too short to scan
+    /// for, which the run's leak scan reports).
+    private let patterns: SecretPatterns?
+
+    init(secrets: [Secret], workRoot: String) {
+        self.secrets = secrets
+        self.workRoot = workRoot
+        patterns = try? SecretPatterns(secrets: secrets)
+    }
 
     func clean(_ findings: [GateFinding]) -> [GateFinding] {
         findings.map { finding in
@@ -23,8 +32,8 @@ struct FindingSanitizer {
     }
 
     func clean(_ text: String) -> String {
-        if let leaks = try? SecretScanner.scan(data: Data(text.utf8), secrets: secrets), !leaks.isEmpty {
-            let labels = Set(leaks.map(\.label)).sorted().joined(separator: ", ")
+        if let leaks = patterns?.matches(in: Data(text.utf8)), !leaks.isEmpty {
+            let labels = Set(leaks.map { secrets[$0.secret].label }).sorted().joined(separator: ", ")
             return "<redacted: this text held a seeded secret (\(labels)); see the cell's artifacts>"
         }
         var result = workRoot.isEmpty ? text : text.replacingOccurrences(of: workRoot, with: "<devices>")

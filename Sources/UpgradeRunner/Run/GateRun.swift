@@ -1,6 +1,7 @@
 import Foundation
 import SimDevice
 import SimRuntime
+import Synchronization
 
 /// Carries out a gate (or a single `run`): resolves and pins the builds, guards the output folder,
 /// runs every planned cell on its own fresh device (`jobs` at a time), scans every artifact for the
@@ -24,9 +25,22 @@ struct GateRun {
         return builds
     }
 
-    /// The sha256 of each build's executable and entitlements, as run.json pins them.
+    /// The sha256 of each build's executable and entitlements, as run.json pins them. The builds
+    /// are hashed side by side (an app build is about 80 MB); the first error in build-id order is
+    /// the one thrown, as when they were hashed one after another.
     static func pin(_ builds: [String: Build]) throws -> [String: RunInputs.BuildFiles] {
-        try builds.mapValues { try RunInputs.BuildFiles(executableAt: $0.executablePath, entitlementsAt: $0.entitlementsPath) }
+        let ids = builds.keys.sorted()
+        let pinned = Mutex([Result<RunInputs.BuildFiles, GateError>?](repeating: nil, count: ids.count))
+        DispatchQueue.concurrentPerform(iterations: ids.count) { index in
+            let build = builds[ids[index]]!
+            let result = Result { () throws(GateError) in
+                try RunInputs.BuildFiles(executableAt: build.executablePath, entitlementsAt: build.entitlementsPath)
+            }
+            pinned.withLock { $0[index] = result }
+        }
+        var files: [String: RunInputs.BuildFiles] = [:]
+        for (id, result) in zip(ids, pinned.withLock { $0 }) { files[id] = try result!.get() }
+        return files
     }
 
     /// The secrets of every case a run seeds (its own, and the extra cases stale-leftovers and
