@@ -8,9 +8,8 @@ import Foundation
 /// through `Date.ISO8601FormatStyle`, which FoundationEssentials implements natively. A date is
 /// rounded to the millisecond (a half up) and then cut to the second, as CoreFoundation and ICU
 /// do, so that the text is the formatter's byte for byte (`InternetDateTests` compares the two
-/// over 20,000 dates, fractional ones and ones before 1970 included). Reading differs from the
-/// formatter only on text the formatter never writes: a fraction of a second or a 60th second is
-/// accepted, a leading space is not.
+/// over 20,000 dates, fractional ones and ones before 1970 included, and read its text back to the
+/// same dates). On text the formatter never writes, the two readers may answer differently.
 public enum InternetDate {
     private static let style = Date.ISO8601FormatStyle()
 

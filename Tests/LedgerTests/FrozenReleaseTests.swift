@@ -1,4 +1,5 @@
 import Foundation
+import LedgerRelease3
 import SimRuntime
 import Testing
 import TestSupport
@@ -9,7 +10,9 @@ import TestSupport
 ///
 /// Changing a released build is a new release (a new build, target and library), not an edit. The lock
 /// `Sources/Releases/FROZEN.sha256` holds the SHA-256 of every frozen source (`sha256sum -c` reads it);
-/// re-record it only on purpose, with `RECORD_SNAPSHOTS=1` (the switch of the golden files).
+/// re-record it only on purpose, with `RECORD_FROZEN=1` (its own switch: re-recording the golden
+/// status files never re-records the lock). The lock also covers each release's archived build
+/// inputs (`builds/v<N>`: manifest and entitlements), which are part of what was released.
 @Suite struct FrozenReleaseTests {
     /// The repository's root, found from this source file.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -22,7 +25,7 @@ import TestSupport
         let actual = try FrozenReleases.digests(root: Self.root)
         #expect(actual.count >= 3 + 3, "the releases' sources and the three main.swift files")
         let lock = Self.root.appendingPathComponent(Self.lockPath)
-        if Golden.recording {
+        if FrozenReleases.recording {
             try FrozenReleases.lockText(actual).write(to: lock, atomically: true, encoding: .utf8)
             return
         }
@@ -30,6 +33,26 @@ import TestSupport
         for problem in FrozenReleases.problems(recorded: recorded, actual: actual) {
             Issue.record("\(problem) (a released build is frozen: a change is a new release, not an edit)")
         }
+    }
+
+    /// v3 writes its migration date through `InternetDate`, which lives in SimRuntime, outside the
+    /// lock: these texts pin what the released v3 stores and reads, whatever that code becomes.
+    @Test("v3's stored migration date is the text v3 was released with")
+    func migrationDateTextIsFrozen() {
+        let pinned: [(Double, String)] = [
+            (1_796_146_412, "2026-12-01T17:33:32Z"), (0, "1970-01-01T00:00:00Z"),
+            (-0.0005, "1970-01-01T00:00:00Z"), (-0.0006, "1969-12-31T23:59:59Z"),
+            (1_700_000_000.9995, "2023-11-14T22:13:21Z"), (1_700_000_000.9994, "2023-11-14T22:13:20Z"),
+            (-2_695_407_721.5, "1884-08-02T03:37:58Z"), (4_102_444_800, "2100-01-01T00:00:00Z"),
+        ]
+        for (seconds, text) in pinned {
+            let stamp = MigrationDate.encoded(Date(timeIntervalSince1970: seconds))
+            #expect(String(decoding: stamp, as: UTF8.self) == text, "\(seconds)")
+            let whole = Date(timeIntervalSince1970: ((seconds * 1000 + 0.5) / 1000).rounded(.down))
+            #expect(MigrationDate.decoded(Data(text.utf8)) == whole, "\(text) reads back as the second it names")
+        }
+        #expect(MigrationDate.decoded(Data("not a date".utf8)) == nil)
+        #expect(MigrationDate.decoded(Data("2026-12-01".utf8)) == nil)
     }
 
     @Test("the lock comparison names each file that changed, was added or was removed")
@@ -53,8 +76,7 @@ import TestSupport
                     .map { "\(path):\($0.line): imports \($0.module)" }
             }
         }
-        let manifest = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
-        problems += FrozenReleases.manifestProblems(manifest)
+        problems += FrozenReleases.manifestProblems(try FrozenReleases.dumpedManifest(root: Self.root))
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
     }
 
@@ -73,20 +95,30 @@ import TestSupport
             FrozenReleases.imports(in: text).filter { !allowed.contains($0.module) }.map(\.module) == [
                 "LedgerRelease3", "LedgerKit",
             ])
-        let manifest = """
-            .target(name: "LedgerRelease1", dependencies: ["AppHarness", "SimSecurity"], path: "Sources/Releases/LedgerRelease1"),
-            .target(
-                name: "LedgerRelease2", dependencies: ["LedgerRelease1", "LedgerKit"],
-                path: "Sources/Releases/LedgerRelease2"),
-            appBuild("LedgerV1", dependencies: ["LedgerRelease1", "LedgerRelease2", "AppHarness"]),
-            appBuild("LedgerV2"),
-            """
+        func target(
+            _ name: String, _ type: String, path: String? = nil, exclude: [String] = [], _ dependencies: [String]
+        )
+            -> PackageDump.Target
+        {
+            PackageDump.Target(
+                name: name, type: type, path: path, sources: nil, exclude: exclude,
+                dependencies: dependencies.map { ["byName": [$0, nil]] })
+        }
+        let package = PackageDump(targets: [
+            target("LedgerRelease1", "regular", path: "Sources/Releases/LedgerRelease1", ["AppHarness", "SimSecurity"]),
+            target("LedgerRelease2", "regular", path: "Sources/LedgerKit/Old", ["LedgerRelease1", "LedgerKit"]),
+            target("LedgerV1", "executable", ["LedgerRelease1", "LedgerRelease2", "AppHarness"]),
+            target("LedgerV2", "executable", exclude: ["Patch.swift"], ["LedgerKit", "AppHarness"]),
+            target("LedgerRelease3", "executable", path: "Sources/Releases/LedgerRelease3", []),
+        ])
         #expect(
-            FrozenReleases.manifestProblems(manifest) == [
+            FrozenReleases.manifestProblems(package) == [
                 "Package.swift: LedgerV1 depends on LedgerRelease2",
+                "Package.swift: LedgerRelease2 is built from Sources/LedgerKit/Old, not Sources/Releases/LedgerRelease2",
                 "Package.swift: LedgerRelease2 depends on LedgerKit",
-                "Package.swift: LedgerV2 has appBuild's default dependencies (LedgerKit)",
-                "Package.swift: no target LedgerRelease3",
+                "Package.swift: LedgerV2 names its sources or exclusions (every file of Sources/LedgerV2 is built)",
+                "Package.swift: LedgerV2 depends on LedgerKit",
+                "Package.swift: LedgerRelease3 is a target of type executable, not regular",
                 "Package.swift: no target LedgerV3",
             ])
     }
@@ -103,10 +135,18 @@ enum FrozenReleases {
 
     static func library(_ release: Int) -> String { "LedgerRelease\(release)" }
     static func executable(_ release: Int) -> String { "LedgerV\(release)" }
-    /// The folders of release `release`'s sources, relative to the root: its library's and its executable's.
+    /// Whether this run re-records the lock (`RECORD_FROZEN=1`).
+    static var recording: Bool { ProcessInfo.processInfo.environment["RECORD_FROZEN"] == "1" }
+
+    /// The folders of release `release`'s sources, relative to the root: its library's and its
+    /// executable's.
     static func folders(_ release: Int) -> [String] {
         ["Sources/Releases/\(library(release))", "Sources/\(executable(release))"]
     }
+
+    /// The folders the lock covers for release `release`: its sources' and its archived build
+    /// inputs' (`builds/v<N>`).
+    static func lockedFolders(_ release: Int) -> [String] { folders(release) + ["builds/v\(release)"] }
 
     /// What release `release`'s library (or, with `executable`, its executable) may import.
     static func allowedModules(release: Int, executable: Bool) -> Set<String> {
@@ -120,10 +160,11 @@ enum FrozenReleases {
         }
     }
 
-    /// Every file under release `release`'s folders, relative to the root, sorted.
-    static func files(of release: Int, root: URL) throws -> [String] {
+    /// Every file under `folders` (release `release`'s source folders by default), relative to the
+    /// root, sorted.
+    static func files(of release: Int, in folders: [String]? = nil, root: URL) throws -> [String] {
         var found: [String] = []
-        for folder in folders(release) {
+        for folder in folders ?? Self.folders(release) {
             let base = root.appendingPathComponent(folder)
             guard let walker = FileManager.default.enumerator(atPath: base.path) else {
                 throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: folder])
@@ -144,7 +185,7 @@ enum FrozenReleases {
     static func digests(root: URL) throws -> [String: String] {
         var digests: [String: String] = [:]
         for release in 1...count {
-            for path in try files(of: release, root: root) {
+            for path in try files(of: release, in: lockedFolders(release), root: root) {
                 digests[path] = SHA256.hash(try Data(contentsOf: root.appendingPathComponent(path))).hexDigits
             }
         }
@@ -192,68 +233,75 @@ enum FrozenReleases {
         }
     }
 
-    /// What is wrong with the releases' targets in a package manifest: a target missing, a release
-    /// library depending on a later release or on anything but the platform modules and earlier
-    /// releases, a released executable depending on a later release or on LedgerKit.
-    static func manifestProblems(_ manifest: String) -> [String] {
+    /// The package's manifest as SwiftPM reads it (`swift package dump-package`), so that the check
+    /// sees each target's resolved dependencies, path, sources and exclusions whatever the text's
+    /// layout (a helper such as `appBuild` with default dependencies included).
+    static func dumpedManifest(root: URL) throws -> PackageDump {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("frozen-dump-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["swift", "package", "--package-path", root.path, "--scratch-path", scratch.path, "dump-package"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw CocoaError(.fileReadCorruptFile, userInfo: [NSFilePathErrorKey: "Package.swift"])
+        }
+        return try JSONDecoder().decode(PackageDump.self, from: data)
+    }
+
+    /// What is wrong with the releases' targets in a package: a target missing or of the wrong kind,
+    /// built from another folder than its release's (a `path:`, `sources:` or `exclude:` that
+    /// leaves the locked files out), a release library depending on anything but the platform
+    /// modules and earlier releases, a released executable depending on a later release or LedgerKit.
+    static func manifestProblems(_ package: PackageDump) -> [String] {
         var problems: [String] = []
         for release in 1...count {
-            for (name, anchor, isExecutable) in [
-                (library(release), ".target(name: \"\(library(release))\"", false),
-                (executable(release), "appBuild(\"\(executable(release))\"", true),
+            for (name, kind, folder, isExecutable) in [
+                (library(release), "regular", folders(release)[0], false),
+                (executable(release), "executable", folders(release)[1], true),
             ] {
-                guard
-                    let call = call(startingWith: anchor, in: manifest)
-                        ?? libraryCall(library(release), in: manifest, when: !isExecutable)
-                else {
+                guard let target = package.targets.first(where: { $0.name == name }) else {
                     problems.append("Package.swift: no target \(name)")
                     continue
                 }
-                guard let dependencies = dependencies(in: call) else {
-                    if isExecutable { problems.append("Package.swift: \(name) has appBuild's default dependencies (LedgerKit)") }
-                    continue
+                if target.type != kind {
+                    problems.append("Package.swift: \(name) is a target of type \(target.type), not \(kind)")
+                }
+                if (target.path ?? folder) != folder {
+                    problems.append("Package.swift: \(name) is built from \(target.path ?? ""), not \(folder)")
+                }
+                if target.sources != nil || !(target.exclude ?? []).isEmpty {
+                    problems.append("Package.swift: \(name) names its sources or exclusions (every file of \(folder) is built)")
                 }
                 let allowed = allowedModules(release: release, executable: isExecutable)
-                problems += dependencies.filter { !allowed.contains($0) }.map { "Package.swift: \(name) depends on \($0)" }
+                problems += target.dependencyNames.filter { !allowed.contains($0) }.map {
+                    "Package.swift: \(name) depends on \($0)"
+                }
             }
         }
         return problems
     }
+}
 
-    /// A library target written over several lines: `.target(` followed by `name: "<name>"`.
-    private static func libraryCall(_ name: String, in manifest: String, when enabled: Bool) -> Substring? {
-        guard enabled, let nameRange = manifest.range(of: "name: \"\(name)\"") else { return nil }
-        guard let open = manifest[..<nameRange.lowerBound].range(of: ".target(", options: .backwards) else { return nil }
-        return call(from: open.lowerBound, in: manifest)
-    }
+/// The part of `swift package dump-package`'s JSON the frozen-release check reads.
+struct PackageDump: Decodable {
+    struct Target: Decodable {
+        var name: String
+        var type: String
+        var path: String?
+        var sources: [String]?
+        var exclude: [String]?
+        /// Each dependency as dump-package writes it: `{"byName": ["X", null]}`, `{"target": [...]}`
+        /// or `{"product": ["X", "package", ...]}`.
+        var dependencies: [[String: [String?]]]
 
-    /// The text of the call that starts with `anchor`, up to its closing parenthesis.
-    private static func call(startingWith anchor: String, in manifest: String) -> Substring? {
-        manifest.range(of: anchor).flatMap { call(from: $0.lowerBound, in: manifest) }
+        /// The names of the targets and products it depends on.
+        var dependencyNames: [String] { dependencies.compactMap { $0.values.first?.first ?? nil } }
     }
-
-    private static func call(from start: String.Index, in manifest: String) -> Substring? {
-        var depth = 0
-        var index = start
-        while index < manifest.endIndex {
-            switch manifest[index] {
-            case "(", "[": depth += 1
-            case ")", "]":
-                depth -= 1
-                if depth == 0 { return manifest[start...index] }
-            default: break
-            }
-            index = manifest.index(after: index)
-        }
-        return nil
-    }
-
-    /// The quoted names in a call's `dependencies: [...]`; nil when it has none.
-    private static func dependencies(in call: Substring) -> [String]? {
-        guard let label = call.range(of: "dependencies: [") else { return nil }
-        let list = call[label.upperBound...].prefix { $0 != "]" }
-        return list.split(separator: "\"", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map {
-            String($0.element)
-        }
-    }
+    var targets: [Target]
 }

@@ -3,8 +3,8 @@ import SimRuntime
 import UpgradeContract
 import Testing
 
-/// `InternetDate` stands in for `ISO8601DateFormatter()` wherever a simulated device or the sample
-/// app writes a date, so it must write the same bytes and read them back to the same date.
+/// `InternetDate` stands in for `ISO8601DateFormatter()` in the keychain dump and in v3's migration
+/// date, so it must write the same bytes and read them back to the same date.
 @Suite struct InternetDateTests {
     /// Whole seconds, fractions of every size, the half-millisecond boundaries ICU rounds at, dates
     /// before 1970 and far ahead: a seeded generator, so a failure names a value that repeats.

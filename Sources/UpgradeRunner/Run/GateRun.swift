@@ -1,7 +1,6 @@
 import Foundation
 import SimDevice
 import SimRuntime
-import Synchronization
 
 /// Carries out a gate (or a single `run`): resolves and pins the builds, guards the output folder,
 /// runs every planned cell on its own fresh device (`jobs` at a time), scans every artifact for the
@@ -26,20 +25,21 @@ struct GateRun {
     }
 
     /// The sha256 of each build's executable and entitlements, as run.json pins them. The builds
-    /// are hashed side by side (an app build is about 80 MB); the first error in build-id order is
-    /// the one thrown, as when they were hashed one after another.
+    /// are hashed side by side (an app build is about 80 MB); when several cannot be read, the
+    /// error thrown is the first build's in id order.
     static func pin(_ builds: [String: Build]) throws -> [String: RunInputs.BuildFiles] {
         let ids = builds.keys.sorted()
-        let pinned = Mutex([Result<RunInputs.BuildFiles, GateError>?](repeating: nil, count: ids.count))
+        let pinned = PinnedFiles(count: ids.count)
         DispatchQueue.concurrentPerform(iterations: ids.count) { index in
             let build = builds[ids[index]]!
-            let result = Result { () throws(GateError) in
-                try RunInputs.BuildFiles(executableAt: build.executablePath, entitlementsAt: build.entitlementsPath)
-            }
-            pinned.withLock { $0[index] = result }
+            pinned.set(
+                index,
+                Result { () throws(GateError) in
+                    try RunInputs.BuildFiles(executableAt: build.executablePath, entitlementsAt: build.entitlementsPath)
+                })
         }
         var files: [String: RunInputs.BuildFiles] = [:]
-        for (id, result) in zip(ids, pinned.withLock { $0 }) { files[id] = try result!.get() }
+        for (id, result) in zip(ids, pinned.results) { files[id] = try result!.get() }
         return files
     }
 
@@ -155,6 +155,15 @@ private final class Counter: @unchecked Sendable {
             return value
         }
     }
+}
+
+/// The builds' digests, filled in side by side by ``GateRun/pin(_:)``.
+private final class PinnedFiles: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [Result<RunInputs.BuildFiles, GateError>?]
+    init(count: Int) { stored = Array(repeating: nil, count: count) }
+    func set(_ index: Int, _ result: Result<RunInputs.BuildFiles, GateError>) { lock.withLock { stored[index] = result } }
+    var results: [Result<RunInputs.BuildFiles, GateError>?] { lock.withLock { stored } }
 }
 
 /// The cells' findings and times, filled in by the workers.
