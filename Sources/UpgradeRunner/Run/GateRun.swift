@@ -70,10 +70,15 @@ struct GateRun {
         progress.start(
             cells: units.count, paths: Set(units.map(\.path)).count, scenarios: Set(units.map(\.scenario)).count,
             inputs: inputs, jobs: max(1, min(jobs, units.count)))
-        let workRoot = NSTemporaryDirectory() + "upgrade-runner-devices-\(getpid())-\(UUID().uuidString)"
+        let executables = builds.values.reduce(0) { total, build in
+            total + ((try? FileManager.default.attributesOfItem(atPath: build.executablePath)[.size] as? Int) ?? 0)
+        }
+        let workRoot =
+            TemporaryDevices.parent(needing: executables) + TemporaryDevices.prefix + "\(getpid())-\(UUID().uuidString)"
         try TemporaryDevices.create(workRoot)
         defer { TemporaryDevices.remove(workRoot) }
         let devices = DeviceSet(root: workRoot)
+        let builds = try TemporaryDevices.staged(builds, in: workRoot)
 
         let results = CellResults(count: units.count)
         let next = Counter()

@@ -39,13 +39,15 @@ struct InterruptTests {
         #expect(FileManager.default.fileExists(atPath: out + "/.upgrade-runner-in-progress"))
         // The run's simulated devices, whose keychains and preferences held the case's secrets, are
         // gone (a worker may have begun an empty device in the last moment; it holds no secret).
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())
-            .filter { $0.hasPrefix("upgrade-runner-devices-\(gate.processIdentifier)-") }
-        for folder in leftovers {
-            let scan = try SecretScanner.scan(
-                directory: NSTemporaryDirectory() + folder, secrets: GateRun.sampleSecrets(caseID: "stop"))
-            #expect(scan.leaks.isEmpty, "\(folder)")
-            try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + folder)
+        // They were made where TemporaryDevices.parent chose (a memory file system where there is one).
+        for base in Set([NSTemporaryDirectory(), TemporaryDevices.parent(needing: 0)]) {
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: base)
+                .filter { $0.hasPrefix("upgrade-runner-devices-\(gate.processIdentifier)-") }
+            for folder in leftovers {
+                let scan = try SecretScanner.scan(directory: base + folder, secrets: GateRun.sampleSecrets(caseID: "stop"))
+                #expect(scan.leaks.isEmpty, "\(folder)")
+                try? FileManager.default.removeItem(atPath: base + folder)
+            }
         }
     }
 }

@@ -1,0 +1,62 @@
+import Foundation
+import SimDevice
+import TestSupport
+import Testing
+
+@testable import UpgradeRunner
+
+@Suite("Where a run's temporary devices go")
+struct TemporaryDevicesTests {
+    @Test("UPGRADE_RUNNER_SCRATCH, then TMPDIR, then a memory file system with room, then the temporary folder")
+    func parentFolder() {
+        #expect(
+            TemporaryDevices.parent(needing: 0, environment: ["UPGRADE_RUNNER_SCRATCH": "/scratch", "TMPDIR": "/t"])
+                == "/scratch/")
+        #expect(TemporaryDevices.parent(needing: 0, environment: ["TMPDIR": "/t/"]) == "/t/")
+        // Nothing has room for this much, so the temporary folder it is.
+        #expect(TemporaryDevices.parent(needing: Int.max / 2, environment: [:]) == NSTemporaryDirectory())
+        let chosen = TemporaryDevices.parent(needing: 0, environment: [:])
+        #expect(chosen == "/dev/shm/" || chosen == NSTemporaryDirectory())
+        if Self.memoryFileSystemHasRoom {
+            #expect(chosen == "/dev/shm/", "/dev/shm is a tmpfs with room here")
+        }
+    }
+
+    @Test("an executable on another file system is copied once into the run's folder; one on the same is left")
+    func staging() throws {
+        let memory = TemporaryDevices.parent(needing: 0, environment: [:])
+        try #require(memory == "/dev/shm/", "needs /dev/shm as a tmpfs beside a disk temporary folder")
+        let disk = try TemporaryDirectory("staging-disk")
+        let root = memory + "staging-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        var diskInfo = stat(), memoryInfo = stat()
+        try #require(stat(disk.path, &diskInfo) == 0 && stat(root, &memoryInfo) == 0 && diskInfo.st_dev != memoryInfo.st_dev)
+        let executable = disk.file("App")
+        try Data("#!/bin/sh\nexit 0\n".utf8).write(to: URL(fileURLWithPath: executable))
+        chmod(executable, 0o755)
+        let local = root + "/Local"
+        try Data("local".utf8).write(to: URL(fileURLWithPath: local))
+        var far = try BuildCatalog(folder: sampleBuilds, productsFolder: "/nonexistent").build("v1", requiringExecutable: false)
+        far.executablePath = executable
+        var near = far
+        near.executablePath = local
+        let staged = try TemporaryDevices.staged(["far": far, "near": near], in: root)
+        #expect(staged["far"]?.executablePath == root + "/builds/far/App")
+        #expect(
+            FileManager.default.contents(atPath: root + "/builds/far/App") == FileManager.default.contents(atPath: executable))
+        #expect(FileManager.default.isExecutableFile(atPath: root + "/builds/far/App"))
+        #expect(staged["near"] == near, "same file system: installs hard-link it where it is")
+    }
+
+    /// Whether /dev/shm is a tmpfs here with room for a run.
+    static var memoryFileSystemHasRoom: Bool {
+        var space = statvfs()
+        let mounts = (try? String(contentsOfFile: "/proc/self/mounts", encoding: .utf8)) ?? ""
+        let isTmpfs = mounts.split(separator: "\n").contains {
+            $0.split(separator: " ").dropFirst().prefix(2) == ["/dev/shm", "tmpfs"]
+        }
+        return isTmpfs && access("/dev/shm", W_OK) == 0 && statvfs("/dev/shm", &space) == 0
+            && Int(space.f_bavail) * Int(space.f_frsize) >= TemporaryDevices.memoryMargin
+    }
+}
