@@ -66,6 +66,25 @@ import Testing
         #expect(SHA256.hexOfFile(atPath: path + ".missing") == nil)
     }
 
+    @Test("a copy has the source's bytes and mode, its digest returned and remembered; an existing target is left")
+    func copy() throws {
+        let source = NSTemporaryDirectory() + "/sha256-copy-\(UUID().uuidString)"
+        let target = source + ".copy"
+        let bytes = Data((0..<(3 << 20) + 17).map { UInt8($0 % 253) })
+        try bytes.write(to: URL(fileURLWithPath: source))
+        chmod(source, 0o750)
+        defer { for path in [source, target] { try? FileManager.default.removeItem(atPath: path) } }
+        #expect(SHA256.copyFile(from: source, to: target) == SHA256.hash(bytes).hexDigits)
+        #expect(FileManager.default.contents(atPath: target) == bytes)
+        var info = stat()
+        #expect(stat(target, &info) == 0 && info.st_mode & 0o7777 == 0o750)
+        #expect(SHA256.hexOfFile(atPath: target) == SHA256.hash(bytes).hexDigits)
+        #expect(SHA256.copyFile(from: source, to: target) == nil, "the target exists")
+        #expect(FileManager.default.contents(atPath: target) == bytes)
+        #expect(SHA256.copyFile(from: source + ".missing", to: source + ".other") == nil)
+        #expect(!FileManager.default.fileExists(atPath: source + ".other"))
+    }
+
     @Test("HMAC-SHA256, RFC 4231 test cases 1, 2 and 6")
     func hmac() {
         #expect(

@@ -78,7 +78,8 @@ enum TemporaryDevices {
 
     /// The builds as the devices under `root` install them: an executable on another file system
     /// than `root` is copied once into `root/builds/<id>/`, so that every install hard-links it
-    /// (across file systems an install would copy it, about 80 MB each time).
+    /// (across file systems an install would copy it, about 80 MB each time). The copy is digested
+    /// as it is written, so the installs' record of it costs no second read.
     static func staged(_ builds: [String: Build], in root: String) throws(GateError) -> [String: Build] {
         var rootInfo = stat()
         guard stat(root, &rootInfo) == 0 else {
@@ -91,11 +92,10 @@ enum TemporaryDevices {
             guard stat(build.executablePath, &info) == 0, info.st_dev != rootInfo.st_dev else { continue }
             let folder = root + "/builds/" + id
             let copy = folder + "/" + (build.executablePath as NSString).lastPathComponent
-            do {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-                try FileManager.default.copyItem(atPath: build.executablePath, toPath: copy)
-            } catch {
-                throw .io(path: copy, doing: "staging build \(id)'s executable", cause: error.localizedDescription)
+            guard (try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)) != nil,
+                SHA256.copyFile(from: build.executablePath, to: copy) != nil
+            else {
+                throw .io(path: copy, doing: "staging build \(id)'s executable", cause: FileFailure.posix(errno))
             }
             staged[id]!.executablePath = copy
         }
