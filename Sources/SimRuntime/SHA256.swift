@@ -89,49 +89,36 @@ public struct SHA256: Sendable {
     }
 
     /// Copies the file at `source` to a new file at `destination` with the same permission bits,
-    /// digesting the bytes as they pass, and remembers the digest for the copy as
-    /// ``hexOfFile(atPath:)`` would: a run that stages a build's executable reads it once, not
-    /// again at its first install. nil (and no copy left) when either file cannot be opened, read
-    /// or written.
+    /// in the kernel (`sendfile`), and remembers the source's digest for the copy as
+    /// ``hexOfFile(atPath:)`` would: a run that stages a build's executable it has just pinned reads
+    /// it no second time, neither to copy nor to digest it. Returns the digest; nil (and no copy
+    /// left) when either file cannot be opened, read or written, or the source changed meanwhile.
     public static func copyFile(from source: String, to destination: String) -> String? {
         let input = open(source, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { return nil }
         defer { close(input) }
-        var info = stat()
-        guard fstat(input, &info) == 0 else { return nil }
-        let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, info.st_mode & 0o7777)
+        var before = stat()
+        guard fstat(input, &before) == 0, let digest = hexOfFile(atPath: source) else { return nil }
+        let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, before.st_mode & 0o7777)
         guard output >= 0 else { return nil }
-        var hasher = SHA256()
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
         var failed = false
-        while !failed {
-            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-            if count == 0 { break }
-            guard count > 0 else {
-                failed = errno != EINTR
-                continue
-            }
-            buffer.withUnsafeBytes { chunk in
-                let bytes = UnsafeRawBufferPointer(rebasing: chunk[..<count])
-                hasher.update(bytes)
-                var written = 0
-                while written < count && !failed {
-                    let step = write(output, bytes.baseAddress! + written, count - written)
-                    if step > 0 { written += step } else if step < 0 && errno != EINTR { failed = true }
-                }
-            }
+        var copied = 0
+        while copied < Int(before.st_size) && !failed {
+            let step = sendfile(output, input, nil, Int(before.st_size) - copied)
+            if step > 0 { copied += step } else if step == 0 || errno != EINTR { failed = true }
         }
         // The mode again, whatever the umask made of open's.
-        if fchmod(output, info.st_mode & 0o7777) != 0 { failed = true }
-        var copied = stat()
-        if fstat(output, &copied) != 0 { failed = true }
+        if fchmod(output, before.st_mode & 0o7777) != 0 { failed = true }
+        var after = stat(), copy = stat()
+        if fstat(input, &after) != 0 || FileIdentity(after) != FileIdentity(before) || fstat(output, &copy) != 0 {
+            failed = true
+        }
         if close(output) != 0 { failed = true }
         guard !failed else {
             unlink(destination)
             return nil
         }
-        let digest = hasher.finalize().hexDigits
-        FileDigests.shared.remember(digest, for: FileIdentity(copied))
+        FileDigests.shared.remember(digest, for: FileIdentity(copy))
         return digest
     }
 

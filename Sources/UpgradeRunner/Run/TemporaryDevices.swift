@@ -78,8 +78,8 @@ enum TemporaryDevices {
 
     /// The builds as the devices under `root` install them: an executable on another file system
     /// than `root` is copied once into `root/builds/<id>/`, so that every install hard-links it
-    /// (across file systems an install would copy it, about 80 MB each time). The copy is digested
-    /// as it is written, so the installs' record of it costs no second read.
+    /// (across file systems an install would copy it, about 80 MB each time). The copy is made in
+    /// the kernel and takes the digest the pin just computed, so it costs no second read.
     static func staged(_ builds: [String: Build], in root: String) throws(GateError) -> [String: Build] {
         var rootInfo = stat()
         guard stat(root, &rootInfo) == 0 else {
