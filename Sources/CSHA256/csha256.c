@@ -1,7 +1,9 @@
-// The SHA-256 block function in C. SimRuntime's SHA256 keeps the buffering and padding in Swift;
-// this is only the inner loop, which the package's debug builds (Swift at -Onone) ran about ten
-// times slower than C does at -O0, and a gate hashes every build executable it pins. Where the
-// processor has the SHA extensions the loop runs on them (compress_sha_ni), else portably.
+// SHA-256 in C: the block function, and one-call digests and HMACs of short messages.
+// SimRuntime's SHA256 keeps the streaming buffering and padding in Swift and calls only the inner
+// loop here, which the package's debug builds (Swift at -Onone) ran about ten times slower than C
+// does at -O0; a gate hashes every build executable it pins and takes a keyed digest (HMAC) of
+// every stored value it snapshots. Where the processor has the SHA extensions the loop runs on
+// them (compress_sha_ni), else portably.
 #include "csha256.h"
 
 static const uint32_t k[64] = {
@@ -111,4 +113,55 @@ void csha256_compress_blocks(uint32_t state[8], const uint8_t *blocks, size_t co
     }
 #endif
     csha256_compress_blocks_portable(state, blocks, count);
+}
+
+static const uint32_t initial_state[8] = {
+    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+};
+
+// Compresses the rest of a message, `data` (`length` bytes), whose first `prefix_length` bytes
+// (a whole number of blocks) `state` has taken already, pads it and writes the digest.
+static void finish(uint32_t state[8], const uint8_t *data, size_t length, uint64_t prefix_length, uint8_t out[32]) {
+    size_t whole = length / 64;
+    csha256_compress_blocks(state, data, whole);
+    uint8_t tail[128] = {0};
+    size_t rest = length - whole * 64;
+    for (size_t i = 0; i < rest; i++) tail[i] = data[whole * 64 + i];
+    tail[rest] = 0x80;
+    size_t blocks = rest + 1 + 8 <= 64 ? 1 : 2;
+    uint64_t bits = (prefix_length + (uint64_t)length) * 8;
+    for (int i = 0; i < 8; i++) tail[blocks * 64 - 1 - i] = (uint8_t)(bits >> (8 * i));
+    csha256_compress_blocks(state, tail, blocks);
+    for (int i = 0; i < 8; i++) {
+        out[4 * i] = (uint8_t)(state[i] >> 24);
+        out[4 * i + 1] = (uint8_t)(state[i] >> 16);
+        out[4 * i + 2] = (uint8_t)(state[i] >> 8);
+        out[4 * i + 3] = (uint8_t)state[i];
+    }
+}
+
+void csha256_digest(const uint8_t *data, size_t length, uint8_t out[32]) {
+    uint32_t state[8];
+    for (int i = 0; i < 8; i++) state[i] = initial_state[i];
+    finish(state, data, length, 0, out);
+}
+
+void csha256_hmac(const uint8_t *key, size_t key_length, const uint8_t *message, size_t message_length, uint8_t out[32]) {
+    uint8_t block[64] = {0};
+    if (key_length > 64) {
+        csha256_digest(key, key_length, block);
+    } else {
+        for (size_t i = 0; i < key_length; i++) block[i] = key[i];
+    }
+    uint8_t pad[64];
+    uint32_t state[8];
+    uint8_t inner[32];
+    for (int i = 0; i < 64; i++) pad[i] = block[i] ^ 0x36;
+    for (int i = 0; i < 8; i++) state[i] = initial_state[i];
+    csha256_compress_blocks(state, pad, 1);
+    finish(state, message, message_length, 64, inner);
+    for (int i = 0; i < 64; i++) pad[i] = block[i] ^ 0x5c;
+    for (int i = 0; i < 8; i++) state[i] = initial_state[i];
+    csha256_compress_blocks(state, pad, 1);
+    finish(state, inner, 32, 64, out);
 }

@@ -133,17 +133,15 @@ public struct SHA256: Sendable {
 
 /// HMAC-SHA256 (RFC 2104), for keyed digests that let two dumps be compared without showing a value.
 public enum HMACSHA256 {
-    /// The 32-byte authentication code of `message` under `key`.
+    /// The 32-byte authentication code of `message` under `key` (in C: a snapshot takes one per
+    /// stored value, and Swift's generic byte loops at -Onone cost more than the digest itself).
     public static func authenticationCode<Key: DataProtocol, Message: DataProtocol>(for message: Message, key: Key) -> [UInt8] {
-        var block = key.count > 64 ? SHA256.hash(key) : Array(key)
-        block.append(contentsOf: repeatElement(0, count: 64 - block.count))
-        var inner = SHA256()
-        inner.update(block.map { $0 ^ 0x36 })
-        inner.update(message)
-        var outer = SHA256()
-        outer.update(block.map { $0 ^ 0x5c })
-        outer.update(inner.finalize())
-        return outer.finalize()
+        let key = Array(key), message = Array(message)
+        var code = [UInt8](repeating: 0, count: 32)
+        code.withUnsafeMutableBufferPointer { out in
+            csha256_hmac(key, key.count, message, message.count, out.baseAddress!)
+        }
+        return code
     }
 }
 

@@ -85,6 +85,30 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: source + ".other"))
     }
 
+    @Test("the one-call HMAC equals HMAC over the streaming hash, for every message length around the block edges")
+    func hmacMatchesStreaming() {
+        func streaming(_ message: [UInt8], key: [UInt8]) -> [UInt8] {
+            var block = key.count > 64 ? SHA256.hash(key) : key
+            block += [UInt8](repeating: 0, count: 64 - block.count)
+            var inner = SHA256()
+            inner.update(block.map { $0 ^ 0x36 })
+            inner.update(message)
+            var outer = SHA256()
+            outer.update(block.map { $0 ^ 0x5c })
+            outer.update(inner.finalize())
+            return outer.finalize()
+        }
+        for keyLength in [0, 1, 32, 64, 65, 131] {
+            let key = (0..<keyLength).map { UInt8(($0 * 7 + 3) % 256) }
+            for length in Array(0...140) + [1000, 4097] {
+                let message = (0..<length).map { UInt8(($0 * 13 + keyLength) % 256) }
+                #expect(
+                    HMACSHA256.authenticationCode(for: message, key: key) == streaming(message, key: key),
+                    "key \(keyLength), message \(length)")
+            }
+        }
+    }
+
     @Test("HMAC-SHA256, RFC 4231 test cases 1, 2 and 6")
     func hmac() {
         #expect(
