@@ -20,23 +20,56 @@ extension DeviceSet {
     }
 
     private static func copyTree(from source: String, to destination: String) throws {
-        let manager = FileManager.default
-        try manager.createDirectory(atPath: destination, withIntermediateDirectories: true)
-        guard let walker = manager.enumerator(atPath: source) else {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: source, isDirectory: &isFolder), isFolder.boolValue,
+            access(source, R_OK | X_OK) == 0
+        else {
             throw DeviceError.fileSystem(source, reason: "cannot list the device")
         }
-        while let relative = walker.nextObject() as? String {
-            if relative == "device.lock" || relative.hasPrefix("logs/") { continue }
-            let from = source + "/" + relative, to = destination + "/" + relative
-            var isDirectory: ObjCBool = false
-            guard manager.fileExists(atPath: from, isDirectory: &isDirectory) else { continue }
-            if isDirectory.boolValue {
-                try manager.createDirectory(atPath: to, withIntermediateDirectories: true)
-            } else if relative.contains("/Containers/Bundle/"), link(from, to) == 0 {
+        try FileManager.default.createDirectory(atPath: destination, withIntermediateDirectories: true)
+        // The logs folder is made, empty: a clone's launches log afresh.
+        for entry in FileTree.entries(under: source, pruning: ["logs"]) where entry.relative != "device.lock" {
+            let from = source + "/" + entry.relative, to = destination + "/" + entry.relative
+            switch entry.kind {
+            case .directory:
+                guard mkdir(to, 0o777) == 0 || errno == EEXIST else { throw failure(to, "cannot make the folder") }
+            case .file:
+                if entry.relative.contains("/Containers/Bundle/"), link(from, to) == 0 { continue }
+                try copyFile(from: from, to: to)
+            case .symbolicLink:
+                guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: from),
+                    symlink(target, to) == 0
+                else { throw failure(to, "cannot copy the symbolic link") }
+            case .other:
                 continue
-            } else {
-                try manager.copyItem(atPath: from, toPath: to)
             }
         }
+    }
+
+    /// Copies one regular file with its permission bits, in the kernel.
+    private static func copyFile(from source: String, to destination: String) throws {
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw failure(source, "cannot read the file") }
+        defer { close(input) }
+        var info = stat()
+        guard fstat(input, &info) == 0 else { throw failure(source, "cannot read the file") }
+        let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, info.st_mode & 0o7777)
+        guard output >= 0 else { throw failure(destination, "cannot make the file") }
+        var copied = 0
+        var failed = false
+        while copied < Int(info.st_size) && !failed {
+            let step = sendfile(output, input, nil, Int(info.st_size) - copied)
+            if step > 0 { copied += step } else if step == 0 || errno != EINTR { failed = true }
+        }
+        if fchmod(output, info.st_mode & 0o7777) != 0 { failed = true }
+        if close(output) != 0 { failed = true }
+        if failed {
+            unlink(destination)
+            throw failure(destination, "cannot write the file")
+        }
+    }
+
+    private static func failure(_ path: String, _ what: String) -> DeviceError {
+        .fileSystem(path, reason: "\(what) (\(String(cString: strerror(errno))))")
     }
 }

@@ -65,16 +65,9 @@ struct DeviceSnapshot: Codable, Hashable, Sendable {
                     preferences[name] = digest(encoded)
                 }
             }
-            let skipped = ["tmp/", "Library/Preferences/"]
-            if let walker = FileManager.default.enumerator(atPath: container) {
-                for case let relative as String in walker where !skipped.contains(where: relative.hasPrefix) {
-                    let path = container + "/" + relative
-                    var isDirectory: ObjCBool = false
-                    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
-                        !(relative as NSString).lastPathComponent.hasPrefix(".com.")
-                    else { continue }
-                    files[relative] = digest(FileManager.default.contents(atPath: path) ?? Data())
-                }
+            for relative in FileTree.files(under: container, pruning: ["tmp", "Library/Preferences"])
+            where !(relative as NSString).lastPathComponent.hasPrefix(".com.") {
+                files[relative] = digest(FileManager.default.contents(atPath: container + "/" + relative) ?? Data())
             }
         }
         return DeviceSnapshot(keychain: items, preferences: preferences, files: files)

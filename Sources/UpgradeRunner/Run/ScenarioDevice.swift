@@ -150,8 +150,9 @@ final class ScenarioDevice {
 
     /// A digest of everything on the device an app launch can observe: every keychain item in store
     /// order (attributes, data and persistent reference), every file of every data and group
-    /// container but the status file, and the lock state and clock. Two devices with equal
-    /// fingerprints give the same launches; exploration uses it to not relaunch a state it has seen.
+    /// container but the status file (in name order, ``FileTree``), and the lock state and clock.
+    /// Two devices with equal fingerprints give the same launches; exploration uses it to not
+    /// relaunch a state it has seen.
     /// `keychain`: the device's items, when the caller has just read them.
     func stateFingerprint(keychain: [KeychainItemRecord]? = nil) throws -> String {
         var hasher = SHA256()
@@ -168,16 +169,10 @@ final class ScenarioDevice {
             add(item.data ?? Data())
             add(item.persistentReference)
         }
-        let manager = FileManager.default
         for root in [session.layout.containersDirectory(.data), session.layout.containersDirectory(.appGroup)] {
-            for case let relative as String in manager.enumerator(atPath: root) ?? .init() {
-                let path = root + "/" + relative
-                guard !relative.hasSuffix("/" + LaunchStatus.relativePath),
-                    let attributes = try? manager.attributesOfItem(atPath: path),
-                    attributes[.type] as? FileAttributeType == .typeRegular
-                else { continue }
+            for relative in FileTree.files(under: root) where !relative.hasSuffix("/" + LaunchStatus.relativePath) {
                 add(relative)
-                add(manager.contents(atPath: path) ?? Data())
+                add(FileManager.default.contents(atPath: root + "/" + relative) ?? Data())
             }
         }
         return hasher.finalize().hexDigits

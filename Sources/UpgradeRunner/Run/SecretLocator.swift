@@ -34,8 +34,7 @@ struct SecretLocator {
             [device.dataContainer(build.manifest.bundleID)?.path]
             + build.identity.applicationGroups.map { device.groupContainer($0)?.path }
         for container in containers.compactMap({ $0 }) {
-            guard let walker = FileManager.default.enumerator(atPath: container) else { continue }
-            for case let relative as String in walker where !relative.hasPrefix("tmp/") {
+            for relative in FileTree.files(under: container, pruning: ["tmp"]) {
                 if let data = FileManager.default.contents(atPath: container + "/" + relative) { legacy.append(data) }
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import SimDevice
 
 /// A seeded secret the leak scan looks for, known by a label (such as `authToken`) that reports may print.
 struct Secret: Hashable, Sendable {
@@ -100,16 +101,10 @@ enum SecretScanner {
         guard manager.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw .unreadable(path: directory, reason: "is not a folder")
         }
-        guard let enumerator = manager.enumerator(atPath: directory) else {
+        guard access(directory, R_OK | X_OK) == 0 else {
             throw .unreadable(path: directory, reason: "cannot list the folder")
         }
-        var files: [String] = []
-        while let relative = enumerator.nextObject() as? String {
-            let full = (directory as NSString).appendingPathComponent(relative)
-            if (try? manager.attributesOfItem(atPath: full)[.type] as? FileAttributeType) == .typeRegular {
-                files.append(relative)
-            }
-        }
+        let files = FileTree.files(under: directory)
         var result = SecretScanResult(leaks: [], unreadable: [], filesScanned: 0, bytesScanned: 0, patterns: patterns.count)
         for relative in files.sorted() {
             let full = (directory as NSString).appendingPathComponent(relative)
