@@ -89,9 +89,15 @@ struct MutantsRun {
     func execute() throws -> MutantsSummary {
         let releasedBuilds = try GateRun.resolveBuilds(released, catalog: catalog)
         let mutants = try Self.mutants(in: catalog)
+        // One stage for every gate below: they install the released builds again and again.
+        let executables = (Array(releasedBuilds.values) + mutants.map(\.build)).reduce(0) { total, build in
+            total + ((try? FileManager.default.attributesOfItem(atPath: build.executablePath)[.size] as? Int) ?? 0)
+        }
+        let stage = try BuildStage.shared(needing: executables)
+        defer { stage.remove() }
         let releasedReport = try gate(
             builds: released, path: nil, scenarios: scenarios, resolved: releasedBuilds,
-            folder: outFolder + "/released")
+            folder: outFolder + "/released", stage: stage)
         progress("released builds \(released.joined(separator: ",")): \(releasedReport.verdict)")
 
         var outcomes: [MutantOutcome] = []
@@ -108,7 +114,7 @@ struct MutantsRun {
                 reports.append(
                     try gate(
                         builds: path.builds, path: path, scenarios: chosen,
-                        resolved: resolved, folder: outFolder + "/" + id + "/" + path.id))
+                        resolved: resolved, folder: outFolder + "/" + id + "/" + path.id, stage: stage))
             }
             let outcome = MutantOutcome(id: id, antiPattern: mutant.antiPattern, expected: mutant.expected, reports: reports)
             progress(
@@ -123,13 +129,14 @@ struct MutantsRun {
 
     private func gate(
         builds: [String], path: BuildPair?, scenarios: [Scenario], resolved: [String: Build],
-        folder: String
+        folder: String, stage: BuildStage
     ) throws -> GateReport {
         let inputs = RunInputs(
             builds: builds, path: path, runtime: runtime, caseID: caseID, scenarios: scenarios,
             buildFiles: try GateRun.pin(resolved), runnerVersion: UpgradeRunnerVersion.current,
             routes: path == nil ? try GatePlan.recordedRoutes(builds: builds, given: nil) : nil)
-        let run = GateRun(inputs: inputs, outFolder: folder, jobs: jobs, force: true, timeout: timeout)
+        var run = GateRun(inputs: inputs, outFolder: folder, jobs: jobs, force: true, timeout: timeout)
+        run.stage = stage
         return try run.execute(builds: resolved)
     }
 

@@ -11,16 +11,51 @@ enum BuildPreflight {
     /// The case id of the preflight launch (its own, so it touches no case's data).
     static let caseID = "preflight"
 
-    /// Launches every build of `builds` once; throws for the first that is not an app build.
+    /// Launches every build of `builds` once; throws for the first that is not an app build. A
+    /// build whose executable (the same file, unchanged) already passed on this runtime in this
+    /// process is not launched again: `mutants` runs dozens of gates over the same released builds.
     /// - Throws: ``GateError/malformed(path:reason:)`` naming the build, the status file and the field.
     static func check(_ builds: [Build], runtime: RuntimeVersion, timeout: Double) throws {
+        let unchecked = builds.sorted(by: { $0.manifest.id < $1.manifest.id }).filter {
+            !passed.contains(Passed($0, runtime: runtime))
+        }
+        guard !unchecked.isEmpty else { return }
         let root = NSTemporaryDirectory() + TemporaryDevices.prefix + "\(getpid())-preflight-\(UUID().uuidString)"
         try TemporaryDevices.create(root)
         defer { TemporaryDevices.remove(root) }
         let devices = DeviceSet(root: root)
-        for build in builds.sorted(by: { $0.manifest.id < $1.manifest.id }) {
+        for build in unchecked {
             try check(build, devices: devices, runtime: runtime, timeout: timeout)
+            passed.insert(Passed(build, runtime: runtime))
         }
+    }
+
+    /// A build that passed: its manifest's folder, its executable's path and state, the runtime.
+    private struct Passed: Hashable {
+        var folder: String, executable: String, runtime: String
+        var inode: UInt64 = 0, size: Int64 = -1, seconds: Int = 0, nanoseconds: Int = 0
+
+        init(_ build: Build, runtime: RuntimeVersion) {
+            folder = build.folder
+            executable = build.executablePath
+            self.runtime = runtime.description
+            var info = stat()
+            if stat(build.executablePath, &info) == 0 {
+                inode = UInt64(info.st_ino)
+                size = Int64(info.st_size)
+                seconds = Int(info.st_mtim.tv_sec)
+                nanoseconds = Int(info.st_mtim.tv_nsec)
+            }
+        }
+    }
+
+    private static let passed = PassedBuilds()
+
+    private final class PassedBuilds: @unchecked Sendable {
+        private let lock = NSLock()
+        private var builds: Set<Passed> = []
+        func contains(_ build: Passed) -> Bool { lock.withLock { builds.contains(build) } }
+        func insert(_ build: Passed) { _ = lock.withLock { builds.insert(build) } }
     }
 
     private static func check(_ build: Build, devices: DeviceSet, runtime: RuntimeVersion, timeout: Double) throws {

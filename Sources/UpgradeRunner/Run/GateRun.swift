@@ -15,6 +15,9 @@ struct GateRun {
     var force: Bool
     var timeout: Double = 30
     var progress: GateProgress = .silent
+    /// Where executables on another file system than the devices are copied; nil: into the run's
+    /// own folder (``BuildStage``).
+    var stage: BuildStage? = nil
 
     /// Every build a plan needs, checked before anything runs (a bad build id or a missing
     /// executable is bad input and changes nothing).
@@ -78,7 +81,7 @@ struct GateRun {
         try TemporaryDevices.create(workRoot)
         defer { TemporaryDevices.remove(workRoot) }
         let devices = DeviceSet(root: workRoot)
-        let builds = try TemporaryDevices.staged(builds, in: workRoot)
+        let builds = try (stage ?? BuildStage(folder: workRoot)).staged(builds, for: workRoot)
 
         let results = CellResults(count: units.count)
         let next = Counter()

@@ -76,32 +76,6 @@ enum TemporaryDevices {
         }
     }
 
-    /// The builds as the devices under `root` install them: an executable on another file system
-    /// than `root` is copied once into `root/builds/<id>/`, so that every install hard-links it
-    /// (across file systems an install would copy it, about 80 MB each time). The copy is made in
-    /// the kernel and takes the digest the pin just computed, so it costs no second read.
-    static func staged(_ builds: [String: Build], in root: String) throws(GateError) -> [String: Build] {
-        var rootInfo = stat()
-        guard stat(root, &rootInfo) == 0 else {
-            throw .io(path: root, doing: "reading the temporary devices folder", cause: FileFailure.posix(errno))
-        }
-        var staged = builds
-        for id in builds.keys.sorted() {
-            let build = builds[id]!
-            var info = stat()
-            guard stat(build.executablePath, &info) == 0, info.st_dev != rootInfo.st_dev else { continue }
-            let folder = root + "/builds/" + id
-            let copy = folder + "/" + (build.executablePath as NSString).lastPathComponent
-            guard (try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)) != nil,
-                SHA256.copyFile(from: build.executablePath, to: copy) != nil
-            else {
-                throw .io(path: copy, doing: "staging build \(id)'s executable", cause: FileFailure.posix(errno))
-            }
-            staged[id]!.executablePath = copy
-        }
-        return staged
-    }
-
     /// Creates `folder` readable by this user alone (its keychains hold secrets in the clear) and
     /// registers it for removal.
     /// - Throws: ``GateError/io(path:doing:cause:)`` when it cannot be created.

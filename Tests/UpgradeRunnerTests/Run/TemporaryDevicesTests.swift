@@ -22,7 +22,7 @@ struct TemporaryDevicesTests {
         }
     }
 
-    @Test("an executable on another file system is copied once into the run's folder; one on the same is left")
+    @Test("an executable on another file system is copied once and linked by later runs; one on the same is left")
     func staging() throws {
         let memory = TemporaryDevices.parent(needing: 0, environment: [:])
         try #require(memory == "/dev/shm/", "needs /dev/shm as a tmpfs beside a disk temporary folder")
@@ -41,12 +41,19 @@ struct TemporaryDevicesTests {
         far.executablePath = executable
         var near = far
         near.executablePath = local
-        let staged = try TemporaryDevices.staged(["far": far, "near": near], in: root)
-        #expect(staged["far"]?.executablePath == root + "/builds/far/App")
-        #expect(
-            FileManager.default.contents(atPath: root + "/builds/far/App") == FileManager.default.contents(atPath: executable))
-        #expect(FileManager.default.isExecutableFile(atPath: root + "/builds/far/App"))
+        let stage = BuildStage(folder: root)
+        let staged = try stage.staged(["far": far, "near": near], for: root)
+        let copy = root + "/builds/0-far/App"
+        #expect(staged["far"]?.executablePath == copy)
+        #expect(FileManager.default.contents(atPath: copy) == FileManager.default.contents(atPath: executable))
+        #expect(FileManager.default.isExecutableFile(atPath: copy))
         #expect(staged["near"] == near, "same file system: installs hard-link it where it is")
+        // Another run of the same command links the same copy; a changed source is copied again.
+        #expect(try stage.staged(["again": far], for: root)["again"]?.executablePath == copy)
+        try Data("#!/bin/sh\nexit 1\n".utf8).write(to: URL(fileURLWithPath: executable))
+        let recopied = try stage.staged(["far": far], for: root)["far"]?.executablePath
+        #expect(recopied != copy)
+        #expect(recopied.flatMap { FileManager.default.contents(atPath: $0) } == Data("#!/bin/sh\nexit 1\n".utf8))
     }
 
     /// Whether /dev/shm is a tmpfs here with room for a run.
