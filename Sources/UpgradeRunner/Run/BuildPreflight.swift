@@ -24,10 +24,26 @@ enum BuildPreflight {
         try TemporaryDevices.create(root)
         defer { TemporaryDevices.remove(root) }
         let devices = DeviceSet(root: root)
-        for build in unchecked {
-            try check(build, devices: devices, runtime: runtime, timeout: timeout)
-            passed.insert(Passed(build, runtime: runtime))
+        // Side by side, each on its own device; the error thrown is the first build's in id order.
+        let failures = Failures(count: unchecked.count)
+        DispatchQueue.concurrentPerform(iterations: unchecked.count) { index in
+            do {
+                try check(unchecked[index], devices: devices, runtime: runtime, timeout: timeout)
+                passed.insert(Passed(unchecked[index], runtime: runtime))
+            } catch {
+                failures.set(index, error)
+            }
         }
+        if let first = failures.first { throw first }
+    }
+
+    /// The preflight launches' errors, by build.
+    private final class Failures: @unchecked Sendable {
+        private let lock = NSLock()
+        private var errors: [(any Error)?]
+        init(count: Int) { errors = Array(repeating: nil, count: count) }
+        func set(_ index: Int, _ error: any Error) { lock.withLock { errors[index] = error } }
+        var first: (any Error)? { lock.withLock { errors.compactMap { $0 }.first } }
     }
 
     /// A build that passed: its manifest's folder, its executable's path and state, the runtime.

@@ -16,6 +16,8 @@ final class BuildStage: @unchecked Sendable {
     private let lock = NSLock()
     /// Source path to the copy, with the source's state when it was copied.
     private var copies: [String: (copy: String, state: FileState)] = [:]
+    /// How many copies have been begun (each goes into a folder of its own).
+    private var made = 0
 
     init(folder: String) { self.folder = folder }
 
@@ -38,30 +40,53 @@ final class BuildStage: @unchecked Sendable {
         guard stat(root, &rootInfo) == 0 else {
             throw .io(path: root, doing: "reading the temporary devices folder", cause: FileFailure.posix(errno))
         }
-        var staged = builds
-        for id in builds.keys.sorted() {
-            let source = builds[id]!.executablePath
+        let ids = builds.keys.sorted().filter { id in
             var info = stat()
-            guard stat(source, &info) == 0, info.st_dev != rootInfo.st_dev else { continue }
-            staged[id]!.executablePath = try copy(of: source, build: id, state: FileState(info))
+            return stat(builds[id]!.executablePath, &info) == 0 && info.st_dev != rootInfo.st_dev
         }
+        // Copied side by side (each is about 80 MB); the error thrown is the first build's in id order.
+        let copies = Copies(count: ids.count)
+        DispatchQueue.concurrentPerform(iterations: ids.count) { index in
+            let id = ids[index]
+            copies.set(index, Result { () throws(GateError) in try copy(of: builds[id]!.executablePath, build: id) })
+        }
+        var staged = builds
+        for (id, result) in zip(ids, copies.results) { staged[id]!.executablePath = try result!.get() }
         return staged
     }
 
-    /// The copy of `source`, made now unless one of it in this state is here already.
-    private func copy(of source: String, build id: String, state: FileState) throws(GateError) -> String {
-        lock.lock()
-        defer { lock.unlock() }
-        if let known = copies[source], known.state == state { return known.copy }
-        let into = folder + "/builds/\(copies.count)-" + id
+    /// The copy of `source`, made now unless one of it in its present state is here already.
+    private func copy(of source: String, build id: String) throws(GateError) -> String {
+        var info = stat()
+        guard stat(source, &info) == 0 else {
+            throw .io(path: source, doing: "staging build \(id)'s executable", cause: FileFailure.posix(errno))
+        }
+        let state = FileState(info)
+        let into: String
+        do {
+            lock.lock()
+            defer { lock.unlock() }
+            if let known = self.copies[source], known.state == state { return known.copy }
+            into = folder + "/builds/\(made)-" + id
+            made += 1
+        }
         let copy = into + "/" + (source as NSString).lastPathComponent
         guard (try? FileManager.default.createDirectory(atPath: into, withIntermediateDirectories: true)) != nil,
             SHA256.copyFile(from: source, to: copy) != nil
         else {
             throw .io(path: copy, doing: "staging build \(id)'s executable", cause: FileFailure.posix(errno))
         }
-        copies[source] = (copy, state)
+        lock.withLock { self.copies[source] = (copy, state) }
         return copy
+    }
+
+    /// The results of copies made side by side.
+    private final class Copies: @unchecked Sendable {
+        private let lock = NSLock()
+        private var stored: [Result<String, GateError>?]
+        init(count: Int) { stored = Array(repeating: nil, count: count) }
+        func set(_ index: Int, _ result: Result<String, GateError>) { lock.withLock { stored[index] = result } }
+        var results: [Result<String, GateError>?] { lock.withLock { stored } }
     }
 
     /// What a copy must still match: the source's identity, size and modification time.
