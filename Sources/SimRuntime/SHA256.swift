@@ -155,20 +155,29 @@ extension Sequence where Element == UInt8 {
     }
 }
 
-/// A file's identity and state, as far as digests are concerned.
-private struct FileIdentity: Hashable {
+/// A file's identity and state, as far as digests and copies of it are concerned: its device,
+/// inode, size and modification time to the nanosecond. A file that changes gets a new one.
+public struct FileIdentity: Hashable, Sendable {
     var device: UInt64
     var inode: UInt64
     var size: Int64
     var modifiedSeconds: Int
     var modifiedNanoseconds: Int
 
-    init(_ info: stat) {
+    /// The identity `stat` gave.
+    public init(_ info: stat) {
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)
         size = Int64(info.st_size)
         modifiedSeconds = Int(info.st_mtim.tv_sec)
         modifiedNanoseconds = Int(info.st_mtim.tv_nsec)
+    }
+
+    /// The identity of the file at `path` now (following links), or nil when it cannot be read.
+    public init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        self.init(info)
     }
 }
 

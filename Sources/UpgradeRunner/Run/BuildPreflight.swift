@@ -25,7 +25,7 @@ enum BuildPreflight {
         defer { TemporaryDevices.remove(root) }
         let devices = DeviceSet(root: root)
         // Side by side, each on its own device; the error thrown is the first build's in id order.
-        let failures = Failures(count: unchecked.count)
+        let failures = Slots<any Error>(count: unchecked.count)
         DispatchQueue.concurrentPerform(iterations: unchecked.count) { index in
             do {
                 try check(unchecked[index], devices: devices, runtime: runtime, timeout: timeout)
@@ -34,34 +34,18 @@ enum BuildPreflight {
                 failures.set(index, error)
             }
         }
-        if let first = failures.first { throw first }
-    }
-
-    /// The preflight launches' errors, by build.
-    private final class Failures: @unchecked Sendable {
-        private let lock = NSLock()
-        private var errors: [(any Error)?]
-        init(count: Int) { errors = Array(repeating: nil, count: count) }
-        func set(_ index: Int, _ error: any Error) { lock.withLock { errors[index] = error } }
-        var first: (any Error)? { lock.withLock { errors.compactMap { $0 }.first } }
+        if let first = failures.values.compactMap({ $0 }).first { throw first }
     }
 
     /// A build that passed: its manifest's folder, its executable's path and state, the runtime.
     private struct Passed: Hashable {
-        var folder: String, executable: String, runtime: String
-        var inode: UInt64 = 0, size: Int64 = -1, seconds: Int = 0, nanoseconds: Int = 0
+        var folder: String, executable: String, runtime: String, state: FileIdentity?
 
         init(_ build: Build, runtime: RuntimeVersion) {
             folder = build.folder
             executable = build.executablePath
             self.runtime = runtime.description
-            var info = stat()
-            if stat(build.executablePath, &info) == 0 {
-                inode = UInt64(info.st_ino)
-                size = Int64(info.st_size)
-                seconds = Int(info.st_mtim.tv_sec)
-                nanoseconds = Int(info.st_mtim.tv_nsec)
-            }
+            state = FileIdentity(path: build.executablePath)
         }
     }
 

@@ -15,7 +15,7 @@ final class BuildStage: @unchecked Sendable {
     let folder: String
     private let lock = NSLock()
     /// Source path to the copy, with the source's state when it was copied.
-    private var copies: [String: (copy: String, state: FileState)] = [:]
+    private var copies: [String: (copy: String, state: FileIdentity)] = [:]
     /// How many copies have been begun (each goes into a folder of its own).
     private var made = 0
 
@@ -45,23 +45,21 @@ final class BuildStage: @unchecked Sendable {
             return stat(builds[id]!.executablePath, &info) == 0 && info.st_dev != rootInfo.st_dev
         }
         // Copied side by side (each is about 80 MB); the error thrown is the first build's in id order.
-        let copies = Copies(count: ids.count)
+        let copies = Slots<Result<String, GateError>>(count: ids.count)
         DispatchQueue.concurrentPerform(iterations: ids.count) { index in
             let id = ids[index]
             copies.set(index, Result { () throws(GateError) in try copy(of: builds[id]!.executablePath, build: id) })
         }
         var staged = builds
-        for (id, result) in zip(ids, copies.results) { staged[id]!.executablePath = try result!.get() }
+        for (id, result) in zip(ids, copies.values) { staged[id]!.executablePath = try result!.get() }
         return staged
     }
 
     /// The copy of `source`, made now unless one of it in its present state is here already.
     private func copy(of source: String, build id: String) throws(GateError) -> String {
-        var info = stat()
-        guard stat(source, &info) == 0 else {
+        guard let state = FileIdentity(path: source) else {
             throw .io(path: source, doing: "staging build \(id)'s executable", cause: FileFailure.posix(errno))
         }
-        let state = FileState(info)
         let into: String
         do {
             lock.lock()
@@ -78,26 +76,5 @@ final class BuildStage: @unchecked Sendable {
         }
         lock.withLock { self.copies[source] = (copy, state) }
         return copy
-    }
-
-    /// The results of copies made side by side.
-    private final class Copies: @unchecked Sendable {
-        private let lock = NSLock()
-        private var stored: [Result<String, GateError>?]
-        init(count: Int) { stored = Array(repeating: nil, count: count) }
-        func set(_ index: Int, _ result: Result<String, GateError>) { lock.withLock { stored[index] = result } }
-        var results: [Result<String, GateError>?] { lock.withLock { stored } }
-    }
-
-    /// What a copy must still match: the source's identity, size and modification time.
-    private struct FileState: Equatable {
-        var device: UInt64, inode: UInt64, size: Int64, seconds: Int, nanoseconds: Int
-        init(_ info: stat) {
-            device = UInt64(info.st_dev)
-            inode = UInt64(info.st_ino)
-            size = Int64(info.st_size)
-            seconds = Int(info.st_mtim.tv_sec)
-            nanoseconds = Int(info.st_mtim.tv_nsec)
-        }
     }
 }

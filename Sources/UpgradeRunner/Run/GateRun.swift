@@ -32,7 +32,7 @@ struct GateRun {
     /// error thrown is the first build's in id order.
     static func pin(_ builds: [String: Build]) throws -> [String: RunInputs.BuildFiles] {
         let ids = builds.keys.sorted()
-        let pinned = PinnedFiles(count: ids.count)
+        let pinned = Slots<Result<RunInputs.BuildFiles, GateError>>(count: ids.count)
         DispatchQueue.concurrentPerform(iterations: ids.count) { index in
             let build = builds[ids[index]]!
             pinned.set(
@@ -42,7 +42,7 @@ struct GateRun {
                 })
         }
         var files: [String: RunInputs.BuildFiles] = [:]
-        for (id, result) in zip(ids, pinned.results) { files[id] = try result!.get() }
+        for (id, result) in zip(ids, pinned.values) { files[id] = try result!.get() }
         return files
     }
 
@@ -163,15 +163,6 @@ private final class Counter: @unchecked Sendable {
             return value
         }
     }
-}
-
-/// The builds' digests, filled in side by side by ``GateRun/pin(_:)``.
-private final class PinnedFiles: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: [Result<RunInputs.BuildFiles, GateError>?]
-    init(count: Int) { stored = Array(repeating: nil, count: count) }
-    func set(_ index: Int, _ result: Result<RunInputs.BuildFiles, GateError>) { lock.withLock { stored[index] = result } }
-    var results: [Result<RunInputs.BuildFiles, GateError>?] { lock.withLock { stored } }
 }
 
 /// The cells' findings and times, filled in by the workers.
