@@ -22,10 +22,11 @@ struct TemporaryDevicesTests {
         }
     }
 
-    @Test("an executable on another file system is copied once and linked by later runs; one on the same is left")
+    @Test(
+        "an executable on another file system is copied once and linked by later runs; one on the same is left",
+        .enabled(if: memoryFileSystemHasRoom, "needs /dev/shm as a tmpfs with room beside the temporary folder"))
     func staging() throws {
         let memory = TemporaryDevices.parent(needing: 0, environment: [:])
-        try #require(memory == "/dev/shm/", "needs /dev/shm as a tmpfs beside a disk temporary folder")
         let disk = try TemporaryDirectory("staging-disk")
         let root = memory + "staging-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
