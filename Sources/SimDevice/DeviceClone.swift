@@ -40,6 +40,8 @@ extension DeviceSet {
                 guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: from),
                     symlink(target, to) == 0
                 else { throw failure(to, "cannot copy the symbolic link") }
+            case .unreadableDirectory:
+                throw failure(from, "cannot list the folder")
             case .other:
                 continue
             }

@@ -12,6 +12,8 @@ public enum FileTree {
     /// What an entry is (not following symbolic links).
     public enum Kind: Sendable, Equatable {
         case file, directory, symbolicLink, other
+        /// A folder that could not be opened: listed, not entered.
+        case unreadableDirectory
     }
 
     /// One entry: its path relative to the walked folder and its kind.
@@ -22,7 +24,7 @@ public enum FileTree {
 
     /// Every entry under `root` (not `root` itself); the folders named in `pruned` (relative paths)
     /// are listed but not entered. Empty when `root` cannot be read; a sub-folder that cannot be
-    /// read is listed and not entered.
+    /// opened is listed as ``Kind/unreadableDirectory``.
     public static func entries(under root: String, pruning pruned: Set<String> = []) -> [Entry] {
         var found: [Entry] = []
         walk(root, relative: "", pruned: pruned, into: &found)
@@ -35,23 +37,44 @@ public enum FileTree {
     }
 
     private static func walk(_ folder: String, relative: String, pruned: Set<String>, into found: inout [Entry]) {
-        guard let stream = opendir(folder) else { return }
-        var names: [(name: String, type: UInt8)] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-                String(cString: bytes.bindMemory(to: CChar.self).baseAddress!)
-            }
-            if name != "." && name != ".." { names.append((name, entry.pointee.d_type)) }
-        }
-        closedir(stream)
-        for (name, type) in names.sorted(by: { $0.name < $1.name }) {
+        guard let names = names(in: folder) else { return }
+        for (name, type) in names {
             let path = folder + "/" + name
             let entryRelative = relative.isEmpty ? name : relative + "/" + name
-            let kind = self.kind(type, path: path)
-            found.append(Entry(relative: entryRelative, kind: kind))
+            var kind = self.kind(type, path: path)
             if kind == .directory && !pruned.contains(entryRelative) {
-                walk(path, relative: entryRelative, pruned: pruned, into: &found)
+                var below: [Entry] = []
+                if self.names(in: path) == nil {
+                    kind = .unreadableDirectory
+                } else {
+                    walk(path, relative: entryRelative, pruned: pruned, into: &below)
+                }
+                found.append(Entry(relative: entryRelative, kind: kind))
+                found += below
+            } else {
+                found.append(Entry(relative: entryRelative, kind: kind))
             }
+        }
+    }
+
+    /// The entries of `folder` but `.` and `..`, sorted by their bytes (not by `String`'s
+    /// comparison, which takes canonically equal names as equal); nil when it cannot be opened.
+    private static func names(in folder: String) -> [(name: String, type: UInt8)]? {
+        guard let stream = opendir(folder) else { return nil }
+        defer { closedir(stream) }
+        var names: [(bytes: [UInt8], type: UInt8)] = []
+        while let entry = readdir(stream) {
+            let bytes = withUnsafePointer(to: &entry.pointee.d_name) { name in
+                name.withMemoryRebound(to: UInt8.self, capacity: MemoryLayout.size(ofValue: name.pointee)) { start in
+                    Array(
+                        UnsafeBufferPointer(
+                            start: start, count: strlen(UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self))))
+                }
+            }
+            if bytes != [0x2E] && bytes != [0x2E, 0x2E] { names.append((bytes, entry.pointee.d_type)) }
+        }
+        return names.sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }.map {
+            (String(decoding: $0.bytes, as: UTF8.self), $0.type)
         }
     }
 

@@ -98,7 +98,10 @@ public struct SHA256: Sendable {
         guard input >= 0 else { return nil }
         defer { close(input) }
         var before = stat()
-        guard fstat(input, &before) == 0, let digest = hexOfFile(atPath: source) else { return nil }
+        // The digest by path is the opened file's only if the path still names that file.
+        guard fstat(input, &before) == 0, let digest = hexOfFile(atPath: source),
+            FileIdentity(path: source) == FileIdentity(before)
+        else { return nil }
         let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, before.st_mode & 0o7777)
         guard output >= 0 else { return nil }
         var failed = false

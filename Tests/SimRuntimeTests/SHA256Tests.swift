@@ -98,7 +98,7 @@ import Testing
             outer.update(inner.finalize())
             return outer.finalize()
         }
-        for keyLength in [0, 1, 32, 64, 65, 131] {
+        for keyLength in [0, 1, 32, 55, 56, 63, 64, 65, 119, 120, 128, 131] {
             let key = (0..<keyLength).map { UInt8(($0 * 7 + 3) % 256) }
             for length in Array(0...140) + [1000, 4097] {
                 let message = (0..<length).map { UInt8(($0 * 13 + keyLength) % 256) }

@@ -40,6 +40,12 @@ final class BuildStage: @unchecked Sendable {
         guard stat(root, &rootInfo) == 0 else {
             throw .io(path: root, doing: "reading the temporary devices folder", cause: FileFailure.posix(errno))
         }
+        // A stage on another file system than `root` (placed for the whole command) would be
+        // copied across at every install: then this run stages into its own folder instead.
+        var stageInfo = stat()
+        if folder != root, stat(folder, &stageInfo) != 0 || stageInfo.st_dev != rootInfo.st_dev {
+            return try BuildStage(folder: root).staged(builds, for: root)
+        }
         let ids = builds.keys.sorted().filter { id in
             var info = stat()
             return stat(builds[id]!.executablePath, &info) == 0 && info.st_dev != rootInfo.st_dev
@@ -69,7 +75,10 @@ final class BuildStage: @unchecked Sendable {
             made += 1
         }
         let copy = into + "/" + (source as NSString).lastPathComponent
-        guard (try? FileManager.default.createDirectory(atPath: into, withIntermediateDirectories: true)) != nil,
+        // No intermediate folders and owner-only modes: a stage that an interrupt renamed away
+        // mid-copy is not made again under its old name.
+        let builds = folder + "/builds"
+        guard mkdir(builds, 0o700) == 0 || errno == EEXIST, mkdir(into, 0o700) == 0,
             SHA256.copyFile(from: source, to: copy) != nil
         else {
             throw .io(path: copy, doing: "staging build \(id)'s executable", cause: FileFailure.posix(errno))

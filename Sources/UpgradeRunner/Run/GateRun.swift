@@ -63,6 +63,7 @@ struct GateRun {
 
     /// Runs the plan and returns the report (also written to `outFolder`).
     func execute(builds: [String: Build]) throws -> GateReport {
+        try TemporaryDevices.checkScratch()
         try BuildPreflight.check(Array(builds.values), runtime: inputs.runtime, timeout: timeout)
         let plan = try GateArtifacts.begin(inputs: inputs, at: outFolder, force: force)
         // Whatever stops the run before its verdict is written, the folder reads as unfinished.

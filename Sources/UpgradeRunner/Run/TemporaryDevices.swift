@@ -60,6 +60,18 @@ enum TemporaryDevices {
         return NSTemporaryDirectory()
     }
 
+    /// Refuses an `UPGRADE_RUNNER_SCRATCH` that is not a folder this user can write, as bad input
+    /// naming the variable, before a run writes anything.
+    static func checkScratch(environment: [String: String] = ProcessInfo.processInfo.environment) throws(GateError) {
+        guard let chosen = environment["UPGRADE_RUNNER_SCRATCH"], !chosen.isEmpty else { return }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: chosen, isDirectory: &isFolder), isFolder.boolValue,
+            access(chosen, W_OK | X_OK) == 0
+        else {
+            throw .invalidValue(flag: "UPGRADE_RUNNER_SCRATCH", value: chosen, reason: "is not a folder this user can write")
+        }
+    }
+
     /// What a memory file system must have free beyond a run's staged executables: the devices
     /// themselves (a few MB each, a few dozen alive at once at most) and room for everything else
     /// that uses it.
@@ -126,9 +138,11 @@ enum TemporaryDevices {
     }
 
     /// Removes the device folders of runners that no longer exist: `upgrade-runner-devices-<pid>-…`
-    /// in the temporary folder whose pid is not a live process. Every start of the command line
-    /// calls it first, before it can refuse anything, so a killed run's secrets do not outlive the
-    /// next start of any runner.
+    /// whose pid is not a live process, in the folders this start would use (the temporary folder,
+    /// ``parent(needing:environment:)``'s choice under this environment) and `/dev/shm`. A folder
+    /// left under another `UPGRADE_RUNNER_SCRATCH` or `TMPDIR` is found by a start with the same
+    /// setting. Every start of the command line calls it first, before it can refuse anything, so a
+    /// killed run's secrets do not outlive the next start of any runner in the same environment.
     static func removeAbandoned() {
         for base in Set([NSTemporaryDirectory(), parent(needing: 0), "/dev/shm/"]) {
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: base) else { continue }

@@ -51,10 +51,25 @@ struct TemporaryDevicesTests {
         #expect(staged["near"] == near, "same file system: installs hard-link it where it is")
         // Another run of the same command links the same copy; a changed source is copied again.
         #expect(try stage.staged(["again": far], for: root)["again"]?.executablePath == copy)
-        try Data("#!/bin/sh\nexit 1\n".utf8).write(to: URL(fileURLWithPath: executable))
+        try Data("#!/bin/sh\nexit 1 # a new length\n".utf8).write(to: URL(fileURLWithPath: executable))
         let recopied = try stage.staged(["far": far], for: root)["far"]?.executablePath
         #expect(recopied != copy)
-        #expect(recopied.flatMap { FileManager.default.contents(atPath: $0) } == Data("#!/bin/sh\nexit 1\n".utf8))
+        #expect(recopied.flatMap { FileManager.default.contents(atPath: $0) } == Data("#!/bin/sh\nexit 1 # a new length\n".utf8))
+    }
+
+    @Test("an UPGRADE_RUNNER_SCRATCH that is not a writable folder is bad input naming it; none or a folder passes")
+    func scratchCheck() throws {
+        let directory = try TemporaryDirectory("scratch-check")
+        #expect(throws: Never.self) { try TemporaryDevices.checkScratch(environment: [:]) }
+        #expect(throws: Never.self) { try TemporaryDevices.checkScratch(environment: ["UPGRADE_RUNNER_SCRATCH": directory.path]) }
+        let missing = directory.file("missing")
+        do {
+            try TemporaryDevices.checkScratch(environment: ["UPGRADE_RUNNER_SCRATCH": missing])
+            Issue.record("accepted \(missing)")
+        } catch {
+            #expect(!error.isEnvironmentFailure)
+            #expect("\(error)".contains("UPGRADE_RUNNER_SCRATCH"))
+        }
     }
 
     /// Whether /dev/shm is a tmpfs here with room for a run.

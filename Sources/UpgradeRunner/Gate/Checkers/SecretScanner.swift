@@ -104,8 +104,12 @@ enum SecretScanner {
         guard access(directory, R_OK | X_OK) == 0 else {
             throw .unreadable(path: directory, reason: "cannot list the folder")
         }
-        let files = FileTree.files(under: directory)
-        var result = SecretScanResult(leaks: [], unreadable: [], filesScanned: 0, bytesScanned: 0, patterns: patterns.count)
+        let entries = FileTree.entries(under: directory)
+        let files = entries.compactMap { $0.kind == .file ? $0.relative : nil }
+        // A folder the scan cannot enter is reported as unreadable, as a file it cannot read is.
+        var result = SecretScanResult(
+            leaks: [], unreadable: entries.compactMap { $0.kind == .unreadableDirectory ? $0.relative : nil },
+            filesScanned: 0, bytesScanned: 0, patterns: patterns.count)
         for relative in files.sorted() {
             let full = (directory as NSString).appendingPathComponent(relative)
             guard let data = try? Data(contentsOf: URL(fileURLWithPath: full), options: .mappedIfSafe) else {
