@@ -78,11 +78,10 @@ public enum Harness {
     /// The `keeps` of the build.json installed beside this executable (the device installs it into
     /// the app's bundle, as Info.plist is), or nil.
     public static func installedDeclaration() -> BuildDeclaration? {
-        struct Manifest: Decodable { var keeps: BuildDeclaration? }
         let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
-        let manifest = executable.deletingLastPathComponent().appendingPathComponent("build.json")
+        let manifest = executable.deletingLastPathComponent().appendingPathComponent(BuildManifest.fileName)
         guard let data = FileManager.default.contents(atPath: manifest.path) else { return nil }
-        return (try? JSONDecoder().decode(Manifest.self, from: data))?.keeps
+        return (try? JSONDecoder().decode(BuildManifest.self, from: data))?.keeps
     }
 
     /// Writes the status file atomically, so a killed launch leaves the whole file or none.
@@ -90,7 +89,13 @@ public enum Harness {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         // Atomic without a sync, as every store of a simulated device: its apps end by SIGKILL only.
         let failure = AtomicFile.write(try status.encoded(), to: url.path)
-        guard failure == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path, NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(failure))]) }
+        guard failure == 0 else {
+            throw CocoaError(
+                .fileWriteUnknown,
+                userInfo: [
+                    NSFilePathErrorKey: url.path, NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(failure)),
+                ])
+        }
     }
 }
 

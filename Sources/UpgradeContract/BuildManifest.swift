@@ -8,6 +8,10 @@ import Foundation
 ///
 /// It lives in UpgradeContract, the lowest module: Entitlements (which depends on nothing else) and
 /// SimDevice can both read it, and the app builds, which link UpgradeContract already, gain nothing.
+///
+/// Decoded as Swift synthesizes it, field by field in the order below, so the first missing or
+/// mistyped field is the one named. `team` and `settings` belong to the entitlements reader
+/// (``Signing``), which refuses a mistyped one; this type leaves them alone.
 public struct BuildManifest: Codable, Equatable, Sendable {
     /// The manifest's file name inside a build folder.
     public static let fileName = "build.json"
@@ -38,30 +42,11 @@ public struct BuildManifest: Codable, Equatable, Sendable {
     /// What the build keeps where: its secrets by label and store, and its bookkeeping items (see
     /// ``BuildDeclaration``). Nil for a build that declares nothing (it has no secret to carry over).
     public var keeps: BuildDeclaration?
-    /// The Team ID that signs the build, for the variables of an Xcode `.entitlements` file
-    /// (`$(AppIdentifierPrefix)`, `$(TeamIdentifierPrefix)`); optional.
-    ///
-    /// No build in `builds/` has it: their entitlements files are literal property lists (as
-    /// `scripts/import-app.sh` writes them), whose team is read from the entitlements themselves. It
-    /// stays because a build whose entitlements file is the Xcode project's `.entitlements` (with
-    /// `$(AppIdentifierPrefix)` in it) names its team nowhere else; docs/entitlements.md documents it
-    /// and the entitlements tests' fixture builds use it. `settings` with `DEVELOPMENT_TEAM` says the
-    /// same; this field wins over `--team`, and `--setting` wins over both.
-    public var team: String?
-    /// Build settings for the entitlements file's variables (`{"APP_BUNDLE_ID": "..."}`), as the
-    /// build's Xcode project defines them; optional, like ``team`` and for the same files.
-    public var settings: [String: String]?
-
-    enum CodingKeys: String, CodingKey {
-        case id, bundleID, marketingVersion, buildNumber, executable, schemaVersion, entitlements, notes
-        case artefactWindowDays, antiPattern, expectedCondition, keeps, team, settings
-    }
 
     public init(
         id: String, bundleID: String, marketingVersion: String, buildNumber: String, executable: String,
         schemaVersion: Int, entitlements: String, notes: String? = nil, artefactWindowDays: Int? = nil,
-        antiPattern: String? = nil, expectedCondition: String? = nil, keeps: BuildDeclaration? = nil,
-        team: String? = nil, settings: [String: String]? = nil
+        antiPattern: String? = nil, expectedCondition: String? = nil, keeps: BuildDeclaration? = nil
     ) {
         self.id = id
         self.bundleID = bundleID
@@ -75,29 +60,6 @@ public struct BuildManifest: Codable, Equatable, Sendable {
         self.antiPattern = antiPattern
         self.expectedCondition = expectedCondition
         self.keeps = keeps
-        self.team = team
-        self.settings = settings
-    }
-
-    /// Decodes the fields in the order above, so the first missing or mistyped one is the one named.
-    /// `team` and `settings` are read here only when well-typed: the entitlements reader (``Signing``),
-    /// which every install goes through, is the one that refuses a mistyped one, in its words.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        id = try container.decode(String.self, forKey: .id)
-        bundleID = try container.decode(String.self, forKey: .bundleID)
-        marketingVersion = try container.decode(String.self, forKey: .marketingVersion)
-        buildNumber = try container.decode(String.self, forKey: .buildNumber)
-        executable = try container.decode(String.self, forKey: .executable)
-        schemaVersion = try container.decode(Int.self, forKey: .schemaVersion)
-        entitlements = try container.decode(String.self, forKey: .entitlements)
-        notes = try container.decodeIfPresent(String.self, forKey: .notes)
-        artefactWindowDays = try container.decodeIfPresent(Int.self, forKey: .artefactWindowDays)
-        antiPattern = try container.decodeIfPresent(String.self, forKey: .antiPattern)
-        expectedCondition = try container.decodeIfPresent(String.self, forKey: .expectedCondition)
-        keeps = try container.decodeIfPresent(BuildDeclaration.self, forKey: .keeps)
-        team = try? container.decodeIfPresent(String.self, forKey: .team)
-        settings = try? container.decodeIfPresent([String: String].self, forKey: .settings)
     }
 
     /// The first rule the fields break, as a reason naming the field (`field "id" is empty`), or nil.
@@ -146,12 +108,25 @@ public struct BuildManifest: Codable, Equatable, Sendable {
     /// The fields that say who the build is: all the entitlements reader needs. A folder whose
     /// build.json has only these is a build to `entitlements show` and `entitlements diff`
     /// (docs/entitlements.md), not to the installer, which decodes the whole ``BuildManifest``.
+    /// Decoded as Swift synthesizes it: in field order, `team` and `settings` strictly typed.
     public struct Signing: Decodable, Equatable, Sendable {
         public var id: String
         public var bundleID: String
+        /// The Team ID that signs the build, for the variables of an Xcode `.entitlements` file
+        /// (`$(AppIdentifierPrefix)`, `$(TeamIdentifierPrefix)`); optional.
+        ///
+        /// No build in `builds/` has it: their entitlements files are literal property lists (as
+        /// `scripts/import-app.sh` writes them), whose team is read from the entitlements themselves. It
+        /// stays because a build whose entitlements file is the Xcode project's `.entitlements` (with
+        /// `$(AppIdentifierPrefix)` in it) names its team nowhere else; docs/entitlements.md documents it
+        /// and the entitlements tests' fixture builds use it. `settings` with `DEVELOPMENT_TEAM` says the
+        /// same; this field wins over `--team`, and `--setting` wins over both. The installer's
+        /// ``BuildManifest`` does not read it (nor `settings`).
         public var team: String?
         /// The entitlements file, relative to the build folder.
         public var entitlements: String
+        /// Build settings for the entitlements file's variables (`{"APP_BUNDLE_ID": "..."}`), as the
+        /// build's Xcode project defines them; optional, like ``team`` and for the same files.
         public var settings: [String: String]?
 
         public init(
@@ -162,15 +137,6 @@ public struct BuildManifest: Codable, Equatable, Sendable {
             self.team = team
             self.entitlements = entitlements
             self.settings = settings
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            id = try container.decode(String.self, forKey: .id)
-            bundleID = try container.decode(String.self, forKey: .bundleID)
-            team = try container.decodeIfPresent(String.self, forKey: .team)
-            entitlements = try container.decode(String.self, forKey: .entitlements)
-            settings = try container.decodeIfPresent([String: String].self, forKey: .settings)
         }
     }
 }
