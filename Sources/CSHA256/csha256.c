@@ -140,7 +140,7 @@ static void finish(uint32_t state[8], const uint8_t *data, size_t length, uint64
     }
 }
 
-void csha256_digest(const uint8_t *data, size_t length, uint8_t out[32]) {
+static void csha256_digest(const uint8_t *data, size_t length, uint8_t out[32]) {
     uint32_t state[8];
     for (int i = 0; i < 8; i++) state[i] = initial_state[i];
     finish(state, data, length, 0, out);

@@ -1,4 +1,5 @@
 import Foundation
+import SimRuntime
 
 extension DeviceSet {
     /// Copies `source` to a new device with its own UDID and name: the same record (power, lock
@@ -35,7 +36,7 @@ extension DeviceSet {
                 guard mkdir(to, 0o777) == 0 || errno == EEXIST else { throw failure(to, "cannot make the folder") }
             case .file:
                 if entry.relative.contains("/Containers/Bundle/"), link(from, to) == 0 { continue }
-                try copyFile(from: from, to: to)
+                guard FileCopy.copy(from: from, to: to) != nil else { throw failure(to, "cannot copy the file") }
             case .symbolicLink:
                 guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: from),
                     symlink(target, to) == 0
@@ -48,30 +49,7 @@ extension DeviceSet {
         }
     }
 
-    /// Copies one regular file with its permission bits, in the kernel.
-    private static func copyFile(from source: String, to destination: String) throws {
-        let input = open(source, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else { throw failure(source, "cannot read the file") }
-        defer { close(input) }
-        var info = stat()
-        guard fstat(input, &info) == 0 else { throw failure(source, "cannot read the file") }
-        let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, info.st_mode & 0o7777)
-        guard output >= 0 else { throw failure(destination, "cannot make the file") }
-        var copied = 0
-        var failed = false
-        while copied < Int(info.st_size) && !failed {
-            let step = sendfile(output, input, nil, Int(info.st_size) - copied)
-            if step > 0 { copied += step } else if step == 0 || errno != EINTR { failed = true }
-        }
-        if fchmod(output, info.st_mode & 0o7777) != 0 { failed = true }
-        if close(output) != 0 { failed = true }
-        if failed {
-            unlink(destination)
-            throw failure(destination, "cannot write the file")
-        }
-    }
-
     private static func failure(_ path: String, _ what: String) -> DeviceError {
-        .fileSystem(path, reason: "\(what) (\(String(cString: strerror(errno))))")
+        .fileSystem(path, reason: "\(what) (\(FileFailure.posix(errno)))")
     }
 }

@@ -27,7 +27,7 @@ public enum FileTree {
     /// opened is listed as ``Kind/unreadableDirectory``.
     public static func entries(under root: String, pruning pruned: Set<String> = []) -> [Entry] {
         var found: [Entry] = []
-        walk(root, relative: "", pruned: pruned, into: &found)
+        if let names = names(in: root) { walk(root, names, relative: "", pruned: pruned, into: &found) }
         return found
     }
 
@@ -36,24 +36,26 @@ public enum FileTree {
         entries(under: root, pruning: pruned).compactMap { $0.kind == .file ? $0.relative : nil }
     }
 
-    private static func walk(_ folder: String, relative: String, pruned: Set<String>, into found: inout [Entry]) {
-        guard let names = names(in: folder) else { return }
+    /// Lists `names` (the entries of `folder`) and walks into each sub-folder, reading every folder
+    /// once.
+    private static func walk(
+        _ folder: String, _ names: [(name: String, type: UInt8)], relative: String, pruned: Set<String>,
+        into found: inout [Entry]
+    ) {
         for (name, type) in names {
             let path = folder + "/" + name
             let entryRelative = relative.isEmpty ? name : relative + "/" + name
-            var kind = self.kind(type, path: path)
-            if kind == .directory && !pruned.contains(entryRelative) {
-                var below: [Entry] = []
-                if self.names(in: path) == nil {
-                    kind = .unreadableDirectory
-                } else {
-                    walk(path, relative: entryRelative, pruned: pruned, into: &below)
-                }
+            let kind = self.kind(type, path: path)
+            guard kind == .directory, !pruned.contains(entryRelative) else {
                 found.append(Entry(relative: entryRelative, kind: kind))
-                found += below
-            } else {
-                found.append(Entry(relative: entryRelative, kind: kind))
+                continue
             }
+            guard let below = self.names(in: path) else {
+                found.append(Entry(relative: entryRelative, kind: .unreadableDirectory))
+                continue
+            }
+            found.append(Entry(relative: entryRelative, kind: .directory))
+            walk(path, below, relative: entryRelative, pruned: pruned, into: &found)
         }
     }
 

@@ -88,37 +88,17 @@ public struct SHA256: Sendable {
         return digest
     }
 
-    /// Copies the file at `source` to a new file at `destination` with the same permission bits,
-    /// in the kernel (`sendfile`), and remembers the source's digest for the copy as
-    /// ``hexOfFile(atPath:)`` would: a run that stages a build's executable it has just pinned reads
-    /// it no second time, neither to copy nor to digest it. Returns the digest; nil (and no copy
-    /// left) when either file cannot be opened, read or written, or the source changed meanwhile.
+    /// Copies the file at `source` to a new file at `destination` (``FileCopy``) and remembers the
+    /// source's digest for the copy as ``hexOfFile(atPath:)`` would: a run that stages a build's
+    /// executable it has just pinned reads it no second time, neither to copy nor to digest it.
+    /// Returns the digest; nil (and no copy left) when the copy fails or the path no longer names
+    /// the file that was copied.
     public static func copyFile(from source: String, to destination: String) -> String? {
-        let input = open(source, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else { return nil }
-        defer { close(input) }
-        var before = stat()
-        // The digest by path is the opened file's only if the path still names that file.
-        guard fstat(input, &before) == 0, let digest = hexOfFile(atPath: source),
-            FileIdentity(path: source) == FileIdentity(before)
-        else { return nil }
-        let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, before.st_mode & 0o7777)
-        guard output >= 0 else { return nil }
-        var failed = false
-        var copied = 0
-        while copied < Int(before.st_size) && !failed {
-            let step = sendfile(output, input, nil, Int(before.st_size) - copied)
-            if step > 0 { copied += step } else if step == 0 || errno != EINTR { failed = true }
-        }
-        // The mode again, whatever the umask made of open's.
-        if fchmod(output, before.st_mode & 0o7777) != 0 { failed = true }
-        var after = stat(), copy = stat()
-        if fstat(input, &after) != 0 || FileIdentity(after) != FileIdentity(before) || fstat(output, &copy) != 0 {
-            failed = true
-        }
-        if close(output) != 0 { failed = true }
-        guard !failed else {
+        guard let (original, copy) = FileCopy.copy(from: source, to: destination) else { return nil }
+        // The digest by path is the copied file's only if the path still names that file.
+        guard let digest = hexOfFile(atPath: source), FileIdentity(path: source) == FileIdentity(original) else {
             unlink(destination)
+            errno = ESTALE
             return nil
         }
         FileDigests.shared.remember(digest, for: FileIdentity(copy))

@@ -51,23 +51,11 @@ extension Keychain {
     private static func text(_ value: Any) -> String {
         switch value {
         case let string as String: return string
-        case let data as Data: return hex(data)
+        case let data as Data: return data.hexDigits
         case let date as Date: return InternetDate.string(from: date)
         case let control as SecAccessControl: return "\(control.protection);flags=\(control.flags.rawValue)"
         case let number as NSNumber: return number.stringValue
         default: return "\(value)"
         }
     }
-}
-
-/// Lower-case hex of `data`, without a formatted string per byte.
-func hex(_ data: Data) -> String {
-    let digits = Array("0123456789abcdef".utf8)
-    var bytes = [UInt8]()
-    bytes.reserveCapacity(data.count * 2)
-    for byte in data {
-        bytes.append(digits[Int(byte >> 4)])
-        bytes.append(digits[Int(byte & 0x0F)])
-    }
-    return String(decoding: bytes, as: UTF8.self)
 }

@@ -8,8 +8,6 @@
 void csha256_compress_blocks(uint32_t state[8], const uint8_t *blocks, size_t count);
 /// The same without the processor's SHA extensions, which csha256_compress_blocks uses where it has them.
 void csha256_compress_blocks_portable(uint32_t state[8], const uint8_t *blocks, size_t count);
-/// The SHA-256 digest of `length` bytes at `data`, in one call (padding included).
-void csha256_digest(const uint8_t *data, size_t length, uint8_t out[32]);
 /// HMAC-SHA256 (RFC 2104) of `message` under `key`, in one call: a keychain snapshot takes one per value.
 void csha256_hmac(const uint8_t *key, size_t key_length, const uint8_t *message, size_t message_length, uint8_t out[32]);
 
