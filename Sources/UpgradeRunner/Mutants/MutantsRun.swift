@@ -90,9 +90,7 @@ struct MutantsRun {
         let releasedBuilds = try GateRun.resolveBuilds(released, catalog: catalog)
         let mutants = try Self.mutants(in: catalog)
         // One stage for every gate below: they install the released builds again and again.
-        let executables = (Array(releasedBuilds.values) + mutants.map(\.build)).reduce(0) { total, build in
-            total + ((try? FileManager.default.attributesOfItem(atPath: build.executablePath)[.size] as? Int) ?? 0)
-        }
+        let executables = BuildStage.bytes(of: Array(releasedBuilds.values) + mutants.map(\.build))
         let stage = try BuildStage.shared(needing: executables)
         defer { stage.remove() }
         let releasedReport = try gate(

@@ -20,21 +20,17 @@ enum BuildPreflight {
             !passed.contains(Passed($0, runtime: runtime))
         }
         guard !unchecked.isEmpty else { return }
+        // On the temporary folder, not the devices' memory file system: the products' file system
+        // as a rule, so that its few installs hard-link the executables instead of copying them.
         let root = NSTemporaryDirectory() + TemporaryDevices.prefix + "\(getpid())-preflight-\(UUID().uuidString)"
         try TemporaryDevices.create(root)
         defer { TemporaryDevices.remove(root) }
         let devices = DeviceSet(root: root)
         // Side by side, each on its own device; the error thrown is the first build's in id order.
-        let failures = Slots<any Error>(count: unchecked.count)
-        DispatchQueue.concurrentPerform(iterations: unchecked.count) { index in
-            do {
-                try check(unchecked[index], devices: devices, runtime: runtime, timeout: timeout)
-                passed.insert(Passed(unchecked[index], runtime: runtime))
-            } catch {
-                failures.set(index, error)
-            }
+        _ = try Slots.map(unchecked) { build throws(any Error) in
+            try check(build, devices: devices, runtime: runtime, timeout: timeout)
+            passed.insert(Passed(build, runtime: runtime))
         }
-        if let first = failures.values.compactMap({ $0 }).first { throw first }
     }
 
     /// A build that passed: its manifest's folder, its executable's path and state, the runtime.

@@ -24,10 +24,18 @@ final class BuildStage: @unchecked Sendable {
     /// A stage of its own beside the runs' device folders, registered with ``TemporaryDevices`` so
     /// that an interrupt or the next start removes it too.
     static func shared(needing bytes: Int) throws(GateError) -> BuildStage {
+        try TemporaryDevices.checkScratch()
         let folder =
             TemporaryDevices.parent(needing: bytes) + TemporaryDevices.prefix + "\(getpid())-stage-\(UUID().uuidString)"
         try TemporaryDevices.create(folder)
         return BuildStage(folder: folder)
+    }
+
+    /// The size of the builds' executables, as much as a stage of them needs.
+    static func bytes(of builds: some Sequence<Build>) -> Int {
+        builds.reduce(0) { total, build in
+            total + ((try? FileManager.default.attributesOfItem(atPath: build.executablePath)[.size] as? Int) ?? 0)
+        }
     }
 
     /// Removes a stage made by ``shared(needing:)``.
@@ -51,13 +59,9 @@ final class BuildStage: @unchecked Sendable {
             return stat(builds[id]!.executablePath, &info) == 0 && info.st_dev != rootInfo.st_dev
         }
         // Copied side by side (each is about 80 MB); the error thrown is the first build's in id order.
-        let copies = Slots<Result<String, GateError>>(count: ids.count)
-        DispatchQueue.concurrentPerform(iterations: ids.count) { index in
-            let id = ids[index]
-            copies.set(index, Result { () throws(GateError) in try copy(of: builds[id]!.executablePath, build: id) })
-        }
+        let copies = try Slots.map(ids) { id throws(GateError) in try self.copy(of: builds[id]!.executablePath, build: id) }
         var staged = builds
-        for (id, result) in zip(ids, copies.values) { staged[id]!.executablePath = try result!.get() }
+        for (id, copy) in zip(ids, copies) { staged[id]!.executablePath = copy }
         return staged
     }
 

@@ -32,18 +32,10 @@ struct GateRun {
     /// error thrown is the first build's in id order.
     static func pin(_ builds: [String: Build]) throws -> [String: RunInputs.BuildFiles] {
         let ids = builds.keys.sorted()
-        let pinned = Slots<Result<RunInputs.BuildFiles, GateError>>(count: ids.count)
-        DispatchQueue.concurrentPerform(iterations: ids.count) { index in
-            let build = builds[ids[index]]!
-            pinned.set(
-                index,
-                Result { () throws(GateError) in
-                    try RunInputs.BuildFiles(executableAt: build.executablePath, entitlementsAt: build.entitlementsPath)
-                })
+        let pinned = try Slots.map(ids) { id throws(GateError) in
+            try RunInputs.BuildFiles(executableAt: builds[id]!.executablePath, entitlementsAt: builds[id]!.entitlementsPath)
         }
-        var files: [String: RunInputs.BuildFiles] = [:]
-        for (id, result) in zip(ids, pinned.values) { files[id] = try result!.get() }
-        return files
+        return Dictionary(uniqueKeysWithValues: zip(ids, pinned))
     }
 
     /// The secrets of every case a run seeds (its own, and the extra cases stale-leftovers and
@@ -74,9 +66,8 @@ struct GateRun {
         progress.start(
             cells: units.count, paths: Set(units.map(\.path)).count, scenarios: Set(units.map(\.scenario)).count,
             inputs: inputs, jobs: max(1, min(jobs, units.count)))
-        let executables = builds.values.reduce(0) { total, build in
-            total + ((try? FileManager.default.attributesOfItem(atPath: build.executablePath)[.size] as? Int) ?? 0)
-        }
+        // A stage of the whole command holds the executables already; a run's own stage needs room.
+        let executables = stage == nil ? BuildStage.bytes(of: builds.values) : 0
         let workRoot =
             TemporaryDevices.parent(needing: executables) + TemporaryDevices.prefix + "\(getpid())-\(UUID().uuidString)"
         try TemporaryDevices.create(workRoot)

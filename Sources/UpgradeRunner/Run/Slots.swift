@@ -13,3 +13,19 @@ final class Slots<Value>: @unchecked Sendable {
 
     var values: [Value?] { lock.withLock { stored } }
 }
+
+extension Slots {
+    /// `transform` of each of `items`, side by side; the first error in `items`' order is the one
+    /// thrown, whatever finished first.
+    static func map<Item: Sendable, Success, Failure: Error>(
+        _ items: [Item], _ transform: @Sendable (Item) throws(Failure) -> Success
+    ) throws(Failure) -> [Success] where Value == Result<Success, Failure> {
+        let slots = Slots(count: items.count)
+        DispatchQueue.concurrentPerform(iterations: items.count) { index in
+            slots.set(index, Result { () throws(Failure) in try transform(items[index]) })
+        }
+        var results: [Success] = []
+        for slot in slots.values { results.append(try slot!.get()) }
+        return results
+    }
+}

@@ -79,10 +79,12 @@ enum TemporaryDevices {
 
     private static func folder(_ path: String) -> String { path.hasSuffix("/") ? path : path + "/" }
 
-    /// Whether `mountPoint` is mounted as a tmpfs (`/proc/self/mounts`; false where there is none).
-    private static func isMemoryFileSystem(_ mountPoint: String) -> Bool {
-        guard let mounts = try? String(contentsOfFile: "/proc/self/mounts", encoding: .utf8) else { return false }
-        return mounts.split(separator: "\n").contains { line in
+    /// Whether `mountPoint` is mounted as a tmpfs in `mounts` (the text of `/proc/self/mounts`;
+    /// false where there is none).
+    static func isMemoryFileSystem(
+        _ mountPoint: String, mounts: String? = try? String(contentsOfFile: "/proc/self/mounts", encoding: .utf8)
+    ) -> Bool {
+        (mounts ?? "").split(separator: "\n").contains { line in
             let fields = line.split(separator: " ")
             return fields.count > 2 && fields[1] == mountPoint && fields[2] == "tmpfs"
         }
