@@ -28,10 +28,8 @@ public struct LedgerBridgeBuild: AppBuild {
 
     public func launch(_ launch: HarnessLaunch) async {
         let parts = parts(launch)
-        let steps: [any MigrationStep] = [
-            parts.moveDefaults(), parts.moveArchive(), parts.tightenAccessibility(),
-            MoveAccessGroupStep(from: 3, move: .bridge(journal: launch)),
-        ]
+        // v3's steps, then the move into the shared group.
+        let steps = LedgerV3Build().steps(parts) + [MoveAccessGroupStep(from: 3, move: .bridge(journal: launch))]
         await LedgerLaunchSequence.run(launch, parts: parts, targetVersion: LedgerTransfer.bridgeVersion, steps: steps)
     }
 

@@ -25,11 +25,11 @@ public struct LedgerTransferBuild: AppBuild {
 
     public func launch(_ launch: HarnessLaunch) async {
         let parts = LedgerParts(launch)
-        let steps: [any MigrationStep] = [
-            parts.moveDefaults(), parts.moveArchive(), parts.tightenAccessibility(),
-            NothingToDoStep(from: 3),
-            MoveAccessGroupStep(from: 4, move: .importing(journal: launch)),
-        ]
+        // v3's steps, the bridge's version (nothing to do here), then the import from the group.
+        let steps =
+            LedgerV3Build().steps(parts) + [
+                NothingToDoStep(from: 3), MoveAccessGroupStep(from: 4, move: .importing(journal: launch)),
+            ]
         await LedgerLaunchSequence.run(launch, parts: parts, targetVersion: LedgerTransfer.importVersion, steps: steps)
     }
 
