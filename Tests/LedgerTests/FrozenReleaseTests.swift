@@ -39,17 +39,18 @@ import TestSupport
     /// lock: these texts pin what the released v3 stores and reads, whatever that code becomes.
     @Test("v3's stored migration date is the text v3 was released with")
     func migrationDateTextIsFrozen() {
-        let pinned: [(Double, String)] = [
-            (1_796_146_412, "2026-12-01T17:33:32Z"), (0, "1970-01-01T00:00:00Z"),
-            (-0.0005, "1970-01-01T00:00:00Z"), (-0.0006, "1969-12-31T23:59:59Z"),
-            (1_700_000_000.9995, "2023-11-14T22:13:21Z"), (1_700_000_000.9994, "2023-11-14T22:13:20Z"),
-            (-2_695_407_721.5, "1884-08-02T03:37:58Z"), (4_102_444_800, "2100-01-01T00:00:00Z"),
+        // (the date written, its text, the second the text reads back as)
+        let pinned: [(Double, String, Double)] = [
+            (1_796_146_412, "2026-12-01T17:33:32Z", 1_796_146_412), (0, "1970-01-01T00:00:00Z", 0),
+            (-0.0005, "1970-01-01T00:00:00Z", 0), (-0.0006, "1969-12-31T23:59:59Z", -1),
+            (1_700_000_000.9995, "2023-11-14T22:13:21Z", 1_700_000_001),
+            (1_700_000_000.9994, "2023-11-14T22:13:20Z", 1_700_000_000),
+            (-2_695_407_721.5, "1884-08-02T03:37:58Z", -2_695_407_722), (4_102_444_800, "2100-01-01T00:00:00Z", 4_102_444_800),
         ]
-        for (seconds, text) in pinned {
+        for (seconds, text, second) in pinned {
             let stamp = MigrationDate.encoded(Date(timeIntervalSince1970: seconds))
             #expect(String(decoding: stamp, as: UTF8.self) == text, "\(seconds)")
-            let whole = Date(timeIntervalSince1970: ((seconds * 1000 + 0.5) / 1000).rounded(.down))
-            #expect(MigrationDate.decoded(Data(text.utf8)) == whole, "\(text) reads back as the second it names")
+            #expect(MigrationDate.decoded(Data(text.utf8)) == Date(timeIntervalSince1970: second), "\(text)")
         }
         #expect(MigrationDate.decoded(Data("not a date".utf8)) == nil)
         #expect(MigrationDate.decoded(Data("2026-12-01".utf8)) == nil)

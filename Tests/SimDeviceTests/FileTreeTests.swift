@@ -24,4 +24,17 @@ import Testing
         #expect(FileTree.files(under: root) == ["a/x", "a/y/f", "a/z/f", "b/1", "b/2", "c", "logs/old/l", "tmp/t"])
         #expect(FileTree.entries(under: root + "/missing").isEmpty)
     }
+
+    @Test("names are ordered by their bytes: upper case before lower, composed and decomposed accents apart")
+    func byteOrder() throws {
+        let directory = try TemporaryDirectory("file-tree-bytes")
+        // "é" composed (C3 A9) and "e" + combining acute (65 CC 81) are equal as Swift strings.
+        for name in ["b", "\u{E9}", "B", "e\u{301}", "a"] {
+            try Data(name.utf8).write(to: URL(fileURLWithPath: directory.path + "/" + name))
+        }
+        #expect(
+            FileTree.files(under: directory.path).map { Array($0.utf8) } == [
+                Array("B".utf8), Array("a".utf8), Array("b".utf8), [0x65, 0xCC, 0x81], [0xC3, 0xA9],
+            ])
+    }
 }

@@ -16,10 +16,20 @@ struct TemporaryDevicesTests {
         // Nothing has room for this much, so the temporary folder it is.
         #expect(TemporaryDevices.parent(needing: Int.max / 2, environment: [:]) == NSTemporaryDirectory())
         let chosen = TemporaryDevices.parent(needing: 0, environment: [:])
-        #expect(chosen == "/dev/shm/" || chosen == NSTemporaryDirectory())
-        if Self.memoryFileSystemHasRoom {
-            #expect(chosen == "/dev/shm/", "/dev/shm is a tmpfs with room here")
-        }
+        #expect(chosen == (Self.memoryFileSystemHasRoom ? "/dev/shm/" : NSTemporaryDirectory()))
+    }
+
+    @Test("a memory file system is a tmpfs mount of that folder in the mounts table, nothing else")
+    func memoryFileSystem() {
+        let mounts = """
+            /dev/vda / ext4 rw,relatime 0 0
+            tmpfs /dev/shm tmpfs rw,nosuid,nodev 0 0
+            shm /run/shm ext4 rw 0 0
+            """
+        #expect(TemporaryDevices.isMemoryFileSystem("/dev/shm", mounts: mounts))
+        #expect(!TemporaryDevices.isMemoryFileSystem("/run/shm", mounts: mounts), "mounted, but not as tmpfs")
+        #expect(!TemporaryDevices.isMemoryFileSystem("/", mounts: mounts))
+        #expect(!TemporaryDevices.isMemoryFileSystem("/dev/shm", mounts: nil), "no mounts table")
     }
 
     @Test(
@@ -72,14 +82,12 @@ struct TemporaryDevicesTests {
         }
     }
 
-    /// Whether /dev/shm is a tmpfs here with room for a run.
+    /// Whether /dev/shm is a tmpfs here with room for a run (the mounts table read by the code
+    /// under test, whose parsing `memoryFileSystem` checks; the room by `statvfs`).
     static var memoryFileSystemHasRoom: Bool {
         var space = statvfs()
-        let mounts = (try? String(contentsOfFile: "/proc/self/mounts", encoding: .utf8)) ?? ""
-        let isTmpfs = mounts.split(separator: "\n").contains {
-            $0.split(separator: " ").dropFirst().prefix(2) == ["/dev/shm", "tmpfs"]
-        }
-        return isTmpfs && access("/dev/shm", W_OK) == 0 && statvfs("/dev/shm", &space) == 0
+        return TemporaryDevices.isMemoryFileSystem("/dev/shm") && access("/dev/shm", W_OK) == 0
+            && statvfs("/dev/shm", &space) == 0
             && Int(space.f_bavail) * Int(space.f_frsize) >= TemporaryDevices.memoryMargin
     }
 }
