@@ -41,8 +41,8 @@ enum TemporaryDevices {
     ///
     /// A simulated device needs no durability (its apps end by exit or SIGKILL, never a power
     /// cut), and a gate creates, copies and deletes thousands of small files: on a memory file
-    /// system none of them reaches a disk journal or write-back (on the 2-core machine here the
-    /// default gate's system CPU halved and its wall time fell by a quarter, `scripts/bench gate`).
+    /// system none of them reaches a disk journal or write-back (the README's "Running under
+    /// faults" gives the default gate's CPU and wall time both ways, with the command).
     static func parent(
         needing bytes: Int, environment: [String: String] = ProcessInfo.processInfo.environment
     )
