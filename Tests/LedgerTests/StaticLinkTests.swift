@@ -39,3 +39,77 @@ import TestSupport
         #expect(try device.launch(.verify).secretResults == ["found", "found", "found", "found"])
     }
 }
+
+/// The app builds start without loading the C++ standard library and without relocating themselves
+/// (Package.swift, `appBuildLinking`): the two link choices that cut a launch's dynamic-linker work.
+/// Read from the built executables' ELF headers, so a change of flags the linker ignores shows here.
+@Suite struct AppBuildLinkTests {
+    @Test("the app builds load no libstdc++.so and are not position-independent", arguments: ["LedgerV1", "LedgerV3", "TinyApp"])
+    func linkedWithoutSharedCxxOrPIE(_ product: String) throws {
+        let image = try ELFImage(path: BuiltProducts.executable(product))
+        #expect(image.type == 2, "ET_EXEC (2), not ET_DYN (3): \(product) is position-independent")
+        #expect(image.needed.contains("libc.so.6"), "the dynamic section was read: \(image.needed)")
+        #expect(!image.needed.contains { $0.hasPrefix("libstdc++") }, "\(product) needs \(image.needed)")
+    }
+
+    @Test("the runner, which is not an app build, is read as position-independent and linked to Swift's shared libraries")
+    func runnerIsLinkedAsBefore() throws {
+        let image = try ELFImage(path: BuiltProducts.executable("upgrade-runner"))
+        #expect(image.type == 3, "ET_DYN: the type check can fail")
+        #expect(image.needed.contains("libswiftCore.so"), "\(image.needed)")
+    }
+}
+
+/// The two facts of a 64-bit little-endian ELF executable these tests need: its type and the shared
+/// libraries its dynamic section names (DT_NEEDED).
+private struct ELFImage {
+    var type: UInt16
+    var needed: [String]
+
+    init(path: String) throws {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        func integer<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> T {
+            var value: T = 0
+            for index in (0..<MemoryLayout<T>.size).reversed() { value = value << 8 | T(bytes[offset + index]) }
+            return value
+        }
+        guard bytes.count > 64, bytes[0..<4].elementsEqual([0x7f, 0x45, 0x4c, 0x46]), bytes[4] == 2, bytes[5] == 1
+        else { throw CocoaError(.fileReadCorruptFile, userInfo: [NSFilePathErrorKey: path]) }
+        type = integer(16, UInt16.self)
+        let headers = Int(integer(32, UInt64.self))
+        let headerSize = Int(integer(54, UInt16.self))
+        let headerCount = Int(integer(56, UInt16.self))
+        // Program headers: PT_LOAD (1) maps addresses to file offsets, PT_DYNAMIC (2) is the section.
+        var loads: [(address: UInt64, offset: UInt64, size: UInt64)] = []
+        var dynamic: (offset: Int, size: Int)?
+        for index in 0..<headerCount {
+            let base = headers + index * headerSize
+            let kind = integer(base, UInt32.self)
+            if kind == 1 {
+                loads.append((integer(base + 16, UInt64.self), integer(base + 8, UInt64.self), integer(base + 32, UInt64.self)))
+            } else if kind == 2 {
+                dynamic = (Int(integer(base + 8, UInt64.self)), Int(integer(base + 32, UInt64.self)))
+            }
+        }
+        var strings: UInt64?
+        var names: [UInt64] = []
+        if let dynamic {
+            for entry in stride(from: dynamic.offset, to: dynamic.offset + dynamic.size, by: 16) {
+                let tag = integer(entry, UInt64.self)
+                let value = integer(entry + 8, UInt64.self)
+                if tag == 0 { break }
+                if tag == 1 { names.append(value) } else if tag == 5 { strings = value }
+            }
+        }
+        guard let strings, let load = loads.first(where: { strings >= $0.address && strings < $0.address + $0.size }) else {
+            needed = []
+            return
+        }
+        let table = Int(strings - load.address + load.offset)
+        needed = names.map { name in
+            let start = table + Int(name)
+            let end = bytes[start...].firstIndex(of: 0) ?? bytes.count
+            return String(decoding: bytes[start..<end], as: UTF8.self)
+        }
+    }
+}
