@@ -143,7 +143,7 @@ let package = Package(
         .executableTarget(name: "keychain-probe", dependencies: ["SimSecurity"], path: "Sources/Tools/keychain-probe"),
         .executableTarget(
             name: "keychain-bench", dependencies: ["SimSecurity", "CSQLite"], path: "Sources/Tools/keychain-bench"),
-        .executableTarget(name: "launch-bench", dependencies: ["SimDevice", "TestSupport"], path: "Sources/Tools/launch-bench"),
+        .executableTarget(name: "launch-bench", dependencies: ["SimDevice", "TestSupport", "UpgradeContract"], path: "Sources/Tools/launch-bench"),
 
         .testTarget(name: "UpgradeContractTests", dependencies: ["UpgradeContract"]),
         .testTarget(name: "SimRuntimeTests", dependencies: ["SimRuntime", "TestSupport", "CSHA256"]),

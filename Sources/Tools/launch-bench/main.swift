@@ -8,22 +8,39 @@
 // (the children's user + system time, from getrusage) per launch; the bars are TinyApp within 2x
 // of bare-exit and within 4x of the C floor.
 //
-// Usage: swift build -c release && .build/release/launch-bench [--iterations N]
+// Beside them, a sample-app launch as the gate makes hundreds of: Ledger v3 verifying the keychain
+// on a device that v1 seeded and v3 migrated (context, keychain, preferences, archive, status file).
+// With `--against DIR`, a second such device runs the v3 and v1 executables of the products folder
+// DIR, interleaved with the first, so two ways of building the app builds (link flags, a
+// configuration, an older commit's products) are compared in one sitting, not an hour apart.
+//
+// Usage: swift build -c release && .build/release/launch-bench [--iterations N] [--against DIR]
 import Foundation
 import SimDevice
 import SimRuntime
 import TestSupport
+import UpgradeContract
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("launch-bench: \(message)\n".utf8))
     exit(2)
 }
 
+/// The value after `flag`, if the flag was given; a flag without a value is bad usage.
+func option(_ flag: String) -> String? {
+    guard let index = CommandLine.arguments.firstIndex(of: flag) else { return nil }
+    guard index + 1 < CommandLine.arguments.count else { fail("\(flag) needs a value") }
+    return CommandLine.arguments[index + 1]
+}
+
 var iterations = 100
-if let index = CommandLine.arguments.firstIndex(of: "--iterations"), index + 1 < CommandLine.arguments.count,
-    let value = Int(CommandLine.arguments[index + 1]), value > 0
-{
+if let text = option("--iterations") {
+    guard let value = Int(text), value > 0 else { fail("--iterations: '\(text)' is not a positive whole number") }
     iterations = value
+}
+let against = option("--against").map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+if let against, !FileManager.default.isExecutableFile(atPath: against + "/LedgerV3") {
+    fail("--against \(against): no LedgerV3 executable there")
 }
 
 let products = BuiltProducts.directory.path
@@ -79,6 +96,50 @@ do {
     fail("\(error)")
 }
 
+/// A device with Ledger v1 seeded for the case `bench` and upgraded in place to v3, which migrated;
+/// its executables come from `productsFolder`.
+func ledgerDevice(_ name: String, productsFolder: String) -> (DeviceSession, String) {
+    do {
+        let catalog = BuildCatalog(folder: BuiltProducts.repositoryBuilds, productsFolder: productsFolder)
+        let device = try DeviceSet(root: scratch.file("devices")).create(name: name)
+        let session = try device.acquire()
+        try session.boot()
+        let old = try catalog.build("v1")
+        try session.install(old)
+        let bundleID = old.manifest.bundleID
+        let seeded = try session.launch(
+            bundleID, LaunchOptions(arguments: ["-UITestSeedLegacyKeychain", "-UITestCaseID", "bench"]))
+        guard seeded.exitedCleanly else { fail("v1 seed (\(productsFolder)) \(seeded.termination); log: \(seeded.logPath)") }
+        try session.install(try catalog.build("v3"))
+        let migrated = try session.launch(bundleID)
+        guard migrated.exitedCleanly else {
+            fail("v3 launch (\(productsFolder)) \(migrated.termination); log: \(migrated.logPath)")
+        }
+        return (session, bundleID)
+    } catch {
+        fail("\(error)")
+    }
+}
+
+let ledger = ledgerDevice("ledger", productsFolder: products)
+let ledgerAgainst = against.map { ledgerDevice("ledger-against", productsFolder: $0) }
+
+func verifyLaunch(_ device: (DeviceSession, String)) -> Sample {
+    measure {
+        do {
+            let result = try device.0.launch(
+                device.1, LaunchOptions(arguments: ["-UITestVerifyKeychainV2", "-UITestCaseID", "bench"]))
+            guard result.exitedCleanly else { fail("v3 verify \(result.termination); log: \(result.logPath)") }
+            // A launch that failed fast would flatter the figure: the seeded secrets must read back.
+            guard let data = result.statusFile, let status = try? LaunchStatus.decode(data),
+                status.errors.isEmpty, status.items.filter({ $0.result == .found }).count >= 4
+            else { fail("v3 verify did not read back the seeded secrets; log: \(result.logPath)") }
+        } catch {
+            fail("\(error)")
+        }
+    }
+}
+
 func bareSpawn(_ path: String) -> Sample {
     let argv: [UnsafeMutablePointer<CChar>?] = [strdup(path), nil]
     let envp: [UnsafeMutablePointer<CChar>?] = [strdup("PATH=/usr/bin:/bin"), nil]
@@ -103,15 +164,26 @@ func deviceLaunch() -> Sample {
     }
 }
 
-for _ in 0..<5 { _ = bareSpawn(bareC); _ = bareSpawn(bare); _ = deviceLaunch() }
+for _ in 0..<5 {
+    _ = bareSpawn(bareC)
+    _ = bareSpawn(bare)
+    _ = deviceLaunch()
+    _ = verifyLaunch(ledger)
+    if let ledgerAgainst { _ = verifyLaunch(ledgerAgainst) }
+}
 var cTimes: [Sample] = []
 var bareTimes: [Sample] = []
 var deviceTimes: [Sample] = []
-let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
+var ledgerTimes: [Sample] = []
+var againstTimes: [Sample] = []
+let load =
+    (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
 for _ in 0..<iterations {
     cTimes.append(bareSpawn(bareC))
     bareTimes.append(bareSpawn(bare))
     deviceTimes.append(deviceLaunch())
+    ledgerTimes.append(verifyLaunch(ledger))
+    if let ledgerAgainst { againstTimes.append(verifyLaunch(ledgerAgainst)) }
 }
 
 func median(_ values: [Double]) -> Double {
@@ -133,6 +205,16 @@ print("                                          median ms   mean ms   min ms   
 print(row("bare posix_spawn+waitpid of bare-exit-c (C)", cTimes))
 print(row("bare posix_spawn+waitpid of bare-exit", bareTimes))
 print(row("TinyApp launched through SimDevice", deviceTimes))
+print(row("Ledger v3 verify launched through SimDevice", ledgerTimes))
+if let against {
+    print(row("the same, products of --against", againstTimes))
+    print("  --against: \(against)")
+    print(
+        String(
+            format: "Ledger v3 verify against --against: %.2fx CPU (means), %.2fx wall (medians)",
+            mean(ledgerTimes.map(\.cpu)) / mean(againstTimes.map(\.cpu)),
+            median(ledgerTimes.map(\.wall)) / median(againstTimes.map(\.wall))))
+}
 print(String(format: "ratio to bare-exit (median): %.2fx  bar: within 2x  %@", ratio, ratio <= 2 ? "MET" : "NOT MET"))
 print(String(format: "ratio to the C floor (median): %.2fx  bar: within 4x  %@", floorRatio, floorRatio <= 4 ? "MET" : "NOT MET"))
 exit(ratio <= 2 ? 0 : 1)
