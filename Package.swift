@@ -15,7 +15,7 @@ import PackageDescription
 // symbols: the define `STATIC_SWIFT_STDLIB` changes the compile command, so an existing `.build` is
 // recompiled too.
 //
-// Two more flags make a launch cheaper, measured with one launch replayed 200 times (README,
+// Two more flags make a launch cheaper, measured side by side with `launch-bench --against` (README,
 // "Statically linked app builds"): the C++ standard library the Swift runtime needs is linked from
 // its archive, so no libstdc++.so is loaded and relocated at each start (`LinkerInputs/libstdc++.so`
 // is a linker script naming `libstdc++.a`; the driver's own `-lstdc++` finds it first on the search
