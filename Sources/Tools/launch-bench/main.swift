@@ -46,10 +46,9 @@ if let against, !FileManager.default.isExecutableFile(atPath: against + "/Ledger
 let products = BuiltProducts.directory.path
 let bare = products + "/bare-exit"
 let bareC = products + "/bare-exit-c"
-guard FileManager.default.isExecutableFile(atPath: bare), FileManager.default.isExecutableFile(atPath: bareC),
-    FileManager.default.isExecutableFile(atPath: products + "/TinyApp")
-else {
-    fail("build TinyApp, bare-exit and bare-exit-c first (swift build); looked in \(products)")
+let needed = ["bare-exit", "bare-exit-c", "TinyApp", "LedgerV1", "LedgerV3"]
+if let missing = needed.first(where: { !FileManager.default.isExecutableFile(atPath: products + "/" + $0) }) {
+    fail("no \(missing) in \(products): build \(needed.joined(separator: ", ")) first (scripts/bench launch does)")
 }
 
 /// One measured launch: wall milliseconds, and the CPU milliseconds its process used.
