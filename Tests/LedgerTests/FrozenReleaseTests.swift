@@ -238,11 +238,18 @@ enum FrozenReleases {
     /// sees each target's resolved dependencies, path, sources and exclusions whatever the text's
     /// layout (a helper such as `appBuild` with default dependencies included).
     static func dumpedManifest(root: URL) throws -> PackageDump {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("frozen-dump-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: scratch) }
+        // SwiftPM's lock files for a scratch path go to the temporary folder, named after the path:
+        // with TMPDIR inside the folder this removes, the dump leaves nothing behind in /tmp.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("frozen-dump-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("tmp"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let scratch = folder.appendingPathComponent("scratch")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["swift", "package", "--package-path", root.path, "--scratch-path", scratch.path, "dump-package"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = folder.appendingPathComponent("tmp").path
+        process.environment = environment
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
