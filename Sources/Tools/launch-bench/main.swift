@@ -5,8 +5,9 @@
 // the keychain, read one item, write a status file, exit), a bare posix_spawn + waitpid of
 // `bare-exit` (a Foundation binary that only exits: the cost of loading Foundation), and of
 // `bare-exit-c` (a C program that only exits: the operating system's true floor). Wall and CPU time
-// (the children's user + system time, from getrusage) per launch; the bars are TinyApp within 2x
-// of bare-exit and within 4x of the C floor.
+// (the children's user + system time, from getrusage) per launch, and the launcher's own CPU time
+// over it (this process's, from getrusage); the bars are TinyApp within 2x of bare-exit and within
+// 4x of the C floor.
 //
 // Beside them, a sample-app launch as the gate makes hundreds of: Ledger v3 verifying the keychain
 // on a device that v1 seeded and v3 migrated (context, keychain, preferences, archive, status file).
@@ -55,21 +56,29 @@ if let missing = needed.first(where: { !FileManager.default.isExecutableFile(atP
 struct Sample {
     var wall: Double
     var cpu: Double
+    /// This process's own CPU milliseconds over the launch: what launching through SimDevice costs
+    /// the launcher (the device record, the context, the spawn, reading the logs and status back).
+    var launcher: Double
 }
 
 /// The user + system time of this process's reaped children so far, in milliseconds.
-func childrenCPU() -> Double {
+func childrenCPU() -> Double { cpu(RUSAGE_CHILDREN) }
+
+/// User + system milliseconds of `who` (this process, or its reaped children) so far.
+func cpu(_ who: __rusage_who) -> Double {
     var usage = rusage()
-    getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+    getrusage(who.rawValue, &usage)
     func ms(_ time: timeval) -> Double { Double(time.tv_sec) * 1000 + Double(time.tv_usec) / 1000 }
     return ms(usage.ru_utime) + ms(usage.ru_stime)
 }
 
 func measure(_ body: () -> Void) -> Sample {
-    let cpu = childrenCPU()
+    let children = childrenCPU(), own = cpu(RUSAGE_SELF)
     let start = DispatchTime.now().uptimeNanoseconds
     body()
-    return Sample(wall: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6, cpu: childrenCPU() - cpu)
+    return Sample(
+        wall: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6, cpu: childrenCPU() - children,
+        launcher: cpu(RUSAGE_SELF) - own)
 }
 
 let scratch = try TemporaryDirectory("launch-bench")
@@ -195,12 +204,13 @@ func row(_ name: String, _ samples: [Sample]) -> String {
     let wall = samples.map(\.wall)
     return name.padding(toLength: 44, withPad: " ", startingAt: 0)
         + "\(format(median(wall)))   \(format(mean(wall)))  \(format(wall.min()!))   \(format(mean(samples.map(\.cpu))))"
+        + "    \(format(mean(samples.map(\.launcher))))"
 }
 
 let ratio = median(deviceTimes.map(\.wall)) / median(bareTimes.map(\.wall))
 let floorRatio = median(deviceTimes.map(\.wall)) / median(cTimes.map(\.wall))
 print("launch-bench: \(iterations) launches each, interleaved; products \(products); load \(load) (before)")
-print("                                          median ms   mean ms   min ms   CPU ms (mean)")
+print("                                          median ms   mean ms   min ms   CPU ms (mean)   launcher CPU ms (mean)")
 print(row("bare posix_spawn+waitpid of bare-exit-c (C)", cTimes))
 print(row("bare posix_spawn+waitpid of bare-exit", bareTimes))
 print(row("TinyApp launched through SimDevice", deviceTimes))
