@@ -39,18 +39,22 @@ if let text = option("--iterations") {
     guard let value = Int(text), value > 0 else { fail("--iterations: '\(text)' is not a positive whole number") }
     iterations = value
 }
-let against = option("--against").map { URL(fileURLWithPath: $0).standardizedFileURL.path }
-if let against, !FileManager.default.isExecutableFile(atPath: against + "/LedgerV3") {
-    fail("--against \(against): no LedgerV3 executable there")
+/// Ends with a one-line error naming the first of `names` that `folder` lacks.
+func require(_ names: [String], in folder: String, _ what: String) {
+    if let missing = names.first(where: { !FileManager.default.isExecutableFile(atPath: folder + "/" + $0) }) {
+        fail("\(what)\(folder): no \(missing) there; build \(names.joined(separator: ", ")) first (scripts/bench launch does)")
+    }
 }
+
+/// The executables the Ledger launch runs: v1 seeds, v3 migrates and verifies.
+let ledgerExecutables = ["LedgerV1", "LedgerV3"]
+let against = option("--against").map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+if let against { require(ledgerExecutables, in: against, "--against ") }
 
 let products = BuiltProducts.directory.path
 let bare = products + "/bare-exit"
 let bareC = products + "/bare-exit-c"
-let needed = ["bare-exit", "bare-exit-c", "TinyApp", "LedgerV1", "LedgerV3"]
-if let missing = needed.first(where: { !FileManager.default.isExecutableFile(atPath: products + "/" + $0) }) {
-    fail("no \(missing) in \(products): build \(needed.joined(separator: ", ")) first (scripts/bench launch does)")
-}
+require(["bare-exit", "bare-exit-c", "TinyApp"] + ledgerExecutables, in: products, "")
 
 /// One measured launch: wall milliseconds, and the CPU milliseconds its process used.
 struct Sample {
@@ -104,6 +108,9 @@ do {
     fail("\(error)")
 }
 
+/// The automation arguments of a Ledger launch in `mode` for the case `bench`.
+func ledgerArguments(_ mode: LaunchMode) -> [String] { [mode.argument!, LaunchMode.caseIDArgument, "bench"] }
+
 /// A device with Ledger v1 seeded for the case `bench` and upgraded in place to v3, which migrated;
 /// its executables come from `productsFolder`.
 func ledgerDevice(_ name: String, productsFolder: String) -> (DeviceSession, String) {
@@ -115,8 +122,7 @@ func ledgerDevice(_ name: String, productsFolder: String) -> (DeviceSession, Str
         let old = try catalog.build("v1")
         try session.install(old)
         let bundleID = old.manifest.bundleID
-        let seeded = try session.launch(
-            bundleID, LaunchOptions(arguments: ["-UITestSeedLegacyKeychain", "-UITestCaseID", "bench"]))
+        let seeded = try session.launch(bundleID, LaunchOptions(arguments: ledgerArguments(.seed)))
         guard seeded.exitedCleanly else { fail("v1 seed (\(productsFolder)) \(seeded.termination); log: \(seeded.logPath)") }
         try session.install(try catalog.build("v3"))
         let migrated = try session.launch(bundleID)
@@ -135,8 +141,7 @@ let ledgerAgainst = against.map { ledgerDevice("ledger-against", productsFolder:
 func verifyLaunch(_ device: (DeviceSession, String)) -> Sample {
     measure {
         do {
-            let result = try device.0.launch(
-                device.1, LaunchOptions(arguments: ["-UITestVerifyKeychainV2", "-UITestCaseID", "bench"]))
+            let result = try device.0.launch(device.1, LaunchOptions(arguments: ledgerArguments(.verify)))
             guard result.exitedCleanly else { fail("v3 verify \(result.termination); log: \(result.logPath)") }
             // A launch that failed fast would flatter the figure: the seeded secrets must read back.
             guard let data = result.statusFile, let status = try? LaunchStatus.decode(data),
