@@ -66,10 +66,13 @@ struct GateRun {
         progress.start(
             cells: units.count, paths: Set(units.map(\.path)).count, scenarios: Set(units.map(\.scenario)).count,
             inputs: inputs, jobs: max(1, min(jobs, units.count)))
-        // A stage of the whole command holds the executables already; a run's own stage needs room.
-        let executables = stage == nil ? BuildStage.bytes(of: builds.values) : 0
-        let workRoot =
-            TemporaryDevices.parent(needing: executables) + TemporaryDevices.prefix + "\(getpid())-\(UUID().uuidString)"
+        // A stage of the whole command holds the executables already, so the run's devices go beside
+        // it (choosing again, for no executables, could pick another file system, where every
+        // install would copy them); a run's own stage goes where its executables have room.
+        let parent =
+            stage.map { ($0.folder as NSString).deletingLastPathComponent + "/" }
+            ?? TemporaryDevices.parent(needing: BuildStage.bytes(of: builds.values))
+        let workRoot = parent + TemporaryDevices.prefix + "\(getpid())-\(UUID().uuidString)"
         try TemporaryDevices.create(workRoot)
         defer { TemporaryDevices.remove(workRoot) }
         let devices = DeviceSet(root: workRoot)
