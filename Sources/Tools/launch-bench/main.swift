@@ -22,27 +22,31 @@ import SimRuntime
 import TestSupport
 import UpgradeContract
 
-func fail(_ message: String) -> Never {
+/// Ends with a one-line error: exit 3 for a benchmark that could not complete (a launch that
+/// failed), 2 for bad usage or missing executables.
+func fail(_ message: String, code: Int32 = 3) -> Never {
     FileHandle.standardError.write(Data("launch-bench: \(message)\n".utf8))
-    exit(2)
+    exit(code)
 }
 
 /// The value after `flag`, if the flag was given; a flag without a value is bad usage.
 func option(_ flag: String) -> String? {
     guard let index = CommandLine.arguments.firstIndex(of: flag) else { return nil }
-    guard index + 1 < CommandLine.arguments.count else { fail("\(flag) needs a value") }
+    guard index + 1 < CommandLine.arguments.count else { fail("\(flag) needs a value", code: 2) }
     return CommandLine.arguments[index + 1]
 }
 
 var iterations = 100
 if let text = option("--iterations") {
-    guard let value = Int(text), value > 0 else { fail("--iterations: '\(text)' is not a positive whole number") }
+    guard let value = Int(text), value > 0 else { fail("--iterations: '\(text)' is not a positive whole number", code: 2) }
     iterations = value
 }
 /// Ends with a one-line error naming the first of `names` that `folder` lacks.
 func require(_ names: [String], in folder: String, _ what: String) {
     if let missing = names.first(where: { !FileManager.default.isExecutableFile(atPath: folder + "/" + $0) }) {
-        fail("\(what)\(folder): no \(missing) there; build \(names.joined(separator: ", ")) first (scripts/bench launch does)")
+        fail(
+            "\(what)\(folder): no \(missing) there; build \(names.joined(separator: ", ")) first (scripts/bench launch does)",
+            code: 2)
     }
 }
 
