@@ -16,9 +16,10 @@ enum BuildPreflight {
     /// process is not launched again: `mutants` runs dozens of gates over the same released builds.
     /// - Throws: ``GateError/malformed(path:reason:)`` naming the build, the status file and the field.
     static func check(_ builds: [Build], runtime: RuntimeVersion, timeout: Double) throws {
-        let unchecked = builds.sorted(by: { $0.manifest.id < $1.manifest.id }).filter {
-            !passed.contains(Passed($0, runtime: runtime))
-        }
+        // Each build's key is taken once, before its launch: a build whose executable changes
+        // during the check is not recorded as passed in its new state.
+        let unchecked = builds.sorted(by: { $0.manifest.id < $1.manifest.id }).map { ($0, Passed($0, runtime: runtime)) }
+            .filter { !passed.contains($0.1) }
         guard !unchecked.isEmpty else { return }
         // On the temporary folder, not the devices' memory file system: the products' file system
         // as a rule, so that its few installs hard-link the executables instead of copying them.
@@ -27,9 +28,9 @@ enum BuildPreflight {
         defer { TemporaryDevices.remove(root) }
         let devices = DeviceSet(root: root)
         // Side by side, each on its own device; the error thrown is the first build's in id order.
-        _ = try Slots.map(unchecked) { build throws(any Error) in
+        _ = try Slots.map(unchecked) { build, key throws(any Error) in
             try check(build, devices: devices, runtime: runtime, timeout: timeout)
-            passed.insert(Passed(build, runtime: runtime))
+            passed.insert(key)
         }
     }
 
