@@ -63,7 +63,8 @@ struct SecretLeak: Hashable, Codable, Sendable, Comparable, CustomStringConverti
 struct SecretScanResult: Equatable, Sendable {
     /// Every leak, sorted by file, secret and encoding.
     var leaks: [SecretLeak]
-    /// Files that could not be read: the scan cannot vouch for them, so they make the condition UNKNOWN.
+    /// Files that could not be read and folders that could not be entered, sorted: the scan cannot
+    /// vouch for them, so they make the condition UNKNOWN.
     var unreadable: [String]
     /// How many regular files were read (symbolic links are not followed).
     var filesScanned: Int
@@ -110,7 +111,7 @@ enum SecretScanner {
         var result = SecretScanResult(
             leaks: [], unreadable: entries.compactMap { $0.kind == .unreadableDirectory ? $0.relative : nil },
             filesScanned: 0, bytesScanned: 0, patterns: patterns.count)
-        for relative in files.sorted() {
+        for relative in files {
             let full = (directory as NSString).appendingPathComponent(relative)
             guard let data = try? Data(contentsOf: URL(fileURLWithPath: full), options: .mappedIfSafe) else {
                 result.unreadable.append(relative)
@@ -124,6 +125,7 @@ enum SecretScanner {
             }
         }
         result.leaks.sort()
+        result.unreadable.sort()
         return result
     }
 
