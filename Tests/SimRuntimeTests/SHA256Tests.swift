@@ -1,6 +1,7 @@
 import CSHA256
 import Foundation
 import SimRuntime
+import TestSupport
 import Testing
 
 @Suite struct SHA256Tests {
@@ -68,17 +69,26 @@ import Testing
 
     @Test("a copy has the source's bytes and mode, its digest returned and remembered; an existing target is left")
     func copy() throws {
-        let source = NSTemporaryDirectory() + "/sha256-copy-\(UUID().uuidString)"
+        let directory = try TemporaryDirectory("sha256-copy")
+        let source = directory.file("source")
         let target = source + ".copy"
         let bytes = Data((0..<(3 << 20) + 17).map { UInt8($0 % 253) })
         try bytes.write(to: URL(fileURLWithPath: source))
         chmod(source, 0o750)
-        defer { for path in [source, target] { try? FileManager.default.removeItem(atPath: path) } }
         #expect(SHA256.copyFile(from: source, to: target) == SHA256.hash(bytes).hexDigits)
         #expect(FileManager.default.contents(atPath: target) == bytes)
         var info = stat()
         #expect(stat(target, &info) == 0 && info.st_mode & 0o7777 == 0o750)
-        #expect(SHA256.hexOfFile(atPath: target) == SHA256.hash(bytes).hexDigits)
+        // Remembered, not digested again: other bytes written into the copy in place, its
+        // modification time put back, leave its identity as it was, and the answer is the copy's.
+        let fd = open(target, O_WRONLY)
+        try #require(fd >= 0)
+        _ = [UInt8](repeating: 0xAA, count: 64).withUnsafeBytes { pwrite(fd, $0.baseAddress, 64, 0) }
+        var times = [info.st_atim, info.st_mtim]
+        #expect(futimens(fd, &times) == 0)
+        close(fd)
+        #expect(SHA256.hexOfFile(atPath: target) == SHA256.hash(bytes).hexDigits, "the digest remembered for the copy")
+        try bytes.write(to: URL(fileURLWithPath: target))  // the copy's bytes again, for what follows
         #expect(SHA256.copyFile(from: source, to: target) == nil, "the target exists")
         #expect(FileManager.default.contents(atPath: target) == bytes)
         #expect(SHA256.copyFile(from: source + ".missing", to: source + ".other") == nil)
