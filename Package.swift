@@ -15,15 +15,22 @@ import PackageDescription
 // symbols: the define `STATIC_SWIFT_STDLIB` changes the compile command, so an existing `.build` is
 // recompiled too.
 //
-// Two more flags make a launch cheaper, measured side by side with `launch-bench --against` (README,
-// "Statically linked app builds"): the C++ standard library the Swift runtime needs is linked from
-// its archive, so no libstdc++.so is loaded and relocated at each start (`LinkerInputs/libstdc++.so`
-// is a linker script naming `libstdc++.a`; the driver's own `-lstdc++` finds it first on the search
-// path), and the executable is not position-independent, so the dynamic linker applies none of its
-// 74,000 relative relocations and the kernel copies none of the pages they would write.
+// More flags make a launch cheaper, measured side by side with `launch-bench --against` (README,
+// "Statically linked app builds"). The C++ standard library the Swift runtime needs, and SQLite, are
+// linked from their archives, so no libstdc++.so or libsqlite3.so is loaded and relocated at each
+// start: `LinkerInputs/libstdc++.so` and `LinkerInputs/libsqlite3.so` are linker scripts naming the
+// archives, and the driver's `-lstdc++` and CSQLite's `link "sqlite3"` find them first on the search
+// path (which is why CSQLite names no pkg-config file: its `-L/usr/lib/...` would come first). The
+// unwinder is linked from libgcc's archive (`-static-libgcc`), so no libgcc_s.so is loaded and its
+// constructor's CPU probe (a dozen `cpuid`s, each a trap to the hypervisor in a VM) does not run.
+// And the executable is not position-independent, so the dynamic linker applies none of its 74,000
+// relative relocations and the kernel copies none of the pages they would write.
 let appBuildLinking: [LinkerSetting] = [
     .unsafeFlags(
-        ["-static-stdlib", "-L", Context.packageDirectory + "/LinkerInputs", "-Xclang-linker", "-no-pie"]
+        [
+            "-static-stdlib", "-L", Context.packageDirectory + "/LinkerInputs", "-Xclang-linker", "-no-pie",
+            "-Xclang-linker", "-static-libgcc",
+        ]
             + [
                 "$sSayxGs21_ObjectiveCBridgeable10FoundationMc",  // Array
                 "$sShyxGs21_ObjectiveCBridgeable10FoundationMc",  // Set
@@ -74,9 +81,10 @@ let package = Package(
         .plugin(name: "UpgradeGate", targets: ["UpgradeGate"]),
     ],
     targets: [
+        // The system's SQLite (`sqlite3.h` on the default include path, as libsqlite3-dev installs it); no
+        // pkg-config file, so the app builds' `LinkerInputs/` comes first on the library search path.
         .systemLibrary(
             name: "CSQLite",
-            pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
         // SHA-256's block function in C: the debug builds pin every executable by its digest. Optimised in every
@@ -109,6 +117,8 @@ let package = Package(
 
         // Automation code compiled into every app build: launch modes, the status file, platform adapters.
         .target(name: "AppHarness", dependencies: ["SimPlatform", "SimRuntime", "SimSecurity"]),
+        // An app build whose hooks wait (the main actor, an actor, a sleep, a continuation), for the harness's tests.
+        appBuild("WaitingApp", dependencies: ["AppHarness", "SimSecurity"]),
         // The sample app "Ledger". Its released builds are frozen, layered like real releases: each release's library
         // holds what that release introduced (Sources/Releases/LedgerRelease<N>, pinned by Sources/Releases/FROZEN.sha256)
         // and builds on the releases before it and the platform modules, never on LedgerKit or a later release
@@ -143,7 +153,9 @@ let package = Package(
         .executableTarget(name: "keychain-probe", dependencies: ["SimSecurity"], path: "Sources/Tools/keychain-probe"),
         .executableTarget(
             name: "keychain-bench", dependencies: ["SimSecurity", "CSQLite"], path: "Sources/Tools/keychain-bench"),
-        .executableTarget(name: "launch-bench", dependencies: ["SimDevice", "TestSupport", "UpgradeContract"], path: "Sources/Tools/launch-bench"),
+        .executableTarget(
+            name: "launch-bench", dependencies: ["SimDevice", "TestSupport", "UpgradeContract"],
+            path: "Sources/Tools/launch-bench"),
 
         .testTarget(name: "UpgradeContractTests", dependencies: ["UpgradeContract"]),
         .testTarget(name: "SimRuntimeTests", dependencies: ["SimRuntime", "TestSupport", "CSHA256"]),

@@ -30,7 +30,11 @@ public enum Harness {
     }
 
     /// Runs `build` in this process as the launch its environment describes, then exits.
-    public static func main(_ build: some AppBuild) async -> Never {
+    ///
+    /// Called from an app's top-level code (`await Harness.main(MyBuild())`), which runs on the main
+    /// actor: being isolated to it too, the call does not hop, and the launch runs on the main
+    /// thread while it never waits (``LaunchExecutor``).
+    @MainActor public static func main(_ build: some AppBuild) async -> Never {
         let platform: Platform
         do {
             platform = try Platform.launched()
@@ -38,8 +42,20 @@ public enum Harness {
             FileHandle.standardError.write(Data("\(build.buildID): \(error)\n".utf8))
             exit(2)
         }
-        let outcome = await run(build, platform: platform)
-        exit(outcome.exitCode)
+        let executor = LaunchExecutor()
+        start(build, platform: platform, on: executor)
+        executor.drain()
+        // The launch waits for another thread or the main queue: this task yields the main thread,
+        // whose queue the async top-level code then serves, and the launch's task exits the process.
+        while true { await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in } }
+    }
+
+    /// Starts the launch's task, preferring `executor`; not isolated, so the task is not either.
+    private static func start(_ build: some AppBuild, platform: Platform, on executor: LaunchExecutor) {
+        Task(executorPreference: executor) {
+            let outcome = await run(build, platform: platform)
+            exit(outcome.exitCode)
+        }
     }
 
     /// Runs one launch of `build` on `platform` (in-process for tests; `main` for a real launch):

@@ -40,16 +40,21 @@ import TestSupport
     }
 }
 
-/// The app builds start without loading the C++ standard library and without relocating themselves
-/// (Package.swift, `appBuildLinking`): the two link choices that cut a launch's dynamic-linker work.
+/// The app builds start without loading the C++ standard library, libgcc_s or SQLite, and without
+/// relocating themselves (Package.swift, `appBuildLinking`): the link choices that cut a launch's
+/// dynamic-linker work.
 /// Read from the built executables' ELF headers, so a change of flags the linker ignores shows here.
 @Suite struct AppBuildLinkTests {
-    @Test("the app builds load no libstdc++.so and are not position-independent", arguments: ["LedgerV1", "LedgerV3", "TinyApp"])
+    @Test(
+        "the app builds load no libstdc++.so, libgcc_s.so or libsqlite3.so and are not position-independent",
+        arguments: ["LedgerV1", "LedgerV3", "TinyApp", "WaitingApp"])
     func linkedWithoutSharedCxxOrPIE(_ product: String) throws {
         let image = try ELFImage(path: BuiltProducts.executable(product))
         #expect(image.type == 2, "ET_EXEC (2), not ET_DYN (3): \(product) is position-independent")
         #expect(image.needed.contains("libc.so.6"), "the dynamic section was read: \(image.needed)")
-        #expect(!image.needed.contains { $0.hasPrefix("libstdc++") }, "\(product) needs \(image.needed)")
+        for library in ["libstdc++", "libgcc_s", "libsqlite3"] {
+            #expect(!image.needed.contains { $0.hasPrefix(library) }, "\(product) needs \(image.needed)")
+        }
     }
 
     @Test("the runner, which is not an app build, is read as position-independent and linked to Swift's shared libraries")
@@ -57,6 +62,7 @@ import TestSupport
         let image = try ELFImage(path: BuiltProducts.executable("upgrade-runner"))
         #expect(image.type == 3, "ET_DYN: the type check can fail")
         #expect(image.needed.contains("libswiftCore.so"), "\(image.needed)")
+        #expect(image.needed.contains("libsqlite3.so.0"), "the runner links the system's shared SQLite: \(image.needed)")
     }
 }
 

@@ -1,0 +1,46 @@
+import Dispatch
+import Foundation
+
+/// Runs a launch's task on the thread that started it, until the task first waits for something
+/// that only another thread or the main queue can give it; from then on, on the global executor.
+///
+/// A build's hooks are `async`, and an async top-level `main` would hop to the global executor at
+/// its first call: libdispatch then starts three threads (a worker, its manager, and a second
+/// worker its pool monitor adds while the first is busy) and the main thread exits by unwinding.
+/// That is about 1 CPU-ms of every launch (README, "Statically linked app builds"), and the sample
+/// builds never wait: each store call is synchronous, as `SecItem*` is. So ``Harness/main(_:)``
+/// prefers this executor for the launch's task and drains it inline. A build that does wait (a
+/// `Task.sleep`, a `MainActor` hop, an async API) is served as before: ``drain()`` returns when
+/// nothing is left to run, and every job enqueued after that goes to the global executor.
+final class LaunchExecutor: TaskExecutor, @unchecked Sendable {
+    private let lock = NSLock()
+    /// The jobs waiting to run inline, oldest first.
+    private var pending: [UnownedJob] = []
+    /// Whether ``drain()`` has finished, so jobs go to the global executor.
+    private var handedOff = false
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let inline = lock.withLock {
+            if !handedOff { pending.append(job) }
+            return !handedOff
+        }
+        guard !inline else { return }
+        let executor = asUnownedTaskExecutor()
+        DispatchQueue.global().async { job.runSynchronously(on: executor) }
+    }
+
+    /// Runs the pending jobs on this thread, and those they enqueue, until none is left; then hands
+    /// every later job to the global executor.
+    func drain() {
+        while let job = lock.withLock({ () -> UnownedJob? in
+            guard !pending.isEmpty else {
+                handedOff = true
+                return nil
+            }
+            return pending.removeFirst()
+        }) {
+            job.runSynchronously(on: asUnownedTaskExecutor())
+        }
+    }
+}

@@ -1,0 +1,60 @@
+// WaitingApp: an app build whose hooks wait as a team's app may, for the harness's tests.
+//
+// The harness runs a launch on the main thread for as long as it never waits (`LaunchExecutor`);
+// a launch that does wait must still run to its status file. `-WaitingFor none` waits for nothing;
+// `-WaitingFor all` hops to the main actor, to an actor of its own, sleeps, and waits on a
+// continuation another thread resumes. Either way the seed hook then adds one keychain item (the
+// keychain the harness made current must follow the task to whichever thread it is on) and logs
+// where it ran: whether on the main thread, and how many threads the process had then.
+import AppHarness
+import Foundation
+#if canImport(Security)
+    import Security
+#else
+    import SimSecurity
+#endif
+
+/// An actor of the build's own, as app code keeps state in.
+actor Counter {
+    private var count = 0
+    func increment() -> Int {
+        count += 1
+        return count
+    }
+}
+
+struct WaitingBuild: AppBuild {
+    let buildID = "waiting"
+
+    /// Waits as `-WaitingFor` asks, and returns the names of the waits done.
+    func wait(_ launch: HarnessLaunch) async -> [String] {
+        guard launch.environment.argument(after: "-WaitingFor") == "all" else { return [] }
+        await MainActor.run { _ = Thread.isMainThread }
+        _ = await Counter().increment()
+        try? await Task.sleep(nanoseconds: 1_000_000)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Thread { continuation.resume() }.start()
+        }
+        return ["main-actor", "actor", "sleep", "continuation"]
+    }
+
+    func seed(_ launch: HarnessLaunch) async {
+        let waits = await wait(launch)
+        let query: [CFString: Any] = [
+            kSecClass: kSecClassGenericPassword, kSecAttrService: "waiting", kSecAttrAccount: "after-waits",
+            kSecValueData: Data("waited".utf8),
+        ]
+        let status = SecItemAdd(query as CFDictionary, nil)
+        launch.record("after-waits", .keychain, "SecItemAdd", status, status == errSecSuccess ? .written : .missing)
+        let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? 0
+        print("waited for: \(waits.isEmpty ? "nothing" : waits.joined(separator: ", "))")
+        print("main thread: \(Thread.isMainThread), threads: \(threads)")
+        fflush(nil)
+    }
+    func seedMalformed(_ launch: HarnessLaunch) async { await seed(launch) }
+    func verify(_ launch: HarnessLaunch) async { _ = await wait(launch) }
+    func cleanup(_ launch: HarnessLaunch) async { _ = await wait(launch) }
+    func launch(_ launch: HarnessLaunch) async { _ = await wait(launch) }
+}
+
+await Harness.main(WaitingBuild())

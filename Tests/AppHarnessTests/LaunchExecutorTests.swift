@@ -1,0 +1,116 @@
+import Foundation
+import SimDevice
+import SimRuntime
+import Testing
+import TestSupport
+
+@testable import AppHarness
+
+/// A launch runs on the main thread, without starting a thread, while it never waits; a launch that
+/// waits (as a team's app may) still runs to its status file. In process for ``LaunchExecutor``, and
+/// as real launches of WaitingApp, whose `main.swift` is `await Harness.main(...)` as every app's.
+@Suite struct LaunchExecutorTests {
+    /// A task's record of where its parts ran.
+    final class Trace: @unchecked Sendable {
+        private let lock = NSLock()
+        private var entries: [String] = []
+        func add(_ entry: String) { lock.withLock { entries.append(entry) } }
+        var all: [String] { lock.withLock { entries } }
+    }
+
+    @Test("a task that never waits runs to its end on the thread that drains, before drain returns")
+    func neverWaitingRunsInline() async {
+        let executor = LaunchExecutor()
+        let trace = Trace()
+        let drainer = pthread_self()
+        let task = Task(executorPreference: executor) {
+            trace.add("start \(pthread_equal(pthread_self(), drainer) != 0)")
+            // Nested async calls and a child task are not waits: they stay on the executor.
+            async let child = Self.thread(equalTo: drainer)
+            trace.add("child \(await child)")
+            trace.add("end \(await Self.thread(equalTo: drainer))")
+        }
+        executor.drain()
+        #expect(trace.all == ["start true", "child true", "end true"])
+        await task.value
+    }
+
+    @Test("a task that waits: drain returns at the wait, and the task ends with nothing draining it again")
+    func waitingHandsOff() async {
+        let executor = LaunchExecutor()
+        let trace = Trace()
+        let parked = ContinuationBox()
+        let task = Task(executorPreference: executor) {
+            trace.add("before")
+            await withCheckedContinuation { parked.set($0) }
+            trace.add("after")
+        }
+        executor.drain()
+        #expect(trace.all == ["before"], "drain returned at the wait, not after it")
+        parked.resume()
+        // Its job after the wait goes to the global executor (which may run it on this pool thread).
+        await task.value
+        #expect(trace.all == ["before", "after"])
+    }
+
+    nonisolated static func thread(equalTo other: pthread_t) async -> Bool { pthread_equal(pthread_self(), other) != 0 }
+
+    /// A continuation parked by a task and resumed by the test, whichever comes first.
+    final class ContinuationBox: @unchecked Sendable {
+        private let lock = NSLock()
+        private var continuation: CheckedContinuation<Void, Never>?
+        private var resumed = false
+        func set(_ continuation: CheckedContinuation<Void, Never>) {
+            let now = lock.withLock {
+                self.continuation = continuation
+                return resumed
+            }
+            if now { continuation.resume() }
+        }
+        func resume() {
+            let parked = lock.withLock {
+                resumed = true
+                return continuation
+            }
+            parked?.resume()
+        }
+    }
+
+    /// Launches WaitingApp's seed hook on a fresh device and returns the launch, its log and the
+    /// keychain items it left.
+    func seed(waitingFor: String) throws -> (LaunchResult, String, [String]) {
+        let directory = try TemporaryDirectory("waiting")
+        let device = try DeviceSet(root: directory.file("devices")).create(name: "Waiting Phone")
+        try BuildFixture.write(
+            in: directory.file("builds"), id: "waiting", bundleID: "com.example.waiting", executable: "WaitingApp")
+        let catalog = BuildCatalog(folder: directory.file("builds"), productsFolder: BuiltProducts.directory.path)
+        let session = try device.acquire()
+        try session.install(try catalog.build("waiting"))
+        try session.boot(lockState: .unlocked)
+        let log = directory.file("logs/waiting.log")
+        let arguments = [try #require(LaunchMode.seed.argument), LaunchMode.caseIDArgument, "c1", "-WaitingFor", waitingFor]
+        let result = try session.launch("com.example.waiting", LaunchOptions(arguments: arguments, logPath: log))
+        let items = try device.keychainItems().compactMap(\.account)
+        return (result, try String(contentsOfFile: log, encoding: .utf8), items)
+    }
+
+    @Test("a launch that never waits runs its hook on the main thread, and the process starts no thread")
+    func launchWithoutWaits() throws {
+        let (result, log, items) = try seed(waitingFor: "none")
+        #expect(result.exitedCleanly, "\(result.termination)")
+        #expect(log.contains("waited for: nothing\n"))
+        #expect(log.contains("main thread: true, threads: 1\n"), "\(log)")
+        #expect(items == ["after-waits"])
+        #expect(result.statusFile != nil)
+    }
+
+    @Test("a launch that waits on the main actor, an actor, a sleep and another thread runs to its status file")
+    func launchWithWaits() throws {
+        let (result, log, items) = try seed(waitingFor: "all")
+        #expect(result.exitedCleanly, "\(result.termination)")
+        #expect(log.contains("waited for: main-actor, actor, sleep, continuation\n"), "\(log)")
+        #expect(items == ["after-waits"], "the keychain the harness made current followed the task")
+        let status = try #require(result.statusFile)
+        #expect(String(decoding: status, as: UTF8.self).contains("after-waits"))
+    }
+}
