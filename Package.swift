@@ -1,36 +1,28 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// The app builds (the executables the gate launches, hundreds of times a run) link the Swift runtime
-// and Foundation statically: a launch then maps one binary instead of about twenty shared libraries
-// (README, "Statically linked app builds": the cause of the breakage below and the costs, measured).
+// The app builds (the executables the gate launches, hundreds of times a run) are static executables:
+// the Swift runtime, Foundation, the C++ standard library, SQLite and the C library are all in the
+// binary, so a launch runs no dynamic linker and loads no shared library (README, "Statically linked
+// app builds": the cause of the breakage below and the costs, measured side by side).
 // A static link takes from an archive only the members that resolve a symbol, and some of
 // Foundation's members hold a conformance to `_ObjectiveCBridgeable` that only run-time casts look
 // for (`Array`, `Set`, the value types below): without `Array`'s, `[Any] as AnyObject` boxes the
 // array instead of making an NSArray, and NSKeyedArchiver writes 0-byte binary archives. Each
 // `--undefined` keeps one such member by naming its conformance descriptor. The main module is
-// compiled with `-static-stdlib` too: it then imports the static Foundation, whose link entries name
+// compiled with `-static-stdlib`: it then imports the static Foundation, whose link entries name
 // the static libraries below it (CoreFoundation, ICU). The Swift driver does not recompile a module
 // for `-static-stdlib` alone, and a main module compiled before it links with undefined CF and ICU
 // symbols: the define `STATIC_SWIFT_STDLIB` changes the compile command, so an existing `.build` is
 // recompiled too.
 //
-// More flags make a launch cheaper, measured side by side with `launch-bench --against` (README,
-// "Statically linked app builds"). The C++ standard library the Swift runtime needs, and SQLite, are
-// linked from their archives, so no libstdc++.so or libsqlite3.so is loaded and relocated at each
-// start: `LinkerInputs/libstdc++.so` and `LinkerInputs/libsqlite3.so` are linker scripts naming the
-// archives, and the driver's `-lstdc++` and CSQLite's `link "sqlite3"` find them first on the search
-// path (which is why CSQLite names no pkg-config file: its `-L/usr/lib/...` would come first). The
-// unwinder is linked from libgcc's archive (`-static-libgcc`), so no libgcc_s.so is loaded and its
-// constructor's CPU probe (a dozen `cpuid`s, each a trap to the hypervisor in a VM) does not run.
-// And the executable is not position-independent, so the dynamic linker applies none of its 74,000
-// relative relocations and the kernel copies none of the pages they would write.
+// The executable is not position-independent (`-no-pie`), so nothing relocates its 74,000 pointers
+// at start and the kernel copies none of the pages they would write. The linker warns at each link
+// that glibc's `dlopen`, `getaddrinfo` and user and group lookups need the same glibc at run time
+// (the app builds run on the machine that built them), and about `mktemp` in FoundationEssentials.
 let appBuildLinking: [LinkerSetting] = [
     .unsafeFlags(
-        [
-            "-static-stdlib", "-L", Context.packageDirectory + "/LinkerInputs", "-Xclang-linker", "-no-pie",
-            "-Xclang-linker", "-static-libgcc",
-        ]
+        ["-static-executable", "-Xclang-linker", "-no-pie"]
             + [
                 "$sSayxGs21_ObjectiveCBridgeable10FoundationMc",  // Array
                 "$sShyxGs21_ObjectiveCBridgeable10FoundationMc",  // Set
@@ -81,10 +73,9 @@ let package = Package(
         .plugin(name: "UpgradeGate", targets: ["UpgradeGate"]),
     ],
     targets: [
-        // The system's SQLite (`sqlite3.h` on the default include path, as libsqlite3-dev installs it); no
-        // pkg-config file, so the app builds' `LinkerInputs/` comes first on the library search path.
         .systemLibrary(
             name: "CSQLite",
+            pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
         // SHA-256's block function in C: the debug builds pin every executable by its digest. Optimised in every

@@ -45,9 +45,18 @@ public enum Harness {
         let executor = LaunchExecutor()
         start(build, platform: platform, on: executor)
         executor.drain()
-        // The launch waits for another thread or the main queue: this task yields the main thread,
-        // whose queue the async top-level code then serves, and the launch's task exits the process.
-        while true { await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in } }
+        serveMainQueue()
+    }
+
+    /// The launch waits for another thread or for the main actor: the main thread serves the main
+    /// queue, as an iOS app's run loop does, until the launch's task exits the process.
+    ///
+    /// Not by returning to the async top-level code: its `dispatch_main` ends the main thread by
+    /// unwinding it, and in a static executable the unwinder first sorts the frame descriptions of
+    /// the whole binary (tens of CPU-ms a launch). The main-actor jobs run nested in this call, on
+    /// the main thread; the code that called it never runs again.
+    private static func serveMainQueue() -> Never {
+        while true { RunLoop.main.run() }
     }
 
     /// Starts the launch's task, preferring `executor`; not isolated, so the task is not either.

@@ -10,8 +10,9 @@ import Foundation
 /// That is about 1 CPU-ms of every launch (README, "Statically linked app builds"), and the sample
 /// builds never wait: each store call is synchronous, as `SecItem*` is. So ``Harness/main(_:)``
 /// prefers this executor for the launch's task and drains it inline. A build that does wait (a
-/// `Task.sleep`, a `MainActor` hop, an async API) is served as before: ``drain()`` returns when
-/// nothing is left to run, and every job enqueued after that goes to the global executor.
+/// `Task.sleep`, a `MainActor` hop, an async API) is served as on iOS: ``drain()`` returns when
+/// nothing is left to run, every job enqueued after that goes to the global executor, and the main
+/// thread serves the main queue (`Harness.serveMainQueue`).
 final class LaunchExecutor: TaskExecutor, @unchecked Sendable {
     private let lock = NSLock()
     /// The jobs waiting to run inline, oldest first.

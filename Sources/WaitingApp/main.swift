@@ -29,13 +29,13 @@ struct WaitingBuild: AppBuild {
     /// Waits as `-WaitingFor` asks, and returns the names of the waits done.
     func wait(_ launch: HarnessLaunch) async -> [String] {
         guard launch.environment.argument(after: "-WaitingFor") == "all" else { return [] }
-        await MainActor.run { _ = Thread.isMainThread }
+        let mainActorOnMainThread = await MainActor.run { Thread.isMainThread }
         _ = await Counter().increment()
         try? await Task.sleep(nanoseconds: 1_000_000)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             Thread { continuation.resume() }.start()
         }
-        return ["main-actor", "actor", "sleep", "continuation"]
+        return ["main-actor\(mainActorOnMainThread ? " (on the main thread)" : "")", "actor", "sleep", "continuation"]
     }
 
     func seed(_ launch: HarnessLaunch) async {

@@ -104,11 +104,13 @@ import TestSupport
         #expect(result.statusFile != nil)
     }
 
-    @Test("a launch that waits on the main actor, an actor, a sleep and another thread runs to its status file")
+    @Test(
+        "a launch that waits on the main actor (on the main thread, as on iOS), an actor, a sleep and another thread runs to its status file"
+    )
     func launchWithWaits() throws {
         let (result, log, items) = try seed(waitingFor: "all")
         #expect(result.exitedCleanly, "\(result.termination)")
-        #expect(log.contains("waited for: main-actor, actor, sleep, continuation\n"), "\(log)")
+        #expect(log.contains("waited for: main-actor (on the main thread), actor, sleep, continuation\n"), "\(log)")
         #expect(items == ["after-waits"], "the keychain the harness made current followed the task")
         let status = try #require(result.statusFile)
         #expect(String(decoding: status, as: UTF8.self).contains("after-waits"))
