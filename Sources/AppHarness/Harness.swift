@@ -32,8 +32,9 @@ public enum Harness {
     /// Runs `build` in this process as the launch its environment describes, then exits.
     ///
     /// Called from an app's top-level code (`await Harness.main(MyBuild())`), which runs on the main
-    /// actor: being isolated to it too, the call does not hop, and the launch runs on the main
-    /// thread while it never waits (``LaunchExecutor``).
+    /// actor: being isolated to it too, the call does not hop, and the launch runs on the thread that
+    /// called it while it never waits (``LaunchExecutor``): the main thread, when the call is the
+    /// top-level code's first wait, as in every sample build.
     @MainActor public static func main(_ build: some AppBuild) async -> Never {
         let platform: Platform
         do {
@@ -45,18 +46,23 @@ public enum Harness {
         let executor = LaunchExecutor()
         start(build, platform: platform, on: executor)
         executor.drain()
-        serveMainQueue()
+        // The launch waits for another thread or for the main actor.
+        if Thread.isMainThread { serveMainQueue() }
+        // Off the main thread (the top-level code waited before this call, and libdispatch serves
+        // the main queue on a thread of its own), or with a run loop that cannot run: this task
+        // yields, and the launch's task exits the process.
+        while true { await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in } }
     }
 
-    /// The launch waits for another thread or for the main actor: the main thread serves the main
-    /// queue, as an iOS app's run loop does, until the launch's task exits the process.
+    /// On the main thread, serves the main queue, as an iOS app's run loop does, until the launch's
+    /// task exits the process; returns at once if the main run loop cannot run here.
     ///
     /// Not by returning to the async top-level code: its `dispatch_main` ends the main thread by
     /// unwinding it, and in a static executable the unwinder first sorts the frame descriptions of
     /// the whole binary (tens of CPU-ms a launch). The main-actor jobs run nested in this call, on
-    /// the main thread; the code that called it never runs again.
-    private static func serveMainQueue() -> Never {
-        while true { RunLoop.main.run() }
+    /// the main thread; the top-level code that called it never runs again.
+    private static func serveMainQueue() {
+        while RunLoop.main.run(mode: .default, before: .distantFuture) {}
     }
 
     /// Starts the launch's task, preferring `executor`; not isolated, so the task is not either.

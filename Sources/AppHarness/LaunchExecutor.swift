@@ -12,13 +12,23 @@ import Foundation
 /// prefers this executor for the launch's task and drains it inline. A build that does wait (a
 /// `Task.sleep`, a `MainActor` hop, an async API) is served as on iOS: ``drain()`` returns when
 /// nothing is left to run, every job enqueued after that goes to the global executor, and the main
-/// thread serves the main queue (`Harness.serveMainQueue`).
+/// thread serves the main queue (`Harness.serveMainQueue`). While the launch runs inline the main
+/// queue is not served, as on iOS while the main thread is busy: a hook that blocks on the main
+/// queue (`DispatchQueue.main.sync`) deadlocks there too.
+///
+/// ``drain()`` also hands off after ``inlineLimit`` jobs: a task that polls with `Task.yield()`
+/// for work of the main actor re-enqueues itself here, and would otherwise never let the main
+/// queue run. A launch that never waits runs a handful of jobs.
 final class LaunchExecutor: TaskExecutor, @unchecked Sendable {
     private let lock = NSLock()
     /// The jobs waiting to run inline, oldest first.
     private var pending: [UnownedJob] = []
     /// Whether ``drain()`` has finished, so jobs go to the global executor.
     private var handedOff = false
+    /// How many jobs ``drain()`` runs inline at most.
+    let inlineLimit: Int
+
+    init(inlineLimit: Int = 1024) { self.inlineLimit = inlineLimit }
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
@@ -26,22 +36,33 @@ final class LaunchExecutor: TaskExecutor, @unchecked Sendable {
             if !handedOff { pending.append(job) }
             return !handedOff
         }
-        guard !inline else { return }
-        let executor = asUnownedTaskExecutor()
-        DispatchQueue.global().async { job.runSynchronously(on: executor) }
+        if !inline { toGlobal(job) }
     }
 
-    /// Runs the pending jobs on this thread, and those they enqueue, until none is left; then hands
-    /// every later job to the global executor.
+    /// Runs the pending jobs on this thread, and those they enqueue, until none is left or
+    /// ``inlineLimit`` have run; then hands the rest, and every later job, to the global executor.
     func drain() {
+        var ran = 0
         while let job = lock.withLock({ () -> UnownedJob? in
-            guard !pending.isEmpty else {
+            guard !pending.isEmpty, ran < inlineLimit else {
                 handedOff = true
                 return nil
             }
             return pending.removeFirst()
         }) {
             job.runSynchronously(on: asUnownedTaskExecutor())
+            ran += 1
         }
+        // Left when the limit was reached; none is added now that the hand-off is done.
+        let left = lock.withLock { () -> [UnownedJob] in
+            defer { pending.removeAll() }
+            return pending
+        }
+        for job in left { toGlobal(job) }
+    }
+
+    private func toGlobal(_ job: UnownedJob) {
+        let executor = asUnownedTaskExecutor()
+        DispatchQueue.global().async { job.runSynchronously(on: executor) }
     }
 }

@@ -2,10 +2,12 @@
 //
 // The harness runs a launch on the main thread for as long as it never waits (`LaunchExecutor`);
 // a launch that does wait must still run to its status file. `-WaitingFor none` waits for nothing;
-// `-WaitingFor all` hops to the main actor, to an actor of its own, sleeps, and waits on a
-// continuation another thread resumes. Either way the seed hook then adds one keychain item (the
-// keychain the harness made current must follow the task to whichever thread it is on) and logs
-// where it ran: whether on the main thread, and how many threads the process had then.
+// `-WaitingFor all` hops to the main actor, to an actor of its own, sleeps, waits on a
+// continuation another thread resumes, and polls with `Task.yield()` for a main-actor task to run.
+// Either way the seed hook then adds one keychain item (the keychain the harness made current must
+// follow the task to whichever thread it is on) and logs where it ran: whether on the main thread,
+// and how many threads the process had then. `-WaitingBeforeMain` makes the top-level code wait
+// before it calls the harness, so that the call comes off the main thread.
 import AppHarness
 import Foundation
 #if canImport(Security)
@@ -13,6 +15,14 @@ import Foundation
 #else
     import SimSecurity
 #endif
+
+/// A flag a main-actor task sets and a polling loop reads.
+final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    func set() { lock.withLock { value = true } }
+    var isSet: Bool { lock.withLock { value } }
+}
 
 /// An actor of the build's own, as app code keeps state in.
 actor Counter {
@@ -35,7 +45,12 @@ struct WaitingBuild: AppBuild {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             Thread { continuation.resume() }.start()
         }
-        return ["main-actor\(mainActorOnMainThread ? " (on the main thread)" : "")", "actor", "sleep", "continuation"]
+        let flag = Flag()
+        Task { @MainActor in flag.set() }
+        while !flag.isSet { await Task.yield() }
+        return [
+            "main-actor\(mainActorOnMainThread ? " (on the main thread)" : "")", "actor", "sleep", "continuation", "yield-poll",
+        ]
     }
 
     func seed(_ launch: HarnessLaunch) async {
@@ -57,4 +72,5 @@ struct WaitingBuild: AppBuild {
     func launch(_ launch: HarnessLaunch) async { _ = await wait(launch) }
 }
 
+if CommandLine.arguments.contains("-WaitingBeforeMain") { try? await Task.sleep(nanoseconds: 1000) }
 await Harness.main(WaitingBuild())

@@ -78,7 +78,7 @@ import TestSupport
 
     /// Launches WaitingApp's seed hook on a fresh device and returns the launch, its log and the
     /// keychain items it left.
-    func seed(waitingFor: String) throws -> (LaunchResult, String, [String]) {
+    func seed(waitingFor: String, beforeMain: Bool = false) throws -> (LaunchResult, String, [String]) {
         let directory = try TemporaryDirectory("waiting")
         let device = try DeviceSet(root: directory.file("devices")).create(name: "Waiting Phone")
         try BuildFixture.write(
@@ -88,8 +88,12 @@ import TestSupport
         try session.install(try catalog.build("waiting"))
         try session.boot(lockState: .unlocked)
         let log = directory.file("logs/waiting.log")
-        let arguments = [try #require(LaunchMode.seed.argument), LaunchMode.caseIDArgument, "c1", "-WaitingFor", waitingFor]
-        let result = try session.launch("com.example.waiting", LaunchOptions(arguments: arguments, logPath: log))
+        let arguments =
+            [try #require(LaunchMode.seed.argument), LaunchMode.caseIDArgument, "c1", "-WaitingFor", waitingFor]
+            + (beforeMain ? ["-WaitingBeforeMain"] : [])
+        // A launch that hangs (a wait the harness never serves) is killed; the test then fails on it.
+        let result = try session.launch(
+            "com.example.waiting", LaunchOptions(arguments: arguments, timeout: 10, logPath: log))
         let items = try device.keychainItems().compactMap(\.account)
         return (result, try String(contentsOfFile: log, encoding: .utf8), items)
     }
@@ -105,14 +109,51 @@ import TestSupport
     }
 
     @Test(
-        "a launch that waits on the main actor (on the main thread, as on iOS), an actor, a sleep and another thread runs to its status file"
+        "a launch that waits on the main actor (on the main thread, as on iOS), an actor, a sleep, another thread and a yield loop runs to its status file"
     )
     func launchWithWaits() throws {
         let (result, log, items) = try seed(waitingFor: "all")
         #expect(result.exitedCleanly, "\(result.termination)")
-        #expect(log.contains("waited for: main-actor (on the main thread), actor, sleep, continuation\n"), "\(log)")
+        #expect(
+            log.contains("waited for: main-actor (on the main thread), actor, sleep, continuation, yield-poll\n"), "\(log)")
         #expect(items == ["after-waits"], "the keychain the harness made current followed the task")
         let status = try #require(result.statusFile)
         #expect(String(decoding: status, as: UTF8.self).contains("after-waits"))
+    }
+
+    @Test("a launch whose top-level code waited before calling the harness runs off the main thread, waits and all")
+    func launchAfterTopLevelWait() throws {
+        let (result, log, items) = try seed(waitingFor: "all", beforeMain: true)
+        #expect(result.exitedCleanly, "\(result.termination)")
+        #expect(log.contains("waited for: main-actor, actor, sleep, continuation, yield-poll\n"), "\(log)")
+        #expect(log.contains("main thread: false"), "\(log)")
+        #expect(items == ["after-waits"])
+    }
+
+    @Test("drain hands off after its limit: a task that yields forever does not keep the thread")
+    func drainLimit() async {
+        let executor = LaunchExecutor(inlineLimit: 8)
+        let stop = Flag()
+        let rounds = Trace()
+        // It stops by itself after 1,000 rounds, so that without the limit this test fails, not hangs.
+        let task = Task(executorPreference: executor) {
+            while !stop.isSet && rounds.all.count < 1000 {
+                rounds.add("round")
+                await Task.yield()
+            }
+        }
+        executor.drain()
+        let inline = rounds.all.count
+        #expect(inline >= 1 && inline <= 8, "drain returned after the limit's 8 jobs, not after \(inline) rounds")
+        stop.set()
+        await task.value
+    }
+
+    /// A flag one side sets and the other reads.
+    final class Flag: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = false
+        func set() { lock.withLock { value = true } }
+        var isSet: Bool { lock.withLock { value } }
     }
 }
