@@ -91,9 +91,9 @@ import TestSupport
         let arguments =
             [try #require(LaunchMode.seed.argument), LaunchMode.caseIDArgument, "c1", "-WaitingFor", waitingFor]
             + (beforeMain ? ["-WaitingBeforeMain"] : [])
-        // A launch that hangs (a wait the harness never serves) is killed; the test then fails on it.
-        let result = try session.launch(
-            "com.example.waiting", LaunchOptions(arguments: arguments, timeout: 10, logPath: log))
+        // A launch that hangs (a wait the harness never serves) is killed at the launch timeout; the
+        // test then fails on it.
+        let result = try session.launch("com.example.waiting", LaunchOptions(arguments: arguments, logPath: log))
         let items = try device.keychainItems().compactMap(\.account)
         return (result, try String(contentsOfFile: log, encoding: .utf8), items)
     }
@@ -135,15 +135,17 @@ import TestSupport
         let executor = LaunchExecutor(inlineLimit: 8)
         let stop = Flag()
         let rounds = Trace()
+        let drainer = pthread_self()
         // It stops by itself after 1,000 rounds, so that without the limit this test fails, not hangs.
+        // Once handed off, its rounds go on in the pool while this test reads: each says where it ran.
         let task = Task(executorPreference: executor) {
             while !stop.isSet && rounds.all.count < 1000 {
-                rounds.add("round")
+                rounds.add(pthread_equal(pthread_self(), drainer) != 0 ? "inline" : "pool")
                 await Task.yield()
             }
         }
         executor.drain()
-        let inline = rounds.all.count
+        let inline = rounds.all.filter { $0 == "inline" }.count
         #expect(inline >= 1 && inline <= 8, "drain returned after the limit's 8 jobs, not after \(inline) rounds")
         stop.set()
         await task.value
