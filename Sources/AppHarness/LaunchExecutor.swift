@@ -43,18 +43,13 @@ final class LaunchExecutor: TaskExecutor, @unchecked Sendable {
     /// ``inlineLimit`` have run; then hands the rest, and every later job, to the global executor.
     func drain() {
         var ran = 0
-        while let job = lock.withLock({ () -> UnownedJob? in
-            guard !pending.isEmpty, ran < inlineLimit else {
-                handedOff = true
-                return nil
-            }
-            return pending.removeFirst()
-        }) {
+        while ran < inlineLimit, let job = lock.withLock({ pending.isEmpty ? nil : pending.removeFirst() }) {
             job.runSynchronously(on: asUnownedTaskExecutor())
             ran += 1
         }
-        // Left when the limit was reached; none is added now that the hand-off is done.
+        // What the limit left, and any job enqueued since the last look; none is added after this.
         let left = lock.withLock { () -> [UnownedJob] in
+            handedOff = true
             defer { pending.removeAll() }
             return pending
         }
