@@ -21,6 +21,10 @@ final class BuildStage: @unchecked Sendable {
 
     init(folder: String) { self.folder = folder }
 
+    /// The folder the stage is in, with a trailing slash, as ``TemporaryDevices/parent(needing:environment:)``
+    /// answers: where the devices of the runs it serves go, so that their installs link its copies.
+    var parent: String { (folder as NSString).deletingLastPathComponent + "/" }
+
     /// A stage of its own beside the runs' device folders, registered with ``TemporaryDevices`` so
     /// that an interrupt or the next start removes it too.
     static func shared(needing bytes: Int) throws(GateError) -> BuildStage {

@@ -69,9 +69,7 @@ struct GateRun {
         // A stage of the whole command holds the executables already, so the run's devices go beside
         // it (choosing again, for no executables, could pick another file system, where every
         // install would copy them); a run's own stage goes where its executables have room.
-        let parent =
-            stage.map { ($0.folder as NSString).deletingLastPathComponent + "/" }
-            ?? TemporaryDevices.parent(needing: BuildStage.bytes(of: builds.values))
+        let parent = stage?.parent ?? TemporaryDevices.parent(needing: BuildStage.bytes(of: builds.values))
         let workRoot = parent + TemporaryDevices.prefix + "\(getpid())-\(UUID().uuidString)"
         try TemporaryDevices.create(workRoot)
         defer { TemporaryDevices.remove(workRoot) }

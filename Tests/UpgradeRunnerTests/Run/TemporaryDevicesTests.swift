@@ -67,6 +67,14 @@ struct TemporaryDevicesTests {
         #expect(recopied.flatMap { FileManager.default.contents(atPath: $0) } == Data("#!/bin/sh\nexit 1 # a new length\n".utf8))
     }
 
+    @Test("a command's shared stage names the folder it chose as the parent of the runs' devices")
+    func sharedStageParent() throws {
+        let stage = try BuildStage.shared(needing: 1)
+        defer { TemporaryDevices.remove(stage.folder) }
+        #expect(stage.parent == TemporaryDevices.parent(needing: 1), "where the stage went, with its trailing slash")
+        #expect(stage.folder.hasPrefix(stage.parent + TemporaryDevices.prefix))
+    }
+
     @Test("an UPGRADE_RUNNER_SCRATCH that is not a writable folder is bad input naming it; none or a folder passes")
     func scratchCheck() throws {
         let directory = try TemporaryDirectory("scratch-check")
