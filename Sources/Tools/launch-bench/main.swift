@@ -69,9 +69,6 @@ struct Sample {
     var launcher: Double
 }
 
-/// The user + system time of this process's reaped children so far, in milliseconds.
-func childrenCPU() -> Double { cpu(RUSAGE_CHILDREN) }
-
 /// User + system milliseconds of `who` (this process, or its reaped children) so far.
 func cpu(_ who: __rusage_who) -> Double {
     var usage = rusage()
@@ -81,11 +78,11 @@ func cpu(_ who: __rusage_who) -> Double {
 }
 
 func measure(_ body: () -> Void) -> Sample {
-    let children = childrenCPU(), own = cpu(RUSAGE_SELF)
+    let children = cpu(RUSAGE_CHILDREN), own = cpu(RUSAGE_SELF)
     let start = DispatchTime.now().uptimeNanoseconds
     body()
     return Sample(
-        wall: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6, cpu: childrenCPU() - children,
+        wall: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6, cpu: cpu(RUSAGE_CHILDREN) - children,
         launcher: cpu(RUSAGE_SELF) - own)
 }
 
