@@ -5,36 +5,17 @@ import TestSupport
 /// scripts/import-app.sh on Linux (no PlistBuddy, plutil or codesign: the project's reader) against
 /// the Ledger.app fixture, then the imported build in `entitlements diff` and the gate.
 @Suite struct ImportAppTests {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().path
+    static let packageRoot = Script.repositoryRoot
     static let fixtureApp = packageRoot + "/Tests/EntitlementsTests/Fixtures/Ledger.app"
 
-    struct Shell {
-        var code: Int32
-        var output: String
-        var error: String
-    }
-
     /// Runs the script with a PATH that holds no Apple tool.
-    static func importApp(_ arguments: [String], builds: String) throws -> Shell {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = [packageRoot + "/scripts/import-app.sh"] + arguments + ["--builds", builds]
-        process.environment = [
-            "PATH": "/usr/bin:/bin", "UPGRADE_RUNNER": BuiltProducts.executable("upgrade-runner"),
-            "TMPDIR": NSTemporaryDirectory(),
-        ]
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Shell(
-            code: process.terminationStatus, output: String(decoding: out, as: UTF8.self),
-            error: String(decoding: err, as: UTF8.self))
+    static func importApp(_ arguments: [String], builds: String) throws -> Script.Result {
+        try Script.run(
+            "import-app.sh", arguments + ["--builds", builds],
+            environment: [
+                "PATH": "/usr/bin:/bin", "UPGRADE_RUNNER": BuiltProducts.executable("upgrade-runner"),
+                "TMPDIR": NSTemporaryDirectory(),
+            ])
     }
 
     @Test("imports the fixture app: build.json from Info.plist, entitlements from the Mach-O section; diff and gate use it")
