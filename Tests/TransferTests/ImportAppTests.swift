@@ -9,7 +9,7 @@ import TestSupport
     static let fixtureApp = packageRoot + "/Tests/EntitlementsTests/Fixtures/Ledger.app"
 
     /// Runs the script with a PATH that holds no Apple tool.
-    static func importApp(_ arguments: [String], builds: String) throws -> Script.Result {
+    static func importApp(_ arguments: [String], builds: String) throws -> ProcessRun {
         try Script.run(
             "import-app.sh", arguments + ["--builds", builds],
             environment: [
@@ -23,9 +23,9 @@ import TestSupport
         let cli = try TransferCLI("import-app")
         let builds = cli.directory.file("builds")
         let result = try Self.importApp([Self.fixtureApp, "ledger-real", "--stand-in", "LedgerV3"], builds: builds)
-        #expect(result.code == 0, "\(result.error)")
-        #expect(result.output == builds + "/ledger-real\n")
-        #expect(result.error.contains("CFBundleVersion is missing"))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == builds + "/ledger-real\n")
+        #expect(result.stderr.contains("CFBundleVersion is missing"))
         let manifest =
             try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: builds + "/ledger-real/build.json")))
             as? [String: Any]
@@ -61,7 +61,7 @@ import TestSupport
     func noStandIn() throws {
         let cli = try TransferCLI("import-app-plain")
         let builds = cli.directory.file("builds")
-        #expect(try Self.importApp([Self.fixtureApp, "ledger-real"], builds: builds).code == 0)
+        #expect(try Self.importApp([Self.fixtureApp, "ledger-real"], builds: builds).status == 0)
         cli.buildsFolder = builds
         #expect(cli.run(["entitlements", "diff", "ledger-real", Self.fixtureApp]).code == 0)
         let refused = cli.run(["run", "--to", "ledger-real", "--scenario", "fresh-install", "--out", cli.out])
@@ -75,7 +75,7 @@ import TestSupport
         let builds = cli.directory.file("builds")
         let universal = Self.packageRoot + "/Tests/EntitlementsTests/Fixtures/LedgerUniversal.app"
         let result = try Self.importApp([universal, "ledger-universal"], builds: builds)
-        #expect(result.code == 0, "\(result.error)")
+        #expect(result.status == 0, "\(result.stderr)")
         cli.buildsFolder = builds
         let same = cli.run(["entitlements", "diff", "ledger-universal", Self.fixtureApp])
         #expect(same.code == 0, "\(same.output)\(same.error)")
@@ -91,9 +91,9 @@ import TestSupport
         let cli = try TransferCLI("import-app-bad")
         let builds = cli.directory.file("builds")
         let result = try Self.importApp(words.map { $0 == "APP" ? Self.fixtureApp : $0 }, builds: builds)
-        #expect(result.code == 2)
-        #expect(result.error.hasPrefix("error: "))
-        #expect(result.error.split(separator: "\n").count == 1, "\(result.error)")
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("error: "))
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: builds))
     }
 
@@ -101,10 +101,10 @@ import TestSupport
     func existing() throws {
         let cli = try TransferCLI("import-app-force")
         let builds = cli.directory.file("builds")
-        #expect(try Self.importApp([Self.fixtureApp, "ledger-real"], builds: builds).code == 0)
+        #expect(try Self.importApp([Self.fixtureApp, "ledger-real"], builds: builds).status == 0)
         let again = try Self.importApp([Self.fixtureApp, "ledger-real"], builds: builds)
-        #expect(again.code == 2)
-        #expect(again.error.contains("already exists"))
-        #expect(try Self.importApp([Self.fixtureApp, "ledger-real", "--force"], builds: builds).code == 0)
+        #expect(again.status == 2)
+        #expect(again.stderr.contains("already exists"))
+        #expect(try Self.importApp([Self.fixtureApp, "ledger-real", "--force"], builds: builds).status == 0)
     }
 }

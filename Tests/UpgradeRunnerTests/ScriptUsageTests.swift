@@ -13,9 +13,9 @@ import TestSupport
         var environment = Self.environment
         environment["CONFIGURATION"] = "fast"
         let result = try Script.run("gate", [], environment: environment)
-        #expect(result.code == 2)
-        #expect(result.error == "scripts/gate: CONFIGURATION must be debug or release, not 'fast'\n")
-        #expect(result.output.isEmpty)
+        #expect(result.status == 2)
+        #expect(result.stderr == "scripts/gate: CONFIGURATION must be debug or release, not 'fast'\n")
+        #expect(result.stdout.isEmpty)
     }
 
     /// A folder that exists and is not a checkout of the package.
@@ -33,9 +33,9 @@ import TestSupport
         ])
     func benchUsage(_ arguments: [String], _ message: String) throws {
         let result = try Script.run("bench", arguments, environment: Self.environment)
-        #expect(result.code == 2, "\(result.error)")
-        #expect(result.error.contains(message), "\(result.error)")
-        #expect(result.error.split(separator: "\n").count == 1, "one line: \(result.error)")
-        #expect(result.output.isEmpty)
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
+        #expect(result.stdout.isEmpty)
     }
 }
