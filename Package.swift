@@ -83,10 +83,13 @@ let package = Package(
         .target(name: "CSHA256", cSettings: [.unsafeFlags(["-O2"])]),
         // prctl(PR_SET_PDEATHSIG) for launched apps: a variadic C call Swift cannot make.
         .target(name: "CLaunch"),
+        // The file supervisor: a seccomp user-notification filter served by a thread of the launched app
+        // (SimRuntime's FileSupervision). C, for the filter program and the notification ioctls.
+        .target(name: "CFileSupervisor"),
         // The wire contract between the runner and any app build: launch modes, the status file, the
         // build declaration. Foundation only, so that any package can speak it.
         .target(name: "UpgradeContract"),
-        .target(name: "SimRuntime", dependencies: ["UpgradeContract", "CSHA256", "CLaunch"]),
+        .target(name: "SimRuntime", dependencies: ["UpgradeContract", "CSHA256", "CLaunch", "CFileSupervisor"]),
         .target(name: "SimSecurity", dependencies: ["SimRuntime", "CSQLite", "Entitlements"]),
         // The app side of a simulated device: what a launched app's process uses (Platform, Preferences,
         // ProtectedFiles, ProtectedData). SimDevice, the host side, re-exports it.
@@ -139,6 +142,8 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["SimRuntime"]),
         .executableTarget(name: "keychain-writer", dependencies: ["SimSecurity"], path: "Sources/Tools/keychain-writer"),
         .executableTarget(name: "bare-exit", path: "Sources/Tools/bare-exit"),
+        // A launched process that changes files through Foundation, for the file supervisor's tests.
+        .executableTarget(name: "file-mutator", dependencies: ["SimRuntime"], path: "Sources/Tools/file-mutator"),
         // The floor below it: a C program that only exits.
         .executableTarget(name: "bare-exit-c", path: "Sources/Tools/bare-exit-c"),
         .executableTarget(name: "keychain-probe", dependencies: ["SimSecurity"], path: "Sources/Tools/keychain-probe"),

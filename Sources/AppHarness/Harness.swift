@@ -41,7 +41,7 @@ public enum Harness {
             platform = try Platform.launched()
         } catch {
             FileHandle.standardError.write(Data("\(build.buildID): \(error)\n".utf8))
-            exit(2)
+            exit(error.exitCode)
         }
         let executor = LaunchExecutor()
         start(build, platform: platform, on: executor)
@@ -81,7 +81,7 @@ public enum Harness {
         environmentLock.withLock { Self.environment = environment }
         let statusURL = platform.containers.home.appendingPathComponent(statusRelativePath)
         // Not a store operation of the app: outside the seam, so it is never counted, faulted or a crash point.
-        try? FileManager.default.removeItem(at: statusURL)
+        FileSupervision.unsupervised { try? FileManager.default.removeItem(at: statusURL) }
         let mode = LaunchMode.selected(by: environment.arguments)
         let caseID = environment.argument(after: LaunchMode.caseIDArgument)
         let launch = HarnessLaunch(
@@ -116,10 +116,14 @@ public enum Harness {
     }
 
     /// Writes the status file atomically, so a killed launch leaves the whole file or none.
+    /// The harness's own file, not the app's: outside the seam and the file supervisor.
     static func writeStatus(_ status: LaunchStatus, to url: URL) throws {
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        // Atomic without a sync, as every store of a simulated device: its apps end by SIGKILL only.
-        let failure = AtomicFile.write(try status.encoded(), to: url.path)
+        let data = try status.encoded()
+        let failure = try FileSupervision.unsupervised { () throws -> Int32 in
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            // Atomic without a sync, as every store of a simulated device: its apps end by SIGKILL only.
+            return AtomicFile.write(data, to: url.path)
+        }
         guard failure == 0 else {
             throw CocoaError(
                 .fileWriteUnknown,

@@ -18,11 +18,19 @@ public final class Platform: Sendable {
     public let keychain: Keychain
     private let seam: Seam
 
-    /// The platform of this process, from the launch context in its environment.
-    /// - Throws: ``PlatformError/notLaunched`` when the process was not launched by a simulated device.
+    /// The platform of this process, from the launch context in its environment. From here on every
+    /// file-changing call of the process is the seam's to number (``FileSupervision``).
+    /// - Throws: ``PlatformError/notLaunched`` when the process was not launched by a simulated device;
+    ///   ``PlatformError/fileSupervisionRefused(_:)`` when the kernel refuses the file supervisor.
     public static func launched() throws(PlatformError) -> Platform {
         guard let context = LaunchContext.current else { throw .notLaunched }
-        return Platform(context: context, seam: .process, keychain: .current)
+        let seam = Seam.process
+        do {
+            try FileSupervision.start(context, seam: seam)
+        } catch {
+            throw .fileSupervisionRefused(error.reason)
+        }
+        return Platform(context: context, seam: seam, keychain: .current)
     }
 
     /// A platform for `context` inside the current process (for tests): its own seam and keychain.
@@ -72,11 +80,24 @@ public final class Platform: Sendable {
 /// Why the platform is not available.
 public enum PlatformError: Error, Equatable, CustomStringConvertible {
     case notLaunched
+    /// The kernel refused the file supervisor: the launch cannot run with its file crash points and faults.
+    case fileSupervisionRefused(String)
 
     public var description: String {
         switch self {
         case .notLaunched:
             "not launched by a simulated device (no \(LaunchContext.environmentKey) in the environment); use upgrade-runner launch"
+        case .fileSupervisionRefused(let reason):
+            "the file supervisor could not start (\(reason)); the launch would have no file crash points"
+        }
+    }
+
+    /// The exit code of a launch that ends with this error: 2 for a launch that cannot be run as
+    /// asked, 3 for a machine that cannot run it.
+    public var exitCode: Int32 {
+        switch self {
+        case .notLaunched: 2
+        case .fileSupervisionRefused: 3
         }
     }
 }

@@ -9,12 +9,26 @@ public enum StoreOperation: String, Codable, Sendable, CaseIterable, Comparable 
     case preferencesWrite = "preferences.write"
     case fileWrite = "file.write"
     case fileRemove = "file.remove"
+    // The app's own file-changing system calls, through any API (``FileSupervision``); a fault's
+    // status is an errno.
+    case fsOpen = "fs.open"
+    case fsWrite = "fs.write"
+    case fsRename = "fs.rename"
+    case fsUnlink = "fs.unlink"
+    case fsMkdir = "fs.mkdir"
+    case fsRmdir = "fs.rmdir"
+    case fsTruncate = "fs.truncate"
+    case fsSync = "fs.sync"
+    case fsLink = "fs.link"
 
     /// Whether a successful call changes the store (and so counts as a mutation).
     public var isMutating: Bool { self != .secItemCopyMatching }
 
     /// Whether the operation is a keychain call.
     public var isKeychain: Bool { rawValue.hasPrefix("SecItem") }
+
+    /// Whether the operation is one of the app's own file system calls (``FileSupervision``).
+    public var isFileSystemCall: Bool { rawValue.hasPrefix("fs.") }
 
     public static func < (lhs: StoreOperation, rhs: StoreOperation) -> Bool { lhs.rawValue < rhs.rawValue }
 }

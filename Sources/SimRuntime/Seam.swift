@@ -6,14 +6,17 @@ public struct SeamSubject: Hashable, Sendable, Codable {
     public var store: String
     public var service: String?
     public var account: String?
-    /// A preference key or a file path inside the container.
+    /// A preference key or a file path inside the container (`<group id>/...` in an app group).
     public var name: String?
+    /// The destination of a rename or a link.
+    public var target: String?
 
-    public init(store: String, service: String? = nil, account: String? = nil, name: String? = nil) {
+    public init(store: String, service: String? = nil, account: String? = nil, name: String? = nil, target: String? = nil) {
         self.store = store
         self.service = service
         self.account = account
         self.name = name
+        self.target = target
     }
 }
 
@@ -129,13 +132,24 @@ public final class Seam: @unchecked Sendable {
         if crashHere { crash(entry.mutation ?? 0) }
     }
 
+    /// Records a call that is not the seam's to count or fault (a file call the sandbox refused):
+    /// an entry in the log, never a mutation.
+    public func record(_ operation: StoreOperation, _ subject: SeamSubject, status: Int32) {
+        let entry: SeamEntry = lock.withLock {
+            sequence += 1
+            return SeamEntry(sequence: sequence, operation: operation, subject: subject, status: status, mutation: nil, injected: nil)
+        }
+        sink?(entry)
+    }
+
     /// Runs one store operation through the seam.
-    /// - Parameter body: performs the operation and returns its OSStatus (0 for success).
+    /// - Parameter body: performs the operation and returns its OSStatus (0 for success). Its own
+    ///   file calls are the operation's, not mutations of their own (``FileSupervision``).
     public func perform(_ operation: StoreOperation, _ subject: SeamSubject, _ body: () -> Int32) -> Int32 {
         let decision = begin(operation)
         let status: Int32 =
             switch decision {
-            case .proceed: body()
+            case .proceed: FileSupervision.unsupervised(body)
             case .fail(let injected): injected
             case .pretendSuccess: 0
             }
@@ -160,7 +174,9 @@ public final class MutationLogFile: Sendable {
     public init?(path: String) {
         let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return nil }
-        descriptor = fd
+        // Above the descriptors the file supervisor watches: the log is the runner's, and the
+        // supervisor thread itself appends to it.
+        descriptor = FileSupervision.reserve(fd)
     }
 
     deinit { close(descriptor) }

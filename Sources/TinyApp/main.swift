@@ -15,7 +15,7 @@ do {
     platform = try Platform.launched()
 } catch {
     FileHandle.standardError.write(Data("TinyApp: \(error)\n".utf8))
-    exit(2)
+    exit(error.exitCode)
 }
 let defaults = platform.preferences
 let mode = defaults.string(forKey: "TinyMode") ?? "read"

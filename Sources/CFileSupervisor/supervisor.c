@@ -1,0 +1,401 @@
+// The file supervisor: a seccomp filter that turns every file-changing system call of the process
+// into a user notification, and a thread of the same process that serves them.
+//
+// Why a thread of the app itself (docs/device.md, "File mutations"): it shares the caller's memory
+// and descriptor table, so it reads the call's paths directly and runs the call itself between the
+// seam's decision and its record, and ending the process there ends it right after the call; no
+// second process, no extra exec, no ptrace stop. Its own calls pass the filter by a cookie in the
+// sixth argument, which none of the supervised calls uses.
+#define _GNU_SOURCE
+#include "cfilesupervisor.h"
+#include <stdio.h>
+
+#if defined(__linux__) && (defined(__x86_64__) || defined(__aarch64__))
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/openat2.h>
+#include <linux/seccomp.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#if defined(__x86_64__)
+#define CFS_ARCH AUDIT_ARCH_X86_64
+#else
+#define CFS_ARCH AUDIT_ARCH_AARCH64
+#endif
+
+#ifndef SECCOMP_FILTER_FLAG_TSYNC_ESRCH
+#define SECCOMP_FILTER_FLAG_TSYNC_ESRCH (1UL << 4)
+#endif
+#ifndef SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV
+#define SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (1UL << 5)
+#endif
+
+/// The sixth argument of the supervisor's own calls: the filter lets them through.
+#define CFS_COOKIE 0x5afe0f11u
+
+static cfs_decide_fn decide_fn;
+static cfs_done_fn done_fn;
+static atomic_int active;
+static int listener = -1;
+
+// MARK: The filter
+
+#define LOAD_NR BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr))
+#define LOAD_ARG(i) BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[i]))
+#define RET(action) BPF_STMT(BPF_RET | BPF_K, action)
+#define NOTIFY RET(SECCOMP_RET_USER_NOTIF)
+#define ALLOW RET(SECCOMP_RET_ALLOW)
+
+// Each rule is a fixed-size block so that the jumps stay local: compare the number, skip the
+// block when it differs.
+#define ALWAYS(nr) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (nr), 0, 1), NOTIFY
+// A descriptor call: notified for descriptors 3 ..< CFS_RESERVED_FD_FLOOR (not the standard
+// streams, not the runner's own channels).
+#define ON_FD(nr)                                                       \
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (nr), 0, 5), LOAD_ARG(0),       \
+        BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 3, 0, 2),                   \
+        BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, CFS_RESERVED_FD_FLOOR, 1, 0), NOTIFY, ALLOW
+// An open: notified when its flags (argument `arg`) write, create or truncate.
+#define ON_OPEN(nr, arg)                                                \
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (nr), 0, 4), LOAD_ARG(arg),     \
+        BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, O_WRONLY | O_RDWR | O_CREAT | O_TRUNC, 0, 1), NOTIFY, ALLOW
+
+static struct sock_filter filter[] = {
+    BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, CFS_ARCH, 1, 0),
+    ALLOW,
+    LOAD_ARG(5),
+    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, CFS_COOKIE, 0, 1),
+    ALLOW,
+    LOAD_NR,
+    ON_OPEN(__NR_openat, 2),
+    ON_FD(__NR_write),
+    LOAD_NR,
+    ON_FD(__NR_pwrite64),
+    LOAD_NR,
+    ON_FD(__NR_writev),
+    LOAD_NR,
+    ON_FD(__NR_pwritev),
+    LOAD_NR,
+    ON_FD(__NR_ftruncate),
+    LOAD_NR,
+    ON_FD(__NR_fsync),
+    LOAD_NR,
+    ON_FD(__NR_fdatasync),
+    LOAD_NR,
+    ON_FD(__NR_fallocate),
+    LOAD_NR,
+    ON_FD(__NR_sync_file_range),
+    LOAD_NR,
+    ALWAYS(__NR_unlinkat),
+    ALWAYS(__NR_renameat),
+    ALWAYS(__NR_renameat2),
+    ALWAYS(__NR_mkdirat),
+    ALWAYS(__NR_truncate),
+    ALWAYS(__NR_linkat),
+    ALWAYS(__NR_symlinkat),
+#ifdef __NR_openat2
+    ALWAYS(__NR_openat2),
+#endif
+#ifdef __NR_open
+    ON_OPEN(__NR_open, 1),
+    LOAD_NR,
+    ALWAYS(__NR_creat),
+    ALWAYS(__NR_unlink),
+    ALWAYS(__NR_rename),
+    ALWAYS(__NR_mkdir),
+    ALWAYS(__NR_rmdir),
+    ALWAYS(__NR_link),
+    ALWAYS(__NR_symlink),
+#endif
+    ALLOW,
+};
+
+// MARK: Threads the harness vouches for
+
+#define CFS_SLOTS 64
+static _Atomic pid_t vouched[CFS_SLOTS];
+static _Thread_local int vouch_depth;
+static _Thread_local int vouch_slot = -1;
+
+static pid_t current_tid(void) { return (pid_t)syscall(SYS_gettid); }
+
+void cfs_enter_unsupervised(void) {
+    if (!atomic_load(&active)) return;
+    if (vouch_depth++ > 0) return;
+    pid_t tid = current_tid();
+    for (int i = 0; i < CFS_SLOTS; i++) {
+        pid_t free = 0;
+        if (atomic_compare_exchange_strong(&vouched[i], &free, tid)) {
+            vouch_slot = i;
+            return;
+        }
+    }
+}
+
+void cfs_leave_unsupervised(void) {
+    if (vouch_depth == 0) return;
+    if (--vouch_depth > 0) return;
+    if (vouch_slot >= 0) atomic_store(&vouched[vouch_slot], 0);
+    vouch_slot = -1;
+}
+
+static int is_vouched(pid_t tid) {
+    for (int i = 0; i < CFS_SLOTS; i++)
+        if (atomic_load(&vouched[i]) == tid) return 1;
+    return 0;
+}
+
+// MARK: Serving one call
+
+/// The supervisor's own call: through the filter by the cookie.
+static long own_call(long nr, unsigned long long *a) {
+    return syscall(nr, a[0], a[1], a[2], a[3], a[4], (unsigned long)CFS_COOKIE);
+}
+
+/// Whether the descriptor is a regular file or a folder (what the seam numbers).
+static int is_file_descriptor(int fd) {
+    struct stat s;
+    if (fstat(fd, &s) != 0) return 0;
+    return S_ISREG(s.st_mode) || S_ISDIR(s.st_mode);
+}
+
+static int descriptor_path(int fd, char *out, size_t size) {
+    char link[64];
+    snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+    ssize_t n = readlink(link, out, size - 1);
+    if (n < 0) return -1;
+    out[n] = 0;
+    return 0;
+}
+
+/// The absolute path of `path` relative to `dirfd`, as the caller's call would resolve it.
+static int resolve(int dirfd, const char *path, char *out, size_t size) {
+    if (path == NULL) return -1;
+    if (path[0] == '/') {
+        snprintf(out, size, "%s", path);
+        return 0;
+    }
+    char base[PATH_MAX];
+    if (dirfd == AT_FDCWD) {
+        if (getcwd(base, sizeof base) == NULL) return -1;
+    } else if (descriptor_path(dirfd, base, sizeof base) != 0) {
+        return -1;
+    }
+    snprintf(out, size, "%s/%s", base, path);
+    return 0;
+}
+
+/// A path that names something other than a regular file or folder (a device such as /dev/null,
+/// a FIFO, a socket): opened or written, it changes no stored data.
+static int is_special_path(const char *path) {
+    struct stat s;
+    if (stat(path, &s) != 0) return 0;
+    return !(S_ISREG(s.st_mode) || S_ISDIR(s.st_mode));
+}
+
+/// Fills `call` from the notification; returns 0 when it is a call the seam numbers, -1 when it
+/// changes no stored file (a pipe, a device) and runs as the caller made it.
+static int describe(const struct seccomp_notif *req, cfs_call *call, char *p1, char *p2) {
+    const unsigned long long *a = req->data.args;
+    long nr = req->data.nr;
+    memset(call, 0, sizeof *call);
+    call->tid = req->pid;
+    call->path = p1;
+    if (nr == __NR_write || nr == __NR_pwrite64 || nr == __NR_writev || nr == __NR_pwritev || nr == __NR_fallocate ||
+        nr == __NR_ftruncate || nr == __NR_fsync || nr == __NR_fdatasync || nr == __NR_sync_file_range) {
+        int fd = (int)a[0];
+        if (!is_file_descriptor(fd) || descriptor_path(fd, p1, PATH_MAX) != 0) return -1;
+        if (nr == __NR_ftruncate) call->kind = CFS_TRUNCATE;
+        else if (nr == __NR_fsync || nr == __NR_fdatasync || nr == __NR_sync_file_range) call->kind = CFS_SYNC;
+        else call->kind = CFS_WRITE;
+        if (nr == __NR_write || nr == __NR_pwrite64) call->requested = (long)a[2];
+        if (nr == __NR_writev || nr == __NR_pwritev) {
+            const struct iovec *v = (const struct iovec *)a[1];
+            for (int i = 0; i < (int)a[2]; i++) call->requested += (long)v[i].iov_len;
+        }
+        return 0;
+    }
+    int ok = -1;
+    if (nr == __NR_openat) {
+        call->kind = CFS_OPEN;
+        ok = resolve((int)a[0], (const char *)a[1], p1, PATH_MAX);
+#ifdef __NR_openat2
+    } else if (nr == __NR_openat2) {
+        const struct open_how *how = (const struct open_how *)a[2];
+        if (!(how->flags & (O_WRONLY | O_RDWR | O_CREAT | O_TRUNC))) return -1;
+        call->kind = CFS_OPEN;
+        ok = resolve((int)a[0], (const char *)a[1], p1, PATH_MAX);
+#endif
+    } else if (nr == __NR_unlinkat) {
+        call->kind = (a[2] & AT_REMOVEDIR) ? CFS_RMDIR : CFS_UNLINK;
+        ok = resolve((int)a[0], (const char *)a[1], p1, PATH_MAX);
+    } else if (nr == __NR_renameat || nr == __NR_renameat2 || nr == __NR_linkat) {
+        call->kind = nr == __NR_linkat ? CFS_LINK : CFS_RENAME;
+        call->path2 = p2;
+        ok = resolve((int)a[0], (const char *)a[1], p1, PATH_MAX) | resolve((int)a[2], (const char *)a[3], p2, PATH_MAX);
+    } else if (nr == __NR_symlinkat) {
+        call->kind = CFS_LINK;
+        ok = resolve((int)a[1], (const char *)a[2], p1, PATH_MAX);
+    } else if (nr == __NR_mkdirat) {
+        call->kind = CFS_MKDIR;
+        ok = resolve((int)a[0], (const char *)a[1], p1, PATH_MAX);
+    } else if (nr == __NR_truncate) {
+        call->kind = CFS_TRUNCATE;
+        ok = resolve(AT_FDCWD, (const char *)a[0], p1, PATH_MAX);
+#ifdef __NR_open
+    } else if (nr == __NR_open || nr == __NR_creat) {
+        call->kind = CFS_OPEN;
+        ok = resolve(AT_FDCWD, (const char *)a[0], p1, PATH_MAX);
+    } else if (nr == __NR_unlink || nr == __NR_rmdir) {
+        call->kind = nr == __NR_rmdir ? CFS_RMDIR : CFS_UNLINK;
+        ok = resolve(AT_FDCWD, (const char *)a[0], p1, PATH_MAX);
+    } else if (nr == __NR_rename || nr == __NR_link) {
+        call->kind = nr == __NR_link ? CFS_LINK : CFS_RENAME;
+        call->path2 = p2;
+        ok = resolve(AT_FDCWD, (const char *)a[0], p1, PATH_MAX) | resolve(AT_FDCWD, (const char *)a[1], p2, PATH_MAX);
+    } else if (nr == __NR_mkdir) {
+        call->kind = CFS_MKDIR;
+        ok = resolve(AT_FDCWD, (const char *)a[0], p1, PATH_MAX);
+    } else if (nr == __NR_symlink) {
+        call->kind = CFS_LINK;
+        ok = resolve(AT_FDCWD, (const char *)a[1], p1, PATH_MAX);
+#endif
+    }
+    if (ok != 0) return -1;
+    if (call->kind == CFS_OPEN && is_special_path(p1)) return -1;
+    return 0;
+}
+
+static void respond_continue(__u64 id) {
+    struct seccomp_notif_resp resp = {.id = id, .flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE};
+    ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &resp);
+}
+
+static void serve(const struct seccomp_notif *req) {
+    // A child of the process (iOS apps start none) inherits the filter; its calls are its own.
+    if (syscall(SYS_tgkill, getpid(), req->pid, 0) != 0) {
+        respond_continue(req->id);
+        return;
+    }
+    static char p1[PATH_MAX], p2[PATH_MAX];
+    cfs_call call;
+    if (describe(req, &call, p1, p2) != 0 || is_vouched(req->pid)) {
+        respond_continue(req->id);
+        return;
+    }
+    int error = 0;
+    cfs_decision decision = decide_fn(&call, &error);
+    if (decision == CFS_UNSUPERVISED) {
+        respond_continue(req->id);
+        return;
+    }
+    struct seccomp_notif_resp resp = {.id = req->id};
+    long result = 0;
+    if (decision == CFS_PROCEED) {
+        unsigned long long args[6];
+        memcpy(args, req->data.args, sizeof args);
+        result = own_call(req->data.nr, args);
+        error = result < 0 ? errno : 0;
+    } else if (decision == CFS_PRETEND) {
+        result = call.kind == CFS_WRITE ? call.requested : 0;
+        error = 0;
+    } else {
+        result = -1;
+        if (error == 0) error = EIO;
+    }
+    done_fn(&call, decision, result, error);
+    if (error != 0) resp.error = -error;
+    else resp.val = result;
+    ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &resp);
+}
+
+static void *supervise(void *unused) {
+    (void)unused;
+    struct seccomp_notif req;
+    for (;;) {
+        memset(&req, 0, sizeof req);
+        if (ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, &req) != 0) {
+            if (errno == EINTR || errno == ENOENT) continue;
+            return NULL;
+        }
+        serve(&req);
+    }
+}
+
+// MARK: Starting
+
+int cfs_start(cfs_decide_fn decide, cfs_done_fn done, char *reason, size_t reason_size) {
+    if (atomic_load(&active)) return 0;
+    decide_fn = decide;
+    done_fn = done;
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
+        snprintf(reason, reason_size, "prctl(PR_SET_NO_NEW_PRIVS): %s", strerror(errno));
+        return -1;
+    }
+    struct sock_fprog program = {.len = sizeof filter / sizeof filter[0], .filter = filter};
+    unsigned long flags = SECCOMP_FILTER_FLAG_NEW_LISTENER | SECCOMP_FILTER_FLAG_TSYNC |
+                          SECCOMP_FILTER_FLAG_TSYNC_ESRCH | SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV;
+    int fd = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &program);
+    if (fd < 0 && errno == EINVAL) {
+        // Before Linux 5.19: no killable wait. A signal during a served call could then run it twice.
+        flags &= ~(unsigned long)SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV;
+        fd = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &program);
+    }
+    if (fd < 0) {
+        snprintf(reason, reason_size, "seccomp(SECCOMP_SET_MODE_FILTER, NEW_LISTENER): %s", strerror(errno));
+        return -1;
+    }
+    listener = fd;
+    pthread_t thread;
+    pthread_attr_t attributes;
+    pthread_attr_init(&attributes);
+    pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
+    pthread_attr_setstacksize(&attributes, 256 * 1024);
+    int failure = pthread_create(&thread, &attributes, supervise, NULL);
+    pthread_attr_destroy(&attributes);
+    if (failure != 0) {
+        // Nothing serves the filter: every supervised call would wait for ever. End the process.
+        char line[160];
+        int n = snprintf(line, sizeof line, "file supervisor: pthread_create: %s\n", strerror(failure));
+        (void)!write(2, line, (size_t)n);
+        _exit(3);
+    }
+    atomic_store(&active, 1);
+    return 0;
+}
+
+int cfs_active(void) { return atomic_load(&active); }
+
+int cfs_reserve_fd(int fd) {
+    int moved = fcntl(fd, F_DUPFD_CLOEXEC, CFS_RESERVED_FD_FLOOR);
+    if (moved < 0) return fd;
+    close(fd);
+    return moved;
+}
+
+#else
+
+int cfs_start(cfs_decide_fn decide, cfs_done_fn done, char *reason, size_t reason_size) {
+    (void)decide;
+    (void)done;
+    snprintf(reason, reason_size, "file supervision needs Linux on x86_64 or arm64");
+    return -1;
+}
+int cfs_active(void) { return 0; }
+void cfs_enter_unsupervised(void) {}
+void cfs_leave_unsupervised(void) {}
+int cfs_reserve_fd(int fd) { return fd; }
+
+#endif

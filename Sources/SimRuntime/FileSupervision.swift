@@ -1,0 +1,193 @@
+internal import CFileSupervisor
+import Foundation
+
+/// Every file-changing system call a launched app makes, through any API (FileManager, `Data.write`,
+/// `UserDefaults`, NSKeyedArchiver, POSIX), numbered by the ``Seam`` with its keychain calls.
+///
+/// A seccomp filter sends each such call (an open that writes, creates or truncates; write and its
+/// family; rename, unlink, mkdir, rmdir, truncate, link, the fsync family) to a thread of the app's
+/// own process, which asks the seam, runs the call itself and records it before the caller resumes:
+/// so a planned crash point ends the process right after the call, and a fault answers an errno
+/// (EIO, ENOSPC, EACCES) or a write that reports success and stores nothing. Calls the seam numbers
+/// already (the harness's own store API, the keychain's database, which belongs to securityd) and
+/// the harness's own files (the status file, the mutation log) are not reported; a call on a path
+/// outside the app's data container and its app groups is refused with EPERM, as the iOS sandbox
+/// refuses it, and recorded with the store ``outsideStore``. docs/device.md, "File mutations",
+/// has the design and its cost.
+public enum FileSupervision {
+    /// Why supervision could not start (the kernel refused the filter): the launch must not run
+    /// without its file crash points.
+    public struct Refused: Error, CustomStringConvertible, Sendable {
+        public var reason: String
+        public var description: String { "file supervision could not start: \(reason)" }
+    }
+
+    /// The store of a recorded call on a path outside the app's container and groups.
+    public static let outsideStore = "outside-sandbox"
+
+    /// Whether this process's file calls are supervised.
+    public static var isActive: Bool { cfs_active() != 0 }
+
+    /// Starts supervising this process's file calls for the launch `context`, numbered by `seam`.
+    /// Call it once, before the app's code runs; later calls do nothing.
+    /// - Throws: ``Refused`` when the kernel does not install the filter.
+    public static func start(_ context: LaunchContext, seam: Seam) throws(Refused) {
+        guard !isActive else { return }
+        Supervised.state = Supervised(context: context, seam: seam)
+        var reason = [CChar](repeating: 0, count: 256)
+        let started = reason.withUnsafeMutableBufferPointer { buffer in
+            cfs_start(decideCall, recordCall, buffer.baseAddress, buffer.count)
+        }
+        guard started == 0 else {
+            throw Refused(reason: String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+    }
+
+    /// Runs `body` with the calling thread's file calls unreported: for the harness's own files and
+    /// for store operations the seam numbers itself. Nests.
+    public static func unsupervised<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        cfs_enter_unsupervised()
+        defer { cfs_leave_unsupervised() }
+        return try body()
+    }
+
+    /// Moves a descriptor of the runner's own (the mutation log) out of the range the filter
+    /// watches; returns the descriptor to use.
+    static func reserve(_ descriptor: Int32) -> Int32 { cfs_reserve_fd(descriptor) }
+
+    /// Where a supervised path belongs.
+    enum Place: Equatable {
+        /// A file of the app: its data container (`Library/...`) or an app group (`<group id>/...`).
+        case app(String)
+        /// Not the app's: the keychain database, the runner's own channels.
+        case device
+        /// Outside the sandbox.
+        case outside(String)
+    }
+
+    /// The operation the seam numbers for a kind of call.
+    static func operation(_ kind: cfs_kind) -> StoreOperation {
+        switch kind {
+        case CFS_OPEN: .fsOpen
+        case CFS_WRITE: .fsWrite
+        case CFS_RENAME: .fsRename
+        case CFS_UNLINK: .fsUnlink
+        case CFS_MKDIR: .fsMkdir
+        case CFS_RMDIR: .fsRmdir
+        case CFS_TRUNCATE: .fsTruncate
+        case CFS_SYNC: .fsSync
+        default: .fsLink
+        }
+    }
+}
+
+/// What the supervisor thread reads: set once before the filter is installed, never after.
+struct Supervised: @unchecked Sendable {
+    nonisolated(unsafe) static var state: Supervised?
+
+    let seam: Seam
+    /// Canonical folder path to the name prefix its files are reported with ("" for the data container).
+    let roots: [(path: String, prefix: String)]
+    /// Canonical paths (and path prefixes) that are the device's, not the app's.
+    let devicePaths: [String]
+
+    init(context: LaunchContext, seam: Seam) {
+        self.seam = seam
+        var roots = [(Supervised.canonical(context.dataContainer), "")]
+        for (group, path) in context.appGroupContainers.sorted(by: { $0.key < $1.key }) {
+            roots.append((Supervised.canonical(path), group + "/"))
+        }
+        self.roots = roots
+        devicePaths = [context.keychainPath, context.lockStatePath, context.mutationLogPath].compactMap { $0 }.map(
+            Supervised.canonical)
+    }
+
+    func place(_ path: String) -> FileSupervision.Place {
+        if devicePaths.contains(where: { path.hasPrefix($0) }) { return .device }
+        for root in roots {
+            if path == root.path { return .app(root.prefix.isEmpty ? "." : String(root.prefix.dropLast())) }
+            if path.hasPrefix(root.path + "/") {
+                return .app(Supervised.stableName(root.prefix + path.dropFirst(root.path.count + 1)))
+            }
+        }
+        return .outside(path)
+    }
+
+    /// The name with the random part of a temporary file's name left out, so that the same launch
+    /// logs the same names: Foundation's atomic writes go through `.dat.nosyncXXXX.XXXXXX` beside
+    /// the file (shown as `.dat.nosync*`).
+    static func stableName(_ name: String) -> String {
+        let marker = ".dat.nosync"
+        guard let range = name.range(of: marker, options: .backwards),
+            !name[range.upperBound...].contains("/")
+        else { return name }
+        return name[..<range.upperBound] + "*"
+    }
+
+    /// The path with its folders' symbolic links resolved, as `/proc/self/fd` reports paths.
+    static func canonical(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else {
+            // Not there yet (a container made later): resolve the closest existing folder.
+            let url = URL(fileURLWithPath: path)
+            let parent = url.deletingLastPathComponent().path
+            guard parent != path, parent != "/" else { return path }
+            return canonical(parent) + "/" + url.lastPathComponent
+        }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}
+
+/// The decision of one call, before it runs (on the supervisor thread).
+private let decideCall: cfs_decide_fn = { callPointer, errorPointer in
+    guard let call = callPointer?.pointee, let state = Supervised.state, let errorPointer else { return CFS_UNSUPERVISED }
+    if let target = call.path2, case .outside = state.place(String(cString: target)) {
+        errorPointer.pointee = EPERM
+        return CFS_FAIL
+    }
+    switch state.place(String(cString: call.path)) {
+    case .device:
+        return CFS_UNSUPERVISED
+    case .outside:
+        errorPointer.pointee = EPERM
+        return CFS_FAIL
+    case .app:
+        switch state.seam.begin(FileSupervision.operation(call.kind)) {
+        case .proceed: return CFS_PROCEED
+        case .pretendSuccess: return CFS_PRETEND
+        case .fail(let code):
+            errorPointer.pointee = code
+            return CFS_FAIL
+        }
+    }
+}
+
+/// The record of one call, after it ran or was answered, before the caller resumes (on the
+/// supervisor thread): the seam's entry, and the end of the process at a planned crash point.
+private let recordCall: cfs_done_fn = { callPointer, decision, _, error in
+    guard let call = callPointer?.pointee, let state = Supervised.state else { return }
+    let operation = FileSupervision.operation(call.kind)
+    let target = call.path2.map { state.place(String(cString: $0)) }
+    let targetName: String? =
+        switch target {
+        case .app(let name): name
+        case .outside(let path): path
+        case .device, nil: nil
+        }
+    switch state.place(String(cString: call.path)) {
+    case .device:
+        return
+    case .app(let name) where target.map({ if case .outside = $0 { true } else { false } }) ?? false:
+        state.seam.record(operation, SeamSubject(store: FileSupervision.outsideStore, name: name, target: targetName), status: error)
+    case .outside(let path):
+        state.seam.record(operation, SeamSubject(store: FileSupervision.outsideStore, name: path, target: targetName), status: error)
+    case .app(let name):
+        let seamDecision: Seam.Decision =
+            switch decision {
+            case CFS_PRETEND: .pretendSuccess
+            case CFS_FAIL: .fail(error)
+            default: .proceed
+            }
+        state.seam.end(operation, SeamSubject(store: "file", name: name, target: targetName), status: error, decision: seamDecision)
+    }
+}
