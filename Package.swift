@@ -144,6 +144,9 @@ let package = Package(
         .executableTarget(name: "bare-exit", path: "Sources/Tools/bare-exit"),
         // A launched process that changes files through Foundation, for the file supervisor's tests.
         .executableTarget(name: "file-mutator", dependencies: ["SimRuntime"], path: "Sources/Tools/file-mutator"),
+        // The file supervisor's cost per call against no supervision and against ptrace (docs/file-supervision.md).
+        .executableTarget(
+            name: "supervision-bench", dependencies: ["CFileSupervisor"], path: "Sources/Tools/supervision-bench"),
         // The floor below it: a C program that only exits.
         .executableTarget(name: "bare-exit-c", path: "Sources/Tools/bare-exit-c"),
         .executableTarget(name: "keychain-probe", dependencies: ["SimSecurity"], path: "Sources/Tools/keychain-probe"),

@@ -1,7 +1,7 @@
 // The file supervisor: a seccomp filter that turns every file-changing system call of the process
 // into a user notification, and a thread of the same process that serves them.
 //
-// Why a thread of the app itself (docs/device.md, "File mutations"): it shares the caller's memory
+// Why a thread of the app itself (docs/file-supervision.md): it shares the caller's memory
 // and descriptor table, so it reads the call's paths directly and runs the call itself between the
 // seam's decision and its record, and ending the process there ends it right after the call; no
 // second process, no extra exec, no ptrace stop. Its own calls pass the filter by a cookie in the

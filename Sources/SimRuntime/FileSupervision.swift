@@ -12,7 +12,7 @@ import Foundation
 /// already (the harness's own store API, the keychain's database, which belongs to securityd) and
 /// the harness's own files (the status file, the mutation log) are not reported; a call on a path
 /// outside the app's data container and its app groups is refused with EPERM, as the iOS sandbox
-/// refuses it, and recorded with the store ``outsideStore``. docs/device.md, "File mutations",
+/// refuses it, and recorded with the store ``outsideStore``. docs/file-supervision.md
 /// has the design and its cost.
 public enum FileSupervision {
     /// Why supervision could not start (the kernel refused the filter): the launch must not run
