@@ -96,6 +96,8 @@ static struct sock_filter filter[] = {
     LOAD_NR,
     ON_FD(__NR_fallocate),
     LOAD_NR,
+    ON_FD(__NR_sendfile),
+    LOAD_NR,
     ON_FD(__NR_sync_file_range),
     LOAD_NR,
     ALWAYS(__NR_unlinkat),
@@ -214,13 +216,14 @@ static int describe(const struct seccomp_notif *req, cfs_call *call, char *p1, c
     call->tid = req->pid;
     call->path = p1;
     if (nr == __NR_write || nr == __NR_pwrite64 || nr == __NR_writev || nr == __NR_pwritev || nr == __NR_fallocate ||
-        nr == __NR_ftruncate || nr == __NR_fsync || nr == __NR_fdatasync || nr == __NR_sync_file_range) {
+        nr == __NR_sendfile || nr == __NR_ftruncate || nr == __NR_fsync || nr == __NR_fdatasync || nr == __NR_sync_file_range) {
         int fd = (int)a[0];
         if (!is_file_descriptor(fd) || descriptor_path(fd, p1, PATH_MAX) != 0) return -1;
         if (nr == __NR_ftruncate) call->kind = CFS_TRUNCATE;
         else if (nr == __NR_fsync || nr == __NR_fdatasync || nr == __NR_sync_file_range) call->kind = CFS_SYNC;
         else call->kind = CFS_WRITE;
         if (nr == __NR_write || nr == __NR_pwrite64) call->requested = (long)a[2];
+        if (nr == __NR_sendfile) call->requested = (long)a[3];
         if (nr == __NR_writev || nr == __NR_pwritev) {
             const struct iovec *v = (const struct iovec *)a[1];
             for (int i = 0; i < (int)a[2]; i++) call->requested += (long)v[i].iov_len;

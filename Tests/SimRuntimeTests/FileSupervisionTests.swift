@@ -88,6 +88,16 @@ import TestSupport
         #expect(faulted.operation == .fsWrite && faulted.status == code && faulted.injected == .status(code) && faulted.mutation == nil)
     }
 
+    @Test("FileManager's copy writes with sendfile: a write of the copy, and a crash point after it")
+    func copy() throws {
+        let device = try Device()
+        let (run, log) = try device.launch(["mkdir:Documents", "write:Documents/a=token", "copy:Documents/a=Documents/b"])
+        #expect(run.stdout == "ok\nok\nok\n")
+        let copied = log.filter { $0.subject.name == "Documents/b" }.map(\.operation)
+        #expect(copied.first == .fsOpen && copied.contains(.fsWrite), "\(log)")
+        #expect(device.contents("Documents/b") == "token")
+    }
+
     @Test("a write that reports success but stores nothing")
     func lostWrite() throws {
         let device = try Device()

@@ -6,7 +6,7 @@
 /// The file-changing system calls a supervised process makes, in the families the seam numbers.
 typedef enum {
     CFS_OPEN = 1,      // open/openat/creat for writing, creating or truncating
-    CFS_WRITE = 2,     // write, pwrite, writev, pwritev, fallocate
+    CFS_WRITE = 2,     // write, pwrite, writev, pwritev, fallocate, sendfile (FileManager's copy)
     CFS_RENAME = 3,    // rename, renameat, renameat2
     CFS_UNLINK = 4,    // unlink, unlinkat without AT_REMOVEDIR
     CFS_MKDIR = 5,     // mkdir, mkdirat

@@ -7,6 +7,7 @@
 //   mkdir:REL           FileManager.createDirectory(withIntermediateDirectories: true)
 //   remove:REL          FileManager.removeItem
 //   move:REL=REL2       FileManager.moveItem
+//   copy:REL=REL2       FileManager.copyItem
 //   outside:ABS=TEXT    Data.write to an absolute path
 //   null                writes to /dev/null (never reported)
 import Foundation
@@ -46,6 +47,8 @@ for step in CommandLine.arguments.dropFirst() {
         case "remove": try FileManager.default.removeItem(at: home.appendingPathComponent(first))
         case "move":
             try FileManager.default.moveItem(at: home.appendingPathComponent(first), to: home.appendingPathComponent(second))
+        case "copy":
+            try FileManager.default.copyItem(at: home.appendingPathComponent(first), to: home.appendingPathComponent(second))
         case "outside": try Data(second.utf8).write(to: URL(fileURLWithPath: first))
         case "null": try Data("x".utf8).write(to: URL(fileURLWithPath: "/dev/null"))
         default:
