@@ -49,13 +49,16 @@ func appBuild(
 }
 
 // One package, no dependencies beyond the toolchain and the system's SQLite.
-// The dependency direction is one way:
-// UpgradeContract <- SimRuntime <- SimSecurity (with CSQLite) <- SimPlatform <- AppHarness <- app builds, and
-// SimPlatform <- SimDevice <- UpgradeRunner: an app build links the app side of the simulated device (its platform,
-// preferences, protected files, protected-data waits), never the host side (devices, installs, launches);
-// Entitlements depends on UpgradeContract alone (for the build manifest, which UpgradeContract owns): SimSecurity
-// (a test host's identity) and SimDevice (an installed build's) read entitlements with it, and UpgradeRunner diffs
-// with it, so a diff and an install read one way. UpgradeRunner talks to app builds only by launching them.
+// The dependency direction is one way (docs/architecture.md draws it):
+// UpgradeContract, FileUtility <- SimRuntime <- SimSecurity (with CSQLite) <- SimPlatform <- AppHarness <- app builds,
+// and SimPlatform <- SimDevice <- GateExecution <- UpgradeRunner: an app build links the app side of the simulated
+// device (its platform, preferences, protected files, protected-data waits), never the host side (devices, installs,
+// launches). The gate's model (GateModel) stands on UpgradeContract and FileUtility alone, so the plan, the engine
+// and the artifacts compile without a simulator; GateExecution runs them on devices, and UpgradeRunner is the
+// command line over both. Entitlements depends on UpgradeContract alone (for the build manifest, which
+// UpgradeContract owns): SimSecurity (a test host's identity) and SimDevice (an installed build's) read entitlements
+// with it, and the gate diffs with it, so a diff and an install read one way. The gate talks to app builds only by
+// launching them.
 let package = Package(
     name: "upgrade-runner",
     products: [
@@ -67,6 +70,8 @@ let package = Package(
         .library(name: "Entitlements", targets: ["Entitlements"]),
         // What another package's app builds link: the launch modes, the status file, the platform.
         .library(name: "AppHarness", targets: ["AppHarness"]),
+        .library(name: "FileUtility", targets: ["FileUtility"]),
+        .library(name: "GateModel", targets: ["GateModel"]),
         .library(name: "UpgradeRunner", targets: ["UpgradeRunner"]),
         .executable(name: "upgrade-runner", targets: ["upgrade-runner"]),
         // `swift package upgrade-gate`: builds a package's app builds and the runner, runs the gate.
@@ -89,14 +94,28 @@ let package = Package(
         // The wire contract between the runner and any app build: launch modes, the status file, the
         // build declaration. Foundation only, so that any package can speak it.
         .target(name: "UpgradeContract"),
-        .target(name: "SimRuntime", dependencies: ["UpgradeContract", "CSHA256", "CLaunch", "CFileSupervisor"]),
+        // The file operations the device, the platform and the gate share: POSIX folder walks, atomic
+        // writes, kernel copies, SHA-256 digests of files, and the words for a failed file operation.
+        .target(name: "FileUtility", dependencies: ["CSHA256"]),
+        .target(name: "SimRuntime", dependencies: ["UpgradeContract", "FileUtility", "CLaunch", "CFileSupervisor"]),
         .target(name: "SimSecurity", dependencies: ["SimRuntime", "CSQLite", "Entitlements"]),
         // The app side of a simulated device: what a launched app's process uses (Platform, Preferences,
         // ProtectedFiles, ProtectedData). SimDevice, the host side, re-exports it.
-        .target(name: "SimPlatform", dependencies: ["SimSecurity", "SimRuntime"]),
-        .target(name: "SimDevice", dependencies: ["SimPlatform", "SimSecurity", "SimRuntime", "Entitlements"]),
+        .target(name: "SimPlatform", dependencies: ["SimSecurity", "SimRuntime", "FileUtility"]),
+        .target(name: "SimDevice", dependencies: ["SimPlatform", "SimSecurity", "SimRuntime", "Entitlements", "FileUtility"]),
         .target(name: "Entitlements", dependencies: ["UpgradeContract"]),
-        .target(name: "UpgradeRunner", dependencies: ["SimDevice", "Entitlements"]),
+        // The gate's pure side: plan, scenario and condition ids, findings, engine, verdicts, the artifact
+        // layout and documents. No device: `swift build --target GateModel` builds no simulator module.
+        .target(name: "GateModel", dependencies: ["UpgradeContract", "FileUtility"]),
+        // The gate's device side: devices, cells, scenarios and their evidence, exploration, the checkers,
+        // and the pipeline that `gate`, `run`, `replay`, `mutants` and `ReleaseGate.run` share.
+        .target(
+            name: "GateExecution",
+            dependencies: ["GateModel", "SimDevice", "SimSecurity", "SimRuntime", "Entitlements", "UpgradeContract", "FileUtility"]),
+        // The command line (verbs, options, help, exit codes); re-exports the gate for Swift callers.
+        .target(
+            name: "UpgradeRunner",
+            dependencies: ["GateExecution", "GateModel", "SimDevice", "SimSecurity", "SimRuntime", "Entitlements"]),
         .executableTarget(name: "upgrade-runner", dependencies: ["UpgradeRunner"]),
         .plugin(
             name: "UpgradeGate",
@@ -139,7 +158,7 @@ let package = Package(
         // Known-bad builds ("mutants"): added below, one executable `Mutant<Name>` each.
 
         // Helpers for tests and benchmarks.
-        .target(name: "TestSupport", dependencies: ["SimRuntime"]),
+        .target(name: "TestSupport"),
         .executableTarget(name: "keychain-writer", dependencies: ["SimSecurity"], path: "Sources/Tools/keychain-writer"),
         .executableTarget(name: "bare-exit", path: "Sources/Tools/bare-exit"),
         // A launched process that changes files through Foundation, for the file supervisor's tests.
@@ -157,7 +176,8 @@ let package = Package(
             path: "Sources/Tools/launch-bench"),
 
         .testTarget(name: "UpgradeContractTests", dependencies: ["UpgradeContract"]),
-        .testTarget(name: "SimRuntimeTests", dependencies: ["SimRuntime", "TestSupport", "CSHA256"]),
+        .testTarget(name: "FileUtilityTests", dependencies: ["FileUtility", "TestSupport", "CSHA256"]),
+        .testTarget(name: "SimRuntimeTests", dependencies: ["SimRuntime", "TestSupport"]),
         .testTarget(name: "SimSecurityTests", dependencies: ["SimSecurity", "TestSupport"]),
         // The same iOS-style wrapper compiled in both language modes: only its import line differs from iOS code.
         .testTarget(name: "SimSecurityCompatTests", dependencies: ["SimSecurity"]),
@@ -182,7 +202,9 @@ let package = Package(
         // The gate from Swift through the public API alone (a plain import, no @testable).
         .testTarget(name: "ReleaseGateAPITests", dependencies: ["UpgradeRunner", "TestSupport"]),
         .testTarget(
-            name: "UpgradeRunnerTests", dependencies: ["UpgradeRunner", "TestSupport"], exclude: ["Golden", "Gate/Golden"]),
+            name: "UpgradeRunnerTests",
+            dependencies: ["UpgradeRunner", "GateExecution", "GateModel", "SimDevice", "SimRuntime", "SimSecurity", "TestSupport"],
+            exclude: ["Golden", "Gate/Golden"]),
     ]
 )
 

@@ -1,3 +1,4 @@
+import FileUtility
 import Foundation
 
 /// The kinds of container a device holds, as MobileContainerManager names them.

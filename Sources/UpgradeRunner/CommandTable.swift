@@ -1,3 +1,5 @@
+import GateExecution
+import GateModel
 /// A command of the tool: its spec, the typed options it reads from the command line, and what it does.
 struct Command: Sendable {
     let spec: CommandSpec

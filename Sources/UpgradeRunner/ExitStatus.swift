@@ -1,4 +1,6 @@
 import Entitlements
+import GateExecution
+import GateModel
 import SimDevice
 
 /// The exit codes of DESIGN.md, and the one function that turns an error into a message and a code.
@@ -22,7 +24,7 @@ public enum ExitStatus {
         case let error as UsageError: (error.description, usage)
         case let error as EntitlementsError: (error.description, usage)
         case let error as DeviceError: (error.description, error.isEnvironmentFailure ? unknown : usage)
-        case let error as GateError: (error.description, error.isEnvironmentFailure ? unknown : usage)
+        case let error as GateError: (error.commandLineDescription, error.isEnvironmentFailure ? unknown : usage)
         case let error as CommandFailure: (error.message, error.code)
         default: ("\(error)", unknown)
         }

@@ -1,4 +1,6 @@
 import Foundation
+import GateExecution
+import GateModel
 import SimDevice
 
 /// One parsed command line's positional arguments and what a command needs to run it. Its options

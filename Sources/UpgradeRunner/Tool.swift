@@ -1,4 +1,6 @@
 import Foundation
+import GateExecution
+import GateModel
 
 /// Runs the `upgrade-runner` command line with `arguments` (argv, the program name first) and
 /// returns the exit code: 0 pass, 1 fail, 2 bad usage or bad input, 3 unknown.

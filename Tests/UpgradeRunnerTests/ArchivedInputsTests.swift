@@ -1,7 +1,9 @@
 import Foundation
+@testable import GateExecution
+@testable import GateModel
 import SimDevice
-import Testing
 import TestSupport
+import Testing
 @testable import UpgradeRunner
 
 /// `gate --archive-inputs` and `replay` from the artifacts alone: a real Ledger gate, moved to an

@@ -1,6 +1,8 @@
 import Foundation
-import Testing
+@testable import GateExecution
+@testable import GateModel
 import TestSupport
+import Testing
 @testable import UpgradeRunner
 
 /// `builds`: the listing, an executable that is not built, and malformed build folders.

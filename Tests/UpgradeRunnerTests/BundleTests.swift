@@ -1,6 +1,8 @@
 import Foundation
-import Testing
+@testable import GateExecution
+@testable import GateModel
 import TestSupport
+import Testing
 @testable import UpgradeRunner
 
 /// The formats a bundle is made of, on literal bytes: ustar entries and stored-block gzip round-trip,

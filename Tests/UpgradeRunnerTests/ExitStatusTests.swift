@@ -1,7 +1,9 @@
 import Foundation
+@testable import GateExecution
+@testable import GateModel
 import SimDevice
-import Testing
 import TestSupport
+import Testing
 @testable import UpgradeRunner
 
 /// One function, ``ExitStatus/report(_:)``, turns every error into its one line and exit code: 2 for bad usage or

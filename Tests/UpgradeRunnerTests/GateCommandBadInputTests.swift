@@ -1,6 +1,8 @@
 import Foundation
-import Testing
+@testable import GateExecution
+@testable import GateModel
 import TestSupport
+import Testing
 @testable import UpgradeRunner
 
 /// The gate's bad inputs of issue 4 that this CLI owns: `--shard` and an output folder in use.

@@ -1,6 +1,8 @@
 import Foundation
-import Testing
+@testable import GateExecution
+@testable import GateModel
 import TestSupport
+import Testing
 @testable import UpgradeRunner
 
 /// `merge DIR... --out DIR` through the command line, on shard folders written without running apps.

@@ -1,3 +1,5 @@
+@testable import GateExecution
+@testable import GateModel
 import Testing
 @testable import UpgradeRunner
 

@@ -1,8 +1,10 @@
 import Foundation
+@testable import GateExecution
+@testable import GateModel
 import SimDevice
 import SimRuntime
-import Testing
 import TestSupport
+import Testing
 @testable import UpgradeRunner
 
 /// Run folders, builds and refusal checks shared by the tests of replay, merge, builds, scan-secrets and gate.

@@ -1,7 +1,9 @@
 import Foundation
+@testable import GateExecution
+@testable import GateModel
 import SimRuntime
-import Testing
 import TestSupport
+import Testing
 @testable import UpgradeRunner
 
 /// `gate --runtimes`: the plan (every unit on each runtime, shards dealt across runtimes), the names
@@ -29,7 +31,7 @@ import TestSupport
         ] {
             #expect(throws: GateError.self) { try RuntimeVersion.parseList(text) }
             do { _ = try RuntimeVersion.parseList(text) } catch {
-                #expect(error.description.hasPrefix("--runtimes: \"\(text)\" \(reason)"), "\(error)")
+                #expect(ExitStatus.report(error).message.hasPrefix("--runtimes: \"\(text)\" \(reason)"), "\(error)")
             }
         }
     }

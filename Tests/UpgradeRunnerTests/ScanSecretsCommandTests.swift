@@ -1,6 +1,8 @@
 import Foundation
-import Testing
+@testable import GateExecution
+@testable import GateModel
 import TestSupport
+import Testing
 @testable import UpgradeRunner
 
 /// `scan-secrets DIR`: the run's case secrets, each leak named by file, index, label and encoding, never the value.

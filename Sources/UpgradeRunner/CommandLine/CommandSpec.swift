@@ -1,3 +1,5 @@
+import GateExecution
+import GateModel
 /// One option of a command: what the parser accepts and what the help text shows, from one table.
 struct OptionSpec: Sendable, Equatable {
     /// The long name with its dashes, such as `--json`.

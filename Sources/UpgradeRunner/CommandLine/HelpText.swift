@@ -1,3 +1,5 @@
+import GateExecution
+import GateModel
 /// Help text, made from the same ``CommandSpec`` values that the parser reads.
 enum HelpText {
     static let tool = "upgrade-runner"

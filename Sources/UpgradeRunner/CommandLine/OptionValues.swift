@@ -1,4 +1,6 @@
 import Foundation
+import GateExecution
+import GateModel
 
 /// The options of one command line, read by the ``OptionSpec`` values its command declares: there is
 /// no string key to mistype, and reading an option that is not in the command's spec is a programming

@@ -1,3 +1,5 @@
+import GateExecution
+import GateModel
 /// Stage one of parsing: the words after the command, sorted into options, flags, positionals and
 /// pass-through arguments, checked against the command's spec but not yet given meaning.
 ///

@@ -1,3 +1,5 @@
+import GateExecution
+import GateModel
 /// A command line that cannot be run as written. Each case names the flag, argument or word.
 enum UsageError: Error, Equatable, CustomStringConvertible {
     case missingCommand
@@ -34,30 +36,8 @@ enum UsageError: Error, Equatable, CustomStringConvertible {
         }
     }
 
-    /// `value` in quotes as it can stand in a one-line message: control characters escaped
-    /// (`\n`, `\u{7}`), and a value longer than 256 characters (no path is) cut to its first 40 with
-    /// the length said.
-    static func quoted(_ value: String) -> String {
-        var shown = ""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\n": shown += "\\n"
-            case "\r": shown += "\\r"
-            case "\t": shown += "\\t"
-            case "\"": shown += "\\\""
-            case "\\": shown += "\\\\"
-            default:
-                if scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format {
-                    shown += "\\u{\(String(scalar.value, radix: 16))}"
-                } else {
-                    shown.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        let characters = Array(shown)
-        guard characters.count > 256 else { return "\"" + shown + "\"" }
-        return "\"" + String(characters.prefix(40)) + "…\" (\(value.count) characters)"
-    }
+    /// `value` in quotes as it can stand in a one-line message (``QuotedValue/text(_:)``).
+    static func quoted(_ value: String) -> String { QuotedValue.text(value) }
 
     /// The closest of `candidates` to `word`, when it is close enough to be a likely typo.
     static func suggestion(for word: String, among candidates: [String]) -> String? {

@@ -1,4 +1,6 @@
 import Foundation
+import GateExecution
+import GateModel
 
 /// `upgrade-runner bundle DIR -o FILE.tar.gz`: a run's artifacts and inputs in one file to hand over.
 enum BundleCommand {

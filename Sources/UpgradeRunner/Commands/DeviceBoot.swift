@@ -1,3 +1,5 @@
+import GateExecution
+import GateModel
 import SimDevice
 
 enum DeviceBoot {

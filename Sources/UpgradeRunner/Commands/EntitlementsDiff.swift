@@ -1,5 +1,7 @@
 import Entitlements
 import Foundation
+import GateExecution
+import GateModel
 import SimDevice
 
 enum EntitlementsDiff {

@@ -1,3 +1,5 @@
+import GateExecution
+import GateModel
 /// The options both `entitlements` verbs take for the variables of Xcode `.entitlements` files, from one table so
 /// `diff` and `show` cannot drift apart.
 enum EntitlementsOptions {

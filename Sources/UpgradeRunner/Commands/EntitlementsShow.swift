@@ -1,5 +1,7 @@
 import Entitlements
 import Foundation
+import GateExecution
+import GateModel
 
 enum EntitlementsShow {
     static let inputArgument = ArgumentSpec(

@@ -1,4 +1,6 @@
 import Foundation
+import GateExecution
+import GateModel
 import SimDevice
 import SimRuntime
 
@@ -41,22 +43,22 @@ enum GateCommand {
     }
 
     /// Parses `--routes`: routes separated by commas, each builds joined by `>` or `-to-`.
-    /// - Throws: ``GateError/invalidValue(flag:value:reason:)`` naming the flag and the route, for an
+    /// - Throws: ``GateError/invalidValue(field:value:reason:)`` naming the flag and the route, for an
     ///   empty list, a route of fewer than two builds, a bad build id or a build named twice in a route.
     static func parseRoutes(_ text: String) throws(GateError) -> [BuildPair] {
         var routes: [BuildPair] = []
         for entry in text.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
             let spelled = entry.trimmingCharacters(in: .whitespaces)
             guard let route = BuildPair(routeText: entry) else {
-                throw .invalidValue(flag: "--routes", value: spelled, reason: "names fewer than two builds")
+                throw .invalidValue(field: .routes, value: spelled, reason: "names fewer than two builds")
             }
             for (index, id) in route.builds.enumerated() {
                 do { try BuildPair.validate(buildID: id) } catch {
                     guard case .invalidBuildID(_, let why) = error else { throw error }
-                    throw .invalidValue(flag: "--routes", value: spelled, reason: "names build \"\(id)\", which \(why)")
+                    throw .invalidValue(field: .routes, value: spelled, reason: "names build \"\(id)\", which \(why)")
                 }
                 if route.builds[..<index].contains(id) {
-                    throw .invalidValue(flag: "--routes", value: spelled, reason: "names build \"\(id)\" twice")
+                    throw .invalidValue(field: .routes, value: spelled, reason: "names build \"\(id)\" twice")
                 }
             }
             if !routes.contains(route) { routes.append(route) }
@@ -66,7 +68,7 @@ enum GateCommand {
 
     /// The builds `routes` name, each once, ordered by build number, checked against the catalogue
     /// and each route's own order.
-    /// - Throws: ``GateError/invalidValue(flag:value:reason:)`` naming `--routes` and the route, for a
+    /// - Throws: ``GateError/invalidValue(field:value:reason:)`` naming `--routes` and the route, for a
     ///   build the catalogue does not hold or a route against build order.
     static func orderedBuilds(of routes: [BuildPair], catalog: BuildCatalog) throws -> [String] {
         var resolved: [String: Build] = [:]
@@ -75,10 +77,10 @@ enum GateCommand {
             for id in route.builds where resolved[id] == nil {
                 do { resolved[id] = try catalog.build(id) } catch {
                     throw GateError.invalidValue(
-                        flag: "--routes", value: text, reason: "names unknown build \"\(id)\" (\(error))")
+                        field: .routes, value: text, reason: "names unknown build \"\(id)\" (\(error))")
                 }
             }
-            try GateRequest.checkOrder(route.builds, resolved, flag: "--routes", value: text)
+            try GateRequest.checkOrder(route.builds, resolved, field: .routes, value: text)
         }
         return resolved.keys.sorted {
             BuildManifest.compareBuildNumbers(resolved[$0]!.manifest.buildNumber, resolved[$1]!.manifest.buildNumber)
@@ -154,7 +156,7 @@ struct RunOptions {
         }
         path = BuildPair(old: old, new: new)
         scenarios =
-            try options.value(RunCommand.scenario).map { try Scenario.parseList($0, flag: "--scenario") }
+            try options.value(RunCommand.scenario).map { try Scenario.parseList($0, field: .named("--scenario")) }
             ?? [old == nil ? .freshInstall : .upgrade]
         for id in path.builds { try BuildPair.validate(buildID: id) }
         settings = try GateSettings(options, source: BuildSource(options))
@@ -256,59 +258,4 @@ struct GateSettings {
         if !quiet { console.error("artifacts: \(out)") }
         return report.verdict.exitCode
     }
-}
-
-/// The runner's version, recorded in run.json.
-public enum UpgradeRunnerVersion {
-    public static let current = "0.1.0"
-}
-
-/// SIGINT and SIGTERM end the runner with exit code 3 (UNKNOWN): the artifacts on disk already say
-/// UNKNOWN until the run completes. The signal handler only writes the signal number to a pipe; a
-/// thread waiting on the pipe removes the run's temporary devices (their keychains hold the case's
-/// secrets in the clear) and exits, outside the signal handler.
-enum InterruptHandling {
-    nonisolated(unsafe) private static var pipeEnds: [Int32] = [-1, -1]
-    private static let state = NSLock()
-    nonisolated(unsafe) private static var interrupting = false
-
-    /// Blocks for good while an interrupt is being handled: the handler ends the process with exit
-    /// code 3 once the apps are stopped and the devices removed, and the run must not end first
-    /// with its own exit code while that removal is under way.
-    static func waitIfInterrupted() {
-        guard state.withLock({ interrupting }) else { return }
-        while true { pause() }
-    }
-
-    private static let installed: Void = {
-        guard pipe(&pipeEnds) == 0 else { return }
-        let reader = pipeEnds[0]
-        let thread = Thread {
-            var received: Int32 = 0
-            while read(reader, &received, MemoryLayout<Int32>.size) < 0 && errno == EINTR {}
-            state.withLock { interrupting = true }
-            LaunchedProcesses.stopAll()
-            usleep(20_000)  // the kernel tears the killed apps down; none writes after this
-            TemporaryDevices.removeAll()
-            let message = "upgrade-runner: interrupted by signal \(received); the verdict is UNKNOWN\n"
-            _ = message.withCString { write(2, $0, strlen($0)) }
-            _exit(3)
-        }
-        thread.start()
-        // A parent may have started us with these signals blocked (Foundation's Process does, from
-        // some threads); a blocked SIGTERM would stay pending while the run went on to a verdict.
-        var unblocked = sigset_t()
-        sigemptyset(&unblocked)
-        sigaddset(&unblocked, SIGINT)
-        sigaddset(&unblocked, SIGTERM)
-        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
-        for signalNumber in [SIGINT, SIGTERM] {
-            signal(signalNumber) { received in
-                var number = received
-                _ = write(InterruptHandling.pipeEnds[1], &number, MemoryLayout<Int32>.size)
-            }
-        }
-    }()
-
-    static func install() { installed }
 }

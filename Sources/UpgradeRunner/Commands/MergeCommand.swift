@@ -1,4 +1,6 @@
 import Foundation
+import GateExecution
+import GateModel
 
 /// `upgrade-runner merge DIR... --out DIR`: joins the artifacts of a sharded gate into one verdict.
 enum MergeCommand {

@@ -1,4 +1,6 @@
 import Foundation
+import GateExecution
+import GateModel
 import SimDevice
 import SimRuntime
 

@@ -1,4 +1,6 @@
 import Foundation
+import GateExecution
+import GateModel
 import SimDevice
 
 /// `upgrade-runner replay DIR`: reruns an archived run from its run.json and compares the status files.

@@ -1,4 +1,6 @@
 import Foundation
+import GateExecution
+import GateModel
 
 /// `upgrade-runner scan-secrets DIR`: the gate's leak scan on its own.
 enum ScanSecretsCommand {

@@ -1,4 +1,6 @@
 import Foundation
+import GateExecution
+import GateModel
 import SimDevice
 import SimRuntime
 
@@ -69,26 +71,13 @@ struct CellExecution {
     /// Seconds before a hanging app launch is killed (default: 30).
     var timeout: Double
 
-    static let jobsRange = 1...64
-    static let timeoutRange = 1...3600
-
     init(_ options: OptionValues) throws(UsageError) {
-        jobs = try options.integer(CommonOptions.jobs, in: Self.jobsRange) ?? ProcessInfo.processInfo.activeProcessorCount
-        timeout = Double(try options.integer(CommonOptions.timeout, in: Self.timeoutRange) ?? 30)
-    }
-
-    /// Checks a Swift caller's jobs and timeout (the command line's are checked as they are read).
-    static func check(jobs: Int, timeout: Double) throws(UsageError) {
-        guard jobsRange.contains(jobs) else { throw OptionValues.outOfRange(String(jobs), CommonOptions.jobs, jobsRange) }
-        guard Double(timeoutRange.lowerBound) <= timeout, timeout <= Double(timeoutRange.upperBound) else {
-            throw .invalidValue(
-                String(timeout), for: CommonOptions.timeout.name,
-                reason: "is not a number of seconds from \(timeoutRange.lowerBound) to \(timeoutRange.upperBound)")
-        }
+        jobs = try options.integer(CommonOptions.jobs, in: RequestLimits.jobs) ?? ProcessInfo.processInfo.activeProcessorCount
+        timeout = Double(try options.integer(CommonOptions.timeout, in: RequestLimits.timeout) ?? 30)
     }
 }
 
-/// `--case-id`: 1 to ``maximumLength`` ASCII letters, digits, `-` and `_`, starting with a letter or
+/// `--case-id`: 1 to ``RequestLimits/caseIDLength`` ASCII letters, digits, `-` and `_`, starting with a letter or
 /// digit (it becomes a launch argument, a part of service and account names and of file names, so it
 /// may not start with `-`); random when not given.
 enum CaseIDOption {
@@ -98,25 +87,9 @@ enum CaseIDOption {
         return try valid(given)
     }
 
-    /// The longest case id: enough for a CI run id with a prefix, short enough for the keychain
-    /// account names and file names it becomes part of.
-    static let maximumLength = 64
-
+    /// The case id `text`, checked (``RequestLimits/caseIDProblem(_:)``).
     static func valid(_ text: String) throws(UsageError) -> String {
-        let bytes = Array(text.utf8)
-        func isAlphanumeric(_ byte: UInt8) -> Bool {
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-        }
-        guard let first = bytes.first, isAlphanumeric(first),
-            bytes.allSatisfy({ isAlphanumeric($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") })
-        else {
-            throw .invalidValue(
-                text, for: "--case-id", reason: "must be ASCII letters, digits, - and _, starting with a letter or digit")
-        }
-        guard bytes.count <= maximumLength else {
-            throw .invalidValue(text, for: "--case-id", reason: "is longer than \(maximumLength) characters")
-        }
+        if let reason = RequestLimits.caseIDProblem(text) { throw .invalidValue(text, for: "--case-id", reason: reason) }
         return text
     }
 }

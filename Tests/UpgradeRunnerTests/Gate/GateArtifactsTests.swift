@@ -1,7 +1,9 @@
 import Foundation
+@testable import GateExecution
+@testable import GateModel
 import SimRuntime
-import Testing
 import TestSupport
+import Testing
 @testable import UpgradeRunner
 
 /// A small gate with one of everything: a PASS path, a FAIL, an UNKNOWN (a cell that never ran),
@@ -28,10 +30,12 @@ enum SampleGate {
                 findings.append(
                     GateFinding(
                         .readsOldData, path: cell.path, scenario: cell.scenario, item: "refreshToken", verdict: .fail,
-                        operation: "SecItemCopyMatching", status: -25300, runtime: runtime,
-                        detail:
-                            "seeded in preferences by v1, found in neither the keychain nor preferences <after> \"migration\" & | sweep"
-                    ))
+                        operation: "SecItemCopyMatching", status: -25300, runtime: runtime, detail: "",
+                        message: GateFinding.describe(
+                            item: "refreshToken", operation: "SecItemCopyMatching", status: -25300, runtime: runtime,
+                            detail:
+                                "seeded in preferences by v1, found in neither the keychain nor preferences <after> \"migration\" & | sweep",
+                            statusText: GateFinding.statusText)))
                 continue
             }
             findings.append(

@@ -1,4 +1,6 @@
 import Foundation
+@testable import GateExecution
+@testable import GateModel
 import SimRuntime
 import Testing
 @testable import UpgradeRunner
@@ -71,15 +73,19 @@ import Testing
 
     @Test("a finding's message names item, operation, status with its name and runtime")
     func findingMessage() {
+        let named = GateFinding.describe(
+            item: "authToken", operation: "SecItemCopyMatching", status: -25300, runtime: RuntimeVersion(major: 17, minor: 5),
+            detail: "the migrated item is missing", statusText: GateFinding.statusText)
+        #expect(
+            named == "authToken: SecItemCopyMatching answered -25300 (errSecItemNotFound) on iOS 17.5: the migrated item is missing")
+        // The model alone has no keychain: its default message gives the bare number.
         let finding = GateFinding(
             .readsOldData, path: "v1-to-v2", scenario: .upgrade, item: "authToken", verdict: .fail,
             operation: "SecItemCopyMatching", status: -25300, runtime: RuntimeVersion(major: 17, minor: 5),
             detail: "the migrated item is missing")
-        #expect(
-            finding.message
-                == "authToken: SecItemCopyMatching answered -25300 (errSecItemNotFound) on iOS 17.5: the migrated item is missing"
-        )
-        let unnamed = GateFinding.describe(item: nil, operation: "SecItemAdd", status: -1, runtime: nil, detail: "line\nbreak")
+        #expect(finding.message == "authToken: SecItemCopyMatching answered -25300 on iOS 17.5: the migrated item is missing")
+        let unnamed = GateFinding.describe(
+            item: nil, operation: "SecItemAdd", status: -1, runtime: nil, detail: "line\nbreak", statusText: GateFinding.statusText)
         #expect(unnamed == "SecItemAdd answered -1: line break")
     }
 
@@ -88,7 +94,7 @@ import Testing
         #expect(try Scenario.parseList("upgrade,relaunch,upgrade") == [.upgrade, .relaunch])
         #expect(
             throws: GateError.invalidValue(
-                flag: "--scenarios", value: "upgrade,upgrades", reason: "names unknown scenario \"upgrades\"")
+                field: .scenarios, value: "upgrade,upgrades", reason: "names unknown scenario \"upgrades\"")
         ) {
             try Scenario.parseList("upgrade,upgrades")
         }

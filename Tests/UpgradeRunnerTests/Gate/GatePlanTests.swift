@@ -1,7 +1,9 @@
 import Foundation
+@testable import GateExecution
+@testable import GateModel
 import SimRuntime
-import Testing
 import TestSupport
+import Testing
 @testable import UpgradeRunner
 
 @Suite struct GatePlanTests {
@@ -34,7 +36,11 @@ import TestSupport
         ])
     func badBuilds(builds: [String], message: String) {
         #expect(throws: GateError.self) { try GatePlan.defaultPaths(builds: builds) }
-        do { _ = try GatePlan.defaultPaths(builds: builds) } catch { #expect(error.description == message) }
+        // The model names the field; the command line (ExitStatus.report) the flag.
+        do { _ = try GatePlan.defaultPaths(builds: builds) } catch {
+            #expect(ExitStatus.report(error).message == message)
+            #expect(error.description == message.replacingOccurrences(of: "--builds:", with: "builds:"))
+        }
     }
 
     @Test("upgrade runs on adjacent pairs, skip-version on the others, fresh-install on none-to-X")
@@ -108,7 +114,8 @@ import TestSupport
             try GatePlan(builds: ["v1", "v2", "v3"], routes: [BuildPair(route: route)], scenarios: [.upgrade])
         }
         do { _ = try GatePlan(builds: ["v1", "v2", "v3"], routes: [BuildPair(route: route)], scenarios: [.upgrade]) } catch {
-            #expect(error.description == message)
+            #expect(ExitStatus.report(error).message == message)
+            #expect(error.description == message.replacingOccurrences(of: "--routes:", with: "routes:"))
         }
     }
 
@@ -158,8 +165,11 @@ import TestSupport
             ("99999999999999999999/3", "is not I/N (two whole numbers, such as 1/4)"),
         ])
     func shardRefused(text: String, reason: String) {
-        #expect(throws: GateError.invalidValue(flag: "--shard", value: text, reason: reason)) { try ShardSpec(parsing: text) }
-        #expect(ExitStatus.report(GateError.invalidValue(flag: "--shard", value: text, reason: reason)).code == 2)
+        let error = GateError.invalidValue(field: .shard, value: text, reason: reason)
+        #expect(throws: error) { try ShardSpec(parsing: text) }
+        // The model names the field; the command line names the flag that sets it.
+        #expect(error.description == "shard: \"\(text)\" \(reason)")
+        #expect(ExitStatus.report(error) == ("--shard: \"\(text)\" \(reason)", 2))
     }
 
     @Test("shards partition the plan, deterministically and evenly", arguments: [1, 2, 3, 7, 40])

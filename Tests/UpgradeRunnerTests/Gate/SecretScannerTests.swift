@@ -1,6 +1,8 @@
 import Foundation
-import Testing
+@testable import GateExecution
+@testable import GateModel
 import TestSupport
+import Testing
 @testable import UpgradeRunner
 
 @Suite struct SecretScannerTests {

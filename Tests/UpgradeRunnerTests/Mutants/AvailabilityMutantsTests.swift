@@ -1,6 +1,8 @@
 import Foundation
-import Testing
+@testable import GateExecution
+@testable import GateModel
 import TestSupport
+import Testing
 @testable import UpgradeRunner
 
 /// The known-bad builds of keeps-availability, the malformed matrix and the reinstall's hard items:

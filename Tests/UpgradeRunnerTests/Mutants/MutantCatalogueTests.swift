@@ -1,7 +1,9 @@
 import Foundation
+@testable import GateExecution
+@testable import GateModel
 import SimDevice
-import Testing
 import TestSupport
+import Testing
 @testable import UpgradeRunner
 
 /// The known-bad catalogue in the repository's builds/mutants/: every build resolves and says what must catch it.

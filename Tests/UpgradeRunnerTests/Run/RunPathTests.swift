@@ -1,4 +1,6 @@
 import Foundation
+@testable import GateExecution
+@testable import GateModel
 import SimRuntime
 import TestSupport
 import Testing

@@ -1,0 +1,86 @@
+import FileUtility
+import Foundation
+import GateModel
+import SimDevice
+import SimRuntime
+
+/// Before a run writes anything, each of its builds is launched once on a scratch device (a verify
+/// launch for a case of its own, on an empty device), to prove that it is an app build of this
+/// contract: it must leave a status file, and the file must decode with the contract version this
+/// runner speaks. A build that is not (any executable that does not link AppHarness, a build of
+/// an older or newer harness) is bad input, named before any cell runs.
+enum BuildPreflight {
+    /// The case id of the preflight launch (its own, so it touches no case's data).
+    static let caseID = "preflight"
+
+    /// Launches every build of `builds` once; throws for the first that is not an app build. A
+    /// build whose executable (the same file, unchanged) already passed on this runtime in this
+    /// process is not launched again: `mutants` runs dozens of gates over the same released builds.
+    /// - Throws: ``GateError/malformed(path:reason:)`` naming the build, the status file and the field.
+    static func check(_ builds: [Build], runtime: RuntimeVersion, timeout: Double) throws {
+        // Each build's key is taken once, before its launch: a build whose executable changes
+        // during the check is not recorded as passed in its new state.
+        let unchecked = builds.sorted(by: { $0.manifest.id < $1.manifest.id }).map { ($0, Passed($0, runtime: runtime)) }
+            .filter { !passed.contains($0.1) }
+        guard !unchecked.isEmpty else { return }
+        // On the temporary folder, not the devices' memory file system: the products' file system
+        // as a rule, so that its few installs hard-link the executables instead of copying them.
+        let root = NSTemporaryDirectory() + TemporaryDevices.prefix + "\(getpid())-preflight-\(UUID().uuidString)"
+        try TemporaryDevices.create(root)
+        defer { TemporaryDevices.remove(root) }
+        let devices = DeviceSet(root: root)
+        // Side by side, each on its own device; the error thrown is the first build's in id order.
+        _ = try Slots.map(unchecked) { build, key throws(any Error) in
+            try check(build, devices: devices, runtime: runtime, timeout: timeout)
+            passed.insert(key)
+        }
+    }
+
+    /// A build that passed: its manifest's folder, its executable's path and state, the runtime.
+    private struct Passed: Hashable {
+        var folder: String, executable: String, runtime: String, state: FileIdentity?
+
+        init(_ build: Build, runtime: RuntimeVersion) {
+            folder = build.folder
+            executable = build.executablePath
+            self.runtime = runtime.description
+            state = FileIdentity(path: build.executablePath)
+        }
+    }
+
+    private static let passed = PassedBuilds()
+
+    private final class PassedBuilds: @unchecked Sendable {
+        private let lock = NSLock()
+        private var builds: Set<Passed> = []
+        func contains(_ build: Passed) -> Bool { lock.withLock { builds.contains(build) } }
+        func insert(_ build: Passed) { _ = lock.withLock { builds.insert(build) } }
+    }
+
+    private static func check(_ build: Build, devices: DeviceSet, runtime: RuntimeVersion, timeout: Double) throws {
+        let session = try devices.create(name: "preflight-\(build.manifest.id)", runtime: runtime).acquire()
+        defer {
+            try? session.delete()
+            session.release()
+        }
+        try session.boot()
+        _ = try session.install(build)
+        let arguments = [LaunchMode.verify.argument!, LaunchMode.caseIDArgument, caseID]
+        let result = try session.launch(
+            build.manifest.bundleID, LaunchOptions(arguments: arguments, timeout: timeout))
+        let what = "build \(build.manifest.id) (\(build.executablePath))"
+        guard let data = result.statusFile else {
+            throw GateError.malformed(
+                path: build.folder + "/build.json",
+                reason: "\(what) left no status file \(LaunchStatus.relativePath) (its launch \(result.termination)): "
+                    + "it is not an app build (an app build links AppHarness and runs Harness.main)")
+        }
+        do {
+            _ = try LaunchStatus.decode(data)
+        } catch {
+            throw GateError.malformed(
+                path: build.folder + "/build.json",
+                reason: "\(what): its status file \(LaunchStatus.relativePath): \(JSONProblem.describe(error))")
+        }
+    }
+}

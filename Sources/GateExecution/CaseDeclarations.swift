@@ -1,0 +1,93 @@
+import Foundation
+import GateModel
+import SimDevice
+import SimRuntime
+import SimSecurity
+
+/// What a cell's builds declare they keep (their manifests' `keeps`), resolved for one case: the
+/// labels of the secrets, and the bookkeeping items the runner leaves alone where it removes data.
+/// Every scenario, checker, snapshot and leak scan works from this, never from a build's names.
+struct CaseDeclarations: Sendable {
+    let caseID: String
+    /// The old build's declaration (empty for a fresh install or a build that declares nothing).
+    let old: BuildDeclaration
+    let new: BuildDeclaration
+
+    init(old: Build?, new: Build, caseID: String) {
+        self.init(caseID: caseID, old: old?.manifest.keeps, new: new.manifest.keeps)
+    }
+
+    /// The declarations `old` and `new` (nil: nothing declared), resolved for `caseID`.
+    init(caseID: String, old: BuildDeclaration?, new: BuildDeclaration?) {
+        self.caseID = caseID
+        self.old = (old ?? BuildDeclaration(secrets: [])).resolved(caseID: caseID)
+        self.new = (new ?? BuildDeclaration(secrets: [])).resolved(caseID: caseID)
+    }
+
+    /// No declaration at all (evidence made by hand, in tests).
+    static let none = CaseDeclarations(caseID: "", old: nil, new: nil)
+
+    /// Every secret label either build declares: the old build's in its order, then the new build's others.
+    var secretLabels: [String] {
+        var labels = old.secretLabels
+        for label in new.secretLabels where !labels.contains(label) { labels.append(label) }
+        return labels
+    }
+
+    /// Whether `name` (a status item's name) is a declared secret of either build.
+    func isSecret(_ name: String) -> Bool { old.secret(name) != nil || new.secret(name) != nil }
+
+    /// The labels, among `names`, that the old build declares as secrets (what its seed launch seeded).
+    func seeded(_ names: [String]) -> [String] { Set(names.filter { old.secret($0) != nil }).sorted() }
+
+    /// Whether a keychain item is one of either build's bookkeeping items (same class, service or
+    /// server, and account; any access group).
+    func isBookkeeping(_ item: KeychainItemRecord) -> Bool {
+        (old.bookkeeping + new.bookkeeping).contains { declared in
+            guard case .keychain(let key) = declared.store else { return false }
+            return Self.matches(key, item)
+        }
+    }
+
+    /// The keychain item the new build declares for `label` (a secret or a bookkeeping item).
+    func newKeychainItem(_ label: String) -> KeychainItemDeclaration? {
+        for item in new.secrets + new.bookkeeping where item.label == label {
+            if case .keychain(let key) = item.store { return key }
+        }
+        return nil
+    }
+
+    /// Whether `item` on the device is the declared item `key`.
+    static func matches(_ key: KeychainItemDeclaration, _ item: KeychainItemRecord) -> Bool {
+        guard key.itemClass == item.itemClass, key.account == (item.account ?? "") else { return false }
+        if let accessGroup = key.accessGroup, accessGroup != item.accessGroup { return false }
+        switch item.itemClass {
+        case "inet": return key.server == item.attributes["srvr"]
+        default: return key.service == item.service
+        }
+    }
+
+    /// The label a store operation's subject belongs to, in either declaration (nil: not a declared item).
+    func label(of subject: SeamSubject) -> String? {
+        for item in old.secrets + new.secrets + old.bookkeeping + new.bookkeeping {
+            switch item.store {
+            case .preference(let key, _) where subject.store == "preferences" && subject.name == key: return item.label
+            case .propertyList(let file, _) where subject.store == "file" && subject.name == file: return item.label
+            case .archive(let file, _) where subject.store == "file" && subject.name == file: return item.label
+            case .appGroupFile(_, let file) where subject.store == "file" && subject.name?.hasSuffix(file) == true:
+                return item.label
+            case .keychain(let key)
+            where subject.store == key.itemClass && subject.account == key.account
+                && (subject.service == key.service || subject.service == key.server):
+                return item.label
+            default: continue
+            }
+        }
+        return nil
+    }
+
+    /// The secret labels any of `builds` declares, sorted (for the leak scan of a whole run).
+    static func secretLabels(of builds: some Sequence<Build>) -> [String] {
+        Set(builds.flatMap { $0.manifest.keeps?.secretLabels ?? [] }).sorted()
+    }
+}

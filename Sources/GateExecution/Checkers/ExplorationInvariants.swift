@@ -1,0 +1,119 @@
+import Foundation
+import GateModel
+import SimRuntime
+import SimSecurity
+
+/// Judges an exploration attempt's record (``AttemptRecord``) against the invariants of DESIGN.md:
+/// (I1) every seeded secret is in the new item or the legacy location, never neither; (I2) what a
+/// status file reported written exists; (I3) after a clean run the legacy plaintext is gone; (I4)
+/// another launch changes nothing; (I6) a crash during recovery still satisfies I1. After recovery
+/// the verify launch must read every seeded secret, and every launch's status file must be honest
+/// (``StatusHonesty``). The outcome is the attempt of attempts.json, which crash-safe,
+/// locked-launch-safe, reads-old-data and honest-status report on (``CellEvidence/explorationFindings(_:counting:)``).
+enum ExplorationInvariants {
+    /// The judged attempt of `record`, the case's builds declaring what each secret's items are.
+    static func judge(_ record: AttemptRecord, declarations: CaseDeclarations) -> ExplorationAttempt {
+        var attempt = ExplorationAttempt(id: record.id)
+        attempt.coveredBy = record.coveredBy
+        attempt.log = record.log
+        if let seeded = record.seeded {
+            if seeded.isEmpty { attempt.unknown("the old build's seed launch reported no secret written") }
+            for step in record.steps { judge(step, seeded: seeded, declarations: declarations, &attempt) }
+        }
+        if let reason = record.stopped {
+            attempt.unknown("the attempt stopped: \(reason)")
+        } else {
+            for launch in record.launches {
+                for problem in launch.dishonesty { attempt.fail(.honestStatus, "\(launch.stem): \(problem)") }
+            }
+        }
+        if record.interrupted { attempt.interrupted() }
+        return attempt
+    }
+
+    private static func judge(
+        _ step: AttemptRecord.Step, seeded: [String], declarations: CaseDeclarations, _ attempt: inout ExplorationAttempt
+    ) {
+        switch step {
+        case .launch(let launch, let condition):
+            if !launch.exitedCleanly {
+                attempt.fail(condition, "\(launch.stem) \(launch.termination)")
+                attempt.log += ExplorationAttempt.excerpt(launch)
+            } else if launch.status == nil {
+                attempt.fail(condition, "\(launch.stem) wrote no status file")
+            }
+        case .planned(let launch):
+            if launch.mutations.isEmpty {
+                attempt.unknown(
+                    "\(launch.stem) logged no store operation: the seam did not record, so nothing could be explored")
+            }
+        case .located(let places, let when, let crashed):
+            for label in seeded where places[label, default: []].isEmpty {
+                attempt.fail(
+                    .crashSafe,
+                    crashed.flatMap { lossAtCrash(label, $0, declarations) }
+                        ?? "I1 \(label): in neither the keychain nor a legacy store \(when)")
+            }
+        case .itemsAfterRecovery(let items, let recovery):
+            // An item the status names is found by the new build's declaration of that label; an
+            // undeclared one by the account it is named after.
+            for item in recovery.status?.items ?? [] where item.location == .keychain && item.result == .written {
+                let present =
+                    if let declared = declarations.newKeychainItem(item.name) {
+                        items.contains { CaseDeclarations.matches(declared, $0) }
+                    } else {
+                        items.contains { $0.account == item.name }
+                    }
+                if !present {
+                    attempt.fail(.crashSafe, "I2 \(item.name): reported written by \(recovery.stem) but not in the keychain")
+                }
+            }
+        case .relaunched(let before, let after):
+            let changes = CellEvidence.differences(before, after)
+            if !changes.isEmpty {
+                attempt.fail(.crashSafe, "I4 another launch changed the store: " + changes.joined(separator: "; "))
+            }
+        case .verified(let verify):
+            guard let status = verify.status else { return }
+            for label in seeded {
+                let result = CellEvidence.item(label, in: status)
+                if result?.result != .found {
+                    attempt.fail(
+                        .readsOldData,
+                        "\(label): read back as \(result?.result.rawValue ?? "unreported") after recovery"
+                            + (result.map { " (\($0.operation) \(SecurityStatus($0.status)) on \($0.runtime))" } ?? ""))
+                }
+            }
+        case .settled(let places, let migration):
+            guard let migration, [MigrationState.migrated, .upToDate].contains(migration) else { return }
+            for label in seeded where places[label, default: []].contains(.legacy) {
+                attempt.fail(.crashSafe, "I3 \(label): legacy plaintext still present after a clean run")
+            }
+        case .unjudgeable(let reason):
+            attempt.unknown(reason)
+        }
+    }
+
+    /// `I1 apiToken: preferences.write of apiToken (mutation 1) came before any keychain write of
+    /// it; a crash there leaves it in neither place`, when the crash followed a mutation of the lost
+    /// item itself; else the mutation the crash followed. Nil when the launch logged no mutation.
+    static func lossAtCrash(_ label: String, _ crashed: LaunchRecord, _ declarations: CaseDeclarations) -> String? {
+        guard let last = crashed.mutations.last(where: { $0.mutation != nil }), let point = last.mutation else { return nil }
+        let owner = declarations.label(of: last.subject)
+        let what = "\(last.operation.rawValue) of \(owner ?? names(last.subject)) (mutation \(point))"
+        guard owner == label else {
+            return "I1 \(label): in neither the keychain nor a legacy store after a crash right after \(what)"
+        }
+        let keychainWrite = crashed.mutations.dropLast().contains { entry in
+            entry.operation.isKeychain && entry.operation.isMutating && entry.status == 0
+                && entry.injected == nil && declarations.label(of: entry.subject) == label
+        }
+        return keychainWrite
+            ? "I1 \(label): \(what) left it in neither place, though a keychain write of it came first (was it read back?)"
+            : "I1 \(label): \(what) came before any keychain write of it; a crash there leaves it in neither place"
+    }
+
+    private static func names(_ subject: SeamSubject) -> String {
+        [subject.service, subject.account, subject.name].compactMap { $0 }.joined(separator: "/")
+    }
+}

@@ -1,0 +1,67 @@
+import GateModel
+import SimRuntime
+
+/// keeps-availability: a secret the old build could read in a lock state (unlocked, locked after
+/// first unlock, before first unlock) stays readable in it after the upgrade. Judged from the
+/// device first: the lock states of the place the old build kept it in (a keychain item's `pdmn`,
+/// a file's protection class, preferences after first unlock; seed 000's table) must all be lock
+/// states of the place the new build keeps it in. Then by the new build's verify launches while
+/// locked after first unlock and before first unlock: a secret that was readable in that state
+/// must read back `found`; one that was not is not required.
+enum KeepsAvailability: CellChecker {
+    static let condition = GateCondition.keepsAvailability
+
+    static func check(_ evidence: CellEvidence) -> [GateFinding] {
+        if let problems = evidence.launchProblems(condition) { return problems }
+        if let unseeded = evidence.nothingSeeded(condition) { return [unseeded] }
+        let lockedVerifies = evidence.launches(of: evidence.newBuild, .verify).filter { evidence.lockStates[$0.index] != nil }
+        guard !evidence.availability.isEmpty, !lockedVerifies.isEmpty else {
+            return [evidence.finding(condition, .unknown, "the scenario did not reach the locked verify launches")]
+        }
+        var findings: [GateFinding] = []
+        for fact in evidence.availability {
+            guard let old = fact.old else {
+                findings.append(
+                    evidence.finding(
+                        condition, .unknown, item: fact.label, "not found where the old build declares it after the seed"))
+                continue
+            }
+            guard let new = fact.new else {
+                findings.append(
+                    evidence.finding(
+                        condition, .fail, item: fact.label,
+                        "was in \(old.description); not found where the new build declares it after the upgrade"))
+                continue
+            }
+            let lost = old.states.subtracting(new.states)
+            if !lost.isEmpty {
+                findings.append(
+                    evidence.finding(
+                        condition, .fail, item: fact.label,
+                        "no longer readable \(LockAvailability.names(lost)): the old build kept it in \(old.description), "
+                            + "the new build in \(new.description)"))
+            }
+        }
+        for launch in lockedVerifies {
+            guard let state = evidence.lockStates[launch.index], let status = launch.status else { continue }
+            for fact in evidence.availability where fact.old?.states.contains(state) == true {
+                let item = CellEvidence.item(fact.label, in: status)
+                guard item?.result != .found else { continue }
+                findings.append(
+                    evidence.finding(
+                        condition, .fail, item: fact.label, operation: item?.operation, status: item?.status,
+                        "\(launch.stem) \(LockAvailability.name(state)): read back as \(item?.result.rawValue ?? "unreported"); "
+                            + "the old build's \(fact.old?.description ?? "") was readable then"))
+            }
+        }
+        if findings.isEmpty {
+            let kept = evidence.availability.map { "\($0.label) \(LockAvailability.names($0.old?.states ?? []))" }
+            findings.append(
+                evidence.finding(
+                    condition, .pass,
+                    "every secret stays readable where it was: " + kept.joined(separator: "; ")
+                        + "; \(lockedVerifies.count) locked verify launches read them back"))
+        }
+        return findings
+    }
+}

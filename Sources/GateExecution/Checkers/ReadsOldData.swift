@@ -1,0 +1,98 @@
+import GateModel
+import SimRuntime
+
+/// reads-old-data: every secret the old build (a route's first build) seeded is still on the
+/// device where the new build can reach it (the runner looks for its bytes: ground truth first),
+/// and every verify launch of the new build reads it back.
+///
+/// What each must read as: `found` (upgrade, skip-version, relaunch, artefact-window after the
+/// window, and isolation and cleanup before the test's cleanup); `missing` where the scenario's point
+/// is removal: after marker-without-data removed the data, after a reinstall (the old session is
+/// gone), and after the test's cleanup launch (isolation, cleanup: the case's items are removed).
+/// A scenario that changes the device after the upgrade ends with such a verify launch (the final
+/// re-read, ``Scenario/changesStateAfterUpgrade``), so a build that loses a secret on a later launch
+/// fails here. No launch may crash. Where a secret must read `found`, the device is judged first: a
+/// secret in neither a keychain item the new build can reach nor a legacy store after that verify
+/// launch is lost, whatever the app reports (honest-status judges the report itself). The verify
+/// launch upgrade and skip-version repeat with the clock moved is honest-status's, not judged here.
+enum ReadsOldData: CellChecker {
+    static let condition = GateCondition.readsOldData
+
+    static func check(_ evidence: CellEvidence) -> [GateFinding] {
+        if evidence.scenario == .writeFailure {
+            return evidence.explorationFindings(condition, counting: [.readsOldData])
+        }
+        if let problems = evidence.launchProblems(condition) { return problems }
+        let verifies = expectations(evidence)
+        guard !verifies.isEmpty, verifies.allSatisfy({ $0.record.status != nil }) else {
+            return [evidence.finding(condition, .unknown, "the new build was not launched to verify")]
+        }
+        if let unseeded = evidence.nothingSeeded(condition) { return [unseeded] }
+        var findings: [GateFinding] = []
+        for (record, wanted, when) in verifies {
+            let status = record.status!
+            let suffix = verifies.count > 1 ? " (\(record.stem), \(when))" : ""
+            for label in evidence.seeded {
+                if wanted == .found && record.secretPlaces[label, default: []].isEmpty {
+                    let reported = CellEvidence.item(label, in: status)
+                    findings.append(
+                        evidence.finding(
+                            condition, .fail, item: label, operation: reported?.operation, status: reported?.status,
+                            "on the device in neither a keychain item the new build can reach nor a legacy store"
+                                + (reported.map { " (the verify launch reported it \($0.result) from \($0.location))" } ?? "")
+                                + suffix))
+                    continue
+                }
+                guard let item = CellEvidence.item(label, in: status) else {
+                    findings.append(
+                        evidence.finding(condition, .fail, item: label, "the verify launch does not report this item" + suffix))
+                    continue
+                }
+                if item.result != wanted {
+                    findings.append(
+                        evidence.finding(
+                            condition, .fail, item: label, operation: item.operation, status: item.status,
+                            (wanted == .missing
+                                ? "reported \(item.result) \(when) (expected missing)"
+                                : "read back as \(item.result) from \(item.location)") + suffix))
+                }
+            }
+        }
+        if findings.isEmpty {
+            let kept = verifies.filter { $0.wanted == .found }.count
+            let removed = verifies.count - kept
+            var words: [String] = []
+            if kept > 0 {
+                words.append("every seeded item (\(evidence.seeded.joined(separator: ", "))) reads back")
+            }
+            if removed > 0 {
+                words.append("the \(evidence.seeded.count) removed items are reported missing")
+            }
+            // One verify launch keeps the words (and gate.json's bytes) of the gate before the final re-read.
+            let detail =
+                verifies.count == 1
+                ? words[0] + (removed > 0 ? "; no launch crashed" : "")
+                : words.joined(separator: "; ") + " in \(verifies.count) verify launches; no launch crashed"
+            findings.append(evidence.finding(condition, .pass, detail))
+        }
+        return findings
+    }
+
+    /// Each verify launch of the new build, with what the seeded secrets must read as there and why.
+    static func expectations(_ evidence: CellEvidence) -> [(record: LaunchRecord, wanted: ItemResult, when: String)] {
+        var cleanedUp = false
+        var result: [(LaunchRecord, ItemResult, String)] = []
+        let shifted = evidence.clockShift.flatMap { $0.stems.count == 2 ? $0.stems[1] : nil }
+        for record in evidence.launches where record.build == evidence.newBuild {
+            if record.mode == .cleanup { cleanedUp = true }
+            guard record.mode == .verify, record.stem != shifted else { continue }
+            if let removal = evidence.scenario.steps.removal {
+                result.append((record, removal.wanted, removal.when))
+            } else {
+                result.append(
+                    cleanedUp ? (record, .missing, "after the test's cleanup") : (record, .found, "after the upgrade"))
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,82 @@
+import FileUtility
+import Foundation
+import GateModel
+import SimDevice
+import SimRuntime
+import SimSecurity
+
+/// What a device held at one moment, in a form that compares equal when nothing changed and
+/// shows no value: keychain items, the app's preferences and its files, each with a keyed digest
+/// (``DeviceRedaction``: HMAC-SHA256 under the device's own random key) instead of the value.
+struct DeviceSnapshot: Codable, Hashable, Sendable {
+    struct Item: Codable, Hashable, Sendable, Comparable {
+        var itemClass: String
+        var accessGroup: String
+        var service: String
+        var account: String
+        var accessible: String
+        var synchronizable: Bool
+        var digest: String
+        /// Whether the item is one of the app's bookkeeping items, as its builds declare them (the
+        /// schema version, the migration date). marker-without-data keeps these; malformed-keeps-old
+        /// lets a migration move them on; cleanup-exact and reinstall-sweeps exempt them.
+        var bookkeeping = false
+
+        /// The item's identity in the store (its class and primary key as an app names it).
+        var key: String { "\(itemClass)/\(accessGroup)/\(service)/\(account)/\(synchronizable ? 1 : 0)" }
+
+        /// The item's identity apart from its access group: an item a build moved into another
+        /// group (a bridge release before an app transfer, the import after it) is still the same
+        /// item when this and its bytes are unchanged.
+        var movableKey: String { "\(itemClass)/\(service)/\(account)/\(synchronizable ? 1 : 0)" }
+
+        static func < (lhs: Item, rhs: Item) -> Bool { (lhs.key, lhs.digest) < (rhs.key, rhs.digest) }
+    }
+
+    var keychain: [Item]
+    /// Preference key to keyed digest of its value.
+    var preferences: [String: String]
+    /// File path (relative to the data container) to keyed digest of its bytes. The status file,
+    /// `tmp/` and the preferences plist itself are left out.
+    var files: [String: String]
+
+    /// Takes a snapshot of `device` for the app `bundleID`, marking the items `isBookkeeping` names.
+    /// `keychain`: the device's items, when the caller has just read them.
+    static func take(
+        _ device: Device, bundleID: String, isBookkeeping: (KeychainItemRecord) -> Bool = { _ in false },
+        keychain: [KeychainItemRecord]? = nil
+    ) throws -> DeviceSnapshot {
+        let redaction = try DeviceRedaction(device)
+        func digest(_ data: Data) -> String { redaction.digest(data) }
+        let items = try (keychain ?? device.keychainItems()).map { record in
+            Item(
+                itemClass: record.itemClass, accessGroup: record.accessGroup, service: record.service ?? "",
+                account: record.account ?? "", accessible: record.accessible, synchronizable: record.synchronizable,
+                digest: digest(record.data ?? Data()), bookkeeping: isBookkeeping(record))
+        }.sorted()
+        var preferences: [String: String] = [:]
+        var files: [String: String] = [:]
+        if let container = device.dataContainer(bundleID)?.path {
+            let plistPath = container + "/Library/Preferences/" + bundleID + ".plist"
+            if let data = FileManager.default.contents(atPath: plistPath),
+                let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
+            {
+                for (name, value) in plist {
+                    let encoded =
+                        (try? PropertyListSerialization.data(fromPropertyList: value, format: .binary, options: 0)) ?? Data()
+                    preferences[name] = digest(encoded)
+                }
+            }
+            for relative in FileTree.files(under: container, pruning: ["tmp", "Library/Preferences"])
+            where !(relative as NSString).lastPathComponent.hasPrefix(".com.") {
+                files[relative] = digest(FileManager.default.contents(atPath: container + "/" + relative) ?? Data())
+            }
+        }
+        return DeviceSnapshot(keychain: items, preferences: preferences, files: files)
+    }
+
+    /// The JSON a redacted device folder holds: names and keyed digests only.
+    func encoded() throws -> Data {
+        GateJSON.pretty(self)
+    }
+}

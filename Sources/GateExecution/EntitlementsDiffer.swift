@@ -1,0 +1,28 @@
+import Entitlements
+import Foundation
+import GateModel
+import SimDevice
+
+/// The gate's use of the Entitlements module: two installed builds' entitlements against the items
+/// on a device. The same reader and diff as `upgrade-runner entitlements diff`, not a second one.
+enum EntitlementsDiffer {
+    struct Result {
+        var exitCode: Int32
+        var text: String
+        var summary: String
+    }
+
+    static func diff(old: Build, new: Build, itemCounts: [String: Int]) throws -> Result {
+        func load(_ build: Build) throws -> LoadedEntitlements {
+            try EntitlementsLoader.loadBuild(
+                folder: build.folder, input: build.manifest.id,
+                variables: XcodeVariables(
+                    team: build.identity.teamIdentifier,
+                    bundleID: build.manifest.bundleID))
+        }
+        let report = DiffReport(old: try load(old), new: try load(new), itemCounts: itemCounts)
+        let errors = report.findings.filter { $0.severity == .error }
+        let summary = errors.isEmpty ? "compatible" : errors.map(\.message).joined(separator: "; ")
+        return Result(exitCode: report.exitCode, text: report.text, summary: summary)
+    }
+}

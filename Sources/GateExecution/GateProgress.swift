@@ -1,0 +1,68 @@
+import Foundation
+import GateModel
+
+/// Progress of a gate on standard error: a start line with the plan, then a running count with
+/// the elapsed time as cells finish. On a terminal the count is one live line rewritten in place
+/// and only cells that did not pass stay on screen; otherwise (a CI log) each finished cell is a
+/// plain line. `--quiet` prints nothing. Progress never goes to standard output, which holds the
+/// verdict table alone.
+package final class GateProgress: @unchecked Sendable {
+    package enum Style {
+        case quiet, lines, live
+    }
+
+    private let style: Style
+    private let write: @Sendable (String) -> Void
+    private let lock = NSLock()
+    private let started = DispatchTime.now().uptimeNanoseconds
+    private var total = 0
+    private var finished = 0
+
+    package init(style: Style, write: @escaping @Sendable (String) -> Void) {
+        self.style = style
+        self.write = write
+    }
+
+
+    /// Nothing printed (in-process runs such as `mutants`' inner gates).
+    static let silent = GateProgress(style: .quiet) { _ in }
+
+    private var elapsed: String {
+        String(format: "%.1fs", Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
+    }
+
+    /// `gate: 45 cells (6 paths x 15 scenarios) of builds v1, v2, v3, 2 jobs, case id demo, iOS 17.5`.
+    func start(cells: Int, paths: Int, scenarios: Int, inputs: RunInputs, jobs: Int) {
+        lock.withLock { total = cells }
+        guard style != .quiet else { return }
+        var line =
+            "gate: \(cells) cells (\(paths) path\(paths == 1 ? "" : "s"), \(scenarios) scenario\(scenarios == 1 ? "" : "s")) of builds \(inputs.builds.joined(separator: ", ")), "
+            + "\(jobs) job\(jobs == 1 ? "" : "s"), case id \(inputs.caseID), \(inputs.runtimeText)"
+        if let shard = inputs.shard { line += ", shard \(shard)" }
+        write(line + "\n")
+    }
+
+    /// One cell finished with `verdict` after `seconds`.
+    func finished(_ cell: String, _ verdict: Verdict, seconds: Double) {
+        let (count, of) = lock.withLock {
+            finished += 1
+            return (finished, total)
+        }
+        let line = String(format: "[%d/%d %@] %@ %@ (%.2fs)", count, of, elapsed, verdict.rawValue, cell, seconds)
+        switch style {
+        case .quiet: return
+        case .lines: write(line + "\n")
+        case .live:
+            // Cells that did not pass stay on screen; the rest only move the live line on.
+            write("\r\u{1B}[K" + line + (verdict == .pass ? "" : "\n"))
+        }
+    }
+
+    /// The run is over: the live line is cleared and the last count stays.
+    func end() {
+        guard style != .quiet else { return }
+        let (count, of) = lock.withLock { (finished, total) }
+        let line = "gate: \(count) of \(of) cells finished in \(elapsed)"
+        write((style == .live ? "\r\u{1B}[K" : "") + line + "\n")
+    }
+}

@@ -1,0 +1,192 @@
+import Foundation
+import GateModel
+import SimDevice
+import SimRuntime
+
+/// Carries out a gate (or a single `run`): resolves and pins the builds, guards the output folder,
+/// runs every planned cell on its own fresh device (`jobs` at a time), scans every artifact for the
+/// seeded secrets, judges, and writes the artifacts.
+///
+/// The verdict fails closed: gate.json says UNKNOWN from the first moment (see
+/// ``GateArtifacts/begin(inputs:at:force:)``) and is replaced only when every cell has been judged.
+package struct GateRun {
+    var inputs: RunInputs
+    var outFolder: String
+    var jobs: Int
+    var force: Bool
+    var timeout: Double = 30
+    var progress: GateProgress = .silent
+    /// Where executables on another file system than the devices are copied; nil: into the run's
+    /// own folder (``BuildStage``).
+    var stage: BuildStage? = nil
+
+    package init(
+        inputs: RunInputs, outFolder: String, jobs: Int, force: Bool, timeout: Double = 30, progress: GateProgress = .silent,
+        stage: BuildStage? = nil
+    ) {
+        self.inputs = inputs
+        self.outFolder = outFolder
+        self.jobs = jobs
+        self.force = force
+        self.timeout = timeout
+        self.progress = progress
+        self.stage = stage
+    }
+
+    /// Every build a plan needs, checked before anything runs (a bad build id or a missing
+    /// executable is bad input and changes nothing).
+    package static func resolveBuilds(_ ids: [String], catalog: BuildCatalog) throws -> [String: Build] {
+        var builds: [String: Build] = [:]
+        for id in ids where builds[id] == nil { builds[id] = try catalog.build(id) }
+        return builds
+    }
+
+    /// The sha256 of each build's executable and entitlements, as run.json pins them. The builds
+    /// are hashed side by side (an app build is about 80 MB); when several cannot be read, the
+    /// error thrown is the first build's in id order.
+    package static func pin(_ builds: [String: Build]) throws -> [String: RunInputs.BuildFiles] {
+        let ids = builds.keys.sorted()
+        let pinned = try Slots.map(ids) { id throws(GateError) in
+            try RunInputs.BuildFiles(executableAt: builds[id]!.executablePath, entitlementsAt: builds[id]!.entitlementsPath)
+        }
+        return Dictionary(uniqueKeysWithValues: zip(ids, pinned))
+    }
+
+    /// The secrets of every case a run seeds (its own, and the extra cases stale-leftovers and
+    /// cleanup place on their devices), one per secret label its builds declare, for the leak scan.
+    package static func secrets(caseID: String, labels: [String]) -> [Secret] {
+        [caseID, caseID + "-interrupted", caseID + "-other"].flatMap { id in
+            CaseSecrets(caseID: id).labelled(labels).map {
+                Secret(label: "\($0.label) of case \(id)", value: Data($0.value.utf8))
+            }
+        }
+    }
+
+    /// The secrets of a run of `builds`.
+    package static func secrets(caseID: String, builds: some Sequence<Build>) -> [Secret] {
+        secrets(caseID: caseID, labels: CaseDeclarations.secretLabels(of: builds))
+    }
+
+    /// Runs the plan and returns the report (also written to `outFolder`).
+    package func execute(builds: [String: Build]) throws -> GateReport {
+        try TemporaryDevices.checkScratch()
+        try BuildPreflight.check(Array(builds.values), runtime: inputs.runtime, timeout: timeout)
+        let plan = try GateArtifacts.begin(inputs: inputs, at: outFolder, force: force)
+        // Whatever stops the run before its verdict is written, the folder reads as unfinished.
+        var completed = false
+        defer { if !completed { OutputFolder.release(outFolder) } }
+        try inputs.archivedInputs?.write(builds, to: outFolder)
+        let units = plan.units(in: inputs.shard)
+        progress.start(
+            cells: units.count, paths: Set(units.map(\.path)).count, scenarios: Set(units.map(\.scenario)).count,
+            inputs: inputs, jobs: max(1, min(jobs, units.count)))
+        // A stage of the whole command holds the executables already, so the run's devices go beside
+        // it (choosing again, for no executables, could pick another file system, where every
+        // install would copy them); a run's own stage goes where its executables have room.
+        let parent = stage?.parent ?? TemporaryDevices.parent(needing: BuildStage.bytes(of: builds.values))
+        let workRoot = parent + TemporaryDevices.prefix + "\(getpid())-\(UUID().uuidString)"
+        try TemporaryDevices.create(workRoot)
+        defer { TemporaryDevices.remove(workRoot) }
+        let devices = DeviceSet(root: workRoot)
+        let builds = try (stage ?? BuildStage(folder: workRoot)).staged(builds, for: workRoot)
+
+        let results = CellResults(count: units.count)
+        let next = Counter()
+        let workers = max(1, min(jobs, units.count))
+        // The long exploration cells start first, so that no worker is left with one at the end.
+        let order = units.indices.sorted {
+            (units[$0].scenario.isExploration ? 0 : 1, $0) < (units[$1].scenario.isExploration ? 0 : 1, $1)
+        }
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while let position = next.take(below: units.count) {
+                // An interrupted runner starts no more cells; the ones it skips stay UNKNOWN.
+                guard TemporaryDevices.beginCell() else { break }
+                defer { TemporaryDevices.endCell() }
+                let index = order[position]
+                let unit = units[index]
+                let start = DispatchTime.now().uptimeNanoseconds
+                let runner = CellRunner(
+                    unit: unit, old: unit.path.old.flatMap { builds[$0] }, via: unit.path.via.map { builds[$0]! },
+                    new: builds[unit.path.new]!,
+                    runtime: unit.runtime ?? inputs.runtime, caseID: inputs.caseID, devices: devices,
+                    outFolder: outFolder, timeout: timeout)
+                let findings = runner.run().findings
+                let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+                results.set(index, findings: findings, seconds: seconds)
+                progress.finished(unit.description, Verdict.combine(findings.map(\.verdict)), seconds: seconds)
+            }
+        }
+
+        // An interrupted run leaves its UNKNOWN placeholder in place: the interrupt's handler ends
+        // the process once the devices are gone, and no verdict is written after the interrupt.
+        InterruptHandling.waitIfInterrupted()
+        progress.end()
+        let expected = plan.expectedCells(in: inputs.shard)
+        let secrets = Self.secrets(caseID: inputs.caseID, builds: builds.values)
+        var findings = FindingSanitizer(secrets: secrets, workRoot: workRoot).clean(results.findings)
+        let scan = try SecretScanner.scan(directory: outFolder, secrets: secrets)
+        findings += NoSecretInArtifactsChecker.findings(for: scan, cells: expected)
+        let report = GateEngine.evaluate(expected: expected, findings: findings)
+        try writeTimings(units: units, seconds: results.seconds, scan: scan)
+        try GateArtifacts.write(report: report, inputs: inputs, to: outFolder)
+        completed = true
+        return report
+    }
+
+    /// timings.json: wall time per cell. Not compared by replay, not part of the verdict.
+    private func writeTimings(units: [PlanUnit], seconds: [Double], scan: SecretScanResult) throws {
+        var cells: [String: Double] = [:]
+        for (unit, time) in zip(units, seconds) { cells[unit.description] = (time * 1000).rounded() / 1000 }
+        let document: [String: Any] = [
+            "cells": cells, "jobs": jobs, "leakScan": ["files": scan.filesScanned, "bytes": scan.bytesScanned],
+            "cpuSeconds": ["runner": Self.cpuSeconds(children: false), "apps": Self.cpuSeconds(children: true)],
+        ]
+        let data = try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .prettyPrinted])
+        try ArtifactFile.write(data, to: outFolder + "/timings.json")
+    }
+}
+
+extension GateRun {
+    /// User and system CPU seconds so far of this process (`RUSAGE_SELF`: the runner) or of its
+    /// reaped children (`RUSAGE_CHILDREN`: the app launches), to the millisecond: the split the
+    /// benchmarks print beside wall time.
+    static func cpuSeconds(children: Bool) -> Double {
+        var usage = rusage()
+        let who = children ? RUSAGE_CHILDREN : RUSAGE_SELF
+        guard getrusage(__rusage_who_t(who.rawValue), &usage) == 0 else { return 0 }
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return ((seconds(usage.ru_utime) + seconds(usage.ru_stime)) * 1000).rounded() / 1000
+    }
+}
+
+/// Hands out indexes to workers, each once.
+private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    func take(below limit: Int) -> Int? {
+        lock.withLock {
+            guard value < limit else { return nil }
+            defer { value += 1 }
+            return value
+        }
+    }
+}
+
+/// The cells' findings and times, filled in by the workers.
+private final class CellResults: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [[GateFinding]]
+    private var times: [Double]
+    init(count: Int) {
+        stored = Array(repeating: [], count: count)
+        times = Array(repeating: 0, count: count)
+    }
+    func set(_ index: Int, findings: [GateFinding], seconds: Double) {
+        lock.withLock {
+            stored[index] = findings
+            times[index] = seconds
+        }
+    }
+    var findings: [GateFinding] { lock.withLock { stored.flatMap { $0 } } }
+    var seconds: [Double] { lock.withLock { times } }
+}

@@ -1,0 +1,193 @@
+import Foundation
+import GateModel
+import SimDevice
+import SimRuntime
+
+/// Carries out `upgrade-runner mutants`: the released builds' gate, then, for every known-bad build
+/// under `builds/mutants/`, the gate with that build as the new one, on a fresh install and on an
+/// upgrade path from each released build of a lower schema (a same-schema path would only repeat
+/// the mutant's own base), and on the route through every such build in order when there are two or
+/// more (`v1-to-v2-to-<mutant>`: data as the earlier releases' migrations left it). Each run is a
+/// ``GateRun`` with its own artifacts folder:
+///
+/// ```
+/// <out>/released/                    the released builds' gate (run.json, gate.json, ...)
+/// <out>/<mutant>/<old>-to-<mutant>/  one gate run per path of the mutant
+/// <out>/mutants.json, mutants.md     the summary and its table
+/// ```
+package struct MutantsRun {
+    package var catalog: BuildCatalog
+    /// The released builds, oldest first (`v1,v2,v3`).
+    var released: [String]
+    var scenarios: [Scenario]
+    var runtime: RuntimeVersion
+    var caseID: String
+    var outFolder: String
+    var jobs: Int
+    var timeout: Double
+    var progress: @Sendable (String) -> Void = { _ in }
+
+    package init(
+        catalog: BuildCatalog, released: [String], scenarios: [Scenario], runtime: RuntimeVersion, caseID: String,
+        outFolder: String, jobs: Int, timeout: Double, progress: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
+        self.catalog = catalog
+        self.released = released
+        self.scenarios = scenarios
+        self.runtime = runtime
+        self.caseID = caseID
+        self.outFolder = outFolder
+        self.jobs = jobs
+        self.timeout = timeout
+        self.progress = progress
+    }
+
+    /// A mutant resolved: its build and what its manifest says about it.
+    package struct Mutant {
+        var build: Build
+        var antiPattern: String
+        var expected: GateCondition
+    }
+
+    /// The mutants in the catalogue, sorted by id.
+    /// - Throws: ``GateError`` when there is none, or a manifest lacks `antiPattern` or names no known condition.
+    package static func mutants(in catalog: BuildCatalog) throws -> [Mutant] {
+        let ids = catalog.mutantIDs()
+        if ids.isEmpty {
+            throw GateError.unreadable(path: catalog.mutantsFolder, reason: "holds no build (mutants/<id>/build.json)")
+        }
+        return try ids.map { id in
+            let build = try catalog.build(id)
+            let manifestPath = build.folder + "/build.json"
+            guard let antiPattern = build.manifest.antiPattern, !antiPattern.isEmpty else {
+                throw GateError.malformed(path: manifestPath, reason: "field \"antiPattern\" is missing")
+            }
+            guard let text = build.manifest.expectedCondition else {
+                throw GateError.malformed(path: manifestPath, reason: "field \"expectedCondition\" is missing")
+            }
+            guard let expected = GateCondition(rawValue: text) else {
+                throw GateError.malformed(
+                    path: manifestPath, reason: "field \"expectedCondition\" names unknown condition \"\(text)\"")
+            }
+            return Mutant(build: build, antiPattern: antiPattern, expected: expected)
+        }
+    }
+
+    /// The paths a mutant runs on: a fresh install, one from each released build of a lower schema,
+    /// and the route through all of those in order, then the mutant, when there are two or more (its
+    /// prefixes are released paths, which the released builds' gate judges).
+    static func paths(for mutant: Build, released: [Build]) -> [BuildPair] {
+        let olds = released.filter {
+            $0.manifest.bundleID == mutant.manifest.bundleID && $0.manifest.schemaVersion < mutant.manifest.schemaVersion
+        }.map(\.manifest.id)
+        let id = mutant.manifest.id
+        return [BuildPair(old: nil, new: id)] + olds.map { BuildPair(old: $0, new: id) }
+            + (olds.count >= 2 ? [BuildPair(route: olds + [id])] : [])
+    }
+
+    /// The scenarios of `scenarios` that apply to `path`: fresh-install on a fresh install; on an
+    /// upgrade path every other one, with `upgrade` when the last hop starts from the newest older
+    /// build and `skip-version` otherwise (the same checks, named as the gate names them).
+    static func scenarios(_ scenarios: [Scenario], on path: BuildPair, newestOld: String?) -> [Scenario] {
+        let adjacent = path.previous == newestOld
+        return scenarios.filter { scenario in
+            // Asked for upgrade or skip-version alone, a mutant meets it on every upgrade path: the
+            // two differ only in their name, and a mutant's paths are few.
+            let alone =
+                scenario == .upgrade && !scenarios.contains(.skipVersion)
+                || scenario == .skipVersion && !scenarios.contains(.upgrade)
+            if alone && !path.isFreshInstall && path.previous != nil { return true }
+            return GatePlan.applies(scenario, to: path, lastHopAdjacent: adjacent)
+        }
+    }
+
+    /// Runs everything and returns the summary (also written as mutants.json and mutants.md).
+    package func execute() throws -> MutantsSummary {
+        let releasedBuilds = try GateRun.resolveBuilds(released, catalog: catalog)
+        let mutants = try Self.mutants(in: catalog)
+        // One stage for every gate below: they install the released builds again and again.
+        let executables = BuildStage.bytes(of: Array(releasedBuilds.values) + mutants.map(\.build))
+        let stage = try BuildStage.shared(needing: executables)
+        defer { stage.remove() }
+        let releasedReport = try gate(
+            builds: released, path: nil, scenarios: scenarios, resolved: releasedBuilds,
+            folder: outFolder + "/released", stage: stage)
+        progress("released builds \(released.joined(separator: ",")): \(releasedReport.verdict)")
+
+        var outcomes: [MutantOutcome] = []
+        for mutant in mutants {
+            let id = mutant.build.manifest.id
+            let paths = Self.paths(for: mutant.build, released: released.compactMap { releasedBuilds[$0] })
+            let newestOld = paths.filter { !$0.isMultiHop }.compactMap(\.old).last
+            var reports: [GateReport] = []
+            for path in paths {
+                let chosen = Self.scenarios(scenarios, on: path, newestOld: newestOld)
+                guard !chosen.isEmpty else { continue }
+                var resolved = [id: mutant.build]
+                for build in path.builds where build != id { resolved[build] = releasedBuilds[build] }
+                reports.append(
+                    try gate(
+                        builds: path.builds, path: path, scenarios: chosen,
+                        resolved: resolved, folder: outFolder + "/" + id + "/" + path.id, stage: stage))
+            }
+            let outcome = MutantOutcome(id: id, antiPattern: mutant.antiPattern, expected: mutant.expected, reports: reports)
+            progress(
+                "mutant \(id): caught \(outcome.caughtText); failed: "
+                    + (outcome.failed.isEmpty ? "none" : outcome.failed.map(\.rawValue).joined(separator: ",")))
+            outcomes.append(outcome)
+        }
+        let summary = MutantsSummary(releasedVerdict: releasedReport.verdict, released: released, mutants: outcomes)
+        try write(summary)
+        return summary
+    }
+
+    private func gate(
+        builds: [String], path: BuildPair?, scenarios: [Scenario], resolved: [String: Build],
+        folder: String, stage: BuildStage
+    ) throws -> GateReport {
+        let inputs = RunInputs(
+            builds: builds, path: path, runtime: runtime, caseID: caseID, scenarios: scenarios,
+            buildFiles: try GateRun.pin(resolved), runnerVersion: UpgradeRunnerVersion.current,
+            routes: path == nil ? try GatePlan.recordedRoutes(builds: builds, given: nil) : nil)
+        var run = GateRun(inputs: inputs, outFolder: folder, jobs: jobs, force: true, timeout: timeout)
+        run.stage = stage
+        return try run.execute(builds: resolved)
+    }
+
+    private func write(_ summary: MutantsSummary) throws {
+        try GateArtifacts.writeFile(GateJSON.pretty(summary), to: outFolder, name: MutantsOutput.jsonFile)
+        try GateArtifacts.writeFile(
+            Data(("# Known-bad builds against the gate\n\n" + summary.table).utf8), to: outFolder,
+            name: MutantsOutput.tableFile)
+    }
+}
+
+/// The output folder of `upgrade-runner mutants`: guarded like the gate's, so a user's folder that
+/// holds anything else is never replaced.
+package enum MutantsOutput {
+    static let jsonFile = "mutants.json"
+    static let tableFile = "mutants.md"
+    /// Marks a folder as a mutants run's, so that a new run may replace it.
+    static let marker = ".upgrade-runner-mutants"
+
+    /// Empties `folder` for a new run: a missing or empty folder is fine; one from an earlier
+    /// mutants run is replaced (as the gate replaces its own); anything else is refused.
+    package static func prepare(_ folder: String) throws(GateError) {
+        let manager = FileManager.default
+        let entries = (try? manager.contentsOfDirectory(atPath: folder)) ?? []
+        if !entries.isEmpty {
+            guard entries.contains(marker) else {
+                throw .outputFolderInUse(folder: folder, reason: "holds files that are not a mutants run's")
+            }
+            do { try manager.removeItem(atPath: folder) } catch {
+                throw .io(error, "removing the earlier run", folder)
+            }
+        }
+        do {
+            try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try Data("upgrade-runner mutants\n".utf8).write(to: URL(fileURLWithPath: folder + "/" + marker))
+        } catch {
+            throw .io(error, "writing", folder)
+        }
+    }
+}

@@ -1,0 +1,212 @@
+import FileUtility
+import Foundation
+import GateModel
+import SimDevice
+import SimRuntime
+import SimSecurity
+
+/// One launch as the gate records it.
+struct LaunchRecord: Sendable {
+    /// 1-based position among the cell's launches (the `NN` of its artifact names).
+    var index: Int
+    var build: String
+    var mode: LaunchMode
+    var termination: Termination
+    var endedAtCrashPoint: Bool
+    /// The status file the app wrote, or nil when it wrote none (it crashed, hung or was killed).
+    var status: LaunchStatus?
+    /// Why a status file that exists could not be read.
+    var statusProblem: String?
+    var duration: Double
+    /// The launch's store operations (names and statuses only).
+    var mutations: [SeamEntry]
+    /// What `honest-status` found wrong with the status file right after the launch (``StatusHonesty``).
+    var dishonesty: [String] = []
+    /// Where each of the case's declared secrets was on the device right after a verify launch
+    /// (empty for other modes): the ground truth reads-old-data judges before the app's report.
+    var secretPlaces: [String: SecretLocator.Place] = [:]
+
+    /// `NN-<build>-<mode>`, the stem of its status and log file names.
+    var stem: String { Self.stem(index: index, build: build, mode: mode) }
+
+    static func stem(index: Int, build: String, mode: LaunchMode) -> String {
+        String(format: "%02d-%@-%@", index, build, mode.rawValue)
+    }
+
+    /// The names of the items the launch reported written.
+    var writtenNames: [String] { (status?.items ?? []).filter { $0.result == .written }.map(\.name) }
+
+    var exitedCleanly: Bool { termination == .exited(0) }
+}
+
+/// A fresh device for one (path, scenario) cell: installs, launches that leave numbered status
+/// files and logs in the cell's folder, snapshots, and clean-up.
+final class ScenarioDevice {
+    let session: DeviceSession
+    let cellFolder: String
+    let caseID: String
+    /// What the cell's builds keep where: snapshots mark the bookkeeping items by it.
+    let declarations: CaseDeclarations
+    private(set) var launches: [LaunchRecord] = []
+    private let timeout: Double
+    /// Launches made on the device this one was cloned from, when its numbering continues theirs.
+    private var numberedBefore = 0
+
+    /// The device clock every cell starts from, fixed so that runs repeat exactly.
+    static let epoch = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01T00:00:00Z
+
+    init(
+        devices: DeviceSet, name: String, runtime: RuntimeVersion, cellFolder: String,
+        declarations: CaseDeclarations, timeout: Double
+    ) throws {
+        if LaunchedProcesses.isStopped { throw DeviceError.interrupted }
+        let device = try devices.create(name: name, runtime: runtime, clock: Self.epoch)
+        session = try device.acquire()
+        self.cellFolder = cellFolder
+        self.caseID = declarations.caseID
+        self.declarations = declarations
+        self.timeout = timeout
+        try session.boot(lockState: .unlocked)
+        try Self.createArtifactFolders(cellFolder)
+    }
+
+    /// A copy of `source` (see ``DeviceSet/clone(_:name:udid:)``) whose launches file their
+    /// status files and logs in `cellFolder`.
+    /// With `continuingNumbering`, the copy's launches are numbered after the source's (a device
+    /// cloned mid-attempt, right after a crash, goes on where that attempt was).
+    init(
+        cloning source: ScenarioDevice, devices: DeviceSet, name: String, cellFolder: String,
+        continuingNumbering: Bool = false
+    ) throws {
+        if LaunchedProcesses.isStopped { throw DeviceError.interrupted }
+        session = try devices.clone(source.device, name: name).acquire()
+        self.cellFolder = cellFolder
+        caseID = source.caseID
+        declarations = source.declarations
+        timeout = source.timeout
+        if continuingNumbering { numberedBefore = source.numberedBefore + source.launches.count }
+        try Self.createArtifactFolders(cellFolder)
+    }
+
+    /// The cell's `status/` and `logs/` folders.
+    private static func createArtifactFolders(_ cellFolder: String) throws(GateError) {
+        for folder in [ArtifactLayout.status, ArtifactLayout.logs] { try ArtifactFile.createFolder(cellFolder + "/" + folder) }
+    }
+
+    var device: Device { session.device }
+
+    func install(_ build: Build) throws {
+        _ = try session.install(build)
+    }
+
+    func uninstall(_ build: Build) throws {
+        try session.uninstall(build.manifest.bundleID)
+    }
+
+    /// Launches `build` in `mode` for the cell's case (or `caseID`), and files its status and log.
+    @discardableResult
+    func launch(
+        _ build: Build, _ mode: LaunchMode, caseID: String? = nil, faultPlan: FaultPlan = .none,
+        extraArguments: [String] = [], environment: [String: String] = [:]
+    ) throws -> LaunchRecord {
+        let index = numberedBefore + launches.count + 1
+        var arguments = [LaunchMode.caseIDArgument, caseID ?? self.caseID] + extraArguments
+        if let flag = mode.argument { arguments.insert(flag, at: 0) }
+        let stem = LaunchRecord.stem(index: index, build: build.manifest.id, mode: mode)
+        let result = try session.launch(
+            build.manifest.bundleID,
+            LaunchOptions(
+                arguments: arguments, faultPlan: faultPlan, timeout: timeout,
+                logPath: ArtifactLayout.logFile(in: cellFolder, stem: stem), environment: environment))
+        var record = LaunchRecord(
+            index: index, build: build.manifest.id, mode: mode, termination: result.termination,
+            endedAtCrashPoint: result.endedAtCrashPoint, status: nil, statusProblem: nil,
+            duration: result.duration, mutations: result.mutations)
+        let data = result.statusFile
+        // Decoded once, and the device read once, for the record and for honest-status alike.
+        let decoded = data.map { data in Result(catching: { try LaunchStatus.decode(data) }) }
+        if !LaunchedProcesses.isStopped {
+            let launchCase = caseID ?? self.caseID
+            if mode == .verify {
+                record.secretPlaces = try SecretLocator(caseID: launchCase, labels: declarations.secretLabels).locate(
+                    on: device, app: build)
+            }
+            let honesty = StatusHonesty(
+                build: build, mode: mode, caseID: launchCase, runtime: device.record.runtime,
+                labels: declarations.secretLabels)
+            record.dishonesty = honesty.problems(
+                data, decoded: decoded, exitedCleanly: record.exitedCleanly, on: device,
+                places: mode == .verify ? record.secretPlaces : nil)
+        }
+        if let data, let decoded {
+            switch decoded {
+            case .success(let status): record.status = status
+            case .failure(let error):
+                record.statusProblem = "\(LaunchStatus.relativePath): not a status file (\(JSONProblem.describe(error)))"
+            }
+            try ArtifactFile.write(data, to: ArtifactLayout.statusFile(in: cellFolder, stem: stem))
+        }
+        launches.append(record)
+        return record
+    }
+
+    /// A digest of everything on the device an app launch can observe: every keychain item in store
+    /// order (attributes, data and persistent reference), every file of every data and group
+    /// container but the status file (in name order, ``FileTree``), and the lock state and clock.
+    /// Two devices with equal fingerprints give the same launches; exploration uses it to not
+    /// relaunch a state it has seen.
+    /// `keychain`: the device's items, when the caller has just read them.
+    func stateFingerprint(keychain: [KeychainItemRecord]? = nil) throws -> String {
+        var hasher = SHA256()
+        func add(_ text: String) { hasher.update(Data((text + "\u{0}").utf8)) }
+        func add(_ data: Data) {
+            add("\(data.count)")
+            hasher.update(data)
+        }
+        let record = try Device(layout: session.layout).record
+        add("\(record.lockState.rawValue) \(record.clock.timeIntervalSince1970)")
+        for item in try keychain ?? device.keychainItems() {
+            add(item.itemClass)
+            for (key, value) in item.attributes.sorted(by: { $0.key < $1.key }) { add(key + "=" + value) }
+            add(item.data ?? Data())
+            add(item.persistentReference)
+        }
+        for root in [session.layout.containersDirectory(.data), session.layout.containersDirectory(.appGroup)] {
+            for relative in FileTree.files(under: root) where !relative.hasSuffix("/" + LaunchStatus.relativePath) {
+                add(relative)
+                add(FileManager.default.contents(atPath: root + "/" + relative) ?? Data())
+            }
+        }
+        return hasher.finalize().hexDigits
+    }
+
+    func snapshot(_ build: Build, keychain: [KeychainItemRecord]? = nil) throws -> DeviceSnapshot {
+        try DeviceSnapshot.take(
+            device, bundleID: build.manifest.bundleID, isBookkeeping: declarations.isBookkeeping, keychain: keychain)
+    }
+
+    func advanceClock(days: Double) throws {
+        try session.advanceClock(by: days * 86_400)
+    }
+
+    /// Ends the cell: on failure a redacted snapshot goes to `device/` in the cell's folder
+    /// (device.json, install records, keychain attributes with keyed digests, preference keys and
+    /// file names with keyed digests; never a value), then the device is deleted.
+    func finish(keepSnapshotFor build: Build?) {
+        if let build {
+            let folder = cellFolder + "/device"
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try? FileManager.default.copyItem(atPath: session.layout.recordPath, toPath: folder + "/device.json")
+            if let snapshot = try? snapshot(build), let data = try? snapshot.encoded() {
+                try? data.write(to: URL(fileURLWithPath: folder + "/snapshot.json"))
+            }
+            for app in device.installedApps() {
+                try? FileManager.default.copyItem(
+                    atPath: app.container.path + "/install.json",
+                    toPath: folder + "/install-\(app.bundleID).json")
+            }
+        }
+        try? session.delete()
+        session.release()
+    }
+}

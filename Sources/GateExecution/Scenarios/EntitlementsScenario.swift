@@ -1,0 +1,21 @@
+import Entitlements
+import Foundation
+import GateModel
+
+/// entitlements: no launch after the seed; the build the new one replaces (on a route, the last
+/// hop's) and the new build's entitlements are diffed against the items the old build left
+/// (entitlements-compatible), and the diff is kept as `entitlements.diff`.
+enum EntitlementsSteps: ScenarioSteps {
+    static let moments: Set<Moment> = [.afterSeed]
+
+    static func run(_ cell: CellRunner, on device: ScenarioDevice, _ evidence: inout CellEvidence) throws {
+        try cell.seed(device, &evidence)
+        guard let previous = cell.previous else { return }
+        var counts: [String: Int] = [:]
+        for item in try device.device.keychainItems() { counts[item.accessGroup, default: 0] += 1 }
+        let report = try EntitlementsDiffer.diff(old: previous, new: cell.new, itemCounts: counts)
+        evidence.entitlementsVerdict = report.exitCode
+        evidence.entitlementsSummary = report.summary
+        try ArtifactFile.write(Data(report.text.utf8), to: cell.cellFolder + "/entitlements.diff", atomically: true)
+    }
+}

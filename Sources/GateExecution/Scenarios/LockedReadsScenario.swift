@@ -1,0 +1,142 @@
+import Foundation
+import GateModel
+import SimDevice
+import SimRuntime
+import SimSecurity
+
+/// The lock states a store can be read in, by seed 000's table of accessibility classes
+/// (keychain-behaviour.md rows 32-34), asked of the rules the simulated platform itself follows:
+/// SimSecurity's for a keychain item's class, SimDevice's for a file's data protection class.
+/// Preferences are a file of the default class (`NSFileProtectionCompleteUntilFirstUserAuthentication`).
+enum LockAvailability {
+    /// The lock states, from the most to the least available.
+    static let states: [LockState] = [.unlocked, .locked, .beforeFirstUnlock]
+
+    /// The states a keychain item of protection class `pdmn` (`ak`, `cku`, ...) can be read in; an
+    /// unknown class as the strictest (unlocked only).
+    static func states(keychain pdmn: String) -> Set<LockState> {
+        Set(states.filter { Keychain.canRead(protectionClass: pdmn, in: $0) ?? ($0 == .unlocked) })
+    }
+
+    /// The states a file of protection class `protection` can be read in.
+    static func states(file protection: FileProtection) -> Set<LockState> { Set(states.filter(protection.canRead)) }
+
+    /// `locked after first unlock`, as findings say it.
+    static func name(_ state: LockState) -> String {
+        switch state {
+        case .unlocked: "unlocked"
+        case .locked: "locked after first unlock"
+        case .beforeFirstUnlock: "before first unlock"
+        }
+    }
+
+    /// `unlocked, locked after first unlock`, in the order of ``states``.
+    static func names(_ set: Set<LockState>) -> String {
+        let named = states.filter(set.contains).map(name)
+        return named.isEmpty ? "never" : named.joined(separator: ", ")
+    }
+}
+
+/// Where one secret is kept on a device and the lock states that place can be read in, as the
+/// device holds it: a keychain item's actual `pdmn`, a file's actual protection class.
+struct SecretPlace: Sendable, Hashable {
+    /// `keychain genp com.example.ledger/authToken (cku)`, `archive Library/.../Session.archive (NSFileProtection...)`.
+    var description: String
+    var states: Set<LockState>
+
+    /// The place `store` names on `device` for the app `build`, or nil when the store holds nothing there.
+    /// `keychain`: the device's items, read once for every secret of one state.
+    static func find(
+        _ store: DeclaredStore, on device: Device, app build: Build, keychain: [KeychainItemRecord]
+    ) throws -> SecretPlace? {
+        let bundleID = build.manifest.bundleID
+        func file(_ container: Container?, _ relative: String, kind: String) -> SecretPlace? {
+            guard let container else { return nil }
+            let url = URL(fileURLWithPath: container.path).appendingPathComponent(relative)
+            guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+            // The registry is read as the platform keeps it; the runner's own read passes through no seam.
+            let files = ProtectedFiles(
+                containers: [URL(fileURLWithPath: container.path)], lockState: .fixed(.unlocked), seam: Seam())
+            let protection = files.protection(of: url)
+            return SecretPlace(
+                description: "\(kind) \(relative) (\(protection.rawValue))", states: LockAvailability.states(file: protection))
+        }
+        switch store {
+        case .preference(let key, let suite):
+            let container = suite.map(device.groupContainer) ?? device.dataContainer(bundleID)
+            guard let container else { return nil }
+            let plist = container.path + "/Library/Preferences/" + (suite ?? bundleID) + ".plist"
+            guard let data = FileManager.default.contents(atPath: plist),
+                let root = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],
+                root[key] != nil
+            else { return nil }
+            return SecretPlace(
+                description: "preference \(key) (\(FileProtection.default.rawValue))",
+                states: LockAvailability.states(file: .default))
+        case .propertyList(let relative, _):
+            return file(device.dataContainer(bundleID), relative, kind: "plist")
+        case .archive(let relative, _):
+            return file(device.dataContainer(bundleID), relative, kind: "archive")
+        case .appGroupFile(let group, let relative):
+            return file(device.groupContainer(group), relative, kind: "app-group file")
+        case .keychain(let key):
+            let groups = Set(build.identity.accessGroups)
+            guard
+                let item = keychain.first(where: {
+                    groups.contains($0.accessGroup) && CaseDeclarations.matches(key, $0)
+                })
+            else { return nil }
+            let name = [key.service ?? key.server ?? "", key.account].joined(separator: "/")
+            return SecretPlace(
+                description: "keychain \(key.itemClass) \(name) (\(item.accessible))",
+                states: LockAvailability.states(keychain: item.accessible))
+        }
+    }
+}
+
+/// keeps-availability's facts about one seeded secret: where the old build kept it (after the seed)
+/// and where the new build keeps it (after its first launch), each with the lock states it reads in.
+struct AvailabilityFact: Sendable, Hashable {
+    var label: String
+    var old: SecretPlace?
+    var new: SecretPlace?
+}
+
+/// locked-reads: seed, upgrade (the first launch unlocked), read where each secret is on the
+/// device before and after, then verify while locked after first unlock and, after a reboot,
+/// before first unlock; the device is unlocked again at the end (keeps-availability).
+enum LockedReadsSteps: ScenarioSteps {
+    static let moments = Moment.upgraded
+
+    static func run(_ cell: CellRunner, on device: ScenarioDevice, _ evidence: inout CellEvidence) throws {
+        guard let old = cell.old else { return }
+        let (declarations, new) = (cell.declarations, cell.new)
+        // On a route the reference is the first build's stores, read before the hops.
+        try cell.seed(device, &evidence, hops: false)
+        var facts: [AvailabilityFact] = []
+        let seededKeychain = try device.device.keychainItems()
+        for label in evidence.seeded {
+            let store = declarations.old.secret(label)?.store
+            let place = try store.flatMap { try SecretPlace.find($0, on: device.device, app: old, keychain: seededKeychain) }
+            facts.append(AvailabilityFact(label: label, old: place))
+        }
+        try cell.hop(device)
+        try cell.upgrade(device, &evidence)
+        let upgradedKeychain = try device.device.keychainItems()
+        for index in facts.indices {
+            let store = declarations.new.secret(facts[index].label)?.store
+            facts[index].new = try store.flatMap {
+                try SecretPlace.find($0, on: device.device, app: new, keychain: upgradedKeychain)
+            }
+        }
+        evidence.availability = facts
+        try device.session.lock()
+        let locked = try device.launch(new, .verify, extraArguments: Explorer.shortWait)
+        evidence.lockStates[locked.index] = .locked
+        try device.session.shutdown()
+        try device.session.boot(lockState: .beforeFirstUnlock)
+        let beforeFirstUnlock = try device.launch(new, .verify, extraArguments: Explorer.shortWait)
+        evidence.lockStates[beforeFirstUnlock.index] = .beforeFirstUnlock
+        try device.session.unlock()
+    }
+}

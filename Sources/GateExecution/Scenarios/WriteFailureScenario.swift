@@ -1,0 +1,77 @@
+import Foundation
+import GateModel
+import SimDevice
+import SimRuntime
+import SimSecurity
+
+/// write-failure: each keychain write of the new build's first launch fails in turn (an error
+/// status, or a reported success that stored nothing), then the app is relaunched and verified
+/// (crash-safe, reads-old-data).
+enum WriteFailureSteps: ScenarioSteps {
+    static let moments: Set<Moment> = []
+
+    static func run(_ cell: CellRunner, on device: ScenarioDevice, _ evidence: inout CellEvidence) throws {
+        try cell.explore(&evidence) { $0.writeFailures() }
+    }
+}
+
+extension Explorer {
+    /// The k-th keychain write call of the new build's first launch answers
+    /// errSecInteractionNotAllowed, errSecIO (or errSecDuplicateItem for an add), or reports
+    /// success while storing nothing; then the app is relaunched without faults and verified.
+    ///
+    /// As with crash points, no state is recovered from twice: an attempt whose failed write left
+    /// the device as an earlier attempt's did (the same ``ScenarioDevice/stateFingerprint()``) is
+    /// judged on its own faulted launch and recorded as covered by that attempt for the rest.
+    func writeFailures() -> (attempts: [ExplorationAttempt], note: String) {
+        let template = template()
+        var calls: [StoreOperation: Int] = [:]
+        // Fingerprint of a state after a failed write -> the attempt that recovered from it.
+        var explored: [String: String] = [:]
+        var attempts = [
+            attempt("baseline", template) { device, record in
+                let first = try device.launch(new, .launch)
+                for entry in first.mutations where entry.operation.isKeychain && entry.operation.isMutating {
+                    calls[entry.operation, default: 0] += 1
+                }
+                guard record.needs(first), record.plans(first) else { return }
+                try recovered(device, recovery: first, &record)
+            }
+        ]
+        for operation in calls.keys.sorted() {
+            var actions: [FaultAction] = [.status(errSecInteractionNotAllowed), .status(errSecIO), .dropWrite]
+            if operation == .secItemAdd { actions.insert(.status(errSecDuplicateItem), at: 2) }
+            for k in 1...calls[operation]! {
+                for action in actions {
+                    let label =
+                        switch action {
+                        case .status(let status): "\(SecurityStatus(status).name ?? "\(status)")"
+                        case .dropWrite: "lost write"
+                        }
+                    attempts.append(
+                        attempt("\(operation.rawValue) \(k) \(label)", template) { device, record in
+                            let faulted = try device.launch(
+                                new, .launch, faultPlan: FaultPlan(faults: [Fault(operation, call: k, action)]))
+                            record.log = ExplorationAttempt.excerpt(faulted)
+                            guard record.needs(faulted) else { return }
+                            // One read of the keychain serves I1 and the fingerprint.
+                            let keychain = try device.device.keychainItems()
+                            try locate(device, when: "after the failed write", &record, keychain: keychain)
+                            guard try claim(device, keychain: keychain, explored: &explored, &record) else { return }
+                            let recovery = try device.launch(new, .launch)
+                            guard record.needs(recovery) else { return }
+                            try recovered(device, recovery: recovery, &record)
+                        })
+                }
+            }
+        }
+        ExplorationAttempt.inheritCoverage(&attempts)
+        let total = attempts.count - 1
+        let covered = attempts.filter { $0.coveredBy != nil }.count
+        let summary = calls.keys.sorted().map { "\($0.rawValue) x\(calls[$0]!)" }.joined(separator: ", ")
+        return (
+            attempts,
+            "first launch of \(new.manifest.id): keychain writes \(summary); \(total) faults injected; \(explored.count) distinct states after a failed write, \(covered) attempts covered by an equal state; \(template.launches) launches"
+        )
+    }
+}

@@ -1,0 +1,52 @@
+import FileUtility
+import Foundation
+import GateModel
+import SimDevice
+import SimRuntime
+import SimSecurity
+
+/// Where a case's secrets are on a device right now: in a keychain item the app can reach, in a
+/// legacy store (the app's preferences or a file in its data container or one of its app groups'
+/// containers), both, or nowhere.
+///
+/// The runner knows the case's secrets (they derive from the case id) and looks for their bytes in
+/// memory; nothing it finds is written anywhere, only where it was found.
+struct SecretLocator {
+    struct Place: OptionSet, Hashable {
+        let rawValue: Int
+        static let keychain = Place(rawValue: 1)
+        static let legacy = Place(rawValue: 2)
+    }
+
+    let secrets: [(label: String, value: Data)]
+
+    /// The locator of the secrets `labels` (the cell's declared secrets) of case `caseID`.
+    init(caseID: String, labels: [String]) {
+        secrets = CaseSecrets(caseID: caseID).labelled(labels).map { ($0.label, Data($0.value.utf8)) }
+    }
+
+    /// Each secret's places on `device`, for the app `build` (its access groups and data container).
+    /// `keychain`: the device's items, when the caller has just read them.
+    func locate(on device: Device, app build: Build, keychain: [KeychainItemRecord]? = nil) throws -> [String: Place] {
+        let groups = Set(build.identity.accessGroups)
+        let items = try (keychain ?? device.keychainItems()).filter { groups.contains($0.accessGroup) }.compactMap(\.data)
+        var legacy: [Data] = []
+        // The data container (its tmp/ holds the status file, not the app's data) and the app's groups' containers.
+        let containers =
+            [device.dataContainer(build.manifest.bundleID)?.path]
+            + build.identity.applicationGroups.map { device.groupContainer($0)?.path }
+        for container in containers.compactMap({ $0 }) {
+            for relative in FileTree.files(under: container, pruning: ["tmp"]) {
+                if let data = FileManager.default.contents(atPath: container + "/" + relative) { legacy.append(data) }
+            }
+        }
+        var places: [String: Place] = [:]
+        for (label, value) in secrets {
+            var place: Place = []
+            if items.contains(where: { $0.range(of: value) != nil }) { place.insert(.keychain) }
+            if legacy.contains(where: { $0.range(of: value) != nil }) { place.insert(.legacy) }
+            places[label] = place
+        }
+        return places
+    }
+}

@@ -1,0 +1,250 @@
+import FileUtility
+import Foundation
+import UpgradeContract
+
+/// Writes and reads the verdict artifacts of an output folder: run.json, gate.json, junit.xml and
+/// summary.md, every one deterministic byte for byte (sorted keys, sorted collections, no clock).
+///
+/// The fail-closed protocol: ``begin(inputs:at:force:)`` guards the folder, drops an in-progress
+/// marker, and writes run.json plus an UNKNOWN gate.json, junit.xml and summary.md ("the run has not
+/// finished"). ``write(report:inputs:to:)`` replaces each file atomically (a temporary file renamed
+/// over it), gate.json last, and only then removes the marker. A run killed by SIGINT, SIGTERM or a
+/// crash at any instant therefore leaves either the UNKNOWN placeholder or the final verdict, never
+/// a half-written file and never a PASS it did not earn; readers also treat a folder that still
+/// holds the marker, or a gate.json with `"finished": false`, as unfinished.
+public enum GateArtifacts {
+    /// `run.json`: the inputs.
+    public static let runFile = "run.json"
+    /// `gate.json`: the verdict.
+    public static let gateFile = "gate.json"
+    /// `junit.xml`: one test case per path and scenario.
+    public static let junitFile = "junit.xml"
+    /// `summary.md`: a table for people.
+    public static let summaryFile = "summary.md"
+    /// Present while a run writes into the folder; removed after the final gate.json is in place.
+    public static let inProgressMarker = ".upgrade-runner-in-progress"
+    /// The reason a placeholder report gives.
+    public static let unfinishedReason =
+        "the run has not finished: it is still running, or was interrupted (SIGINT, SIGTERM or a crash)"
+
+    /// Prepares `folder` for a run of `inputs`: guards it (see ``OutputFolder/prepare(_:force:)``),
+    /// drops the in-progress marker and writes run.json and UNKNOWN placeholders of the other files.
+    /// - Returns: the plan of `inputs`.
+    /// - Throws: ``GateError`` when the folder is in use, the inputs plan nothing, or a file cannot be written.
+    @discardableResult
+    package static func begin(inputs: RunInputs, at folder: String, force: Bool) throws(GateError) -> GatePlan {
+        let plan = try inputs.plan()
+        try OutputFolder.prepare(folder, force: force)
+        try writeFile(GateJSON.pretty(inputs), to: folder, name: runFile)
+        let placeholder = GateEngine.evaluate(
+            expected: plan.expectedCells(in: inputs.shard), findings: [], incomplete: [unfinishedReason])
+        try writeVerdict(report: placeholder, inputs: inputs, to: folder, finished: false)
+        return plan
+    }
+
+    /// Writes the final run.json, junit.xml, summary.md and gate.json into `folder`, each atomically
+    /// and gate.json last, then removes the in-progress marker.
+    /// - Throws: ``GateError/io(path:doing:cause:)`` naming the file.
+    package static func write(report: GateReport, inputs: RunInputs, to folder: String) throws(GateError) {
+        try createFolder(folder)
+        try writeFile(GateJSON.pretty(inputs), to: folder, name: runFile)
+        try writeVerdict(report: report, inputs: inputs, to: folder, finished: true)
+        try OutputFolder.finish(folder)
+    }
+
+    /// The bytes of gate.json for `report` on `inputs`.
+    static func gateJSON(report: GateReport, inputs: RunInputs, finished: Bool = true) -> Data {
+        GateJSON.pretty(GateDocument(report: report, inputs: inputs, finished: finished))
+    }
+
+    /// The text of junit.xml for `report` on `inputs`.
+    static func junitXML(report: GateReport, inputs: RunInputs) -> String {
+        JUnitWriter.render(report: report, inputs: inputs)
+    }
+
+    /// The text of summary.md for `report` on `inputs`.
+    public static func summaryMarkdown(report: GateReport, inputs: RunInputs) -> String {
+        SummaryWriter.render(report: report, inputs: inputs)
+    }
+
+    /// The verdict table as the command line prints it: summary.md's text without HTML entities.
+    public static func summaryText(report: GateReport, inputs: RunInputs) -> String {
+        SummaryWriter.render(report: report, inputs: inputs, flavor: .terminal)
+    }
+
+    /// Whether `folder` holds a finished run: gate.json says finished and no in-progress marker is left.
+    public static func isFinished(_ folder: String) -> Bool {
+        let marker = (folder as NSString).appendingPathComponent(inProgressMarker)
+        guard !FileManager.default.fileExists(atPath: marker),
+            let document = try? GateDocument.read(from: (folder as NSString).appendingPathComponent(gateFile))
+        else { return false }
+        return document.finished
+    }
+
+    private static func writeVerdict(report: GateReport, inputs: RunInputs, to folder: String, finished: Bool) throws(GateError) {
+        try writeFile(Data(junitXML(report: report, inputs: inputs).utf8), to: folder, name: junitFile)
+        try writeFile(Data(summaryMarkdown(report: report, inputs: inputs).utf8), to: folder, name: summaryFile)
+        try writeFile(gateJSON(report: report, inputs: inputs, finished: finished), to: folder, name: gateFile)
+    }
+
+    static func createFolder(_ folder: String) throws(GateError) {
+        try ArtifactFile.createFolder(folder)
+    }
+
+    /// Writes `data` to a temporary file beside the target and renames it over the target.
+    package static func writeFile(_ data: Data, to folder: String, name: String) throws(GateError) {
+        try ArtifactFile.write(data, to: (folder as NSString).appendingPathComponent(name), atomically: true)
+    }
+}
+
+/// Every write into an artifacts folder: a failure is one ``GateError/io(path:doing:cause:)``
+/// line naming the file and the cause (`no space left on device writing <file>`), exit code 3.
+///
+/// An atomic write goes through a temporary file of a name this tool knows
+/// (``temporaryPrefix``), renamed over the target: a run killed mid-write leaves at most such a
+/// file, which the next run into the folder removes with the rest of the earlier run.
+package enum ArtifactFile {
+    /// The name start of a write in progress.
+    static let temporaryPrefix = ".upgrade-runner-writing-"
+
+    package static func write(_ data: Data, to path: String, atomically: Bool = false) throws(GateError) {
+        guard atomically else {
+            // A cell's status copies, logs and attempts: written without a sync (Foundation's
+            // Data.write syncs every file, a sync per launch); the verdict files below keep theirs.
+            let failure = AtomicFile.writeInPlace(data, to: path)
+            guard failure == 0 else { throw .io(path: path, doing: "writing", cause: FileFailure.posix(failure)) }
+            return
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        let temporary = folder + "/" + temporaryPrefix + (path as NSString).lastPathComponent + "-\(getpid())"
+        do { try data.write(to: URL(fileURLWithPath: temporary)) } catch {
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw .io(error, "writing", path)
+        }
+        guard rename(temporary, path) == 0 else {
+            let cause = FileFailure.posix(errno)
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw .io(path: path, doing: "writing", cause: cause)
+        }
+    }
+
+    package static func createFolder(_ folder: String) throws(GateError) {
+        do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
+            throw .io(error, "creating the folder", folder)
+        }
+    }
+
+    /// Sets the permission bits of `path` (an archived executable is 0755).
+    package static func setMode(_ mode: mode_t, of path: String) throws(GateError) {
+        guard chmod(path, mode) == 0 else { throw .io(path: path, doing: "setting the mode of", cause: FileFailure.posix(errno)) }
+    }
+}
+
+/// The output-folder guard: a run writes only into a new or empty folder or one that holds a
+/// finished or dead run of this tool (which it replaces, as the default folder is replaced); a
+/// folder another live run is writing is refused naming its pid, and a folder with files that are
+/// not a run's is refused unless `--force`.
+///
+/// Live is told from dead by an OS lock: the run holds a `flock` on the in-progress marker from
+/// ``prepare(_:force:)`` until ``GateArtifacts/write(report:inputs:to:)`` removes it, and the
+/// kernel drops the lock when the process ends however it ends.
+package enum OutputFolder {
+    /// The names a run writes at the top of its output folder (and `replay`, the folder a replay
+    /// of it writes, which a new run makes stale).
+    static let runEntries: Set<String> = [
+        GateArtifacts.runFile, GateArtifacts.gateFile, GateArtifacts.junitFile, GateArtifacts.summaryFile,
+        GateArtifacts.inProgressMarker, ArtifactLayout.paths, "timings.json", "replay", ArchivedInputs.folderName,
+    ]
+
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var held: [String: Int32] = [:]
+
+    /// Creates `folder` or checks that it may be written, and takes its in-progress lock.
+    ///
+    /// With `force`, files that are not a run's are left in place (the leak scan reads them too).
+    /// - Throws: ``GateError/outputFolderInUse(folder:reason:)``, one line naming the folder and,
+    ///   where the advice works, `--force`.
+    static func prepare(_ folder: String, force: Bool) throws(GateError) {
+        let manager = FileManager.default
+        var isDirectory: ObjCBool = false
+        if manager.fileExists(atPath: folder, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw .outputFolderInUse(folder: folder, reason: "is a file, not a folder")
+        }
+        try GateArtifacts.createFolder(folder)
+        let marker = (folder as NSString).appendingPathComponent(GateArtifacts.inProgressMarker)
+        let markerExisted = manager.fileExists(atPath: marker)
+        let descriptor = open(marker, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw .io(path: marker, doing: "creating", cause: FileFailure.posix(errno))
+        }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let holder = readPID(descriptor)
+            close(descriptor)
+            throw .outputFolderInUse(
+                folder: folder, reason: "is being written by a live run (pid \(holder.map(String.init) ?? "unknown"))")
+        }
+        do {
+            let entries: [String]
+            do { entries = try manager.contentsOfDirectory(atPath: folder).sorted() } catch {
+                throw GateError.io(error, "listing", folder)
+            }
+            let isRunEntry = { (name: String) in runEntries.contains(name) || name.hasPrefix(ArtifactFile.temporaryPrefix) }
+            let others = entries.filter { !isRunEntry($0) }
+            if !others.isEmpty && !force {
+                let what = others.count == 1 ? others[0] : "\(others[0]) and \(others.count - 1) more"
+                throw GateError.outputFolderInUse(
+                    folder: folder,
+                    reason: "holds files that are not a run's (\(what)); pass --force to write the run beside them")
+            }
+            for entry in entries where isRunEntry(entry) && entry != GateArtifacts.inProgressMarker {
+                let path = (folder as NSString).appendingPathComponent(entry)
+                do { try manager.removeItem(atPath: path) } catch {
+                    throw GateError.io(error, "removing the earlier run's file", path)
+                }
+            }
+            let text = Array("in progress\npid \(getpid())\n".utf8)
+            guard ftruncate(descriptor, 0) == 0,
+                text.withUnsafeBytes({ pwrite(descriptor, $0.baseAddress, $0.count, 0) }) == text.count
+            else { throw GateError.io(path: marker, doing: "writing", cause: FileFailure.posix(errno)) }
+        } catch {
+            close(descriptor)
+            if !markerExisted { try? manager.removeItem(atPath: marker) }
+            throw error as! GateError
+        }
+        lock.withLock {
+            if let earlier = held.updateValue(descriptor, forKey: folder) { close(earlier) }
+        }
+    }
+
+    /// Removes the in-progress marker and drops the lock: the run in `folder` is finished.
+    static func finish(_ folder: String) throws(GateError) {
+        let marker = (folder as NSString).appendingPathComponent(GateArtifacts.inProgressMarker)
+        if FileManager.default.fileExists(atPath: marker) {
+            do { try FileManager.default.removeItem(atPath: marker) } catch {
+                throw .io(error, "removing the in-progress marker", marker)
+            }
+        }
+        lock.withLock {
+            if let descriptor = held.removeValue(forKey: folder) { close(descriptor) }
+        }
+    }
+
+    /// Drops the lock of a run in `folder` that ended with an error; the marker stays, so the folder
+    /// reads as an interrupted run.
+    package static func release(_ folder: String) {
+        lock.withLock {
+            if let descriptor = held.removeValue(forKey: folder) { close(descriptor) }
+        }
+    }
+
+    /// The pid a live run wrote into the marker (`pid N` on its second line).
+    private static func readPID(_ descriptor: Int32) -> Int32? {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return nil }
+        let text = String(decoding: buffer[0..<count], as: UTF8.self)
+        return text.split(separator: "\n").lazy.compactMap { line in
+            line.hasPrefix("pid ") ? Int32(line.dropFirst(4)) : nil
+        }.first
+    }
+}

@@ -1,0 +1,107 @@
+import FileUtility
+import UpgradeContract
+
+/// The engine that turns expected cells and checkers' findings into a ``GateReport``.
+///
+/// It fails closed: a cell with no finding is UNKNOWN ("did not run or did not finish"); any FAIL
+/// makes every verdict above it FAIL; otherwise any UNKNOWN, or any reason in `incomplete`, makes
+/// the overall verdict UNKNOWN. A finding for a cell that was not expected still counts, so a
+/// checker's FAIL can never be dropped by a plan that forgot its cell.
+package enum GateEngine {
+    /// The reason a cell with no finding gives.
+    static let noFindingReason = "no finding: the scenario did not run or did not finish"
+
+    /// Judges the gate.
+    /// - Parameters:
+    ///   - expected: the cells the plan expects a verdict for.
+    ///   - findings: the checkers' findings, in any order.
+    ///   - incomplete: reasons the run as a whole is incomplete (missing shard, interrupted run).
+    package static func evaluate(expected: [GateCell], findings: [GateFinding], incomplete: [String] = []) -> GateReport {
+        var byCell: [GateCell: [GateFinding]] = [:]
+        for cell in expected { byCell[cell, default: []] = [] }
+        var runFindings: [GateFinding] = []
+        for finding in findings {
+            if let cell = finding.cell { byCell[cell, default: []].append(finding) } else { runFindings.append(finding) }
+        }
+
+        var cellResults: [GateCell: GateReport.CellResult] = [:]
+        for (cell, found) in byCell {
+            let sorted = found.sorted()
+            let verdict = sorted.isEmpty ? .unknown : Verdict.combine(sorted.map(\.verdict))
+            let reasons =
+                sorted.isEmpty ? [noFindingReason] : sorted.filter { $0.verdict == verdict && verdict != .pass }.map(\.message)
+            cellResults[cell] = .init(condition: cell.condition, verdict: verdict, reasons: reasons, findings: sorted)
+        }
+
+        let pathIDs = Set(cellResults.keys.map(\.path)).sorted()
+        var paths: [GateReport.PathResult] = []
+        for path in pathIDs {
+            let cells = cellResults.filter { $0.key.path == path }
+            var scenarios: [GateReport.ScenarioResult] = []
+            for scenario in Set(cells.keys.map(\.scenario)).sorted() {
+                let results = cells.filter { $0.key.scenario == scenario }.sorted { $0.key < $1.key }.map(\.value)
+                scenarios.append(.init(scenario: scenario, verdict: Verdict.combine(results.map(\.verdict)), conditions: results))
+            }
+            paths.append(.init(path: path, verdict: Verdict.combine(scenarios.map(\.verdict)), scenarios: scenarios))
+        }
+
+        let runSorted = runFindings.sorted()
+        var conditions: [GateReport.ConditionResult] = []
+        let checked = Set(cellResults.keys.map(\.condition)).union(runSorted.map(\.condition))
+        for condition in checked.sorted() {
+            let verdicts =
+                cellResults.filter { $0.key.condition == condition }.map(\.value.verdict)
+                + runSorted.filter { $0.condition == condition }.map(\.verdict)
+            conditions.append(
+                .init(
+                    condition: condition, verdict: Verdict.combine(verdicts),
+                    passed: verdicts.filter { $0 == .pass }.count,
+                    failed: verdicts.filter { $0 == .fail }.count,
+                    unknown: verdicts.filter { $0 == .unknown }.count))
+        }
+
+        let incompleteSorted = Array(Set(incomplete)).sorted()
+        var verdict = Verdict.combine(conditions.map(\.verdict))
+        if verdict == .pass && !incompleteSorted.isEmpty { verdict = .unknown }
+
+        var failReasons: [String] = []
+        var unknownReasons: [String] = []
+        for cell in cellResults.keys.sorted() {
+            let result = cellResults[cell]!
+            for reason in result.reasons {
+                let line = "\(cell): \(reason)"
+                if result.verdict == .fail {
+                    failReasons.append(line)
+                } else if result.verdict == .unknown {
+                    unknownReasons.append(line)
+                }
+            }
+        }
+        for finding in runSorted where finding.verdict != .pass {
+            let line = "\(finding.condition): \(finding.message)"
+            if finding.verdict == .fail { failReasons.append(line) } else { unknownReasons.append(line) }
+        }
+
+        return GateReport(
+            verdict: verdict, incomplete: incompleteSorted, conditions: conditions,
+            notChecked: GateCondition.allCases.filter { !checked.contains($0) },
+            paths: paths, runFindings: runSorted,
+            reasons: failReasons + incompleteSorted + unknownReasons, runtimeVerdicts: runtimeResults(paths))
+    }
+
+    /// The verdict per runtime when the paths are a runtime matrix's (``RuntimePath``), else nil.
+    static func runtimeResults(_ paths: [GateReport.PathResult]) -> [GateReport.RuntimeResult]? {
+        var byRuntime: [RuntimeVersion: [GateReport.PathResult]] = [:]
+        for path in paths {
+            guard let runtime = RuntimePath(id: path.path)?.runtime else { continue }
+            byRuntime[runtime, default: []].append(path)
+        }
+        guard !byRuntime.isEmpty else { return nil }
+        return byRuntime.keys.sorted().map { runtime in
+            let cases = byRuntime[runtime]!.flatMap(\.scenarios).map(\.verdict)
+            return GateReport.RuntimeResult(
+                runtime: runtime, verdict: Verdict.combine(byRuntime[runtime]!.map(\.verdict)),
+                passed: cases.count { $0 == .pass }, failed: cases.count { $0 == .fail }, unknown: cases.count { $0 == .unknown })
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import FileUtility
+import UpgradeContract
+
+/// The judged gate: a verdict per cell, per scenario on a path, per path, per condition and overall,
+/// with the findings behind them and the reasons for every verdict that is not PASS.
+///
+/// Every collection is sorted, so encoding a report gives the same bytes for the same findings.
+public struct GateReport: Codable, Equatable, Sendable {
+    /// The overall verdict.
+    public package(set) var verdict: Verdict
+    /// Why the run is incomplete (a missing shard, an interrupted run); any entry makes the overall verdict at best UNKNOWN.
+    public package(set) var incomplete: [String]
+    /// The verdict per checked condition, in declaration order.
+    public package(set) var conditions: [ConditionResult]
+    /// The conditions no selected scenario checks: neither passed nor failed, listed so nobody reads them as passed.
+    public package(set) var notChecked: [GateCondition]
+    /// The verdict per path, sorted by path id.
+    public package(set) var paths: [PathResult]
+    /// Findings about the whole run rather than one path (a leak in run.json, say).
+    public package(set) var runFindings: [GateFinding]
+    /// Every reason the overall verdict is not PASS: FAIL reasons first, then UNKNOWN ones.
+    public package(set) var reasons: [String]
+    /// The verdict per runtime of a runtime matrix, oldest first; nil (and absent from gate.json) for one runtime.
+    public package(set) var runtimeVerdicts: [RuntimeResult]? = nil
+
+    /// One runtime's verdict over its paths, and how many (path, scenario) cases passed, failed and are unknown.
+    public struct RuntimeResult: Codable, Equatable, Sendable {
+        public package(set) var runtime: RuntimeVersion
+        public package(set) var verdict: Verdict
+        public package(set) var passed: Int
+        public package(set) var failed: Int
+        public package(set) var unknown: Int
+    }
+
+    /// A condition's verdict over every path.
+    public struct ConditionResult: Codable, Equatable, Sendable {
+        public package(set) var condition: GateCondition
+        public package(set) var verdict: Verdict
+        /// How many cells of this condition passed, failed and are unknown.
+        public package(set) var passed: Int
+        public package(set) var failed: Int
+        public package(set) var unknown: Int
+    }
+
+    /// A path's verdict and its scenarios.
+    public struct PathResult: Codable, Equatable, Sendable {
+        public package(set) var path: String
+        public package(set) var verdict: Verdict
+        public package(set) var scenarios: [ScenarioResult]
+    }
+
+    /// A scenario's verdict on one path, and its cells.
+    public struct ScenarioResult: Codable, Equatable, Sendable {
+        public package(set) var scenario: Scenario
+        public package(set) var verdict: Verdict
+        public package(set) var conditions: [CellResult]
+    }
+
+    /// One cell: a condition on a (path, scenario), with its findings.
+    public struct CellResult: Codable, Equatable, Sendable {
+        public package(set) var condition: GateCondition
+        public package(set) var verdict: Verdict
+        /// The messages of the findings that decided a FAIL or UNKNOWN verdict, or why there is none.
+        public package(set) var reasons: [String]
+        /// Every finding on this cell, PASS ones included.
+        public package(set) var findings: [GateFinding]
+    }
+
+    /// Every finding in the report, sorted.
+    public var allFindings: [GateFinding] {
+        (paths.flatMap { $0.scenarios.flatMap { $0.conditions.flatMap(\.findings) } } + runFindings).sorted()
+    }
+
+    /// The scenarios that appear on any path, in declaration order.
+    public var scenarios: [Scenario] {
+        Array(Set(paths.flatMap { $0.scenarios.map(\.scenario) })).sorted()
+    }
+
+    /// The (path, scenario) results whose verdict is FAIL or UNKNOWN, with their reasons, FAIL first.
+    public var problems: [(path: String, scenario: Scenario, verdict: Verdict, reasons: [String])] {
+        var rows: [(path: String, scenario: Scenario, verdict: Verdict, reasons: [String])] = []
+        for path in paths {
+            for scenario in path.scenarios where scenario.verdict != .pass {
+                let reasons = scenario.conditions.filter { $0.verdict != .pass }
+                    .flatMap { cell in cell.reasons.map { "\(cell.condition): \($0)" } }
+                rows.append((path.path, scenario.scenario, scenario.verdict, reasons))
+            }
+        }
+        return rows.enumerated().sorted { a, b in
+            a.element.verdict.rank != b.element.verdict.rank
+                ? a.element.verdict.rank < b.element.verdict.rank : a.offset < b.offset
+        }.map(\.element)
+    }
+}

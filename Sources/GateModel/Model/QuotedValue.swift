@@ -1,0 +1,28 @@
+/// A value quoted for a one-line message: the command line's usage errors and the checkers' findings
+/// quote a value the same way.
+package enum QuotedValue {
+    /// `value` in quotes as it can stand in a one-line message: control characters escaped
+    /// (`\n`, `\u{7}`), and a value longer than 256 characters (no path is) cut to its first 40 with
+    /// the length said.
+    package static func text(_ value: String) -> String {
+        var shown = ""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\n": shown += "\\n"
+            case "\r": shown += "\\r"
+            case "\t": shown += "\\t"
+            case "\"": shown += "\\\""
+            case "\\": shown += "\\\\"
+            default:
+                if scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format {
+                    shown += "\\u{\(String(scalar.value, radix: 16))}"
+                } else {
+                    shown.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        let characters = Array(shown)
+        guard characters.count > 256 else { return "\"" + shown + "\"" }
+        return "\"" + String(characters.prefix(40)) + "…\" (\(value.count) characters)"
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+
+/// A scenario: what happens on one path's fresh device, and the conditions it checks
+/// (DESIGN.md's table; the ids are a contract).
+public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, CustomStringConvertible {
+    case freshInstall = "fresh-install"
+    case upgrade = "upgrade"
+    case skipVersion = "skip-version"
+    case relaunch = "relaunch"
+    case malformed = "malformed"
+    case writeFailure = "write-failure"
+    case crashPoints = "crash-points"
+    case prewarm = "prewarm"
+    case lockedBackground = "locked-background"
+    case reinstall = "reinstall"
+    case markerWithoutData = "marker-without-data"
+    case staleLeftovers = "stale-leftovers"
+    case entitlements = "entitlements"
+    case isolation = "isolation"
+    case cleanup = "cleanup"
+    case artefactWindow = "artefact-window"
+    case lockedReads = "locked-reads"
+
+    /// The scenario's id, as reports print it.
+    public var description: String { rawValue }
+
+    /// The conditions this scenario checks, from DESIGN.md's table. Every (path, scenario) cell also
+    /// checks ``GateCondition/noSecretInArtifacts`` (the table's "every path" row); ``GatePlan`` adds it.
+    ///
+    /// Every scenario that changes the device after the upgrade (``changesStateAfterUpgrade``) also
+    /// checks reads-old-data and idempotent on its final re-read (the table's "every scenario that
+    /// changes state" row): a relaunch that changes nothing, then a verify launch of every declared
+    /// secret (see ``ReadsOldData`` for what each must read as).
+    public var checks: [GateCondition] {
+        let own: [GateCondition] =
+            switch self {
+            case .freshInstall: [.idempotent, .noSecretInArtifacts]
+            case .upgrade, .skipVersion: [.readsOldData]
+            case .relaunch: [.idempotent]
+            case .malformed: [.malformedKeepsOld]
+            case .writeFailure: [.crashSafe, .readsOldData]
+            case .crashPoints: [.crashSafe]
+            case .prewarm, .lockedBackground: [.lockedLaunchSafe]
+            case .reinstall: [.reinstallSweeps]
+            case .markerWithoutData: [.readsOldData]
+            case .staleLeftovers: [.noFalsePass]
+            case .entitlements: [.entitlementsCompatible]
+            case .isolation: [.isolation]
+            case .cleanup: [.cleanupExact]
+            case .artefactWindow: [.artefactWindow]
+            case .lockedReads: [.keepsAvailability]
+            }
+        guard changesStateAfterUpgrade else { return own }
+        return own + [.readsOldData, .idempotent].filter { !own.contains($0) }
+    }
+
+    /// Whether the scenario changes the device after the upgrade (relaunches, removes data, moves
+    /// the clock, reinstalls, runs the test's cleanup) and so ends with the final re-read. Not:
+    /// upgrade and skip-version (their verify is the re-read), malformed (it changes nothing after
+    /// the upgrade; its legacy data is malformed-keeps-old's), stale-leftovers (it seeds nothing of
+    /// its own), entitlements (no launch), locked-reads (its verify launches in each lock state are
+    /// its re-read), and the exploration scenarios, whose every attempt already ends with a relaunch
+    /// (I4) and a verify launch.
+    public var changesStateAfterUpgrade: Bool {
+        switch self {
+        case .relaunch, .reinstall, .markerWithoutData, .isolation, .cleanup, .artefactWindow: true
+        default: false
+        }
+    }
+
+    /// Whether the scenario belongs to fault and crash exploration: many attempts, each on its own
+    /// device (`--scenarios` can leave them out for a quicker gate).
+    public var isExploration: Bool {
+        switch self {
+        case .crashPoints, .writeFailure, .prewarm, .lockedBackground: true
+        default: false
+        }
+    }
+
+    /// Whether the scenario runs on a fresh install (`none-to-X`) rather than on an upgrade path.
+    public var isFreshInstall: Bool { self == .freshInstall }
+
+    /// The scenarios `gate` runs when none are named: every scenario, exploration included.
+    public static var gateDefault: [Scenario] { allCases }
+
+    /// Parses a comma-separated list of scenario ids, such as `--scenarios upgrade,relaunch`.
+    /// - Throws: ``GateError/invalidValue(field:value:reason:)`` naming the field and the unknown id.
+    public static func parseList(_ text: String, field: GateField = .scenarios) throws(GateError) -> [Scenario] {
+        var result: [Scenario] = []
+        for word in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let id = word.trimmingCharacters(in: .whitespaces)
+            guard let scenario = Scenario(rawValue: id) else {
+                throw .invalidValue(field: field, value: text, reason: "names unknown scenario \"\(id)\"")
+            }
+            if !result.contains(scenario) { result.append(scenario) }
+        }
+        return result
+    }
+
+    private var order: Int { Self.allCases.firstIndex(of: self)! }
+
+    /// Declaration order, the order of DESIGN.md's table.
+    public static func < (lhs: Scenario, rhs: Scenario) -> Bool { lhs.order < rhs.order }
+}

@@ -1,0 +1,230 @@
+import Foundation
+import FileUtility
+
+/// A seeded secret the leak scan looks for, known by a label (such as `authToken`) that reports may print.
+package struct Secret: Hashable, Sendable {
+    /// A name for reports; never the value.
+    package var label: String
+    /// The secret's bytes.
+    var value: Data
+
+    /// A secret.
+    package init(label: String, value: Data) {
+        self.label = label
+        self.value = value
+    }
+}
+
+/// How a secret appeared in a file.
+package enum SecretEncoding: String, Codable, Sendable, CaseIterable, Comparable {
+    /// The bytes themselves.
+    case raw
+    /// The bytes as a JSON string literal would escape them (`\/`, `\u0000`), when that differs from raw.
+    case jsonEscaped = "json-escaped"
+    /// Standard base64, at any byte alignment inside a longer base64 text.
+    case base64
+    /// URL-safe base64 (`-`, `_`), with or without padding, at any alignment.
+    case base64URL = "base64url"
+    /// Lower-case hex.
+    case hexLower = "hex"
+    /// Upper-case hex.
+    case hexUpper = "HEX"
+    /// Lower-case hex of the secret's SHA-256 (an unkeyed hash, which a dictionary attack can reverse).
+    case sha256Hex = "sha256-hex"
+    /// Upper-case hex of the secret's SHA-256.
+    case sha256HexUpper = "SHA256-HEX"
+
+    package static func < (lhs: SecretEncoding, rhs: SecretEncoding) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+}
+
+/// One file holding one secret in one encoding. It names the file, the encoding and the secret's
+/// index and label, never the value.
+package struct SecretLeak: Hashable, Codable, Sendable, Comparable, CustomStringConvertible {
+    /// The file's path relative to the scanned folder.
+    package var file: String
+    /// The encoding found.
+    package var encoding: SecretEncoding
+    /// The secret's position in the list given to the scan, from 1.
+    package var secretIndex: Int
+    /// The secret's label.
+    package var secretLabel: String
+
+    /// `paths/v1-to-v2/upgrade/status/01-v1-seed.json: holds secret #2 (authToken) as base64`.
+    package var description: String { "\(file): holds secret #\(secretIndex) (\(secretLabel)) as \(encoding.rawValue)" }
+
+    package static func < (lhs: SecretLeak, rhs: SecretLeak) -> Bool {
+        (lhs.file, lhs.secretIndex, lhs.encoding) < (rhs.file, rhs.secretIndex, rhs.encoding)
+    }
+}
+
+/// What a scan read and found.
+package struct SecretScanResult: Equatable, Sendable {
+    /// Every leak, sorted by file, secret and encoding.
+    package var leaks: [SecretLeak]
+    /// Files that could not be read and folders that could not be entered, sorted: the scan cannot
+    /// vouch for them, so they make the condition UNKNOWN.
+    package var unreadable: [String]
+    /// How many regular files were read (symbolic links are not followed).
+    package var filesScanned: Int
+    /// How many bytes were read.
+    package var bytesScanned: Int
+    /// How many distinct byte patterns were searched for.
+    package var patterns: Int
+
+    /// Whether no secret was found and every file could be read.
+    package var isClean: Bool { leaks.isEmpty && unreadable.isEmpty }
+
+    /// One line for a closing note: what the scan covered.
+    package var coverage: String {
+        "\(filesScanned) files, \(bytesScanned) bytes, \(patterns) patterns (raw, JSON-escaped, base64, base64url, hex, HEX, SHA-256 hex)"
+    }
+}
+
+/// The leak scan (`upgrade-runner scan-secrets`): reads every regular file under a folder once,
+/// binary files included, and looks for every secret raw, JSON-escaped, in standard and URL-safe
+/// base64 (at each of the three byte alignments, so a secret inside a longer base64 text is found
+/// too), in lower- and upper-case hex, and as lower- and upper-case SHA-256 hex.
+///
+/// The search indexes every pattern by its first two bytes, so each file is read and walked once
+/// whatever the number of secrets.
+package enum SecretScanner {
+    /// The shortest secret scanned for; shorter ones would match ordinary text.
+    static let minimumSecretLength = 4
+
+    /// Scans every regular file under `directory` for `secrets`.
+    /// - Throws: ``GateError`` when the folder cannot be listed or a secret is shorter than ``minimumSecretLength``.
+    package static func scan(directory: String, secrets: [Secret]) throws(GateError) -> SecretScanResult {
+        let patterns = try SecretPatterns(secrets: secrets)
+        let manager = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard manager.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw .unreadable(path: directory, reason: "is not a folder")
+        }
+        guard access(directory, R_OK | X_OK) == 0 else {
+            throw .unreadable(path: directory, reason: "cannot list the folder")
+        }
+        let entries = FileTree.entries(under: directory)
+        let files = entries.compactMap { $0.kind == .file ? $0.relative : nil }
+        // A folder the scan cannot enter is reported as unreadable, as a file it cannot read is.
+        var result = SecretScanResult(
+            leaks: [], unreadable: entries.compactMap { $0.kind == .unreadableDirectory ? $0.relative : nil },
+            filesScanned: 0, bytesScanned: 0, patterns: patterns.count)
+        for relative in files {
+            let full = (directory as NSString).appendingPathComponent(relative)
+            guard let data = try? Data(contentsOf: URL(fileURLWithPath: full), options: .mappedIfSafe) else {
+                result.unreadable.append(relative)
+                continue
+            }
+            result.filesScanned += 1
+            result.bytesScanned += data.count
+            for (secret, encoding) in patterns.matches(in: data) {
+                result.leaks.append(
+                    SecretLeak(file: relative, encoding: encoding, secretIndex: secret + 1, secretLabel: secrets[secret].label))
+            }
+        }
+        result.leaks.sort()
+        result.unreadable.sort()
+        return result
+    }
+
+    /// Scans `data` (one file's bytes, or a status line) and answers every (secret, encoding) found.
+    static func scan(data: Data, secrets: [Secret]) throws(GateError) -> [(label: String, encoding: SecretEncoding)] {
+        try SecretPatterns(secrets: secrets).matches(in: data).map { (secrets[$0.secret].label, $0.encoding) }
+    }
+}
+
+/// The byte patterns of a set of secrets, indexed by their first two bytes.
+package struct SecretPatterns {
+    /// Which secret and encoding a pattern stands for.
+    private struct Owner: Hashable, Comparable {
+        var secret: Int
+        var encoding: SecretEncoding
+        static func < (lhs: Owner, rhs: Owner) -> Bool { (lhs.secret, lhs.encoding) < (rhs.secret, rhs.encoding) }
+    }
+
+    private var needles: [[UInt8]] = []
+    private var owners: [Owner] = []
+    private var heads = [Int32](repeating: -1, count: 65536)
+    private var nextInBucket: [Int32] = []
+
+    var count: Int { needles.count }
+
+    package init(secrets: [Secret]) throws(GateError) {
+        var seen: Set<[UInt8]> = []
+        for (index, secret) in secrets.enumerated() {
+            guard secret.value.count >= SecretScanner.minimumSecretLength else {
+                throw .invalidValue(
+                    field: .named("secret #\(index + 1)"), value: secret.label,
+                    reason: "is shorter than \(SecretScanner.minimumSecretLength) bytes, too short to scan for")
+            }
+            for (encoding, bytes) in Self.encodings(of: secret.value) where bytes.count >= 2 && seen.insert(bytes).inserted {
+                let key = Int(bytes[0]) << 8 | Int(bytes[1])
+                nextInBucket.append(heads[key])
+                heads[key] = Int32(needles.count)
+                needles.append(bytes)
+                owners.append(Owner(secret: index, encoding: encoding))
+            }
+        }
+    }
+
+    /// Every (secret, encoding) whose pattern occurs in `data`, each once, sorted.
+    package func matches(in data: Data) -> [(secret: Int, encoding: SecretEncoding)] {
+        var found = Set<Int>()
+        data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+            let bytes = buffer.bindMemory(to: UInt8.self)
+            guard bytes.count >= 2 else { return }
+            for position in 0..<(bytes.count - 1) {
+                var candidate = heads[Int(bytes[position]) << 8 | Int(bytes[position + 1])]
+                while candidate >= 0 {
+                    let needle = needles[Int(candidate)]
+                    if !found.contains(Int(candidate)), position + needle.count <= bytes.count,
+                        needle.withUnsafeBytes({ memcmp($0.baseAddress!, bytes.baseAddress! + position, needle.count) == 0 })
+                    {
+                        found.insert(Int(candidate))
+                    }
+                    candidate = nextInBucket[Int(candidate)]
+                }
+            }
+        }
+        return Set(found.map { owners[$0] }).sorted().map { ($0.secret, $0.encoding) }
+    }
+
+    /// Every pattern of `value`, labelled by encoding.
+    static func encodings(of value: Data) -> [(SecretEncoding, [UInt8])] {
+        let bytes = [UInt8](value)
+        var result: [(SecretEncoding, [UInt8])] = [(.raw, bytes)]
+        if let text = String(data: value, encoding: .utf8), let json = try? JSONEncoder().encode(text) {
+            let escaped = [UInt8](json.dropFirst().dropLast())
+            if escaped != bytes { result.append((.jsonEscaped, escaped)) }
+        }
+        let standard = value.base64EncodedString()
+        result.append((.base64, Array(standard.utf8)))
+        for alignment in 0..<3 { result.append((.base64, alignedBase64(bytes, alignment: alignment, urlSafe: false))) }
+        result.append((.base64URL, Array(urlSafe(standard).utf8)))
+        for alignment in 0..<3 { result.append((.base64URL, alignedBase64(bytes, alignment: alignment, urlSafe: true))) }
+        let hex = lowerHex(bytes)
+        result.append((.hexLower, Array(hex.utf8)))
+        result.append((.hexUpper, Array(hex.uppercased().utf8)))
+        let digest = GateHash.hex(value)
+        result.append((.sha256Hex, Array(digest.utf8)))
+        result.append((.sha256HexUpper, Array(digest.uppercased().utf8)))
+        return result
+    }
+
+    /// The base64 characters that depend only on the secret's bits when it starts `alignment` bytes
+    /// into a 3-byte group of a longer text: the pattern a secret embedded in a larger base64 blob leaves.
+    static func alignedBase64(_ bytes: [UInt8], alignment: Int, urlSafe: Bool) -> [UInt8] {
+        let padded = Data(repeating: 0, count: alignment) + Data(bytes) + Data(repeating: 0, count: 3)
+        var text = Array(padded.base64EncodedString().utf8)
+        if urlSafe { text = Array(Self.urlSafe(String(decoding: text, as: UTF8.self)).utf8) }
+        let firstBit = alignment * 8, endBit = firstBit + bytes.count * 8
+        let first = (firstBit + 5) / 6, end = endBit / 6
+        return end > first ? Array(text[first..<end]) : []
+    }
+
+    static func urlSafe(_ base64: String) -> String {
+        String(base64.compactMap { $0 == "+" ? "-" : $0 == "/" ? "_" : $0 == "=" ? nil : $0 })
+    }
+}
