@@ -88,7 +88,7 @@ public struct GateRequest: Sendable {
         try RequestLimits.check(caseID: caseID, jobs: jobs, timeout: timeout)
         for id in builds { try BuildPair.validate(buildID: id) }
         let catalog = BuildCatalog(folder: buildsFolder, productsFolder: productsFolder)
-        let resolved = try GateRun.resolveBuilds(builds, catalog: catalog)
+        let resolved = try GatePipeline.resolve(builds, in: catalog)
         // A gate's builds go oldest first; `run` takes the one path it is given, a downgrade too.
         if path == nil { try Self.checkOrder(builds, resolved) }
         var inputs = RunInputs(
@@ -96,16 +96,10 @@ public struct GateRequest: Sendable {
             buildFiles: [:], runnerVersion: UpgradeRunnerVersion.current, shard: shard,
             routes: path == nil ? try GatePlan.recordedRoutes(builds: builds, given: routes) : nil)
         inputs.runtimes = runtimes
-        // The plan first: a plan that cannot run (no scenario applies to any path) is bad input
-        // found before any executable is hashed or launched.
-        _ = try inputs.plan()
-        inputs.buildFiles = try GateRun.pin(resolved)
-        if archiveInputs {
-            inputs.archivedInputs = try ArchivedInputs.plan(for: resolved, pins: inputs.buildFiles)
-        }
-        let run = GateRun(
-            inputs: inputs, outFolder: out, jobs: jobs, force: force, timeout: timeout, progress: progress)
-        return (try run.execute(builds: resolved), inputs)
+        return try GatePipeline(
+            inputs: inputs, builds: resolved, out: out, jobs: jobs, timeout: timeout, force: force, progress: progress,
+            archiveInputs: archiveInputs
+        ).run()
     }
 
     /// A gate's builds go oldest first, by build number: in another order its paths would judge

@@ -3,14 +3,15 @@ import GateModel
 import SimDevice
 import SimRuntime
 
-/// Carries out a gate (or a single `run`): resolves and pins the builds, guards the output folder,
-/// runs every planned cell on its own fresh device (`jobs` at a time), scans every artifact for the
-/// seeded secrets, judges, and writes the artifacts.
+/// Runs a gate's cells (`jobs` at a time, each on its own fresh device), scans every artifact for
+/// the seeded secrets, judges, and writes the artifacts: the last steps of ``GatePipeline``, which
+/// hands it the plan and the pinned inputs.
 ///
 /// The verdict fails closed: gate.json says UNKNOWN from the first moment (see
-/// ``GateArtifacts/begin(inputs:at:force:)``) and is replaced only when every cell has been judged.
-package struct GateRun {
+/// ``GateArtifacts/begin(inputs:plan:at:force:)``) and is replaced only when every cell has been judged.
+struct GateRun {
     var inputs: RunInputs
+    var plan: GatePlan
     var outFolder: String
     var jobs: Int
     var force: Bool
@@ -20,58 +21,11 @@ package struct GateRun {
     /// own folder (``BuildStage``).
     var stage: BuildStage? = nil
 
-    package init(
-        inputs: RunInputs, outFolder: String, jobs: Int, force: Bool, timeout: Double = 30, progress: GateProgress = .silent,
-        stage: BuildStage? = nil
-    ) {
-        self.inputs = inputs
-        self.outFolder = outFolder
-        self.jobs = jobs
-        self.force = force
-        self.timeout = timeout
-        self.progress = progress
-        self.stage = stage
-    }
-
-    /// Every build a plan needs, checked before anything runs (a bad build id or a missing
-    /// executable is bad input and changes nothing).
-    package static func resolveBuilds(_ ids: [String], catalog: BuildCatalog) throws -> [String: Build] {
-        var builds: [String: Build] = [:]
-        for id in ids where builds[id] == nil { builds[id] = try catalog.build(id) }
-        return builds
-    }
-
-    /// The sha256 of each build's executable and entitlements, as run.json pins them. The builds
-    /// are hashed side by side (an app build is about 80 MB); when several cannot be read, the
-    /// error thrown is the first build's in id order.
-    package static func pin(_ builds: [String: Build]) throws -> [String: RunInputs.BuildFiles] {
-        let ids = builds.keys.sorted()
-        let pinned = try Slots.map(ids) { id throws(GateError) in
-            try RunInputs.BuildFiles(executableAt: builds[id]!.executablePath, entitlementsAt: builds[id]!.entitlementsPath)
-        }
-        return Dictionary(uniqueKeysWithValues: zip(ids, pinned))
-    }
-
-    /// The secrets of every case a run seeds (its own, and the extra cases stale-leftovers and
-    /// cleanup place on their devices), one per secret label its builds declare, for the leak scan.
-    package static func secrets(caseID: String, labels: [String]) -> [Secret] {
-        [caseID, caseID + "-interrupted", caseID + "-other"].flatMap { id in
-            CaseSecrets(caseID: id).labelled(labels).map {
-                Secret(label: "\($0.label) of case \(id)", value: Data($0.value.utf8))
-            }
-        }
-    }
-
-    /// The secrets of a run of `builds`.
-    package static func secrets(caseID: String, builds: some Sequence<Build>) -> [Secret] {
-        secrets(caseID: caseID, labels: CaseDeclarations.secretLabels(of: builds))
-    }
-
     /// Runs the plan and returns the report (also written to `outFolder`).
     package func execute(builds: [String: Build]) throws -> GateReport {
         try TemporaryDevices.checkScratch()
         try BuildPreflight.check(Array(builds.values), runtime: inputs.runtime, timeout: timeout)
-        let plan = try GateArtifacts.begin(inputs: inputs, at: outFolder, force: force)
+        try GateArtifacts.begin(inputs: inputs, plan: plan, at: outFolder, force: force)
         // Whatever stops the run before its verdict is written, the folder reads as unfinished.
         var completed = false
         defer { if !completed { OutputFolder.release(outFolder) } }
@@ -122,7 +76,7 @@ package struct GateRun {
         InterruptHandling.waitIfInterrupted()
         progress.end()
         let expected = plan.expectedCells(in: inputs.shard)
-        let secrets = Self.secrets(caseID: inputs.caseID, builds: builds.values)
+        let secrets = GatePipeline.secrets(caseID: inputs.caseID, builds: builds.values)
         var findings = FindingSanitizer(secrets: secrets, workRoot: workRoot).clean(results.findings)
         let scan = try SecretScanner.scan(directory: outFolder, secrets: secrets)
         findings += NoSecretInArtifactsChecker.findings(for: scan, cells: expected)

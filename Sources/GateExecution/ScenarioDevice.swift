@@ -17,6 +17,9 @@ struct LaunchRecord: Sendable {
     var status: LaunchStatus?
     /// Why a status file that exists could not be read.
     var statusProblem: String?
+    /// The status file's bytes as the app wrote them (also written to the cell's `status/` folder):
+    /// honest-status compares two launches' files byte for byte from these.
+    var statusBytes: Data? = nil
     var duration: Double
     /// The launch's store operations (names and statuses only).
     var mutations: [SeamEntry]
@@ -138,6 +141,7 @@ final class ScenarioDevice {
                 data, decoded: decoded, exitedCleanly: record.exitedCleanly, on: device,
                 places: mode == .verify ? record.secretPlaces : nil)
         }
+        record.statusBytes = data
         if let data, let decoded {
             switch decoded {
             case .success(let status): record.status = status

@@ -50,8 +50,8 @@ import Testing
         try BuildFixture.write(in: cli.builds, id: "v1")
         try BuildFixture.write(in: cli.builds, id: "v2", buildNumber: "200")
         let inputs = try RunFolders.pinnedInputs(cli, builds: ["v1", "v2"])
-        let builds = try GateRun.resolveBuilds(
-            ["v1", "v2"], catalog: BuildCatalog(folder: cli.builds, productsFolder: BuiltProducts.directory.path))
+        let builds = try GatePipeline.resolve(
+            ["v1", "v2"], in: BuildCatalog(folder: cli.builds, productsFolder: BuiltProducts.directory.path))
         let archive = try ArchivedInputs.plan(for: builds, pins: inputs.buildFiles)
         let out = cli.directory.file("out")
         try archive.write(builds, to: out)

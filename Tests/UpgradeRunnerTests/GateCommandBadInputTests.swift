@@ -106,7 +106,7 @@ import Testing
     func liveRun() throws {
         let cli = try CLI()
         let out = cli.directory.file("out")
-        try GateArtifacts.begin(inputs: SampleGate.inputs(), at: out, force: false)
+        try GateArtifacts.begin(inputs: SampleGate.inputs(), plan: try SampleGate.inputs().plan(), at: out, force: false)
         defer { OutputFolder.release(out) }
         let words = ["gate", "--builds", "v1", "--builds-dir", RunFolders.repositoryBuilds, "--out", out]
         cli.expectRefused(words, naming: "\(out): is being written by a live run (pid \(getpid()))")

@@ -20,7 +20,7 @@ enum RunFolders {
         let findings = cells.map {
             GateFinding($0.condition, path: $0.path, scenario: $0.scenario, verdict: .pass, detail: "checked")
         }
-        try GateArtifacts.begin(inputs: inputs, at: folder, force: false)
+        try GateArtifacts.begin(inputs: inputs, plan: try inputs.plan(), at: folder, force: false)
         for unit in try inputs.plan().units(in: inputs.shard) {
             let status = folder + "/" + unit.folder + "/status"
             try FileManager.default.createDirectory(atPath: status, withIntermediateDirectories: true)
@@ -38,10 +38,10 @@ enum RunFolders {
         scenarios: [Scenario] = [.freshInstall, .upgrade]
     ) throws -> RunInputs {
         let catalog = BuildCatalog(folder: cli.builds, productsFolder: products ?? BuiltProducts.directory.path)
-        let builds = try GateRun.resolveBuilds(ids, catalog: catalog)
+        let builds = try GatePipeline.resolve(ids, in: catalog)
         return RunInputs(
             builds: ids, runtime: .current, caseID: caseID, scenarios: scenarios,
-            buildFiles: try GateRun.pin(builds), runnerVersion: UpgradeRunnerVersion.current)
+            buildFiles: try GatePipeline.pin(builds), runnerVersion: UpgradeRunnerVersion.current)
     }
 }
 
@@ -63,7 +63,7 @@ extension CLI {
     }
 }
 
-extension GateRun {
+extension GatePipeline {
     /// The secret labels the sample builds (Ledger) declare.
     static let sampleLabels = ["authToken", "deviceKey", "refreshToken", "session"]
 
@@ -75,7 +75,7 @@ extension CaseDeclarations {
     /// The sample builds' secrets, declared as keychain items by both builds (for evidence made by hand).
     static let sample: CaseDeclarations = {
         let declaration = BuildDeclaration(
-            secrets: GateRun.sampleLabels.map {
+            secrets: GatePipeline.sampleLabels.map {
                 DeclaredItem(label: $0, store: .keychain(KeychainItemDeclaration(service: "svc", account: $0)))
             })
         return CaseDeclarations(caseID: "c", old: declaration, new: declaration)

@@ -16,7 +16,7 @@ import Testing
         #expect(clean.code == 0, "\(clean.error)")
         #expect(clean.output.hasPrefix("clean: no secret of case case-7 in "))
 
-        let secrets = GateRun.sampleSecrets(caseID: "case-7")
+        let secrets = GatePipeline.sampleSecrets(caseID: "case-7")
         let secret = secrets[1]
         let file = "paths/v1-to-v2/upgrade/logs/01-v1-seed.log"
         try FileManager.default.createDirectory(
@@ -41,7 +41,7 @@ import Testing
         let cli = try CLI()
         let folder = cli.directory.file("loose")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let secret = GateRun.sampleSecrets(caseID: "loose-1")[0]
+        let secret = GatePipeline.sampleSecrets(caseID: "loose-1")[0]
         try secret.value.write(to: URL(fileURLWithPath: folder + "/dump.bin"))
         cli.expectRefused(["scan-secrets", folder], naming: "\(folder)\" holds no run.json; pass --case-id")
         let result = cli.run(["scan-secrets", folder, "--case-id", "loose-1"], environment: ["UPGRADE_RUNNER_BUILDS": RunFolders.repositoryBuilds])

@@ -103,7 +103,7 @@ package struct MutantsRun {
 
     /// Runs everything and returns the summary (also written as mutants.json and mutants.md).
     package func execute() throws -> MutantsSummary {
-        let releasedBuilds = try GateRun.resolveBuilds(released, catalog: catalog)
+        let releasedBuilds = try GatePipeline.resolve(released, in: catalog)
         let mutants = try Self.mutants(in: catalog)
         // One stage for every gate below: they install the released builds again and again.
         let executables = BuildStage.bytes(of: Array(releasedBuilds.values) + mutants.map(\.build))
@@ -147,11 +147,11 @@ package struct MutantsRun {
     ) throws -> GateReport {
         let inputs = RunInputs(
             builds: builds, path: path, runtime: runtime, caseID: caseID, scenarios: scenarios,
-            buildFiles: try GateRun.pin(resolved), runnerVersion: UpgradeRunnerVersion.current,
+            buildFiles: [:], runnerVersion: UpgradeRunnerVersion.current,
             routes: path == nil ? try GatePlan.recordedRoutes(builds: builds, given: nil) : nil)
-        var run = GateRun(inputs: inputs, outFolder: folder, jobs: jobs, force: true, timeout: timeout)
-        run.stage = stage
-        return try run.execute(builds: resolved)
+        return try GatePipeline(
+            inputs: inputs, builds: resolved, out: folder, jobs: jobs, timeout: timeout, force: true, stage: stage
+        ).run().report
     }
 
     private func write(_ summary: MutantsSummary) throws {

@@ -9,7 +9,7 @@ enum CleanupSteps: ScenarioSteps {
     static func run(_ cell: CellRunner, on device: ScenarioDevice, _ evidence: inout CellEvidence) throws {
         try cell.addNeighbourItems(device)
         // Another case's data, seeded by the first build; the route's hops come after this case's seed.
-        try cell.seed(device, &evidence, caseID: cell.caseID + "-other", hops: false)
+        try cell.seed(device, &evidence, caseID: ExtraCase.other.id(of: cell.caseID), hops: false)
         evidence.snapshots[.beforeCase] = try device.snapshot(cell.old ?? cell.new)
         try cell.seed(device, &evidence)
         try cell.upgrade(device, &evidence)

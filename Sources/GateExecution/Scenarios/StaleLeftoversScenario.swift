@@ -7,7 +7,7 @@ enum StaleLeftoversSteps: ScenarioSteps {
     static let moments = Moment.upgraded
 
     static func run(_ cell: CellRunner, on device: ScenarioDevice, _ evidence: inout CellEvidence) throws {
-        try cell.seed(device, &evidence, caseID: cell.caseID + "-interrupted")
+        try cell.seed(device, &evidence, caseID: ExtraCase.interrupted.id(of: cell.caseID))
         evidence.seeded = []
         try cell.upgrade(device, &evidence)
         try device.launch(cell.new, .verify)

@@ -23,11 +23,9 @@ enum UpgradeSteps: ScenarioSteps {
         let seconds = ClockShift.offset(caseID: cell.caseID)
         try device.session.advanceClock(by: seconds)
         let second = try device.launch(cell.new, .verify)
-        let files = [first, second].map {
-            FileManager.default.contents(atPath: ArtifactLayout.statusFile(in: cell.cellFolder, stem: $0.stem))
-        }
         return ClockShift(
-            seconds: seconds, stems: [first.stem, second.stem], identical: files[0] != nil && files[0] == files[1])
+            seconds: seconds, stems: [first.stem, second.stem],
+            identical: first.statusBytes != nil && first.statusBytes == second.statusBytes)
     }
 }
 

@@ -27,19 +27,16 @@ public enum GateArtifacts {
     public static let unfinishedReason =
         "the run has not finished: it is still running, or was interrupted (SIGINT, SIGTERM or a crash)"
 
-    /// Prepares `folder` for a run of `inputs`: guards it (see ``OutputFolder/prepare(_:force:)``),
-    /// drops the in-progress marker and writes run.json and UNKNOWN placeholders of the other files.
-    /// - Returns: the plan of `inputs`.
-    /// - Throws: ``GateError`` when the folder is in use, the inputs plan nothing, or a file cannot be written.
-    @discardableResult
-    package static func begin(inputs: RunInputs, at folder: String, force: Bool) throws(GateError) -> GatePlan {
-        let plan = try inputs.plan()
+    /// Prepares `folder` for a run of `inputs`, whose plan is `plan`: guards it (see
+    /// ``OutputFolder/prepare(_:force:)``), drops the in-progress marker and writes run.json and
+    /// UNKNOWN placeholders of the other files.
+    /// - Throws: ``GateError`` when the folder is in use or a file cannot be written.
+    package static func begin(inputs: RunInputs, plan: GatePlan, at folder: String, force: Bool) throws(GateError) {
         try OutputFolder.prepare(folder, force: force)
         try writeFile(GateJSON.pretty(inputs), to: folder, name: runFile)
         let placeholder = GateEngine.evaluate(
             expected: plan.expectedCells(in: inputs.shard), findings: [], incomplete: [unfinishedReason])
         try writeVerdict(report: placeholder, inputs: inputs, to: folder, finished: false)
-        return plan
     }
 
     /// Writes the final run.json, junit.xml, summary.md and gate.json into `folder`, each atomically

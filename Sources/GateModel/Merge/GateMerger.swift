@@ -40,7 +40,7 @@ package enum GateMerger {
             copies.append((holder + "/" + ArchivedInputs.folderName, ArchivedInputs.folderName))
         }
         let report = GateEngine.evaluate(expected: plan.expectedCells(in: nil), findings: findings, incomplete: incomplete)
-        try GateArtifacts.begin(inputs: inputs, at: out, force: force)
+        try GateArtifacts.begin(inputs: inputs, plan: plan, at: out, force: force)
         var completed = false
         defer { if !completed { OutputFolder.release(out) } }
         for (source, relative) in copies {

@@ -44,11 +44,13 @@ enum ReplayCommand {
         if isBundle { folder = try RunBundle.unpack(given, into: unpacked) }
         let inputs: RunInputs
         let builds: [String: Build]
+        let pins: [String: RunInputs.BuildFiles]
         do {
             inputs = try archivedInputs(in: folder)
             let catalog = try catalog(for: inputs, in: folder, else: options.source.catalog)
-            builds = try GateRun.resolveBuilds(inputs.builds, catalog: catalog)
-            try checkPinned(inputs, against: try GateRun.pin(builds))
+            builds = try GatePipeline.resolve(inputs.builds, in: catalog)
+            pins = try GatePipeline.pin(builds)
+            try checkPinned(inputs, against: pins)
         } catch let error as GateError where isBundle {
             throw error.naming(bundle: given, unpackedAt: unpacked)
         }
@@ -61,14 +63,14 @@ enum ReplayCommand {
             replayInputs.runnerVersion = UpgradeRunnerVersion.current
         }
         let console = invocation.console
-        let run = GateRun(
-            inputs: replayInputs, outFolder: out, jobs: options.execution.jobs, force: options.out.force,
-            timeout: options.execution.timeout, progress: GateProgress(console: console, quiet: options.quiet))
-        let report = try run.execute(builds: builds)
+        let (report, _) = try GatePipeline(
+            inputs: replayInputs, builds: builds, out: out, jobs: options.execution.jobs, timeout: options.execution.timeout,
+            force: options.out.force, progress: GateProgress(console: console, quiet: options.quiet), pins: pins
+        ).run()
         console.error("replay: \(out) (verdict \(report.verdict))")
 
         let comparison = try StatusComparison.compare(
-            archived: folder, replay: out, secrets: GateRun.secrets(caseID: inputs.caseID, builds: builds.values))
+            archived: folder, replay: out, secrets: GatePipeline.secrets(caseID: inputs.caseID, builds: builds.values))
         let verdicts = verdictChanges(
             archived: try GateDocument.read(from: folder + "/" + GateArtifacts.gateFile).report, replay: report)
         if comparison.isIdentical && verdicts.isEmpty {

@@ -52,7 +52,7 @@ enum ScanSecretsCommand {
         let folder = invocation.absolute(invocation.argument(dirArgument))
         let caseID = try caseID(in: folder, flag: options.caseID)
         let labels = options.source.catalog.declaredSecretLabels()
-        let result = try SecretScanner.scan(directory: folder, secrets: GateRun.secrets(caseID: caseID, labels: labels))
+        let result = try SecretScanner.scan(directory: folder, secrets: GatePipeline.secrets(caseID: caseID, labels: labels))
         if options.json {
             try invocation.printJSON(
                 Output(

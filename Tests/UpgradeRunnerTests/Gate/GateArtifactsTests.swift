@@ -156,7 +156,7 @@ enum SampleGate {
     func interrupted() throws {
         let dir = try TemporaryDirectory("interrupted")
         let out = dir.file("out")
-        try GateArtifacts.begin(inputs: SampleGate.inputs(), at: out, force: false)
+        try GateArtifacts.begin(inputs: SampleGate.inputs(), plan: try SampleGate.inputs().plan(), at: out, force: false)
         let placeholder = try GateDocument.read(from: out + "/gate.json")
         #expect(placeholder.report.verdict == .unknown && !placeholder.finished)
         #expect(placeholder.report.incomplete == [GateArtifacts.unfinishedReason])
@@ -164,7 +164,7 @@ enum SampleGate {
         #expect(try String(contentsOfFile: out + "/junit.xml", encoding: .utf8).contains("<error"))
         #expect(try String(contentsOfFile: out + "/summary.md", encoding: .utf8).hasPrefix("## Upgrade gate: ⚠️ UNKNOWN"))
         // The same folder cannot be reused while the marker is there...
-        #expect(throws: GateError.self) { try GateArtifacts.begin(inputs: SampleGate.inputs(), at: out, force: false) }
+        #expect(throws: GateError.self) { try GateArtifacts.begin(inputs: SampleGate.inputs(), plan: try SampleGate.inputs().plan(), at: out, force: false) }
         // ...and finishing replaces the placeholder and removes the marker.
         try GateArtifacts.write(report: try SampleGate.report(), inputs: SampleGate.inputs(), to: out)
         #expect(GateArtifacts.isFinished(out))

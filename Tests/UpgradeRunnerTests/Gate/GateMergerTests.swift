@@ -20,7 +20,7 @@ import Testing
             GateFinding($0.condition, path: $0.path, scenario: $0.scenario, verdict: fail($0) ? .fail : .pass, detail: "checked")
         }
         let folder = root.file("shard-\(index)")
-        try GateArtifacts.begin(inputs: inputs, at: folder, force: false)
+        try GateArtifacts.begin(inputs: inputs, plan: try inputs.plan(), at: folder, force: false)
         try GateArtifacts.write(report: GateEngine.evaluate(expected: cells, findings: findings), inputs: inputs, to: folder)
         return folder
     }
@@ -62,7 +62,7 @@ import Testing
         let root = try TemporaryDirectory("merge")
         var inputs = SampleGate.inputs()
         inputs.shard = try ShardSpec(parsing: "2/2")
-        try GateArtifacts.begin(inputs: inputs, at: root.file("shard-2"), force: false)
+        try GateArtifacts.begin(inputs: inputs, plan: try inputs.plan(), at: root.file("shard-2"), force: false)
         let report = try GateMerger.merge(
             folders: [try writeShard(1, of: 2, in: root), root.file("shard-2")], out: root.file("merged"))
         #expect(report.verdict == .unknown && report.incomplete == ["shard 2/2 did not finish"])

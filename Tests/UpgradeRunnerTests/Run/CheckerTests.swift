@@ -198,7 +198,7 @@ struct CheckerTests {
 
     @Test("finding texts lose seeded secrets, temporary paths and UUIDs")
     func sanitizer() throws {
-        let secrets = GateRun.sampleSecrets(caseID: "c")
+        let secrets = GatePipeline.sampleSecrets(caseID: "c")
         let token = CaseSecrets(caseID: "c")["authToken"]
         let sanitizer = FindingSanitizer(secrets: secrets, workRoot: "/tmp/upgrade-runner-devices-1-X")
         #expect(!sanitizer.clean("read back as found \(token)").contains(token))

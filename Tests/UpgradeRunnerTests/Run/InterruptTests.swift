@@ -46,7 +46,7 @@ struct InterruptTests {
             let leftovers = try FileManager.default.contentsOfDirectory(atPath: base)
                 .filter { $0.hasPrefix("upgrade-runner-devices-\(gate.processIdentifier)-") }
             for folder in leftovers {
-                let scan = try SecretScanner.scan(directory: base + folder, secrets: GateRun.sampleSecrets(caseID: "stop"))
+                let scan = try SecretScanner.scan(directory: base + folder, secrets: GatePipeline.sampleSecrets(caseID: "stop"))
                 #expect(scan.leaks.isEmpty, "\(folder)")
                 try? FileManager.default.removeItem(atPath: base + folder)
             }

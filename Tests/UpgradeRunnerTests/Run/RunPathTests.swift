@@ -42,7 +42,7 @@ struct RunPathTests {
         #expect(a.count > 20)
         #expect(a == b)
         // No secret of the case in any status file, in any encoding (the gate's own scan, repeated here).
-        let secrets = GateRun.sampleSecrets(caseID: "same")
+        let secrets = GatePipeline.sampleSecrets(caseID: "same")
         for (name, data) in a {
             #expect(try SecretScanner.scan(data: data, secrets: secrets).isEmpty, "\(name)")
         }
@@ -64,7 +64,7 @@ struct RunPathTests {
         #expect(junit.contains("<failure"))
         let snapshot = out + "/paths/v2-to-v1/upgrade/device/snapshot.json"
         #expect(FileManager.default.fileExists(atPath: snapshot))
-        let secrets = GateRun.sampleSecrets(caseID: "down")
+        let secrets = GatePipeline.sampleSecrets(caseID: "down")
         #expect(try SecretScanner.scan(directory: out, secrets: secrets).leaks.isEmpty)
     }
 

@@ -68,7 +68,7 @@ struct RunnerFaultTests {
             #expect(document.finished, "a PASS only for a finished run (exit \(code))")
         }
         if FileManager.default.fileExists(atPath: runner.out) {
-            let scan = try SecretScanner.scan(directory: runner.out, secrets: GateRun.sampleSecrets(caseID: caseID))
+            let scan = try SecretScanner.scan(directory: runner.out, secrets: GatePipeline.sampleSecrets(caseID: caseID))
             #expect(scan.leaks.isEmpty, "\(scan.leaks)")
         }
         for folder in runner.deviceFolders(in: tmp) {

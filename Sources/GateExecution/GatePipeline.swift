@@ -1,0 +1,94 @@
+import Foundation
+import GateModel
+import SimDevice
+import UpgradeContract
+
+/// The one way a gate runs: `gate`, `run`, `replay`, `mutants` and ``ReleaseGate/run(_:progress:)``
+/// all come here, each with the builds it resolved (``resolve(_:in:)``) and checked.
+///
+/// The steps, in order: plan (once: a plan that cannot run is bad input found before any executable
+/// is hashed or launched, and the artifact writer takes this plan), pin the builds, then
+/// ``GateRun``: preflight, the UNKNOWN placeholders, the cells, the leak scan, the verdict and the
+/// artifacts.
+package struct GatePipeline {
+    /// What to run; its `buildFiles` are set by the pin step.
+    package var inputs: RunInputs
+    /// Every build the plan names, resolved.
+    package var builds: [String: Build]
+    package var out: String
+    package var jobs: Int
+    package var timeout: Double
+    /// Write into an `out` that holds files that are not a run's.
+    package var force: Bool
+    package var progress: GateProgress = .silent
+    /// A stage of the whole command's executables (`mutants`), else each run stages its own.
+    package var stage: BuildStage? = nil
+    /// Copy every build's files into `out/inputs/` (`--archive-inputs`).
+    package var archiveInputs = false
+    /// The builds' pins when the caller has them already (replay checks them against run.json's).
+    package var pins: [String: RunInputs.BuildFiles]? = nil
+
+    package init(
+        inputs: RunInputs, builds: [String: Build], out: String, jobs: Int, timeout: Double, force: Bool,
+        progress: GateProgress = .silent, stage: BuildStage? = nil, archiveInputs: Bool = false,
+        pins: [String: RunInputs.BuildFiles]? = nil
+    ) {
+        self.inputs = inputs
+        self.builds = builds
+        self.out = out
+        self.jobs = jobs
+        self.timeout = timeout
+        self.force = force
+        self.progress = progress
+        self.stage = stage
+        self.archiveInputs = archiveInputs
+        self.pins = pins
+    }
+
+    /// Every build of `ids` from `catalog`, checked before anything runs (a bad build id or a
+    /// missing executable is bad input and changes nothing).
+    package static func resolve(_ ids: [String], in catalog: BuildCatalog) throws -> [String: Build] {
+        var builds: [String: Build] = [:]
+        for id in ids where builds[id] == nil { builds[id] = try catalog.build(id) }
+        return builds
+    }
+
+    /// The sha256 of each build's executable and entitlements, as run.json pins them. The builds
+    /// are hashed side by side (an app build is about 80 MB); when several cannot be read, the
+    /// error thrown is the first build's in id order.
+    package static func pin(_ builds: [String: Build]) throws -> [String: RunInputs.BuildFiles] {
+        let ids = builds.keys.sorted()
+        let pinned = try Slots.map(ids) { id throws(GateError) in
+            try RunInputs.BuildFiles(executableAt: builds[id]!.executablePath, entitlementsAt: builds[id]!.entitlementsPath)
+        }
+        return Dictionary(uniqueKeysWithValues: zip(ids, pinned))
+    }
+
+    /// The secrets of every case a run seeds (its own, and the extra cases stale-leftovers and
+    /// cleanup place on their devices), one per secret label its builds declare, for the leak scan.
+    package static func secrets(caseID: String, labels: [String]) -> [Secret] {
+        ExtraCase.allIDs(of: caseID).flatMap { id in
+            CaseSecrets(caseID: id).labelled(labels).map {
+                Secret(label: "\($0.label) of case \(id)", value: Data($0.value.utf8))
+            }
+        }
+    }
+
+    /// The secrets of a run of `builds`.
+    package static func secrets(caseID: String, builds: some Sequence<Build>) -> [Secret] {
+        secrets(caseID: caseID, labels: CaseDeclarations.secretLabels(of: builds))
+    }
+
+    /// Runs the steps and returns the report and the inputs as run.json records them (both also
+    /// written to ``out``).
+    package func run() throws -> (report: GateReport, inputs: RunInputs) {
+        let plan = try inputs.plan()
+        var inputs = inputs
+        inputs.buildFiles = try pins ?? Self.pin(builds)
+        if archiveInputs { inputs.archivedInputs = try ArchivedInputs.plan(for: builds, pins: inputs.buildFiles) }
+        let run = GateRun(
+            inputs: inputs, plan: plan, outFolder: out, jobs: jobs, force: force, timeout: timeout, progress: progress,
+            stage: stage)
+        return (try run.execute(builds: builds), inputs)
+    }
+}
