@@ -140,6 +140,7 @@ final class ScenarioDevice {
             record.dishonesty = honesty.problems(
                 data, decoded: decoded, exitedCleanly: record.exitedCleanly, on: device,
                 places: mode == .verify ? record.secretPlaces : nil)
+            record.dishonesty += StatusHonesty.sandboxProblems(result.mutations, deviceDirectory: session.layout.directory)
         }
         record.statusBytes = data
         if let data, let decoded {

@@ -69,6 +69,20 @@ struct StatusHonesty {
         return problems
     }
 
+    /// The app's file calls outside its data container and app groups (the file supervisor refused
+    /// them with EPERM, as iOS's sandbox does): `wrote outside its container and app groups:
+    /// /tmp/cache.plist (fs.open, refused with EPERM as iOS's sandbox refuses it)`. A path on the
+    /// device itself is named from the device's folder (`<device>/...`), the same on every run.
+    static func sandboxProblems(_ mutations: [SeamEntry], deviceDirectory: String) -> [String] {
+        var seen = Set<String>()
+        return mutations.compactMap { entry in
+            guard entry.subject.store == FileSupervision.outsideStore, let name = entry.subject.name else { return nil }
+            let path = name.hasPrefix(deviceDirectory + "/") ? "<device>" + name.dropFirst(deviceDirectory.count) : name
+            let line = "wrote outside its container and app groups: \(path) (\(entry.operation.rawValue), refused with EPERM as iOS's sandbox refuses it)"
+            return seen.insert(line).inserted ? line : nil
+        }
+    }
+
     /// Reports of declared secrets that the device contradicts.
     private func groundTruth(
         _ status: LaunchStatus, on device: Device, places known: [String: SecretLocator.Place]?

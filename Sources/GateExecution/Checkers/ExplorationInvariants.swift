@@ -95,12 +95,19 @@ enum ExplorationInvariants {
     }
 
     /// `I1 apiToken: preferences.write of apiToken (mutation 1) came before any keychain write of
-    /// it; a crash there leaves it in neither place`, when the crash followed a mutation of the lost
+    /// it; a crash there leaves it in neither place` (for a file call of the app's own: `I1
+    /// refreshToken: Library/Application Support/account.archive: unlink (mutation 3) came before any
+    /// keychain write of refreshToken; ...`), when the crash followed a mutation of the lost
     /// item itself; else the mutation the crash followed. Nil when the launch logged no mutation.
     static func lossAtCrash(_ label: String, _ crashed: LaunchRecord, _ declarations: CaseDeclarations) -> String? {
         guard let last = crashed.mutations.last(where: { $0.mutation != nil }), let point = last.mutation else { return nil }
         let owner = declarations.label(of: last.subject)
-        let what = "\(last.operation.rawValue) of \(owner ?? names(last.subject)) (mutation \(point))"
+        // A file call of the app's own is named as the app made it: `Library/.../account.archive: unlink (mutation 3)`.
+        let what =
+            last.operation.isFileSystemCall
+            ? "\(last.subject.name ?? "")\(last.subject.target.map { " -> " + $0 } ?? ""): \(last.operation.rawValue.dropFirst(3)) (mutation \(point))"
+            : "\(last.operation.rawValue) of \(owner ?? names(last.subject)) (mutation \(point))"
+        let it = last.operation.isFileSystemCall ? label : "it"
         guard owner == label else {
             return "I1 \(label): in neither the keychain nor a legacy store after a crash right after \(what)"
         }
@@ -109,8 +116,8 @@ enum ExplorationInvariants {
                 && entry.injected == nil && declarations.label(of: entry.subject) == label
         }
         return keychainWrite
-            ? "I1 \(label): \(what) left it in neither place, though a keychain write of it came first (was it read back?)"
-            : "I1 \(label): \(what) came before any keychain write of it; a crash there leaves it in neither place"
+            ? "I1 \(label): \(what) left it in neither place, though a keychain write of \(it) came first (was it read back?)"
+            : "I1 \(label): \(what) came before any keychain write of \(it); a crash there leaves it in neither place"
     }
 
     private static func names(_ subject: SeamSubject) -> String {

@@ -4,9 +4,9 @@ import SimDevice
 import SimRuntime
 import SimSecurity
 
-/// write-failure: each keychain write of the new build's first launch fails in turn (an error
-/// status, or a reported success that stored nothing), then the app is relaunched and verified
-/// (crash-safe, reads-old-data).
+/// write-failure: each keychain write and each file call of the new build's first launch fails in
+/// turn (an error status or errno, or a reported success that stored nothing), then the app is
+/// relaunched and verified (crash-safe, reads-old-data).
 enum WriteFailureSteps: ScenarioSteps {
     static let moments: Set<Moment> = []
 
@@ -18,7 +18,9 @@ enum WriteFailureSteps: ScenarioSteps {
 extension Explorer {
     /// The k-th keychain write call of the new build's first launch answers
     /// errSecInteractionNotAllowed, errSecIO (or errSecDuplicateItem for an add), or reports
-    /// success while storing nothing; then the app is relaunched without faults and verified.
+    /// success while storing nothing; the k-th file call of the app's own (``StoreOperation/isFileSystemCall``,
+    /// through any API: docs/file-supervision.md) answers EIO, ENOSPC or EACCES, and a write also
+    /// reports success while storing nothing. Then the app is relaunched without faults and verified.
     ///
     /// As with crash points, no state is recovered from twice: an attempt whose failed write left
     /// the device as an earlier attempt's did (the same ``ScenarioDevice/stateFingerprint()``) is
@@ -31,7 +33,7 @@ extension Explorer {
         var attempts = [
             attempt("baseline", template) { device, record in
                 let first = try device.launch(new, .launch)
-                for entry in first.mutations where entry.operation.isKeychain && entry.operation.isMutating {
+                for entry in first.mutations where Self.faultable(entry) {
                     calls[entry.operation, default: 0] += 1
                 }
                 guard record.needs(first), record.plans(first) else { return }
@@ -39,12 +41,11 @@ extension Explorer {
             }
         ]
         for operation in calls.keys.sorted() {
-            var actions: [FaultAction] = [.status(errSecInteractionNotAllowed), .status(errSecIO), .dropWrite]
-            if operation == .secItemAdd { actions.insert(.status(errSecDuplicateItem), at: 2) }
             for k in 1...calls[operation]! {
-                for action in actions {
+                for action in Self.faults(for: operation) {
                     let label =
                         switch action {
+                        case .status(let status) where operation.isFileSystemCall: Self.errnoNames[status] ?? "errno \(status)"
                         case .status(let status): "\(SecurityStatus(status).name ?? "\(status)")"
                         case .dropWrite: "lost write"
                         }
@@ -68,10 +69,37 @@ extension Explorer {
         ExplorationAttempt.inheritCoverage(&attempts)
         let total = attempts.count - 1
         let covered = attempts.filter { $0.coveredBy != nil }.count
-        let summary = calls.keys.sorted().map { "\($0.rawValue) x\(calls[$0]!)" }.joined(separator: ", ")
+        let kinds = calls.keys.sorted()
+        func summary(_ operations: [StoreOperation]) -> String {
+            operations.map { "\($0.rawValue) x\(calls[$0]!)" }.joined(separator: ", ")
+        }
+        let files = kinds.filter(\.isFileSystemCall)
+        let written =
+            "keychain writes \(summary(kinds.filter { !$0.isFileSystemCall }))"
+            + (files.isEmpty ? "" : "; file calls \(summary(files))")
         return (
             attempts,
-            "first launch of \(new.manifest.id): keychain writes \(summary); \(total) faults injected; \(explored.count) distinct states after a failed write, \(covered) attempts covered by an equal state; \(template.launches) launches"
+            "first launch of \(new.manifest.id): \(written); \(total) faults injected; \(explored.count) distinct states after a failed write, \(covered) attempts covered by an equal state; \(template.launches) launches"
         )
     }
+
+    /// Whether write-failure fails this call of the first launch: a keychain write, or a file call
+    /// of the app's own in its container or groups (the seam counts those calls, so the fault plan
+    /// can name the k-th).
+    static func faultable(_ entry: SeamEntry) -> Bool {
+        (entry.operation.isKeychain && entry.operation.isMutating)
+            || (entry.operation.isFileSystemCall && entry.subject.store == "file")
+    }
+
+    /// The faults each call takes in turn: what iOS can answer it.
+    static func faults(for operation: StoreOperation) -> [FaultAction] {
+        if operation.isFileSystemCall {
+            return [.status(EIO), .status(ENOSPC), .status(EACCES)] + (operation == .fsWrite ? [.dropWrite] : [])
+        }
+        var actions: [FaultAction] = [.status(errSecInteractionNotAllowed), .status(errSecIO), .dropWrite]
+        if operation == .secItemAdd { actions.insert(.status(errSecDuplicateItem), at: 2) }
+        return actions
+    }
+
+    static let errnoNames: [Int32: String] = [EIO: "EIO", ENOSPC: "ENOSPC", EACCES: "EACCES"]
 }

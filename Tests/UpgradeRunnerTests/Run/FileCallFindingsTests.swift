@@ -1,0 +1,88 @@
+import Foundation
+@testable import GateExecution
+import GateModel
+import SimDevice
+import SimRuntime
+import Testing
+import UpgradeContract
+
+/// What the gate makes of the app's own file calls (docs/file-supervision.md): they are faulted by
+/// write-failure, named in the app's words at a crash point, and a call outside the sandbox is an
+/// honest-status problem. On mutation logs made by hand.
+@Suite("The app's own file calls in findings")
+struct FileCallFindingsTests {
+    private func entry(_ sequence: Int, _ operation: String, store: String = "file", name: String, target: String? = nil, mutation: Int?)
+        -> SeamEntry
+    {
+        var subject: [String: String] = ["store": store, "name": name]
+        subject["target"] = target
+        var object: [String: Any] = ["sequence": sequence, "operation": operation, "subject": subject, "status": mutation == nil ? 1 : 0]
+        object["mutation"] = mutation
+        let data = try! JSONSerialization.data(withJSONObject: object)
+        return try! JSONDecoder().decode(SeamEntry.self, from: data)
+    }
+
+    private func crashed(_ entries: [SeamEntry]) -> LaunchRecord {
+        LaunchRecord(
+            index: 2, build: "v2", mode: .launch, termination: .signaled(SIGKILL), endedAtCrashPoint: true, status: nil,
+            statusProblem: nil, duration: 0, mutations: entries)
+    }
+
+    private let declarations: CaseDeclarations = {
+        let old = BuildDeclaration(secrets: [
+            DeclaredItem(label: "refreshToken", store: .archive(file: "Library/Application Support/account.archive", keyPath: "refresh"))
+        ])
+        let new = BuildDeclaration(secrets: [
+            DeclaredItem(label: "refreshToken", store: .keychain(KeychainItemDeclaration(service: "mail", account: "refresh")))
+        ])
+        return CaseDeclarations(caseID: "c", old: old, new: new)
+    }()
+
+    @Test("a crash right after the app unlinked the legacy file names the file and the call, as the app made it")
+    func unlinkBeforeKeychainWrite() {
+        let record = crashed([
+            entry(1, "fs.mkdir", name: "Library/Caches", mutation: 1),
+            entry(2, "fs.unlink", name: "Library/Application Support/account.archive", mutation: 2),
+        ])
+        #expect(
+            ExplorationInvariants.lossAtCrash("refreshToken", record, declarations)
+                == "I1 refreshToken: Library/Application Support/account.archive: unlink (mutation 2) came before any keychain write of refreshToken; a crash there leaves it in neither place"
+        )
+    }
+
+    @Test("a crash right after another file call names it with its target")
+    func renameElsewhere() {
+        let record = crashed([
+            entry(1, "fs.rename", name: "Documents/.dat.nosync*", target: "Documents/settings.plist", mutation: 1)
+        ])
+        #expect(
+            ExplorationInvariants.lossAtCrash("refreshToken", record, declarations)
+                == "I1 refreshToken: in neither the keychain nor a legacy store after a crash right after Documents/.dat.nosync* -> Documents/settings.plist: rename (mutation 1)"
+        )
+    }
+
+    @Test("write-failure fails each file call with EIO, ENOSPC and EACCES, and a write also with a lost write")
+    func fileFaults() {
+        #expect(Explorer.faults(for: .fsWrite) == [.status(EIO), .status(ENOSPC), .status(EACCES), .dropWrite])
+        #expect(Explorer.faults(for: .fsUnlink) == [.status(EIO), .status(ENOSPC), .status(EACCES)])
+        #expect(Explorer.faults(for: .secItemUpdate) == [.status(-25308), .status(-36), .dropWrite])
+        #expect(Explorer.faultable(entry(1, "fs.rename", name: "Documents/a", mutation: 1)))
+        #expect(!Explorer.faultable(entry(1, "fs.open", store: FileSupervision.outsideStore, name: "/tmp/x", mutation: nil)))
+        #expect(!Explorer.faultable(entry(1, "preferences.write", store: "preferences", name: "k", mutation: 1)))
+    }
+
+    @Test("a file call outside the container and groups is an honest-status problem, named from the device's folder")
+    func sandbox() {
+        let entries = [
+            entry(1, "fs.open", store: FileSupervision.outsideStore, name: "/devices/D1/data/Containers/Shared/x.plist", mutation: nil),
+            entry(2, "fs.open", store: FileSupervision.outsideStore, name: "/devices/D1/data/Containers/Shared/x.plist", mutation: nil),
+            entry(3, "fs.unlink", store: FileSupervision.outsideStore, name: "/tmp/cache", mutation: nil),
+            entry(4, "fs.unlink", name: "Documents/a", mutation: 1),
+        ]
+        #expect(
+            StatusHonesty.sandboxProblems(entries, deviceDirectory: "/devices/D1") == [
+                "wrote outside its container and app groups: <device>/data/Containers/Shared/x.plist (fs.open, refused with EPERM as iOS's sandbox refuses it)",
+                "wrote outside its container and app groups: /tmp/cache (fs.unlink, refused with EPERM as iOS's sandbox refuses it)",
+            ])
+    }
+}
