@@ -32,7 +32,11 @@ let appBuildLinking: [LinkerSetting] = [
                 "$s20FoundationEssentials9IndexPathVs21_ObjectiveCBridgeable0A0Mc",
                 "$s20FoundationEssentials13URLComponentsVs21_ObjectiveCBridgeable0A0Mc",
                 "$s20FoundationEssentials12URLQueryItemVs21_ObjectiveCBridgeable0A0Mc",
-            ].flatMap { ["-Xlinker", "--undefined=" + $0] }, .when(platforms: [.linux]))
+            ].flatMap { ["-Xlinker", "--undefined=" + $0] }
+            // UserDefaults' four CFPreferences calls reach the device's preference stores
+            // (Sources/CPreferences, SimPlatform's FoundationDefaults).
+            + ["CFPreferencesCopyAppValue", "CFPreferencesSetAppValue", "CFPreferencesAppSynchronize", "CFPreferencesCopyMultiple"]
+            .flatMap { ["-Xlinker", "--wrap=" + $0] }, .when(platforms: [.linux]))
 ]
 
 /// An app build's executable target (a Ledger build by default), compiled and linked as above.
@@ -91,6 +95,8 @@ let package = Package(
         // The file supervisor: a seccomp user-notification filter served by a thread of the launched app
         // (SimRuntime's FileSupervision). C, for the filter program and the notification ioctls.
         .target(name: "CFileSupervisor"),
+        // The `--wrap` targets of UserDefaults' CFPreferences calls, handed to SimPlatform's hooks.
+        .target(name: "CPreferences"),
         // The wire contract between the runner and any app build: launch modes, the status file, the
         // build declaration. Foundation only, so that any package can speak it.
         .target(name: "UpgradeContract"),
@@ -101,7 +107,7 @@ let package = Package(
         .target(name: "SimSecurity", dependencies: ["SimRuntime", "CSQLite", "Entitlements"]),
         // The app side of a simulated device: what a launched app's process uses (Platform, Preferences,
         // ProtectedFiles, ProtectedData). SimDevice, the host side, re-exports it.
-        .target(name: "SimPlatform", dependencies: ["SimSecurity", "SimRuntime", "FileUtility"]),
+        .target(name: "SimPlatform", dependencies: ["SimSecurity", "SimRuntime", "FileUtility", "CPreferences"]),
         .target(name: "SimDevice", dependencies: ["SimPlatform", "SimSecurity", "SimRuntime", "Entitlements", "FileUtility"]),
         .target(name: "Entitlements", dependencies: ["UpgradeContract"]),
         // The gate's pure side: plan, scenario and condition ids, findings, engine, verdicts, the artifact
@@ -127,6 +133,9 @@ let package = Package(
 
         // A minimal app build: opens the keychain, reads one item, writes a status file.
         appBuild("TinyApp", dependencies: ["SimPlatform", "SimSecurity", "SimRuntime"]),
+
+        // App code written for iOS with no harness call: Foundation's own paths on the device, for the tests.
+        appBuild("FoundationApp", dependencies: ["SimPlatform"]),
 
         // Automation code compiled into every app build: launch modes, the status file, platform adapters.
         .target(name: "AppHarness", dependencies: ["SimPlatform", "SimRuntime", "SimSecurity"]),

@@ -1,5 +1,6 @@
 import FileUtility
 import Foundation
+import SimPlatform
 
 /// The kinds of container a device holds, as MobileContainerManager names them.
 public enum ContainerKind: String, CaseIterable, Sendable {
@@ -83,8 +84,8 @@ public enum ContainerDirectory {
         let subfolders: [String] =
             switch kind {
             case .bundle: []
-            case .data: ["Documents", "Library/Preferences", "Library/Caches", "Library/Application Support", "tmp"]
-            case .appGroup: ["Library/Preferences", "Library/Caches"]
+            case .data: AppContainers.dataFolders
+            case .appGroup: AppContainers.groupFolders
             }
         do {
             for sub in [""] + subfolders {

@@ -35,6 +35,7 @@ extension DeviceSession {
             try FileManager.default.createDirectory(atPath: appFolder, withIntermediateDirectories: true)
             try FileManager.default.copyItem(atPath: build.folder + "/build.json", toPath: appFolder + "/build.json")
             try FileManager.default.copyItem(atPath: build.entitlementsPath, toPath: entitlements)
+            try Self.infoPlist(manifest).write(to: URL(fileURLWithPath: appFolder + "/" + Self.infoPlistName))
             // A hard link installs the executable without writing it (no descriptor open for writing
             // that a concurrent spawn could inherit, no copy); across file systems it is copied.
             if link(build.executablePath, executable) != 0 {
@@ -87,6 +88,19 @@ extension DeviceSession {
         var installed = container
         installed.path = final
         return InstalledApp(container: installed, record: record)
+    }
+
+    /// The bundle's Info.plist, beside the executable where corelibs Foundation's `Bundle.main`
+    /// finds it: `Bundle.main.bundleIdentifier` and the version keys answer as on iOS.
+    static let infoPlistName = "Info.plist"
+
+    static func infoPlist(_ manifest: BuildManifest) throws -> Data {
+        let info: [String: Any] = [
+            "CFBundleIdentifier": manifest.bundleID, "CFBundleExecutable": manifest.executable,
+            "CFBundleShortVersionString": manifest.marketingVersion, "CFBundleVersion": manifest.buildNumber,
+            "CFBundlePackageType": "APPL",
+        ]
+        return try PropertyListSerialization.data(fromPropertyList: info, format: .xml, options: 0)
     }
 
     private static func sameSize(_ a: String, _ b: String) -> Bool {

@@ -1,4 +1,5 @@
 import Foundation
+import SimPlatform
 import SimRuntime
 
 /// How to launch an app.
@@ -64,7 +65,8 @@ extension DeviceSession {
     /// The app learns the device, its identity (from the install record, never its own claim), its
     /// containers, the lock-state file, the clock, its arguments and the fault plan from the launch
     /// context in its environment. As on the simulator, `HOME` and `CFFIXED_USER_HOME` are the data
-    /// container and `TMPDIR` its `tmp/`.
+    /// container and `TMPDIR` its `tmp/`; the XDG folders steer Foundation's Application Support,
+    /// Caches and preferences into the container's `Library`.
     /// - Throws: when the device is shut down, the app is not installed, or it cannot be started.
     ///   How the app ended (a crash, a timeout) is a result, not an error.
     public func launch(_ bundleID: String, _ options: LaunchOptions = LaunchOptions()) throws(DeviceError) -> LaunchResult {
@@ -148,9 +150,18 @@ extension DeviceSession {
     static func environment(context: String, dataContainer: String, extra: [String: String]) -> [String] {
         var values = inherited
         values.merge(extra) { $1 }
+        // Foundation's own paths, in the container as on iOS: NSHomeDirectory() and Documents
+        // (HOME, CFFIXED_USER_HOME), NSTemporaryDirectory() (TMPDIR), Application Support and
+        // Caches in `FileManager.urls(for:in:)` (XDG_DATA_HOME, XDG_CACHE_HOME), and the folder where
+        // a UserDefaults that is not routed to the device writes on synchronize() (XDG_CONFIG_HOME).
+        let container = URL(fileURLWithPath: dataContainer, isDirectory: true)
+        let paths = AppContainers(home: container)
         values["HOME"] = dataContainer
         values["CFFIXED_USER_HOME"] = dataContainer
-        values["TMPDIR"] = dataContainer + "/tmp/"
+        values["TMPDIR"] = paths.tmp.path + "/"
+        values["XDG_DATA_HOME"] = paths.applicationSupport.path
+        values["XDG_CACHE_HOME"] = paths.caches.path
+        values["XDG_CONFIG_HOME"] = paths.preferences.path
         values[LaunchContext.environmentKey] = context
         return values.map { "\($0.key)=\($0.value)" }.sorted()
     }

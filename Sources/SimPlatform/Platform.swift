@@ -19,7 +19,8 @@ public final class Platform: Sendable {
     private let seam: Seam
 
     /// The platform of this process, from the launch context in its environment. From here on every
-    /// file-changing call of the process is the seam's to number (``FileSupervision``).
+    /// file-changing call of the process is the seam's to number (``FileSupervision``), and
+    /// Foundation's `UserDefaults` reads and writes this platform's preferences (``FoundationDefaults``).
     /// - Throws: ``PlatformError/notLaunched`` when the process was not launched by a simulated device;
     ///   ``PlatformError/fileSupervisionRefused(_:)`` when the kernel refuses the file supervisor.
     public static func launched() throws(PlatformError) -> Platform {
@@ -30,7 +31,9 @@ public final class Platform: Sendable {
         } catch {
             throw .fileSupervisionRefused(error.reason)
         }
-        return Platform(context: context, seam: seam, keychain: .current)
+        let platform = Platform(context: context, seam: seam, keychain: .current)
+        FoundationDefaults.route(to: platform)
+        return platform
     }
 
     /// A platform for `context` inside the current process (for tests): its own seam and keychain.
@@ -44,7 +47,7 @@ public final class Platform: Sendable {
         protectedData = ProtectedData(lockState: lockState)
         preferences = Preferences(
             domain: context.bundleID,
-            plistPath: containers.preferences.appendingPathComponent(context.bundleID + ".plist").path,
+            plistPath: containers.preferencesFile(domain: context.bundleID).path,
             argumentDomain: Preferences.argumentDomain(context.arguments), lockState: lockState, seam: seam)
         files = ProtectedFiles(
             containers: [home] + groups.keys.sorted().compactMap { groups[$0] },
@@ -69,11 +72,15 @@ public final class Platform: Sendable {
 
     /// `UserDefaults(suiteName:)` for an app group the app is entitled to; nil otherwise.
     public func preferences(suiteName group: String) -> Preferences? {
-        guard let container = containers.groups[group] else { return nil }
-        return Preferences(
-            domain: group,
-            plistPath: container.appendingPathComponent("Library/Preferences/" + group + ".plist").path,
-            argumentDomain: preferences.argumentDomain, lockState: protectedData.lockState, seam: seam)
+        guard let file = containers.groupPreferencesFile(group) else { return nil }
+        return preferences(domain: group, file: file)
+    }
+
+    /// The preferences domain `domain` stored in `file`, with this launch's argument domain, lock state and seam.
+    public func preferences(domain: String, file: URL) -> Preferences {
+        Preferences(
+            domain: domain, plistPath: file.path, argumentDomain: preferences.argumentDomain,
+            lockState: protectedData.lockState, seam: seam)
     }
 }
 
