@@ -136,6 +136,8 @@ let package = Package(
 
         // App code written for iOS with no harness call: Foundation's own paths on the device, for the tests.
         appBuild("FoundationApp", dependencies: ["SimPlatform"]),
+        // The same code (a link to its main.swift) in the default dynamic link, as most teams' packages build.
+        .executableTarget(name: "FoundationAppDynamic", dependencies: ["SimPlatform"]),
 
         // Automation code compiled into every app build: launch modes, the status file, platform adapters.
         .target(name: "AppHarness", dependencies: ["SimPlatform", "SimRuntime", "SimSecurity"]),

@@ -5,17 +5,18 @@ import Testing
 import TestSupport
 
 /// Foundation's own calls in a launched app (FoundationApp, written for iOS with no harness call)
-/// resolve into its containers, and UserDefaults persists there as on iOS.
+/// resolve into its containers, and UserDefaults persists there as on iOS: in a static app build
+/// (linked with the wraps) and in the same code linked dynamically (FoundationAppDynamic).
 @Suite struct FoundationPathsTests {
     static let bundleID = "com.example.foundation"
     static let group = "group.com.example.foundation"
 
     /// A booted device with FoundationApp installed, entitled to ``group``.
-    private func booted(_ fixture: Fixture) throws -> DeviceSession {
+    private func booted(_ fixture: Fixture, _ executable: String) throws -> DeviceSession {
         let session = try fixture.device.acquire()
         try BuildFixture.write(
             in: fixture.builds, id: "f1", bundleID: Self.bundleID, marketingVersion: "3.1",
-            executable: "FoundationApp", groups: [Self.group])
+            executable: executable, groups: [Self.group])
         try session.install(try fixture.catalog.build("f1"))
         try session.boot(lockState: .unlocked)
         return session
@@ -33,10 +34,10 @@ import TestSupport
     }
 
     @Test("UserDefaults.standard and an app group's suite persist without synchronize(), through a clean exit and a crash",
-          arguments: [false, true])
-    func defaultsPersist(crash: Bool) throws {
+          arguments: ["FoundationApp", "FoundationAppDynamic"], [false, true])
+    func defaultsPersist(executable: String, crash: Bool) throws {
         let fixture = try Fixture()
-        let session = try booted(fixture)
+        let session = try booted(fixture, executable)
         let result = try write(session, crash: crash)
         #expect(result.termination == (crash ? .signaled(SIGKILL) : .exited(0)))
         let data = try #require(session.device.dataContainer(Self.bundleID)).path
@@ -66,7 +67,7 @@ import TestSupport
     @Test("a UserDefaults write is a fault point (dropped) and a crash point (the app ends right after it)")
     func faultAndCrashPoints() throws {
         let fixture = try Fixture()
-        let session = try booted(fixture)
+        let session = try booted(fixture, "FoundationApp")
         let dropped = try session.launch(
             Self.bundleID,
             LaunchOptions(
@@ -87,10 +88,12 @@ import TestSupport
         #expect(stored.keys.sorted() == ["integer", "string"])
     }
 
-    @Test("paths, the bundle id, the group container and the stored values, as Foundation answers them in a launch")
-    func paths() throws {
+    @Test(
+        "paths, the bundle id, the group container and the stored values, as Foundation answers them in a launch",
+        arguments: ["FoundationApp", "FoundationAppDynamic"])
+    func paths(executable: String) throws {
         let fixture = try Fixture()
-        let session = try booted(fixture)
+        let session = try booted(fixture, executable)
         #expect(try write(session, crash: true).termination == .signaled(SIGKILL))
         #expect(try session.launch(Self.bundleID, LaunchOptions(arguments: ["-FoundationMode", "report"])).exitedCleanly)
         let data = try #require(session.device.dataContainer(Self.bundleID)).path

@@ -1,0 +1,1 @@
+../FoundationApp/main.swift
