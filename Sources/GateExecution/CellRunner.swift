@@ -9,7 +9,7 @@ import SimSecurity
 /// Runs one (path, scenario) cell on its own fresh device and judges it.
 ///
 /// Every cell starts from an empty device with a fixed clock, installs the old build, seeds the
-/// case, then does what its scenario says (DESIGN.md's table). On a multi-hop route
+/// case, then does what its scenario says (docs/architecture.md's table). On a multi-hop route
 /// (`v1-to-v2-to-v3`) each intermediate build is installed in place after the seed and launched
 /// twice, as a user would open it (``hop(_:)``); it seeds nothing, and the scenario's steps then run
 /// against the last build, judged against what the first build seeded.
@@ -140,7 +140,7 @@ struct CellRunner {
         evidence.attempts = attempts
         evidence.explorationNote = note
         try ArtifactFile.write(
-            GateJSON.pretty(AttemptsDocument(note: note, attempts: attempts)), to: cellFolder + "/attempts.json")
+            GateJSON.pretty(AttemptsDocument(note: note, attempts: attempts)), to: cellFolder + "/" + ArtifactLayout.attemptsFile)
     }
 
     /// Another team's app's items on the same device (isolation and cleanup check they stay).

@@ -96,7 +96,7 @@ struct GateRun {
             "cpuSeconds": ["runner": Self.cpuSeconds(children: false), "apps": Self.cpuSeconds(children: true)],
         ]
         let data = try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .prettyPrinted])
-        try ArtifactFile.write(data, to: outFolder + "/timings.json")
+        try ArtifactFile.write(data, to: outFolder + "/" + ArtifactLayout.timingsFile)
     }
 }
 

@@ -199,7 +199,7 @@ final class ScenarioDevice {
     /// file names with keyed digests; never a value), then the device is deleted.
     func finish(keepSnapshotFor build: Build?) {
         if let build {
-            let folder = cellFolder + "/device"
+            let folder = cellFolder + "/" + ArtifactLayout.deviceSnapshot
             try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             try? FileManager.default.copyItem(atPath: session.layout.recordPath, toPath: folder + "/device.json")
             if let snapshot = try? snapshot(build), let data = try? snapshot.encoded() {

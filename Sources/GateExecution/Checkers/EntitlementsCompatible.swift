@@ -10,7 +10,7 @@ enum EntitlementsCompatible: CellChecker {
         }
         return [
             evidence.finding(
-                condition, verdict == 0 ? .pass : .fail, item: "entitlements.diff",
+                condition, verdict == 0 ? .pass : .fail, item: ArtifactLayout.entitlementsDiff,
                 evidence.entitlementsSummary ?? "")
         ]
     }

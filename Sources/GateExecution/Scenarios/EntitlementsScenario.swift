@@ -16,6 +16,6 @@ enum EntitlementsSteps: ScenarioSteps {
         let report = try EntitlementsDiffer.diff(old: previous, new: cell.new, itemCounts: counts)
         evidence.entitlementsVerdict = report.exitCode
         evidence.entitlementsSummary = report.summary
-        try ArtifactFile.write(Data(report.text.utf8), to: cell.cellFolder + "/entitlements.diff", atomically: true)
+        try ArtifactFile.write(Data(report.text.utf8), to: cell.cellFolder + "/" + ArtifactLayout.entitlementsDiff, atomically: true)
     }
 }

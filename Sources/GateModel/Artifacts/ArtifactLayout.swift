@@ -1,14 +1,40 @@
-/// Where a run's artifacts lie under its output folder: the one place that spells the layout
-/// (DESIGN.md's "Artifacts"), which the writers (cells, launches), the leak scan, merge and replay
-/// all follow.
+/// Where a run's artifacts lie under its output folder: the one place that spells every artifact's
+/// name (docs/architecture.md, "Artifacts"), which the writers (cells, launches), the leak scan,
+/// merge, bundle and replay all follow.
 ///
 /// ```
+/// run.json gate.json junit.xml summary.md timings.json   the run's documents
+/// inputs/                                                 the archived inputs (ArchivedInputs)
+/// replay/                                                 a replay's folder, by default
 /// paths/<path>/<scenario>/status/NN-<build>-<mode>.json
 /// paths/<path>/<scenario>/logs/NN-<build>-<mode>.log
+/// paths/<path>/<scenario>/entitlements.diff               the entitlements scenario's diff
+/// paths/<path>/<scenario>/attempts.json                   an exploration cell's attempts
+/// paths/<path>/<scenario>/device/                         a failed cell's redacted device
 /// ```
 /// `<path>` is a path id (`v1-to-v2`, `v1-to-v2-to-v3`, `none-to-v3`), with its runtime's folder
 /// first in a runtime matrix (`iOS-15.0/v1-to-v2`).
 public enum ArtifactLayout {
+    /// `run.json`: the inputs.
+    public static let runFile = "run.json"
+    /// `gate.json`: the verdict.
+    public static let gateFile = "gate.json"
+    /// `junit.xml`: one test case per path and scenario.
+    public static let junitFile = "junit.xml"
+    /// `summary.md`: a table for people.
+    public static let summaryFile = "summary.md"
+    /// `timings.json`: wall time per cell and CPU time; not compared by replay, not part of the verdict.
+    public static let timingsFile = "timings.json"
+    /// Present while a run writes into the folder; removed after the final gate.json is in place.
+    public static let inProgressMarker = ".upgrade-runner-in-progress"
+    /// The folder a replay writes into by default, beside the run it replays.
+    public static let replayFolder = "replay"
+    /// The entitlements scenario's diff, in its cell's folder.
+    public static let entitlementsDiff = "entitlements.diff"
+    /// An exploration cell's attempts, in its cell's folder.
+    public static let attemptsFile = "attempts.json"
+    /// A failed cell's redacted device snapshot, a folder in its cell's folder.
+    public static let deviceSnapshot = "device"
     /// The folder of every cell, under the output folder.
     public static let paths = "paths"
     /// A cell's status files, under its folder.

@@ -13,16 +13,16 @@ import UpgradeContract
 /// a half-written file and never a PASS it did not earn; readers also treat a folder that still
 /// holds the marker, or a gate.json with `"finished": false`, as unfinished.
 public enum GateArtifacts {
-    /// `run.json`: the inputs.
-    public static let runFile = "run.json"
-    /// `gate.json`: the verdict.
-    public static let gateFile = "gate.json"
-    /// `junit.xml`: one test case per path and scenario.
-    public static let junitFile = "junit.xml"
-    /// `summary.md`: a table for people.
-    public static let summaryFile = "summary.md"
-    /// Present while a run writes into the folder; removed after the final gate.json is in place.
-    public static let inProgressMarker = ".upgrade-runner-in-progress"
+    /// ``ArtifactLayout/runFile``.
+    public static let runFile = ArtifactLayout.runFile
+    /// ``ArtifactLayout/gateFile``.
+    public static let gateFile = ArtifactLayout.gateFile
+    /// ``ArtifactLayout/junitFile``.
+    public static let junitFile = ArtifactLayout.junitFile
+    /// ``ArtifactLayout/summaryFile``.
+    public static let summaryFile = ArtifactLayout.summaryFile
+    /// ``ArtifactLayout/inProgressMarker``.
+    public static let inProgressMarker = ArtifactLayout.inProgressMarker
     /// The reason a placeholder report gives.
     public static let unfinishedReason =
         "the run has not finished: it is still running, or was interrupted (SIGINT, SIGTERM or a crash)"
@@ -150,7 +150,8 @@ package enum OutputFolder {
     /// of it writes, which a new run makes stale).
     static let runEntries: Set<String> = [
         GateArtifacts.runFile, GateArtifacts.gateFile, GateArtifacts.junitFile, GateArtifacts.summaryFile,
-        GateArtifacts.inProgressMarker, ArtifactLayout.paths, "timings.json", "replay", ArchivedInputs.folderName,
+        GateArtifacts.inProgressMarker, ArtifactLayout.paths, ArtifactLayout.timingsFile, ArtifactLayout.replayFolder,
+        ArchivedInputs.folderName,
     ]
 
     private static let lock = NSLock()

@@ -15,7 +15,7 @@ package enum RunBundle {
     static let topFolder = "run"
     /// The top-level names of a run folder a bundle carries.
     static let carried: Set<String> = [
-        GateArtifacts.runFile, GateArtifacts.gateFile, GateArtifacts.junitFile, GateArtifacts.summaryFile, "timings.json",
+        GateArtifacts.runFile, GateArtifacts.gateFile, GateArtifacts.junitFile, GateArtifacts.summaryFile, ArtifactLayout.timingsFile,
         ArtifactLayout.paths, ArchivedInputs.folderName,
     ]
 

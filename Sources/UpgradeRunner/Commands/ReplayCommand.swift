@@ -55,7 +55,7 @@ enum ReplayCommand {
             throw error.naming(bundle: given, unpackedAt: unpacked)
         }
 
-        let out = options.out.folder(else: isBundle ? bundleReplayFolder(given) : folder + "/replay")
+        let out = options.out.folder(else: isBundle ? bundleReplayFolder(given) : folder + "/" + ArtifactLayout.replayFolder)
         var replayInputs = inputs
         if inputs.runnerVersion != UpgradeRunnerVersion.current {
             invocation.console.error(

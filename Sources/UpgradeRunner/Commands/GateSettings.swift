@@ -1,0 +1,102 @@
+import Foundation
+import GateExecution
+import GateModel
+import SimDevice
+import SimRuntime
+
+/// What `gate` and `run` share: their common options, read once, and how they run.
+struct GateSettings {
+    static let caseID = OptionSpec(
+        "--case-id", value: "ID",
+        "The test-case id the secrets derive from: up to 64 of A-Z a-z 0-9 - _, not starting with - (default: random, recorded in run.json)."
+    )
+    static let runtime = OptionSpec(
+        "--runtime", value: "VERSION", "The devices' runtime, such as \"iOS 17.5\" (default: iOS 17.5).")
+    static let runtimes = OptionSpec(
+        "--runtimes", value: "LIST",
+        "A runtime matrix: every cell on each runtime, comma-separated, such as \"iOS 12.4,iOS 15.0,iOS 17.5\".")
+    static let out = OptionSpec("--out", value: "DIR", "The artifacts folder (default: artifacts/gate, replaced on each run).")
+    static let archiveInputs = OptionSpec(
+        "--archive-inputs",
+        "Copy every build's manifest, entitlements and executable into DIR/inputs/, so replay needs only the artifacts.")
+    static let quiet = OptionSpec(
+        "--quiet", "Print no progress on standard error (the verdict table still goes to standard output).")
+
+    static let specs: [OptionSpec] = [
+        caseID, runtime, runtimes, out, archiveInputs, CommonOptions.force, quiet, CommonOptions.timeout,
+        CommonOptions.jobs, CommonOptions.buildsDir, CommonOptions.products,
+    ]
+
+    /// The default artifacts folder; a run replaces the previous one there.
+    static let defaultOut = "artifacts/gate"
+
+    var source: BuildSource
+    var runtime: RuntimeVersion
+    /// A matrix of two or more runtimes (one runtime is no matrix: it is ``runtime``).
+    var runtimes: [RuntimeVersion]?
+    var caseID: String
+    var execution: CellExecution
+    /// The artifacts folder, absolute.
+    var out: String
+    var force: Bool
+    var archiveInputs: Bool
+    var quiet: Bool
+
+    init(_ options: OptionValues, source: BuildSource) throws {
+        self.source = source
+        let single = options.value(Self.runtime)
+        runtime =
+            try single.map { text throws(UsageError) -> RuntimeVersion in
+                guard let version = RuntimeVersion(text) else {
+                    throw .invalidValue(text, for: "--runtime", reason: "is not an iOS runtime such as \"iOS 17.5\"")
+                }
+                return version
+            } ?? .current
+        let matrixText = options.value(Self.runtimes)
+        runtimes = try matrixText.map { try RuntimeVersion.parseList($0) }
+        if let list = runtimes, let matrixText {
+            if single != nil {
+                throw UsageError.invalidValue(
+                    matrixText, for: "--runtimes", reason: "cannot be given with --runtime (name it in the list)")
+            }
+            // One runtime is no matrix: the run and its artifacts are those of --runtime.
+            runtime = list[0]
+            if list.count == 1 { runtimes = nil }
+        }
+        caseID = try CaseIDOption.read(options, Self.caseID)
+        execution = try CellExecution(options)
+        let given = OutOption(options, Self.out)
+        out = given.folder(else: options.absolute(Self.defaultOut))
+        force = given.force
+        archiveInputs = options.flag(Self.archiveInputs)
+        quiet = options.flag(Self.quiet)
+    }
+
+    /// A comma-separated list of build ids, each trimmed.
+    static func list(_ text: String) -> [String] {
+        text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    /// The request these settings make for `builds` (one `path` for `run`).
+    func request(
+        builds: [String], path: BuildPair?, routes: [BuildPair]? = nil, scenarios: [Scenario], shard: ShardSpec?
+    ) -> GateRequest {
+        GateRequest(
+            builds: builds, path: path, routes: routes, scenarios: scenarios, shard: shard, runtime: runtime,
+            runtimes: runtimes, caseID: caseID, jobs: execution.jobs, timeout: execution.timeout, out: out, force: force,
+            archiveInputs: archiveInputs, buildsFolder: source.catalog.folder,
+            productsFolder: source.catalog.productsFolder)
+    }
+
+    /// Runs the request, prints the verdict table, and returns the exit code.
+    func execute(
+        builds: [String], path: BuildPair?, routes: [BuildPair]? = nil, scenarios: [Scenario], shard: ShardSpec?,
+        console: Console
+    ) throws -> Int32 {
+        let request = request(builds: builds, path: path, routes: routes, scenarios: scenarios, shard: shard)
+        let (report, inputs) = try request.execute(progress: GateProgress(console: console, quiet: quiet))
+        console.output(GateArtifacts.summaryText(report: report, inputs: inputs), terminator: "")
+        if !quiet { console.error("artifacts: \(out)") }
+        return report.verdict.exitCode
+    }
+}
