@@ -11,7 +11,7 @@ import SimSecurity
 /// locked launches apply to the first launch of the last build, after the last hop).
 ///
 /// The explorer only records: each attempt's launches and what the device held at its checkpoints
-/// go into an ``AttemptRecord``, which ``ExplorationInvariants`` judges (I1-I6 of DESIGN.md, the
+/// go into an ``AttemptRecord``, which ``ExplorationInvariants`` judges (I1-I6 of docs/architecture.md, the
 /// verify after recovery, honest-status). It decides only what to do next: an attempt stops when a
 /// launch it needed left no status file, and one that reached an explored state is not relaunched.
 struct Explorer {

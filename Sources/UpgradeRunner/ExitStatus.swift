@@ -3,7 +3,7 @@ import GateExecution
 import GateModel
 import SimDevice
 
-/// The exit codes of DESIGN.md, and the one function that turns an error into a message and a code.
+/// The exit codes (docs/architecture.md, "Errors and exit codes"), and the one function that turns an error into a message and a code.
 ///
 /// | code | meaning |
 /// | --- | --- |

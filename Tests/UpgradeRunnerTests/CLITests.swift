@@ -6,7 +6,7 @@ import Testing
 @testable import UpgradeRunner
 
 @Suite struct CLITests {
-    @Test("a session from create to keychain dump, with the exit codes of DESIGN.md")
+    @Test("a session from create to keychain dump, with the exit codes of docs/architecture.md")
     func session() throws {
         let cli = try CLI()
         let udid = try cli.bootedDevice()

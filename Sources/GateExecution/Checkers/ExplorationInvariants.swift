@@ -3,7 +3,7 @@ import GateModel
 import SimRuntime
 import SimSecurity
 
-/// Judges an exploration attempt's record (``AttemptRecord``) against the invariants of DESIGN.md:
+/// Judges an exploration attempt's record (``AttemptRecord``) against the invariants of docs/architecture.md ("Exploration invariants"):
 /// (I1) every seeded secret is in the new item or the legacy location, never neither; (I2) what a
 /// status file reported written exists; (I3) after a clean run the legacy plaintext is gone; (I4)
 /// another launch changes nothing; (I6) a crash during recovery still satisfies I1. After recovery

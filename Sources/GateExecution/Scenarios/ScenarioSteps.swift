@@ -5,7 +5,7 @@ import SimRuntime
 /// One scenario's home: the steps it runs on its cell's device, and the moments
 /// at which those steps snapshot the device for its checkers. Each scenario has one file in this
 /// folder; the steps every scenario shares (seed, a route's hops, the upgrade, the final re-read)
-/// are ``CellRunner``'s, and the conditions a scenario checks are ``Scenario/checks`` (DESIGN.md's
+/// are ``CellRunner``'s, and the conditions a scenario checks are ``Scenario/checks`` (docs/architecture.md's
 /// table), each judged by its checker in `Checkers/`.
 protocol ScenarioSteps {
     /// The moments the steps snapshot (``CellEvidence/snapshots``): exactly these, in a debug build
@@ -33,7 +33,7 @@ extension ScenarioSteps {
 }
 
 extension Scenario {
-    /// The scenario's steps (its file in `Run/Scenarios/`).
+    /// The scenario's steps (its file in `Scenarios/`).
     var steps: any ScenarioSteps.Type {
         switch self {
         case .freshInstall: FreshInstallSteps.self

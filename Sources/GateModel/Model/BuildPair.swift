@@ -4,7 +4,7 @@
 ///
 /// Its id names the route's folder under `paths/` and its rows in every report: `v1-to-v2`,
 /// `none-to-v3` for a fresh install, `v1-to-v2-to-v3` for a route through v2 (the `-to-` spelling
-/// suits every file system; DESIGN.md's CLI spelling `v1>v2>v3` is what `gate --routes` reads, see
+/// suits every file system; the command line's spelling `v1>v2>v3` is what `gate --routes` reads, see
 /// ``init(routeText:)``). A two-build path keeps the id, the encoding and the artifacts it had
 /// before routes existed: `via` is left out of its JSON.
 ///
@@ -67,7 +67,7 @@ public struct BuildPair: Hashable, Codable, Sendable, Comparable, CustomStringCo
         self.init(old: parts[0] == "none" ? nil : parts[0], via: Array(parts.dropFirst().dropLast()), new: parts.last!)
     }
 
-    /// Parses one entry of `--routes`: builds joined by `>` (`v1>v2>v3`, DESIGN.md's spelling) or by
+    /// Parses one entry of `--routes`: builds joined by `>` (`v1>v2>v3`, the command line's spelling) or by
     /// `-to-` (`v1-to-v2-to-v3`, the path id). Nil when it holds fewer than two builds or an empty one.
     public init?(routeText text: String) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)

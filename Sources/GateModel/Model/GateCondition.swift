@@ -1,5 +1,5 @@
 /// A gate condition: one named requirement that a scenario checks. The ids are a contract
-/// (DESIGN.md, "Scenarios and gate conditions"): reports, mutant manifests and CI scripts name them.
+/// (docs/architecture.md, "Scenarios and gate conditions"): reports, mutant manifests and CI scripts name them.
 public enum GateCondition: String, CaseIterable, Codable, Sendable, Comparable, CustomStringConvertible {
     case readsOldData = "reads-old-data"
     case idempotent = "idempotent"
@@ -40,7 +40,7 @@ public enum GateCondition: String, CaseIterable, Codable, Sendable, Comparable, 
         }
     }
 
-    /// The conditions every (path, scenario) cell checks whatever its scenario: DESIGN.md's rows
+    /// The conditions every (path, scenario) cell checks whatever its scenario: docs/architecture.md's rows
     /// "every launch" (honest-status) and "every path" (no-secret-in-artifacts). ``PlanUnit/cells`` adds them.
     public static let everywhere: [GateCondition] = [.honestStatus, .noSecretInArtifacts]
 

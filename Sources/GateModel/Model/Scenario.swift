@@ -1,7 +1,7 @@
 import Foundation
 
 /// A scenario: what happens on one path's fresh device, and the conditions it checks
-/// (DESIGN.md's table; the ids are a contract).
+/// (docs/architecture.md's table; the ids are a contract).
 public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, CustomStringConvertible {
     case freshInstall = "fresh-install"
     case upgrade = "upgrade"
@@ -24,7 +24,7 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
     /// The scenario's id, as reports print it.
     public var description: String { rawValue }
 
-    /// The conditions this scenario checks, from DESIGN.md's table. Every (path, scenario) cell also
+    /// The conditions this scenario checks, from docs/architecture.md's table. Every (path, scenario) cell also
     /// checks ``GateCondition/noSecretInArtifacts`` (the table's "every path" row); ``GatePlan`` adds it.
     ///
     /// Every scenario that changes the device after the upgrade (``changesStateAfterUpgrade``) also
@@ -99,6 +99,6 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
 
     private var order: Int { Self.allCases.firstIndex(of: self)! }
 
-    /// Declaration order, the order of DESIGN.md's table.
+    /// Declaration order, the order of docs/architecture.md's table.
     public static func < (lhs: Scenario, rhs: Scenario) -> Bool { lhs.order < rhs.order }
 }

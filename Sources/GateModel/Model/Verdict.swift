@@ -8,7 +8,7 @@ public enum Verdict: String, Codable, Sendable, CaseIterable, CustomStringConver
     /// `PASS`, `FAIL` or `UNKNOWN`.
     public var description: String { rawValue }
 
-    /// The process exit code DESIGN.md gives this verdict: 0 PASS, 1 FAIL, 3 UNKNOWN.
+    /// The process exit code this verdict gives (docs/architecture.md, "Errors and exit codes"): 0 PASS, 1 FAIL, 3 UNKNOWN.
     public var exitCode: Int32 {
         switch self {
         case .pass: 0

@@ -26,7 +26,7 @@ package struct PlanUnit: Hashable, Sendable, Codable, Comparable, CustomStringCo
     /// `v1-to-v2/upgrade`.
     package var description: String { "\(pathID)/\(scenario)" }
 
-    /// The cells this unit must judge: its scenario's conditions plus the rows of DESIGN.md's table
+    /// The cells this unit must judge: its scenario's conditions plus the rows of docs/architecture.md's table
     /// that hold everywhere, honest-status (every launch) and no-secret-in-artifacts (every path).
     package var cells: [GateCell] {
         var conditions = scenario.checks
@@ -36,7 +36,7 @@ package struct PlanUnit: Hashable, Sendable, Codable, Comparable, CustomStringCo
         return conditions.map { GateCell(path: pathID, scenario: scenario, condition: $0) }
     }
 
-    /// Units sort by path id (runtime first in a matrix), then scenario in DESIGN.md's order: the
+    /// Units sort by path id (runtime first in a matrix), then scenario in declaration order (docs/architecture.md's table): the
     /// order shards are dealt in, so a matrix's shards each get cells of every runtime.
     package static func < (lhs: PlanUnit, rhs: PlanUnit) -> Bool { (lhs.pathID, lhs.scenario) < (rhs.pathID, rhs.scenario) }
 }
@@ -57,7 +57,7 @@ package struct PlanUnit: Hashable, Sendable, Codable, Comparable, CustomStringCo
 package struct GatePlan: Equatable, Sendable {
     /// The paths, sorted by id.
     let paths: [BuildPair]
-    /// The scenarios asked for, in DESIGN.md's order.
+    /// The scenarios asked for, in declaration order (docs/architecture.md's table).
     let scenarios: [Scenario]
     /// Every unit, sorted; shards slice this list.
     let units: [PlanUnit]

@@ -1,6 +1,6 @@
 /// A deterministic slice of a gate, `--shard i/n`: the i-th of n, counting from 1.
 ///
-/// The plan's (path, scenario) units are sorted (path id, then scenario in DESIGN.md's order) and
+/// The plan's (path, scenario) units are sorted (path id, then scenario in declaration order (docs/architecture.md's table)) and
 /// dealt round-robin: unit k (from 0) belongs to shard `k % n + 1`. Round-robin keeps shards within
 /// one unit of each other in size, and the same inputs give every machine the same slices.
 public struct ShardSpec: Hashable, Sendable, Codable, CustomStringConvertible {

@@ -7,7 +7,7 @@ import UpgradeContract
 ///
 /// Only status files are compared. Logs (free-form app output, which the status-file contract does
 /// not make deterministic), timings.json (wall times) and the verdict files (they follow from the
-/// status files) are not (DESIGN.md: "Timings go to a separate file that replay does not compare").
+/// status files) are not (docs/architecture.md, "Artifacts": timings go to their own file, which replay does not compare).
 package struct StatusComparison: Equatable, Sendable {
     /// One JSON field whose value differs; a nil side means the field is absent there.
     struct FieldDifference: Equatable, Sendable, CustomStringConvertible {

@@ -6,7 +6,7 @@ import Testing
 @testable import UpgradeRunner
 
 @Suite struct GateModelTests {
-    @Test("condition and scenario ids are DESIGN.md's")
+    @Test("condition and scenario ids are docs/architecture.md's")
     func ids() {
         #expect(
             GateCondition.allCases.map(\.rawValue) == [
@@ -24,7 +24,7 @@ import Testing
     }
 
     @Test(
-        "each scenario checks the conditions of DESIGN.md's table",
+        "each scenario checks the conditions of docs/architecture.md's table",
         arguments: [
             (Scenario.freshInstall, [GateCondition.idempotent, .noSecretInArtifacts]),
             (.upgrade, [.readsOldData]), (.skipVersion, [.readsOldData]), (.relaunch, [.idempotent, .readsOldData]),
