@@ -214,7 +214,10 @@ let package = Package(
         .testTarget(name: "ReleaseGateAPITests", dependencies: ["UpgradeRunner", "TestSupport"]),
         .testTarget(
             name: "UpgradeRunnerTests",
-            dependencies: ["UpgradeRunner", "GateExecution", "GateModel", "SimDevice", "SimRuntime", "SimSecurity", "TestSupport"],
+            dependencies: [
+                "UpgradeRunner", "GateExecution", "GateModel", "SimDevice", "SimRuntime", "SimSecurity", "UpgradeContract",
+                "TestSupport",
+            ],
             exclude: ["Golden", "Gate/Golden"]),
     ]
 )
