@@ -60,15 +60,17 @@ func appBuild(
 // launches). The gate's model (GateModel) stands on UpgradeContract and FileUtility alone, so the plan, the engine
 // and the artifacts compile without a simulator; GateExecution runs them on devices, and UpgradeRunner is the
 // command line over both. Entitlements depends on UpgradeContract alone (for the build manifest, which
-// UpgradeContract owns): SimSecurity (a test host's identity) and SimDevice (an installed build's) read entitlements
-// with it, and the gate diffs with it, so a diff and an install read one way. The gate talks to app builds only by
-// launching them.
+// UpgradeContract owns): SimDevice reads an installed build's entitlements with it, and the gate diffs with it, so a
+// diff and an install read one way. SimSecurity stands alone: a test host's entitlements are a property list it reads
+// itself. The gate talks to app builds only by launching them.
 let package = Package(
     name: "upgrade-runner",
     products: [
         .library(name: "UpgradeContract", targets: ["UpgradeContract"]),
         .library(name: "SimRuntime", targets: ["SimRuntime"]),
         .library(name: "SimSecurity", targets: ["SimSecurity"]),
+        // `import Security` as on iOS: re-exports SimSecurity.
+        .library(name: "Security", targets: ["Security"]),
         .library(name: "SimPlatform", targets: ["SimPlatform"]),
         .library(name: "SimDevice", targets: ["SimDevice"]),
         .library(name: "Entitlements", targets: ["Entitlements"]),
@@ -104,7 +106,11 @@ let package = Package(
         // writes, kernel copies, SHA-256 digests of files, and the words for a failed file operation.
         .target(name: "FileUtility", dependencies: ["CSHA256"]),
         .target(name: "SimRuntime", dependencies: ["UpgradeContract", "FileUtility", "CLaunch", "CFileSupervisor"]),
-        .target(name: "SimSecurity", dependencies: ["SimRuntime", "CSQLite", "Entitlements"]),
+        .target(name: "SimSecurity", dependencies: ["SimRuntime", "CSQLite"]),
+        // `import Security` compiles unchanged. Every target whose code tests `canImport(Security)`
+        // depends on it (directly or through AppHarness), so that the answer is always yes and
+        // never a matter of build order: the module is in the one modules folder once built.
+        .target(name: "Security", dependencies: ["SimSecurity"]),
         // The app side of a simulated device: what a launched app's process uses (Platform, Preferences,
         // ProtectedFiles, ProtectedData). SimDevice, the host side, re-exports it.
         .target(name: "SimPlatform", dependencies: ["SimSecurity", "SimRuntime", "FileUtility", "CPreferences"]),
@@ -132,7 +138,7 @@ let package = Package(
             dependencies: ["upgrade-runner"]),
 
         // A minimal app build: opens the keychain, reads one item, writes a status file.
-        appBuild("TinyApp", dependencies: ["SimPlatform", "SimSecurity", "SimRuntime"]),
+        appBuild("TinyApp", dependencies: ["SimPlatform", "SimSecurity", "SimRuntime", "Security"]),
 
         // App code written for iOS with no harness call: Foundation's own paths on the device, for the tests.
         appBuild("FoundationApp", dependencies: ["SimPlatform"]),
@@ -140,7 +146,7 @@ let package = Package(
         .executableTarget(name: "FoundationAppDynamic", dependencies: ["SimPlatform"]),
 
         // Automation code compiled into every app build: launch modes, the status file, platform adapters.
-        .target(name: "AppHarness", dependencies: ["SimPlatform", "SimRuntime", "SimSecurity"]),
+        .target(name: "AppHarness", dependencies: ["SimPlatform", "SimRuntime", "SimSecurity", "Security"]),
         // An app build whose hooks wait (the main actor, an actor, a sleep, a continuation), for the harness's tests.
         appBuild("WaitingApp", dependencies: ["AppHarness", "SimSecurity"]),
         // The sample app "Ledger". Its released builds are frozen, layered like real releases: each release's library
@@ -191,12 +197,12 @@ let package = Package(
         .testTarget(name: "SimRuntimeTests", dependencies: ["SimRuntime", "TestSupport"]),
         .testTarget(name: "SimSecurityTests", dependencies: ["SimSecurity", "TestSupport"]),
         // The same iOS-style wrapper compiled in both language modes: only its import line differs from iOS code.
-        .testTarget(name: "SimSecurityCompatTests", dependencies: ["SimSecurity"]),
-        // Files that import only Foundation, as on iOS: one file's `@_exported import SimSecurity` serves all.
-        .testTarget(name: "SimSecurityExportedTests", dependencies: ["SimSecurity"]),
+        .testTarget(name: "SimSecurityCompatTests", dependencies: ["SimSecurity", "Security"]),
+        // Files that import only Foundation, as on iOS: one file's `@_exported import Security` serves all.
+        .testTarget(name: "SimSecurityExportedTests", dependencies: ["Security"]),
         .testTarget(
             name: "SimSecurityCompatSwift5Tests",
-            dependencies: ["SimSecurity"],
+            dependencies: ["SimSecurity", "Security"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(name: "SimDeviceTests", dependencies: ["SimDevice", "SimSecurity", "SimRuntime", "TestSupport"]),

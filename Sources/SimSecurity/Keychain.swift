@@ -88,7 +88,7 @@ public final class Keychain: @unchecked Sendable {
     public let openError: KeychainOpenError?
     let store: KeychainStore?
     /// Serialises calls: one SecItem call at a time per keychain, as securityd does per client.
-    private let lock = NSLock()
+    let lock = NSLock()
     private let overrideLock = NSLock()
     private var lockStateOverride: LockState?
 
@@ -190,7 +190,7 @@ public final class Keychain: @unchecked Sendable {
 
     /// Runs one call through the seam, serialised with the other calls of this process. The
     /// query's entries are read once, for the seam's log and for the call.
-    private func call(
+    func call(
         _ operation: StoreOperation, _ query: CFDictionary,
         _ body: (QueryEntries, KeychainStore) throws -> Void
     ) -> OSStatus {
@@ -227,7 +227,7 @@ public final class Keychain: @unchecked Sendable {
         }
     }
 
-    private func report(_ error: SQLiteError) -> OSStatus {
+    func report(_ error: SQLiteError) -> OSStatus {
         let status = Self.status(for: error)
         if status != errSecDuplicateItem {
             let path = store?.path ?? "keychain"
@@ -237,276 +237,17 @@ public final class Keychain: @unchecked Sendable {
     }
 
     /// The names a call touches, for the mutation log: class, service and account, never a value.
-    private static func subject(of entries: QueryEntries) -> SeamSubject {
+    static func subject(of entries: QueryEntries) -> SeamSubject {
         SeamSubject(store: entries.itemClass?.string ?? "?", service: entries.service ?? entries.server, account: entries.account)
     }
 
     // MARK: Identity and lock
 
     /// The identity's groups in securityd's order, worked out once (every call reads them).
-    private let accessGroups: [String]
+    let accessGroups: [String]
 
-    private var lockView: LockStateView {
+    var lockView: LockStateView {
         let state = lockState
         return LockStateView(state)
-    }
-
-    /// Checks the entitlements a call needs (rows 9 and 11).
-    private func checkEntitlement(_ query: ParsedQuery, isRead: Bool) throws(SecStatusFailure) {
-        guard !accessGroups.isEmpty else { throw SecStatusFailure(errSecMissingEntitlement) }
-        if let group = query.accessGroup, !accessGroups.contains(group) {
-            // Before iOS 13 securityd did not check an explicit group on reads: the item was
-            // simply not found (row 9).
-            throw SecStatusFailure(isRead && configuration.runtime.major < 13 ? errSecItemNotFound : errSecMissingEntitlement)
-        }
-    }
-
-    /// The rows a search query selects: its attributes, its group (or every group the app holds,
-    /// row 8), its synchronizable match (row 13) and, as a plain filter, its accessibility (row 15).
-    private func filter(for query: ParsedQuery) -> RowFilter {
-        var filter = RowFilter()
-        for (spec, value) in query.attributes {
-            switch spec.kind {
-            case .text, .blob: filter.require(bytesOf: spec.key, equal: value)  // row 44
-            default: filter.require(spec.key, equals: value)
-            }
-        }
-        if let group = query.accessGroup {
-            filter.require("agrp", equals: .text(group))
-        } else {
-            filter.require("agrp", in: accessGroups.map { .text($0) })
-        }
-        // A persistent reference names one row whatever its sync flag (securityd adds `sync = 0`
-        // only to queries without one: `query_create_with_limit` in SecDbQuery.c).
-        switch query.sync ?? (query.persistentRef == nil ? .localOnly : .any) {
-        case .localOnly: filter.require("sync", equals: .integer(0))
-        case .syncedOnly: filter.require("sync", equals: .integer(1))
-        case .any: break
-        }
-        if let accessibility = query.accessibility {
-            filter.require("pdmn", equals: .text(accessibility.rawValue))
-        }
-        if let reference = query.persistentRef {
-            filter.require("rowid", equals: .integer(reference.rowid))
-        }
-        return filter
-    }
-
-    /// What results look like on this keychain's runtime (row 49).
-    private var resultBuilder: ResultBuilder { ResultBuilder(runtime: configuration.runtime) }
-
-    // MARK: SecItemAdd
-
-    private func addItem(
-        _ attributes: QueryEntries, _ result: UnsafeMutablePointer<CFTypeRef?>?,
-        _ store: KeychainStore
-    ) throws {
-        let query = try QueryParser.parse(attributes)
-        // Identities need a SecIdentity reference; passwords cannot be added by reference (row 23);
-        // a match limit in an add is refused rather than silently ignored (row 41, our choice).
-        guard query.itemClass != .identity, !query.valueRef, query.persistentRef == nil,
-            query.limit == nil, !query.otherMatchKeys
-        else { throw SecStatusFailure(errSecParam) }
-        if case .some(.none) = query.valueData { throw SecStatusFailure(errSecParam) }  // row 25
-        let synchronizable: Bool
-        switch query.sync {
-        case .any: throw SecStatusFailure(errSecParam)
-        case .syncedOnly: synchronizable = true
-        case .localOnly, nil: synchronizable = false
-        }
-        let accessibility = try resolvedAccessibility(query, default: query.itemClass.defaultAccessibility)
-        // Items with access control are not synchronizable (the client's check). ThisDeviceOnly
-        // with sync is accepted: securityd has no such check (row 14; the seed said errSecParam,
-        // and where the seeds and iOS disagree, iOS wins).
-        if synchronizable && query.accessControl != nil {
-            throw SecStatusFailure(errSecParam)
-        }
-        try checkEntitlement(query, isRead: false)
-        if accessibility == .whenPasscodeSetThisDeviceOnly && !configuration.passcodeSet {
-            throw SecStatusFailure(errSecAuthFailed)  // row 40
-        }
-        // The class key is needed to encrypt: the lock error wins over a duplicate (row 35).
-        guard accessibility.isAvailable(in: lockView) else { throw SecStatusFailure(errSecInteractionNotAllowed) }
-
-        let now = SQLiteValue.real(configuration.clock().timeIntervalSinceReferenceDate)
-        var row = NewRow(query.itemClass)
-        let layout = row.layout
-        for spec in query.itemClass.primaryKey { row[spec.column] = spec.defaultValue }  // row 4
-        row[layout.cdat] = now
-        row[layout.mdat] = now
-        for (spec, value) in query.attributes { row[spec.column] = value }
-        row[layout.agrp] = .text(query.accessGroup ?? accessGroups[0])  // row 7
-        row[layout.sync] = .integer(synchronizable ? 1 : 0)
-        row[layout.pdmn] = .text(accessibility.rawValue)
-        if case .some(.some(let data)) = query.valueData { row[layout.data] = .blob(data) }
-        if let control = query.accessControl { row[layout.accc] = .text(AccessControlCoding.encode(control)) }
-        let rowid: Int64
-        do {
-            rowid = try store.insert(row)
-        } catch {
-            throw Self.duplicateIfConstraint(error)  // row 5
-        }
-        guard !query.returns.isEmpty else { return }
-        result?.pointee = resultBuilder.result(
-            for: [row.stored(rowid: rowid)], itemClass: query.itemClass, returns: query.returns, limit: .one)
-    }
-
-    /// A key collision is errSecDuplicateItem (rows 5 and 29); other SQLite errors pass on.
-    private static func duplicateIfConstraint(_ error: SQLiteError) -> any Error {
-        error.isKeyCollision ? SecStatusFailure(errSecDuplicateItem) : error
-    }
-
-    /// The protection class an add or update asks for: from its access control, else from
-    /// `kSecAttrAccessible`, else `fallback`. Both, disagreeing, is errSecParam.
-    private func resolvedAccessibility(
-        _ query: ParsedQuery, default fallback: Accessibility?
-    ) throws(SecStatusFailure) -> Accessibility {
-        if let control = query.accessControl {
-            guard let fromControl = Accessibility(rawValue: control.protection) else { throw SecStatusFailure(errSecParam) }
-            if let explicit = query.accessibility, explicit != fromControl { throw SecStatusFailure(errSecParam) }
-            return fromControl
-        }
-        if let explicit = query.accessibility { return explicit }
-        guard let fallback else { throw SecStatusFailure(errSecParam) }
-        return fallback
-    }
-
-    // MARK: SecItemCopyMatching
-
-    private func copyItems(
-        _ queryDictionary: QueryEntries, _ result: UnsafeMutablePointer<CFTypeRef?>?,
-        _ store: KeychainStore
-    ) throws {
-        let query = try QueryParser.parse(queryDictionary)
-        try checkEntitlement(query, isRead: true)
-        guard query.itemClass != .identity else { throw SecStatusFailure(errSecItemNotFound) }
-        let limit = query.limit ?? .one  // row 20
-        var filter = filter(for: query)
-        if query.returns == .data {
-            // An item without data has nothing to return for data alone (row 24; Valet relies on it).
-            filter.conditions.append("data IS NOT NULL")
-        }
-        let rows = try store.select(from: query.itemClass, filter, limit: limit.rowLimit)
-        guard !rows.isEmpty else { throw SecStatusFailure(errSecItemNotFound) }  // rows 20, 36
-        // Each returned row must be decrypted (even for attributes only, row 34); the first that
-        // cannot be stops the call (row 37).
-        let view = lockView
-        for row in rows where !(row.accessibility?.isAvailable(in: view) ?? false) {
-            throw SecStatusFailure(errSecInteractionNotAllowed)
-        }
-        result?.pointee = resultBuilder.result(for: rows, itemClass: query.itemClass, returns: query.returns, limit: limit)
-    }
-
-    // MARK: SecItemUpdate
-
-    private func updateItems(
-        _ queryDictionary: QueryEntries, _ attributesDictionary: CFDictionary,
-        _ store: KeychainStore
-    ) throws {
-        let query = try QueryParser.parse(queryDictionary)
-        // iOS refuses return keys (row 26) and any match key (row 27) in an update's query.
-        guard query.returns.isEmpty, query.limit == nil, !query.otherMatchKeys else { throw SecStatusFailure(errSecParam) }
-        let changes = try QueryParser.parseUpdate(attributesDictionary, for: query.itemClass)
-        if case .some(.none) = changes.valueData { throw SecStatusFailure(errSecParam) }  // row 25
-        if changes.sync == .any { throw SecStatusFailure(errSecParam) }
-        try checkEntitlement(query, isRead: false)
-        if let group = changes.accessGroup, !accessGroups.contains(group) {
-            // Moving an item into a group the app does not hold (row 10).
-            throw SecStatusFailure(configuration.runtime.major < 13 ? errSecNoAccessForItem : errSecMissingEntitlement)
-        }
-        guard query.itemClass != .identity else { throw SecStatusFailure(errSecItemNotFound) }
-        let newAccessibility: Accessibility? =
-            changes.accessControl != nil || changes.accessibility != nil
-            ? try resolvedAccessibility(changes, default: nil) : nil
-        if newAccessibility == .whenPasscodeSetThisDeviceOnly && !configuration.passcodeSet {
-            throw SecStatusFailure(errSecAuthFailed)
-        }
-
-        var assignments: [(String, SQLiteValue)] = changes.attributes.map { ($0.spec.key, $0.value) }
-        if let group = changes.accessGroup { assignments.append(("agrp", .text(group))) }
-        if let newAccessibility { assignments.append(("pdmn", .text(newAccessibility.rawValue))) }
-        if let control = changes.accessControl { assignments.append(("accc", .text(AccessControlCoding.encode(control)))) }
-        if case .some(.some(let data)) = changes.valueData { assignments.append(("data", .blob(data))) }
-        if let sync = changes.sync { assignments.append(("sync", .integer(sync == .syncedOnly ? 1 : 0))) }
-        if !assignments.contains(where: { $0.0 == "mdat" }) {
-            assignments.append(("mdat", .real(configuration.clock().timeIntervalSinceReferenceDate)))  // row 28
-        }
-
-        try store.database.transaction(immediate: true) {
-            let rows = try store.select(from: query.itemClass, filter(for: query), limit: nil)  // row 28: all matches
-            guard !rows.isEmpty else { throw SecStatusFailure(errSecItemNotFound) }
-            let view = lockView
-            for row in rows {
-                // Re-encryption needs the item's class key and the new one (row 38).
-                guard let current = row.accessibility, current.isAvailable(in: view),
-                    newAccessibility?.isAvailable(in: view) ?? true
-                else {
-                    throw SecStatusFailure(errSecInteractionNotAllowed)
-                }
-                let synced = changes.sync.map { $0 == .syncedOnly } ?? row.isSynchronizable
-                // As for an add: items with access control never sync; ThisDeviceOnly may (row 14).
-                let controlled = changes.accessControl != nil || row["accc"].map { $0 != .null } == true
-                if synced && controlled { throw SecStatusFailure(errSecParam) }
-            }
-            for row in rows {
-                do throws(SQLiteError) {
-                    try store.update(query.itemClass, rowid: row.rowid, assignments)
-                } catch {
-                    throw Self.duplicateIfConstraint(error)  // row 29: the whole update rolls back
-                }
-            }
-        }
-    }
-
-    // MARK: SecItemDelete
-
-    private func deleteItems(_ queryDictionary: QueryEntries, _ store: KeychainStore) throws {
-        let query = try QueryParser.parse(queryDictionary)
-        guard query.limit == nil, !query.otherMatchKeys else { throw SecStatusFailure(errSecParam) }  // row 27
-        try checkEntitlement(query, isRead: false)
-        guard query.itemClass != .identity else { throw SecStatusFailure(errSecItemNotFound) }
-        try store.database.transaction(immediate: true) {
-            let rows = try store.select(from: query.itemClass, filter(for: query), limit: nil)  // row 31
-            guard !rows.isEmpty else { throw SecStatusFailure(errSecItemNotFound) }
-            let view = lockView
-            // Deleting needs no class key for local items (row 39); a synchronizable item's
-            // tombstone does, so those answer the lock error.
-            for row in rows where row.isSynchronizable && !(row.accessibility?.isAvailable(in: view) ?? false) {
-                throw SecStatusFailure(errSecInteractionNotAllowed)
-            }
-            for row in rows {
-                try store.delete(query.itemClass, rowid: row.rowid)
-            }
-        }
-    }
-}
-
-/// `kSecValuePersistentRef` values: the class's four letters and the row's id, big-endian.
-/// Rowids are never reused (AUTOINCREMENT), so a reference never names a later item.
-enum PersistentReference {
-    static func encode(_ itemClass: ItemClass, rowid: Int64) -> Data {
-        var data = Data(itemClass.rawValue.utf8)
-        withUnsafeBytes(of: rowid.bigEndian) { data.append(contentsOf: $0) }
-        return data
-    }
-
-    static func decode(_ data: Data) -> (ItemClass, Int64)? {
-        let bytes = [UInt8](data)
-        guard bytes.count == 12, let itemClass = ItemClass(rawValue: String(decoding: bytes[0..<4], as: UTF8.self)) else {
-            return nil
-        }
-        let rowid = bytes[4..<12].reduce(Int64(0)) { $0 << 8 | Int64($1) }
-        return (itemClass, rowid)
-    }
-}
-
-/// Stores an access-control object in the `accc` column as `protection;flags`.
-enum AccessControlCoding {
-    static func encode(_ control: SecAccessControl) -> String { "\(control.protection);\(control.flags.rawValue)" }
-
-    static func decode(_ text: String) -> SecAccessControl? {
-        let parts = text.split(separator: ";")
-        guard parts.count == 2, let flags = UInt(parts[1]) else { return nil }
-        return SecAccessControl(protection: String(parts[0]), flags: SecAccessControlCreateFlags(rawValue: flags))
     }
 }

@@ -7,7 +7,7 @@ struct ResultBuilder {
     var runtime: RuntimeVersion
 
     /// - Returns: nil when no return key was given, or only `kSecReturnRef` for a class whose
-    ///   items have no reference type here (row 23).
+    ///   items have no reference type here (row 23; keys have one, ``SecKey``).
     func result(for rows: [StoredRow], itemClass: ItemClass, returns: ReturnKeys, limit: MatchLimit) -> CFTypeRef? {
         let values = rows.compactMap { item(for: $0, itemClass: itemClass, returns: returns) }
         if limit.returnsArray {
@@ -20,15 +20,19 @@ struct ResultBuilder {
     private func item(for row: StoredRow, itemClass: ItemClass, returns: ReturnKeys) -> AnyObject? {
         let data: Data? = if case .blob(let bytes)? = row["data"] { bytes } else { nil }
         let reference = PersistentReference.encode(itemClass, rowid: row.rowid)
+        // Keys have a reference type (SecKey); passwords have none (row 23).
+        let key = itemClass == .key && returns.contains(.ref) ? SecKey.stored(attributes: Self.attributes(of: row, itemClass: itemClass), bytes: data) : nil
         switch returns {
         case .data: return data.map { NSData(data: $0) }
         case .persistentRef: return NSData(data: reference)
         case .attributes: return NSDictionary(dictionary: returnedAttributes(of: row, itemClass: itemClass))
-        case [], .ref: return nil
+        case .ref: return key
+        case []: return nil
         default:
             var dictionary = returns.contains(.attributes) ? returnedAttributes(of: row, itemClass: itemClass) : [:]
             if returns.contains(.data), let data { dictionary["v_Data"] = data }
             if returns.contains(.persistentRef) { dictionary["v_PersistentRef"] = reference }
+            if let key { dictionary["v_Ref"] = key }
             return NSDictionary(dictionary: dictionary)
         }
     }

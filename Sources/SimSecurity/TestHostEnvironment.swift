@@ -32,11 +32,7 @@ public enum TestHostEnvironment {
     public static func configuration(_ environment: [String: String]) throws(Problem) -> Keychain.Configuration {
         var configuration = Keychain.Configuration()
         if let path = environment[entitlementsKey] {
-            do {
-                configuration.identity = try AppIdentity.fromEntitlementsFile(path, bundleID: environment[bundleIDKey])
-            } catch {
-                throw Problem(variable: entitlementsKey, reason: "\(error)")
-            }
+            configuration.identity = try identity(entitlementsFile: path, bundleID: environment[bundleIDKey])
         }
         if let path = environment[keychainKey] {
             configuration.storage = .file(path)
@@ -54,6 +50,39 @@ public enum TestHostEnvironment {
             configuration.runtime = runtime
         }
         return configuration
+    }
+
+    /// The test host's identity from its entitlements property list: `application-identifier`,
+    /// `keychain-access-groups` and `com.apple.security.application-groups`, as a signed build
+    /// carries them (variables such as `$(AppIdentifierPrefix)` already expanded). `bundleID`
+    /// defaults to the application identifier without its team prefix. Read here rather than by the
+    /// Entitlements module (Mach-O, DER, profiles), which an app build has no use for.
+    static func identity(entitlementsFile path: String, bundleID: String?) throws(Problem) -> AppIdentity {
+        func problem(_ reason: String) -> Problem { Problem(variable: entitlementsKey, reason: "\(path): \(reason)") }
+        guard let data = FileManager.default.contents(atPath: path) else { throw problem("cannot be read") }
+        let plist: Any
+        do {
+            plist = try PropertyListSerialization.propertyList(from: data, format: nil)
+        } catch {
+            throw problem("is not a property list")
+        }
+        guard let entitlements = plist as? [String: Any] else { throw problem("is not a dictionary of entitlements") }
+        func strings(_ key: String) throws(Problem) -> [String] {
+            guard let value = entitlements[key] else { return [] }
+            guard let list = value as? [String] else { throw problem("\"\(key)\" is not an array of strings") }
+            return list
+        }
+        let appID: String?
+        switch entitlements["application-identifier"] {
+        case nil: appID = nil
+        case let text as String: appID = text
+        default: throw problem("\"application-identifier\" is not a string")
+        }
+        let bundle =
+            bundleID ?? appID.map { id in id.firstIndex(of: ".").map { String(id[id.index(after: $0)...]) } ?? id } ?? ""
+        return AppIdentity(
+            bundleID: bundle, applicationIdentifier: appID, keychainAccessGroups: try strings("keychain-access-groups"),
+            applicationGroups: try strings("com.apple.security.application-groups"))
     }
 
     /// This process's configuration. A variable that is set but unusable ends the process with a

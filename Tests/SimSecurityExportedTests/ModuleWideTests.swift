@@ -1,11 +1,11 @@
 // This file imports only Foundation and Testing, as an iOS keychain test would: SecItemAdd and
-// the kSec constants come from SimSecurityImport.swift's `@_exported import`.
+// the kSec constants come from SecurityImport.swift's `@_exported import Security`.
 import Foundation
 import Testing
 
-@Suite("One @_exported import makes SimSecurity visible module-wide")
+@Suite("One @_exported import Security makes the Security API visible module-wide")
 struct ModuleWideTests {
-    @Test("a file without `import SimSecurity` adds, reads and deletes an item")
+    @Test("a file without `import Security` adds, reads and deletes an item")
     func keychainWithoutImport() {
         let service = "exported-\(UUID().uuidString)"
         let query: [String: Any] = [
