@@ -20,24 +20,29 @@ import PackageDescription
 // at start and the kernel copies none of the pages they would write. The linker warns at each link
 // that glibc's `dlopen`, `getaddrinfo` and user and group lookups need the same glibc at run time
 // (the app builds run on the machine that built them), and about `mktemp` in FoundationEssentials.
-let appBuildLinking: [LinkerSetting] = [
-    .unsafeFlags(
-        ["-static-executable", "-Xclang-linker", "-no-pie"]
-            + [
-                "$sSayxGs21_ObjectiveCBridgeable10FoundationMc",  // Array
-                "$sShyxGs21_ObjectiveCBridgeable10FoundationMc",  // Set
-                "$s20FoundationEssentials14DateComponentsVs21_ObjectiveCBridgeable0A0Mc",
-                "$s20FoundationEssentials12DateIntervalVs21_ObjectiveCBridgeable0A0Mc",
-                "$s20FoundationEssentials7DecimalVs21_ObjectiveCBridgeable0A0Mc",
-                "$s20FoundationEssentials9IndexPathVs21_ObjectiveCBridgeable0A0Mc",
-                "$s20FoundationEssentials13URLComponentsVs21_ObjectiveCBridgeable0A0Mc",
-                "$s20FoundationEssentials12URLQueryItemVs21_ObjectiveCBridgeable0A0Mc",
-            ].flatMap { ["-Xlinker", "--undefined=" + $0] }
-            // UserDefaults' four CFPreferences calls reach the device's preference stores
-            // (Sources/CPreferences, SimPlatform's FoundationDefaults).
-            + ["CFPreferencesCopyAppValue", "CFPreferencesSetAppValue", "CFPreferencesAppSynchronize", "CFPreferencesCopyMultiple"]
-            .flatMap { ["-Xlinker", "--wrap=" + $0] }, .when(platforms: [.linux]))
+let keptConformances: [String] = [
+    "$sSayxGs21_ObjectiveCBridgeable10FoundationMc",  // Array
+    "$sShyxGs21_ObjectiveCBridgeable10FoundationMc",  // Set
+    "$s20FoundationEssentials14DateComponentsVs21_ObjectiveCBridgeable0A0Mc",
+    "$s20FoundationEssentials12DateIntervalVs21_ObjectiveCBridgeable0A0Mc",
+    "$s20FoundationEssentials7DecimalVs21_ObjectiveCBridgeable0A0Mc",
+    "$s20FoundationEssentials9IndexPathVs21_ObjectiveCBridgeable0A0Mc",
+    "$s20FoundationEssentials13URLComponentsVs21_ObjectiveCBridgeable0A0Mc",
+    "$s20FoundationEssentials12URLQueryItemVs21_ObjectiveCBridgeable0A0Mc",
 ]
+// Foundation calls an app build makes that reach the simulated device instead (`--wrap`): UserDefaults'
+// four CFPreferences calls, to the device's preference stores (Sources/CPreferences, SimPlatform's
+// FoundationDefaults), and NSKeyedUnarchiver.unarchivedObject(ofClass:from:), which answers a wrong root
+// class with iOS's error where corelibs traps (SimPlatform's FoundationUnarchiving).
+let wrappedSymbols: [String] = [
+    "CFPreferencesCopyAppValue", "CFPreferencesSetAppValue", "CFPreferencesAppSynchronize", "CFPreferencesCopyMultiple",
+    "$s10Foundation17NSKeyedUnarchiverC16unarchivedObject7ofClass4fromxSgxm_0A10Essentials4DataVtKAA8NSObjectCRbzAA8NSCodingRzlFZ",
+]
+let appBuildLinkerFlags: [String] =
+    ["-static-executable", "-Xclang-linker", "-no-pie"]
+    + keptConformances.flatMap { ["-Xlinker", "--undefined=" + $0] }
+    + wrappedSymbols.flatMap { ["-Xlinker", "--wrap=" + $0] }
+let appBuildLinking: [LinkerSetting] = [.unsafeFlags(appBuildLinkerFlags, .when(platforms: [.linux]))]
 
 /// An app build's executable target (a Ledger build by default), compiled and linked as above.
 func appBuild(

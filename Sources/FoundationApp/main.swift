@@ -1,7 +1,8 @@
 // FoundationApp: app code written for iOS, with no harness call, for the tests of Foundation's own
 // paths on a simulated device. `-FoundationMode write` stores preferences through UserDefaults
 // (`-FoundationCrash YES`: then it dies by SIGKILL, before any exit handler could save anything);
-// `-FoundationMode report` writes what Foundation answers to `Documents/report.plist`.
+// `-FoundationMode report` writes what Foundation answers to `Documents/report.plist`;
+// `-FoundationMode unarchive` reads an archive as the wrong class (`Documents/unarchive.plist`).
 import Foundation
 
 #if os(Linux)
@@ -48,6 +49,19 @@ case "report":
     ]
     let data = try PropertyListSerialization.data(fromPropertyList: report, format: .xml, options: 0)
     try data.write(to: files.urls(for: .documentDirectory, in: .userDomainMask)[0].appendingPathComponent("report.plist"))
+case "unarchive":
+    // An archive of one class read as another, as a migration meets an archive an older release wrote.
+    let archive = try NSKeyedArchiver.archivedData(withRootObject: NSArray(array: ["a"]), requiringSecureCoding: true)
+    let answer: String
+    do {
+        answer = try NSKeyedUnarchiver.unarchivedObject(ofClass: NSDictionary.self, from: archive) == nil ? "nil" : "object"
+    } catch {
+        answer = "\((error as NSError).domain) \((error as NSError).code)"
+    }
+    let readBack = try NSKeyedUnarchiver.unarchivedObject(ofClass: NSArray.self, from: archive)?.count ?? -1
+    let report: [String: Any] = ["wrongClass": answer, "rightClass": readBack]
+    let data = try PropertyListSerialization.data(fromPropertyList: report, format: .xml, options: 0)
+    try data.write(to: FileManager.default.urls(for: .documentDirectory, in: .userDomainMask)[0].appendingPathComponent("unarchive.plist"))
 default:
     exit(2)
 }

@@ -120,4 +120,24 @@ import TestSupport
                 == ["array", "bool", "data", "date", "dictionary", "double", "integer", "setValue", "string"])
         #expect(report["synchronize"] as? Bool == true)
     }
+
+    @Test("an archive read as the wrong class is an error, as on iOS, where corelibs traps (static app builds)")
+    func wrongClassArchive() throws {
+        let fixture = try Fixture()
+        let session = try booted(fixture, "FoundationApp")
+        let result = try session.launch(Self.bundleID, LaunchOptions(arguments: ["-FoundationMode", "unarchive"]))
+        #expect(result.exitedCleanly)
+        let data = try #require(session.device.dataContainer(Self.bundleID)).path
+        let report = try plist(data + "/Documents/unarchive.plist")
+        #expect(report["wrongClass"] as? String == "NSCocoaErrorDomain 4864")
+        #expect(report["rightClass"] as? Int == 1)
+    }
+
+    @Test("the same call in a dynamically linked build still traps (SIGILL): the wrap needs the static link")
+    func wrongClassArchiveDynamic() throws {
+        let fixture = try Fixture()
+        let session = try booted(fixture, "FoundationAppDynamic")
+        let result = try session.launch(Self.bundleID, LaunchOptions(arguments: ["-FoundationMode", "unarchive"]))
+        #expect(result.termination == .signaled(SIGILL))
+    }
 }
