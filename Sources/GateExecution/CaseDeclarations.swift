@@ -49,6 +49,15 @@ struct CaseDeclarations: Sendable {
         }
     }
 
+    /// Whether a preference key is one of either build's bookkeeping items (an install marker, a
+    /// schema version): a migration marker, not legacy data.
+    func isBookkeepingPreference(_ key: String) -> Bool {
+        (old.bookkeeping + new.bookkeeping).contains { declared in
+            if case .preference(let declaredKey, _) = declared.store { return declaredKey == key }
+            return false
+        }
+    }
+
     /// The keychain item the new build declares for `label` (a secret or a bookkeeping item).
     func newKeychainItem(_ label: String) -> KeychainItemDeclaration? {
         for item in new.secrets + new.bookkeeping where item.label == label {

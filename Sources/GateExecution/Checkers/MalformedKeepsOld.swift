@@ -21,7 +21,10 @@ enum MalformedKeepsOld: CellChecker {
         }
         var findings: [GateFinding] = []
         for (kind, old, new) in [("preference", before.preferences, after.preferences), ("file", before.files, after.files)] {
-            for (name, digest) in old.sorted(by: { $0.key < $1.key }) where new[name] != digest {
+            // A preference the builds declare as bookkeeping (a schema marker) is not legacy data,
+            // as the keychain's bookkeeping items below are not.
+            for (name, digest) in old.sorted(by: { $0.key < $1.key })
+            where new[name] != digest && !(kind == "preference" && evidence.declarations.isBookkeepingPreference(name)) {
                 findings.append(
                     evidence.finding(
                         condition, .fail, item: name, "legacy \(kind) " + (new[name] == nil ? "deleted" : "overwritten")))

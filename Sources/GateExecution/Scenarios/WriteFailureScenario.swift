@@ -5,7 +5,7 @@ import SimRuntime
 import SimSecurity
 
 /// write-failure: each keychain write and each file call of the new build's first launch fails in
-/// turn (an error status or errno, or a reported success that stored nothing), then the app is
+/// turn (an error status or errno, or for a keychain write a reported success that stored nothing), then the app is
 /// relaunched and verified (crash-safe, reads-old-data).
 enum WriteFailureSteps: ScenarioSteps {
     static let moments: Set<Moment> = []
@@ -19,8 +19,8 @@ extension Explorer {
     /// The k-th keychain write call of the new build's first launch answers
     /// errSecInteractionNotAllowed, errSecIO (or errSecDuplicateItem for an add), or reports
     /// success while storing nothing; the k-th file call of the app's own (``StoreOperation/isFileSystemCall``,
-    /// through any API: docs/file-supervision.md) answers EIO, ENOSPC or EACCES, and a write also
-    /// reports success while storing nothing. Then the app is relaunched without faults and verified.
+    /// through any API: docs/file-supervision.md) answers EIO, ENOSPC or EACCES. Then the app is
+    /// relaunched without faults and verified.
     ///
     /// As with crash points, no state is recovered from twice: an attempt whose failed write left
     /// the device as an earlier attempt's did (the same ``ScenarioDevice/stateFingerprint()``) is
@@ -91,11 +91,12 @@ extension Explorer {
             || (entry.operation.isFileSystemCall && entry.subject.store == "file")
     }
 
-    /// The faults each call takes in turn: what iOS can answer it.
+    /// The faults each call takes in turn: what iOS can answer it. A file call fails with an errno;
+    /// it is never a lost write: a write the kernel accepted is read back from the page cache until
+    /// the device loses power, and after an fsync even then (docs/file-supervision.md, "What each
+    /// store can lose").
     static func faults(for operation: StoreOperation) -> [FaultAction] {
-        if operation.isFileSystemCall {
-            return [.status(EIO), .status(ENOSPC), .status(EACCES)] + (operation == .fsWrite ? [.dropWrite] : [])
-        }
+        if operation.isFileSystemCall { return [.status(EIO), .status(ENOSPC), .status(EACCES)] }
         var actions: [FaultAction] = [.status(errSecInteractionNotAllowed), .status(errSecIO), .dropWrite]
         if operation == .secItemAdd { actions.insert(.status(errSecDuplicateItem), at: 2) }
         return actions

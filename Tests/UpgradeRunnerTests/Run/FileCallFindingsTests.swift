@@ -61,9 +61,9 @@ struct FileCallFindingsTests {
         )
     }
 
-    @Test("write-failure fails each file call with EIO, ENOSPC and EACCES, and a write also with a lost write")
+    @Test("write-failure fails each file call with EIO, ENOSPC and EACCES, never with a lost write")
     func fileFaults() {
-        #expect(Explorer.faults(for: .fsWrite) == [.status(EIO), .status(ENOSPC), .status(EACCES), .dropWrite])
+        #expect(Explorer.faults(for: .fsWrite) == [.status(EIO), .status(ENOSPC), .status(EACCES)])
         #expect(Explorer.faults(for: .fsUnlink) == [.status(EIO), .status(ENOSPC), .status(EACCES)])
         #expect(Explorer.faults(for: .secItemUpdate) == [.status(-25308), .status(-36), .dropWrite])
         #expect(Explorer.faultable(entry(1, "fs.rename", name: "Documents/a", mutation: 1)))
@@ -84,5 +84,15 @@ struct FileCallFindingsTests {
                 "wrote outside its container and app groups: <device>/data/Containers/Shared/x.plist (fs.open, refused with EPERM as iOS's sandbox refuses it)",
                 "wrote outside its container and app groups: /tmp/cache (fs.unlink, refused with EPERM as iOS's sandbox refuses it)",
             ])
+    }
+
+    @Test("a preference either build declares as bookkeeping is a marker, not legacy data (malformed-keeps-old leaves it out)")
+    func bookkeepingPreference() {
+        let old = BuildDeclaration(secrets: [DeclaredItem(label: "token", store: .preference(key: "token", suite: nil))])
+        let new = BuildDeclaration(
+            secrets: [], bookkeeping: [DeclaredItem(label: "schema", store: .preference(key: "mail.schema", suite: nil))])
+        let declarations = CaseDeclarations(caseID: "c", old: old, new: new)
+        #expect(declarations.isBookkeepingPreference("mail.schema"))
+        #expect(!declarations.isBookkeepingPreference("token"))
     }
 }

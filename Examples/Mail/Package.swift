@@ -1,0 +1,26 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// "Mail", a team's app written as iOS developers write it: its migration code (MailKit) calls only
+// Foundation and Security (`UserDefaults.standard`, FileManager, NSKeyedArchiver, property lists,
+// SecItem), with no harness call; its automation (MailAutomation) only hands the harness the app's own
+// functions: the 1.0 seed, the launch sequence, and what it reports. Depends on upgrade-runner by
+// path, as Examples/Notes does (scripts/own-app-example names the dependency upgrade-runner).
+let package = Package(
+    name: "mail",
+    dependencies: [.package(path: "../upgrade-runner")],
+    targets: [
+        // `import Security`: on iOS the system's; on Linux upgrade-runner's product of that name.
+        .target(
+            name: "MailKit",
+            dependencies: [.product(name: "Security", package: "upgrade-runner", condition: .when(platforms: [.linux]))]),
+        .target(name: "MailAutomation", dependencies: ["MailKit", .product(name: "AppHarness", package: "upgrade-runner")]),
+        .executableTarget(name: "Mail1", dependencies: ["MailAutomation"]),
+        .executableTarget(name: "Mail2", dependencies: ["MailAutomation"]),
+        .executableTarget(name: "Mail3", dependencies: ["MailAutomation"]),
+        // Known-bad: 2.0 removing the account archive before its keychain write is confirmed.
+        .executableTarget(name: "Mail2RemoveFirst", dependencies: ["MailAutomation"]),
+        // Known-bad: 3.0 rewriting the settings plist in place (a Data.write without .atomic).
+        .executableTarget(name: "Mail3SettingsInPlace", dependencies: ["MailAutomation"]),
+    ]
+)

@@ -1,0 +1,46 @@
+// The app builds' main.swift files import this module alone.
+@_exported import AppHarness
+@_exported import MailKit
+
+/// What the harness runs: the app's own functions. The 1.0 seed is 1.0's account screen Save; a
+/// later release seeds where its build.json says (AppHarness's default) and leaves the install
+/// marker and schema its own launch leaves. A launch is the app's launch sequence, its steps
+/// reported in the status file. Verify and cleanup come from build.json (the defaults).
+public struct MailBuild: AppBuild {
+    public let buildID: String
+    public let app: MailLaunch
+
+    public init(_ buildID: String, _ app: MailLaunch) {
+        self.buildID = buildID
+        self.app = app
+    }
+
+    public func seed(_ launch: HarnessLaunch) async {
+        guard app.release == 1 else {
+            DeclaredStores(launch).seed()
+            return app.markInstalled()  // a seed stands for a device this release already ran on
+        }
+        let secrets = launch.secrets
+        let status: Int32 = (try? LegacyStores.saveAccount(
+            username: "me@mail.example", password: secrets["imapPassword"], smtpPassword: secrets["smtpPassword"])) == nil ? 5 : 0
+        launch.record("imapPassword", .file, "saveAccount", status, status == 0 ? .written : .failed)
+        launch.record("smtpPassword", .file, "saveAccount", status, status == 0 ? .written : .failed)
+    }
+
+    public func seedMalformed(_ launch: HarnessLaunch) async {
+        let stores = DeclaredStores(launch)
+        stores.seed(malformed: Set(stores.declaration.secretLabels.filter(launch.malforms)))
+        if app.release > 1 { app.markInstalled() }
+    }
+
+    public func launch(_ launch: HarnessLaunch) async {
+        let environment = launch.environment
+        let available = await environment.protectedData.waitUntilAvailable(timeout: environment.protectedDataTimeout)
+        let (state, steps) = app.run(protectedDataAvailable: available)
+        for step in steps {
+            let result: ItemResult = step.outcome == .moved ? .written : (step.outcome == .kept ? .kept : .failed)
+            launch.record(step.label, step.store == "keychain" ? .keychain : .file, step.operation, step.status, result)
+        }
+        launch.setMigration(MigrationOutcome(state: MigrationState(rawValue: state.rawValue) ?? .failed))
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+
+import Security
+
+/// The launch sequence of Mail 2.0 and 3.0 (`application(_:didFinishLaunchingWithOptions:)`), as the
+/// iOS app runs it. 2.0 moves the IMAP password from the archive, and the SMTP password from the
+/// settings plist, into the keychain (write, read back, only then remove the plaintext). 3.0 then
+/// brings the settings plist to its schema 2 (the signature under its new key), atomically: after
+/// the passwords left it, so that no copy of one is ever rewritten (a crash between an atomic
+/// write's temporary file and its rename leaves that file behind).
+public struct MailLaunch: Sendable {
+    /// What the launch did to one secret, for the app's log (and the automation's status file).
+    public struct Step: Sendable {
+        public enum Outcome: String, Sendable { case moved, kept, failed }
+        public var label: String, store: String, operation: String, status: Int32, outcome: Outcome
+    }
+
+    public enum State: String, Sendable { case migrated, upToDate, deferred, failed }
+
+    public static let installedKey = "mail.installed"
+    public static let schemaKey = "mail.schema"
+    public static let imapAccount = "imap"
+    public static let smtpAccount = "smtp"
+
+    public let release: Int
+    /// Known-bad 2.0 beta: the archive is removed before the keychain write is confirmed.
+    public var removeArchiveFirst = false
+    /// Known-bad 3.0 beta: the settings plist is brought to schema 2 first, while it still holds the
+    /// SMTP password, and in place (`Data.write` without `.atomic`).
+    public var rewriteSettingsInPlace = false
+
+    public init(release: Int, removeArchiveFirst: Bool = false, rewriteSettingsInPlace: Bool = false) {
+        self.release = release
+        self.removeArchiveFirst = removeArchiveFirst
+        self.rewriteSettingsInPlace = rewriteSettingsInPlace
+    }
+
+    private var defaults: UserDefaults { .standard }
+
+    /// `protectedDataAvailable`: `UIApplication.shared.isProtectedDataAvailable`, after waiting for
+    /// `protectedDataDidBecomeAvailableNotification`. Before it, nothing is read or removed.
+    public func run(protectedDataAvailable: Bool) -> (state: State, steps: [Step]) {
+        guard release >= 2 else { return (.upToDate, []) }
+        guard protectedDataAvailable else { return (.deferred, []) }
+        var steps: [Step] = []
+        if !defaults.bool(forKey: Self.installedKey) {
+            // No marker: a first launch. An upgrade from 1.0 has its files; a reinstall has none,
+            // and must not read the old install's keychain items.
+            let files = FileManager.default
+            if !files.fileExists(atPath: LegacyStores.archiveURL.path) && !files.fileExists(atPath: LegacyStores.settingsURL.path) {
+                let status = CredentialStore.sweep()
+                guard status == errSecSuccess else {
+                    return (.failed, [Step(label: "sweep", store: "keychain", operation: "SecItemDelete", status: status, outcome: .failed)])
+                }
+            }
+            defaults.set(true, forKey: Self.installedKey)
+        }
+        if defaults.integer(forKey: Self.schemaKey) >= release { return (.upToDate, steps) }
+        var ok = true
+        if release >= 3 && rewriteSettingsInPlace { ok = upgradeSettings(&steps) }
+        ok = moveIMAPPassword(&steps) && ok
+        ok = moveSMTPPassword(&steps) && ok
+        if release >= 3 && !rewriteSettingsInPlace { ok = ok && upgradeSettings(&steps) }
+        guard ok else { return (.failed, steps) }
+        defaults.set(release, forKey: Self.schemaKey)
+        return (.migrated, steps)
+    }
+
+    /// What a launch of this release leaves in UserDefaults once it has run: the install marker and
+    /// the schema. (An install that has these and no legacy files is this release's own, not a reinstall.)
+    public func markInstalled() {
+        defaults.set(true, forKey: Self.installedKey)
+        defaults.set(release, forKey: Self.schemaKey)
+    }
+
+    private func moveIMAPPassword(_ steps: inout [Step]) -> Bool {
+        let (password, problem) = LegacyStores.loadAccount()
+        if let problem {
+            steps.append(Step(label: "imapPassword", store: "file", operation: problem, status: errSecDecode, outcome: .kept))
+            return false
+        }
+        guard let password else { return true }
+        if removeArchiveFirst { try? FileManager.default.removeItem(at: LegacyStores.archiveURL) }
+        let saved = CredentialStore.save(password, account: Self.imapAccount)
+        let (status, stored) = CredentialStore.read(account: Self.imapAccount)
+        guard saved == errSecSuccess, status == errSecSuccess, stored == password else {
+            let failure = saved != errSecSuccess ? saved : (status != errSecSuccess ? status : errSecDecode)
+            steps.append(Step(label: "imapPassword", store: "keychain", operation: "SecItemAdd", status: failure, outcome: .failed))
+            return false
+        }
+        do {
+            try FileManager.default.removeItem(at: LegacyStores.archiveURL)
+        } catch {
+            steps.append(Step(label: "imapPassword", store: "file", operation: "removeItem", status: errSecIO, outcome: .failed))
+            return false
+        }
+        steps.append(Step(label: "imapPassword", store: "keychain", operation: "SecItemAdd", status: 0, outcome: .moved))
+        return true
+    }
+
+    /// Settings schema 2: the signature under `compose.signature`. A file whose SMTP password is
+    /// not text is left as it is.
+    private func upgradeSettings(_ steps: inout [Step]) -> Bool {
+        let (loaded, problem) = LegacyStores.loadSettings()
+        guard problem == nil, var settings = loaded else { return readProblem(problem, &steps) }
+        guard (settings["schema"] as? Int ?? 1) < 2 else { return true }
+        guard settings["smtpPassword"] == nil || settings["smtpPassword"] is String else {
+            return readProblem("smtpPassword", &steps)
+        }
+        settings["compose.signature"] = settings.removeValue(forKey: "signature")
+        settings["schema"] = 2
+        return write(settings, &steps)
+    }
+
+    private func moveSMTPPassword(_ steps: inout [Step]) -> Bool {
+        let (loaded, problem) = LegacyStores.loadSettings()
+        guard problem == nil, var settings = loaded else { return readProblem(problem, &steps) }
+        guard let stored = settings["smtpPassword"] else { return true }
+        guard let password = stored as? String else { return readProblem("smtpPassword", &steps) }
+        let saved = CredentialStore.save(password, account: Self.smtpAccount)
+        let (status, read) = CredentialStore.read(account: Self.smtpAccount)
+        guard saved == errSecSuccess, status == errSecSuccess, read == password else {
+            let failure = saved != errSecSuccess ? saved : (status != errSecSuccess ? status : errSecDecode)
+            steps.append(Step(label: "smtpPassword", store: "keychain", operation: "SecItemAdd", status: failure, outcome: .failed))
+            return false
+        }
+        settings["smtpPassword"] = nil
+        guard write(settings, &steps) else { return false }
+        steps.append(Step(label: "smtpPassword", store: "keychain", operation: "SecItemAdd", status: 0, outcome: .moved))
+        return true
+    }
+
+    private func readProblem(_ problem: String?, _ steps: inout [Step]) -> Bool {
+        guard let problem else { return true }
+        steps.append(Step(label: "smtpPassword", store: "file", operation: problem, status: errSecDecode, outcome: .kept))
+        return false
+    }
+
+    private func write(_ settings: [String: Any], _ steps: inout [Step]) -> Bool {
+        do {
+            try LegacyStores.writeSettings(settings, atomically: !rewriteSettingsInPlace)
+            return true
+        } catch {
+            steps.append(Step(label: "smtpPassword", store: "file", operation: "write", status: errSecIO, outcome: .failed))
+            return false
+        }
+    }
+}
