@@ -81,13 +81,7 @@ public struct MailLaunch: Sendable {
         }
         guard let password else { return true }
         if removeArchiveFirst { try? FileManager.default.removeItem(at: LegacyStores.archiveURL) }
-        let saved = CredentialStore.save(password, account: Self.imapAccount)
-        let (status, stored) = CredentialStore.read(account: Self.imapAccount)
-        guard saved == errSecSuccess, status == errSecSuccess, stored == password else {
-            let failure = saved != errSecSuccess ? saved : (status != errSecSuccess ? status : errSecDecode)
-            steps.append(Step(label: "imapPassword", store: "keychain", operation: "SecItemAdd", status: failure, outcome: .failed))
-            return false
-        }
+        guard saveAndReadBack(password, account: Self.imapAccount, label: "imapPassword", &steps) else { return false }
         do {
             try FileManager.default.removeItem(at: LegacyStores.archiveURL)
         } catch {
@@ -117,16 +111,22 @@ public struct MailLaunch: Sendable {
         guard problem == nil, var settings = loaded else { return readProblem(problem, &steps) }
         guard let stored = settings["smtpPassword"] else { return true }
         guard let password = stored as? String else { return readProblem("smtpPassword", &steps) }
-        let saved = CredentialStore.save(password, account: Self.smtpAccount)
-        let (status, read) = CredentialStore.read(account: Self.smtpAccount)
-        guard saved == errSecSuccess, status == errSecSuccess, read == password else {
-            let failure = saved != errSecSuccess ? saved : (status != errSecSuccess ? status : errSecDecode)
-            steps.append(Step(label: "smtpPassword", store: "keychain", operation: "SecItemAdd", status: failure, outcome: .failed))
-            return false
-        }
+        guard saveAndReadBack(password, account: Self.smtpAccount, label: "smtpPassword", &steps) else { return false }
         settings["smtpPassword"] = nil
         guard write(settings, &steps) else { return false }
         steps.append(Step(label: "smtpPassword", store: "keychain", operation: "SecItemAdd", status: 0, outcome: .moved))
+        return true
+    }
+
+    /// Saves the secret and reads it back; false (with the failed step) unless the keychain holds it.
+    private func saveAndReadBack(_ secret: String, account: String, label: String, _ steps: inout [Step]) -> Bool {
+        let saved = CredentialStore.save(secret, account: account)
+        let (status, stored) = CredentialStore.read(account: account)
+        guard saved == errSecSuccess, status == errSecSuccess, stored == secret else {
+            let failure = saved != errSecSuccess ? saved : (status != errSecSuccess ? status : errSecDecode)
+            steps.append(Step(label: label, store: "keychain", operation: "SecItemAdd", status: failure, outcome: .failed))
+            return false
+        }
         return true
     }
 
