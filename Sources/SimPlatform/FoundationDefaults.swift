@@ -126,8 +126,17 @@ public enum FoundationDefaults {
 
 /// Called by the wraps at the process's first preference call when nothing routed them yet: a
 /// launched app's `UserDefaults` then reaches the device even before its code asks for the platform.
+/// `Platform.launched()` routes them (and starts file supervision); a process that was not launched
+/// keeps corelibs' own defaults, and one whose file supervisor the kernel refuses ends here, as
+/// `Harness.main` ends it: a launch never runs quietly without its file crash points.
 @_cdecl("simplatform_route_preferences")
 public func simplatformRoutePreferences() {
-    guard let platform = try? Platform.launched() else { return }
-    FoundationDefaults.route(to: platform)
+    do {
+        _ = try Platform.launched()
+    } catch .notLaunched {
+        return
+    } catch {
+        FileHandle.standardError.write(Data("\(error)\n".utf8))
+        exit(error.exitCode)
+    }
 }

@@ -22,7 +22,7 @@ public struct MailBuild: AppBuild {
         }
         let secrets = launch.secrets
         let status: Int32 = (try? LegacyStores.saveAccount(
-            username: "me@mail.example", password: secrets["imapPassword"], smtpPassword: secrets["smtpPassword"])) == nil ? 5 : 0
+            username: "me@mail.example", password: secrets["imapPassword"], smtpPassword: secrets["smtpPassword"])) == nil ? EIO : 0
         launch.record("imapPassword", .file, "saveAccount", status, status == 0 ? .written : .failed)
         launch.record("smtpPassword", .file, "saveAccount", status, status == 0 ? .written : .failed)
     }
