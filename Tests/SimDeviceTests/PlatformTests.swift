@@ -47,4 +47,17 @@ import TestSupport
     func notLaunched() {
         #expect(throws: PlatformError.notLaunched) { try Platform.launched() }
     }
+
+    @Test("a launch that is not a simulated device's is bad usage (2); one whose file supervisor the kernel refuses could not run (3), and says why")
+    func refusalExitCodes() {
+        #expect(PlatformError.notLaunched.exitCode == 2)
+        let refused = PlatformError.fileSupervisionRefused("seccomp(SECCOMP_SET_MODE_FILTER, NEW_LISTENER): Invalid argument")
+        #expect(refused.exitCode == 3)
+        #expect(
+            refused.description
+                == "the file supervisor could not start (seccomp(SECCOMP_SET_MODE_FILTER, NEW_LISTENER): Invalid argument); the launch would have no file crash points"
+        )
+        // Outside a launch the supervisor never starts: this test process is not supervised.
+        #expect(!FileSupervision.isActive)
+    }
 }
