@@ -1,6 +1,7 @@
 // The app builds' main.swift files import this module alone.
 @_exported import AppHarness
 @_exported import MailKit
+import Foundation  // EIO
 
 /// What the harness runs: the app's own functions. The 1.0 seed is 1.0's account screen Save; a
 /// later release seeds where its build.json says (AppHarness's default) and leaves the install
