@@ -4,7 +4,8 @@ import SimDevice
 import SimRuntime
 
 /// What running one (path, scenario) cell left for the checkers: its launches, named device
-/// snapshots and the facts a scenario adds. Names, digests and statuses only; never a value.
+/// snapshots, what the old build seeded, and the facts its scenario adds (``ScenarioFacts``).
+/// Names, digests and statuses only; never a value.
 struct CellEvidence: Sendable {
     let unit: PlanUnit
     let runtime: RuntimeVersion
@@ -16,23 +17,8 @@ struct CellEvidence: Sendable {
     var snapshots: [Moment: DeviceSnapshot] = [:]
     /// The old build's declared secrets that its seed launch reported written.
     var seeded: [String] = []
-    /// Scenario-specific facts, such as the entitlements diff.
-    var entitlementsVerdict: Int32?
-    var entitlementsSummary: String?
-    /// Whether the new build declares a cleanup window for legacy artefacts.
-    var artefactWindowDays: Int?
-    /// The attempts of an exploration scenario (crash points, faults, locked launches).
-    var attempts: [ExplorationAttempt] = []
-    /// What the exploration covered: counts, and the sample size where pairs were sampled.
-    var explorationNote: String?
-    /// The clock-shifted verify of an upgrade or skip-version cell (honest-status).
-    var clockShift: ClockShift?
-    /// malformed: the matrix's attempts, one per store the old build's malformed seed malforms.
-    var malformedAttempts: [MalformedAttempt] = []
-    /// locked-reads: where each seeded secret was kept before the upgrade and is kept after it.
-    var availability: [AvailabilityFact] = []
-    /// The lock state of each launch (by its index) that did not run unlocked.
-    var lockStates: [Int: LockState] = [:]
+    /// What the cell's scenario adds, typed by scenario (each kind is declared beside its steps).
+    var facts = ScenarioFacts.none
     /// Set when the scenario could not be carried out (a device error): every condition is UNKNOWN.
     var aborted: String?
 
@@ -57,29 +43,38 @@ struct CellEvidence: Sendable {
                 statusText: GateFinding.statusText))
     }
 
-    /// Findings for `condition` from the exploration attempts: a FAIL per failed attempt that
-    /// concerns it (its reasons and the store operations around the failure), an UNKNOWN per attempt
-    /// that could not be judged, else one PASS that says what was explored.
-    func explorationFindings(_ condition: GateCondition, counting conditions: Set<GateCondition>) -> [GateFinding] {
-        guard !attempts.isEmpty else { return [finding(condition, .unknown, "nothing was explored")] }
+    /// Findings for `condition` from the exploration attempts, as ``ExplorationInvariants`` judged
+    /// each: a FAIL per failed attempt with a reason the condition reports (``reports(_:as:)``), with
+    /// the store operations around the failure; an UNKNOWN per attempt that could not be judged;
+    /// else one PASS that says what was explored.
+    func explorationFindings(_ condition: GateCondition) -> [GateFinding] {
+        guard let exploration, !exploration.attempts.isEmpty else {
+            return [finding(condition, .unknown, "nothing was explored")]
+        }
         var findings: [GateFinding] = []
-        for attempt in attempts {
-            var mine = zip(attempt.reasons, attempt.conditions).filter { conditions.contains($0.1) }.map(\.0)
+        for attempt in exploration.attempts {
+            let reported = attempt.conditions.map { reports($0, as: condition) }
+            var mine = zip(attempt.reasons, reported).filter(\.1).map(\.0)
             // An attempt that could not be judged leaves every condition of the cell unproven.
             if mine.isEmpty && attempt.outcome == .unknown { mine = attempt.reasons }
             guard !mine.isEmpty else { continue }
             let log = attempt.log.isEmpty ? "" : " | around it: " + attempt.log.joined(separator: "; ")
-            let failedHere =
-                zip(attempt.reasons, attempt.conditions).contains { conditions.contains($0.1) }
-                && attempt.outcome == .failed
-            let verdict: Verdict = failedHere ? .fail : .unknown
+            let verdict: Verdict = reported.contains(true) && attempt.outcome == .failed ? .fail : .unknown
             findings.append(finding(condition, verdict, item: attempt.id, mine.joined(separator: "; ") + log))
         }
         if findings.isEmpty {
-            let note = explorationNote.map { "\($0); " } ?? ""
-            findings.append(finding(condition, .pass, "\(note)all \(attempts.count) attempts ok"))
+            findings.append(finding(condition, .pass, "\(exploration.note); all \(exploration.attempts.count) attempts ok"))
         }
         return findings
+    }
+
+    /// Whether a reason an attempt gave under `invariant` (the condition of its own invariant, as
+    /// attempts.json records it) is reported by the cell's `condition`: by that condition itself
+    /// when the cell checks it, else by the scenario's own condition (crash-points' lost read
+    /// back is crash-safe's; a locked launch's lost secret is locked-launch-safe's).
+    func reports(_ invariant: GateCondition, as condition: GateCondition) -> Bool {
+        if invariant == condition { return true }
+        return !unit.cells.contains { $0.condition == invariant } && condition == scenario.checks.first
     }
 
     /// A FAIL when the old build's seed launch reported none of the case's secrets written: a
@@ -103,6 +98,25 @@ struct CellEvidence: Sendable {
         }
         return problems.isEmpty ? nil : problems
     }
+}
+
+/// What a scenario's steps add to its cell's evidence for its checkers, beyond the launches,
+/// snapshots and seed every cell records: one case per kind, each declared beside the steps that
+/// record it (`Scenarios/`, ``Explorer``).
+enum ScenarioFacts: Sendable {
+    case none
+    /// upgrade, skip-version: the verify repeated with the clock moved.
+    case upgrade(ClockShift)
+    /// crash-points, write-failure, prewarm, locked-background: the judged attempts.
+    case exploration(ExplorationFacts)
+    /// malformed: the matrix, one attempt per store the old build's malformed seed malforms.
+    case malformed([MalformedAttempt])
+    /// entitlements: the diff's verdict.
+    case entitlements(EntitlementsFacts)
+    /// locked-reads: where each secret was kept, and the lock state of each locked verify launch.
+    case lockedReads(LockedReadsFacts)
+    /// artefact-window: the cleanup window the new build declares.
+    case artefactWindow(ArtefactWindowFacts)
 }
 
 /// The named moments of a cell at which its device is snapshotted: what a scenario records and its

@@ -59,7 +59,6 @@ struct CellRunner {
     func run() -> (evidence: CellEvidence, findings: [GateFinding]) {
         var evidence = CellEvidence(unit: unit, runtime: runtime, caseID: caseID)
         evidence.declarations = declarations
-        evidence.artefactWindowDays = new.manifest.artefactWindowDays
         let device: ScenarioDevice
         do {
             device = try ScenarioDevice(
@@ -137,8 +136,7 @@ struct CellRunner {
     ) throws {
         guard let old else { return }
         let (attempts, note) = scenario(Explorer(cell: self, old: old, new: new))
-        evidence.attempts = attempts
-        evidence.explorationNote = note
+        evidence.facts = .exploration(ExplorationFacts(attempts: attempts, note: note))
         try ArtifactFile.write(
             GateJSON.pretty(AttemptsDocument(note: note, attempts: attempts)), to: cellFolder + "/" + ArtifactLayout.attemptsFile)
     }

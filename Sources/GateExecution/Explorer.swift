@@ -123,7 +123,7 @@ struct Explorer {
         let migration = again.status?.migration?.state ?? recovery.status?.migration?.state
         // Where the secrets are right after the verify: the verify launch's own read of the device
         // (``LaunchRecord/secretPlaces``, the same locator on the same state), not a second one.
-        record.record(.settled(verify.secretPlaces, migration: migration))
+        record.record(.settled(verify.secretPlaces ?? [:], migration: migration))
     }
 
     /// Runs `body` on a prepared device, records what it did and saw, and returns the attempt as
@@ -147,11 +147,29 @@ struct Explorer {
             record.stopped = "\(error)"
         }
         if LaunchedProcesses.isStopped { record.interrupted = true }
-        let judged = ExplorationInvariants.judge(record, declarations: cell.declarations)
+        let judged = ExplorationInvariants.judge(
+            record, in: CellContext(unit: cell.unit, declarations: cell.declarations))
         if let device {
             template.launches += device.launches.count
             device.finish(keepSnapshotFor: judged.outcome == .ok ? nil : new)
         }
         return judged
+    }
+}
+
+/// What an exploration scenario (crash-points, write-failure, prewarm, locked-background) leaves
+/// for its checkers: every attempt as ``ExplorationInvariants`` judged it when it ended (the one
+/// judgment; the checkers only report it, ``CellEvidence/explorationFindings(_:)``), and what the
+/// exploration covered.
+struct ExplorationFacts: Sendable {
+    var attempts: [ExplorationAttempt]
+    /// Counts, and the sample size where pairs were sampled.
+    var note: String
+}
+
+extension CellEvidence {
+    /// The exploration's attempts (exploration cells that got as far).
+    var exploration: ExplorationFacts? {
+        if case .exploration(let facts) = facts { facts } else { nil }
     }
 }

@@ -5,43 +5,6 @@ import SimDevice
 import SimRuntime
 import SimSecurity
 
-/// One launch as the gate records it.
-struct LaunchRecord: Sendable {
-    /// 1-based position among the cell's launches (the `NN` of its artifact names).
-    var index: Int
-    var build: String
-    var mode: LaunchMode
-    var termination: Termination
-    var endedAtCrashPoint: Bool
-    /// The status file the app wrote, or nil when it wrote none (it crashed, hung or was killed).
-    var status: LaunchStatus?
-    /// Why a status file that exists could not be read.
-    var statusProblem: String?
-    /// The status file's bytes as the app wrote them (also written to the cell's `status/` folder):
-    /// honest-status compares two launches' files byte for byte from these.
-    var statusBytes: Data? = nil
-    var duration: Double
-    /// The launch's store operations (names and statuses only).
-    var mutations: [SeamEntry]
-    /// What `honest-status` found wrong with the status file right after the launch (``StatusHonesty``).
-    var dishonesty: [String] = []
-    /// Where each of the case's declared secrets was on the device right after a verify launch
-    /// (empty for other modes): the ground truth reads-old-data judges before the app's report.
-    var secretPlaces: [String: SecretLocator.Place] = [:]
-
-    /// `NN-<build>-<mode>`, the stem of its status and log file names.
-    var stem: String { Self.stem(index: index, build: build, mode: mode) }
-
-    static func stem(index: Int, build: String, mode: LaunchMode) -> String {
-        String(format: "%02d-%@-%@", index, build, mode.rawValue)
-    }
-
-    /// The names of the items the launch reported written.
-    var writtenNames: [String] { (status?.items ?? []).filter { $0.result == .written }.map(\.name) }
-
-    var exitedCleanly: Bool { termination == .exited(0) }
-}
-
 /// A fresh device for one (path, scenario) cell: installs, launches that leave numbered status
 /// files and logs in the cell's folder, snapshots, and clean-up.
 final class ScenarioDevice {
@@ -121,34 +84,17 @@ final class ScenarioDevice {
             LaunchOptions(
                 arguments: arguments, faultPlan: faultPlan, timeout: timeout,
                 logPath: ArtifactLayout.logFile(in: cellFolder, stem: stem), environment: environment))
+        let launchCase = caseID ?? self.caseID
         var record = LaunchRecord(
-            index: index, build: build.manifest.id, mode: mode, termination: result.termination,
-            endedAtCrashPoint: result.endedAtCrashPoint, status: nil, statusProblem: nil,
-            duration: result.duration, mutations: result.mutations)
-        let data = result.statusFile
-        // Decoded once, and the device read once, for the record and for honest-status alike.
-        let decoded = data.map { data in Result(catching: { try LaunchStatus.decode(data) }) }
+            index: index, build: build.manifest.id, mode: mode, caseID: launchCase, runtime: device.record.runtime,
+            termination: result.termination, endedAtCrashPoint: result.endedAtCrashPoint,
+            duration: result.duration, mutations: result.mutations, deviceDirectory: session.layout.directory)
+        record.read(status: result.statusFile)
+        // Where the case's secrets are, while the device holds what the launch left.
         if !LaunchedProcesses.isStopped {
-            let launchCase = caseID ?? self.caseID
-            if mode == .verify {
-                record.secretPlaces = try SecretLocator(caseID: launchCase, labels: declarations.secretLabels).locate(
-                    on: device, app: build)
-            }
-            let honesty = StatusHonesty(
-                build: build, mode: mode, caseID: launchCase, runtime: device.record.runtime,
-                labels: declarations.secretLabels)
-            record.dishonesty = honesty.problems(
-                data, decoded: decoded, exitedCleanly: record.exitedCleanly, on: device,
-                places: mode == .verify ? record.secretPlaces : nil)
-            record.dishonesty += StatusHonesty.sandboxProblems(result.mutations, deviceDirectory: session.layout.directory)
+            try record.locateSecrets(on: device, app: build, labels: declarations.secretLabels)
         }
-        record.statusBytes = data
-        if let data, let decoded {
-            switch decoded {
-            case .success(let status): record.status = status
-            case .failure(let error):
-                record.statusProblem = "\(LaunchStatus.relativePath): not a status file (\(JSONProblem.describe(error)))"
-            }
+        if let data = result.statusFile {
             try ArtifactFile.write(data, to: ArtifactLayout.statusFile(in: cellFolder, stem: stem))
         }
         launches.append(record)

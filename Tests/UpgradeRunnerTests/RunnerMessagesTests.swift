@@ -71,8 +71,9 @@ struct RunnerMessagesTests {
             unit: PlanUnit(path: BuildPair(old: "v1", new: "v2"), scenario: .upgrade), runtime: .current, caseID: "c")
         evidence.launches = [
             LaunchRecord(
-                index: 2, build: "v2", mode: .launch, termination: .signaled(SIGILL), endedAtCrashPoint: false,
-                status: nil, statusProblem: nil, duration: 0, mutations: [])
+                index: 2, build: "v2", mode: .launch, caseID: "c", runtime: .current, termination: .signaled(SIGILL),
+                endedAtCrashPoint: false,
+                status: nil, duration: 0, mutations: [], deviceDirectory: "")
         ]
         let message = evidence.launchProblems(.readsOldData)?.first?.message
         #expect(message == "02-v2-launch: the launch was killed by signal 4 (SIGILL)")

@@ -9,6 +9,46 @@ protocol CellChecker {
     static func check(_ evidence: CellEvidence) -> [GateFinding]
 }
 
+/// A condition judged on each launch of a cell by itself, from its ``LaunchRecord`` (honest-status).
+/// It sees every launch of the cell: the cell's own (``launchFailures(_:)``) and each exploration
+/// attempt's, which ``ExplorationInvariants`` judges with ``CellJudge/launchCheckers(_:)``. A new
+/// one is a checker of this kind in its own file and a case of ``CellJudge/checker(for:)``.
+protocol LaunchChecker: CellChecker {
+    /// What is wrong with `launch`, one line each; empty when nothing is.
+    static func problems(_ launch: LaunchRecord, in cell: CellContext) -> [String]
+}
+
+extension LaunchChecker {
+    /// A FAIL per problem of each of the cell's launches (an exploration cell's are in its attempts:
+    /// ``CellEvidence/explorationFindings(_:)``).
+    static func launchFailures(_ evidence: CellEvidence) -> [GateFinding] {
+        let cell = CellContext(unit: evidence.unit, declarations: evidence.declarations)
+        return evidence.launches.flatMap { record in
+            problems(record, in: cell).map { evidence.finding(condition, .fail, item: record.stem, $0) }
+        }
+    }
+}
+
+/// What a per-launch check knows of the cell besides the launch.
+struct CellContext {
+    /// What the cell's builds keep where.
+    let declarations: CaseDeclarations
+    /// The build launched after the upgrade (the only one on a fresh install).
+    let newBuild: String
+    /// The per-launch checkers of the cell's conditions (``CellJudge/launchCheckers(_:)``).
+    let checkers: [any LaunchChecker.Type]
+
+    init(unit: PlanUnit, declarations: CaseDeclarations) {
+        self.init(declarations: declarations, newBuild: unit.path.new, checkers: CellJudge.launchCheckers(unit))
+    }
+
+    init(declarations: CaseDeclarations, newBuild: String, checkers: [any LaunchChecker.Type]) {
+        self.declarations = declarations
+        self.newBuild = newBuild
+        self.checkers = checkers
+    }
+}
+
 /// Judges a cell: each condition its unit checks (its scenario's, and honest-status on every launch;
 /// not the leak scan, which runs over the whole output folder at the end) by its checker. A cell that could not be carried out leaves its
 /// conditions UNKNOWN.
@@ -32,6 +72,11 @@ enum CellJudge {
         case .honestStatus: HonestStatus.self
         case .noSecretInArtifacts: nil
         }
+    }
+
+    /// The checkers among `unit`'s conditions that judge each launch on its own.
+    static func launchCheckers(_ unit: PlanUnit) -> [any LaunchChecker.Type] {
+        unit.cells.compactMap { checker(for: $0.condition) as? any LaunchChecker.Type }
     }
 
     static func judge(_ evidence: CellEvidence) -> [GateFinding] {

@@ -5,13 +5,12 @@ enum EntitlementsCompatible: CellChecker {
     static let condition = GateCondition.entitlementsCompatible
 
     static func check(_ evidence: CellEvidence) -> [GateFinding] {
-        guard let verdict = evidence.entitlementsVerdict else {
+        guard let diff = evidence.entitlements else {
             return [evidence.finding(condition, .unknown, "the entitlements were not compared")]
         }
         return [
             evidence.finding(
-                condition, verdict == 0 ? .pass : .fail, item: ArtifactLayout.entitlementsDiff,
-                evidence.entitlementsSummary ?? "")
+                condition, diff.exitCode == 0 ? .pass : .fail, item: ArtifactLayout.entitlementsDiff, diff.summary)
         ]
     }
 }

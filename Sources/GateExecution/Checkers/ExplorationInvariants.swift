@@ -7,12 +7,15 @@ import SimSecurity
 /// (I1) every seeded secret is in the new item or the legacy location, never neither; (I2) what a
 /// status file reported written exists; (I3) after a clean run the legacy plaintext is gone; (I4)
 /// another launch changes nothing; (I6) a crash during recovery still satisfies I1. After recovery
-/// the verify launch must read every seeded secret, and every launch's status file must be honest
-/// (``StatusHonesty``). The outcome is the attempt of attempts.json, which crash-safe,
-/// locked-launch-safe, reads-old-data and honest-status report on (``CellEvidence/explorationFindings(_:counting:)``).
+/// the verify launch must read every seeded secret, and every launch passes the cell's per-launch
+/// checkers (``LaunchChecker``: honest-status). The outcome is the attempt of attempts.json, which
+/// crash-safe, locked-launch-safe, reads-old-data and honest-status report on
+/// (``CellEvidence/explorationFindings(_:)``).
 enum ExplorationInvariants {
-    /// The judged attempt of `record`, the case's builds declaring what each secret's items are.
-    static func judge(_ record: AttemptRecord, declarations: CaseDeclarations) -> ExplorationAttempt {
+    /// The judged attempt of `record` in `cell` (the case's builds declaring what each secret's
+    /// items are; its per-launch checkers judging every launch of the attempt).
+    static func judge(_ record: AttemptRecord, in cell: CellContext) -> ExplorationAttempt {
+        let declarations = cell.declarations
         var attempt = ExplorationAttempt(id: record.id)
         attempt.coveredBy = record.coveredBy
         attempt.log = record.log
@@ -24,7 +27,11 @@ enum ExplorationInvariants {
             attempt.unknown("the attempt stopped: \(reason)")
         } else {
             for launch in record.launches {
-                for problem in launch.dishonesty { attempt.fail(.honestStatus, "\(launch.stem): \(problem)") }
+                for checker in cell.checkers {
+                    for problem in checker.problems(launch, in: cell) {
+                        attempt.fail(checker.condition, "\(launch.stem): \(problem)")
+                    }
+                }
             }
         }
         if record.interrupted { attempt.interrupted() }

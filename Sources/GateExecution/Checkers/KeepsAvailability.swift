@@ -14,12 +14,13 @@ enum KeepsAvailability: CellChecker {
     static func check(_ evidence: CellEvidence) -> [GateFinding] {
         if let problems = evidence.launchProblems(condition) { return problems }
         if let unseeded = evidence.nothingSeeded(condition) { return [unseeded] }
-        let lockedVerifies = evidence.launches(of: evidence.newBuild, .verify).filter { evidence.lockStates[$0.index] != nil }
-        guard !evidence.availability.isEmpty, !lockedVerifies.isEmpty else {
+        let facts = evidence.lockedReads ?? LockedReadsFacts(availability: [])
+        let lockedVerifies = evidence.launches(of: evidence.newBuild, .verify).filter { facts.lockStates[$0.index] != nil }
+        guard !facts.availability.isEmpty, !lockedVerifies.isEmpty else {
             return [evidence.finding(condition, .unknown, "the scenario did not reach the locked verify launches")]
         }
         var findings: [GateFinding] = []
-        for fact in evidence.availability {
+        for fact in facts.availability {
             guard let old = fact.old else {
                 findings.append(
                     evidence.finding(
@@ -43,8 +44,8 @@ enum KeepsAvailability: CellChecker {
             }
         }
         for launch in lockedVerifies {
-            guard let state = evidence.lockStates[launch.index], let status = launch.status else { continue }
-            for fact in evidence.availability where fact.old?.states.contains(state) == true {
+            guard let state = facts.lockStates[launch.index], let status = launch.status else { continue }
+            for fact in facts.availability where fact.old?.states.contains(state) == true {
                 let item = CellEvidence.item(fact.label, in: status)
                 guard item?.result != .found else { continue }
                 findings.append(
@@ -55,7 +56,7 @@ enum KeepsAvailability: CellChecker {
             }
         }
         if findings.isEmpty {
-            let kept = evidence.availability.map { "\($0.label) \(LockAvailability.names($0.old?.states ?? []))" }
+            let kept = facts.availability.map { "\($0.label) \(LockAvailability.names($0.old?.states ?? []))" }
             findings.append(
                 evidence.finding(
                     condition, .pass,

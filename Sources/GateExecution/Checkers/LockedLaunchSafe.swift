@@ -6,6 +6,8 @@ enum LockedLaunchSafe: CellChecker {
     static let condition = GateCondition.lockedLaunchSafe
 
     static func check(_ evidence: CellEvidence) -> [GateFinding] {
-        evidence.explorationFindings(condition, counting: [.crashSafe, .readsOldData, .lockedLaunchSafe])
+        // A secret lost or not read back after the locked launch is this condition's
+        // (``CellEvidence/reports(_:as:)``).
+        evidence.explorationFindings(condition)
     }
 }

@@ -20,7 +20,7 @@ enum ReadsOldData: CellChecker {
 
     static func check(_ evidence: CellEvidence) -> [GateFinding] {
         if evidence.scenario == .writeFailure {
-            return evidence.explorationFindings(condition, counting: [.readsOldData])
+            return evidence.explorationFindings(condition)
         }
         if let problems = evidence.launchProblems(condition) { return problems }
         let verifies = expectations(evidence)
@@ -33,7 +33,7 @@ enum ReadsOldData: CellChecker {
             let status = record.status!
             let suffix = verifies.count > 1 ? " (\(record.stem), \(when))" : ""
             for label in evidence.seeded {
-                if wanted == .found && record.secretPlaces[label, default: []].isEmpty {
+                if wanted == .found && (record.secretPlaces?[label] ?? []).isEmpty {
                     let reported = CellEvidence.item(label, in: status)
                     findings.append(
                         evidence.finding(

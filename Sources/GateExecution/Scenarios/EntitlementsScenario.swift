@@ -14,8 +14,22 @@ enum EntitlementsSteps: ScenarioSteps {
         var counts: [String: Int] = [:]
         for item in try device.device.keychainItems() { counts[item.accessGroup, default: 0] += 1 }
         let report = try EntitlementsDiffer.diff(old: previous, new: cell.new, itemCounts: counts)
-        evidence.entitlementsVerdict = report.exitCode
-        evidence.entitlementsSummary = report.summary
-        try ArtifactFile.write(Data(report.text.utf8), to: cell.cellFolder + "/" + ArtifactLayout.entitlementsDiff, atomically: true)
+        evidence.facts = .entitlements(EntitlementsFacts(exitCode: report.exitCode, summary: report.summary))
+        try ArtifactFile.write(
+            Data(report.text.utf8), to: cell.cellFolder + "/" + ArtifactLayout.entitlementsDiff, atomically: true)
+    }
+}
+
+/// What the entitlements scenario leaves for entitlements-compatible: the diff's exit code (0: the
+/// new build reaches every access group that holds the old build's items) and its one-line summary.
+struct EntitlementsFacts: Sendable {
+    var exitCode: Int32
+    var summary: String
+}
+
+extension CellEvidence {
+    /// The entitlements diff (entitlements cells that got as far).
+    var entitlements: EntitlementsFacts? {
+        if case .entitlements(let facts) = facts { facts } else { nil }
     }
 }

@@ -129,14 +129,29 @@ enum LockedReadsSteps: ScenarioSteps {
                 try SecretPlace.find($0, on: device.device, app: new, keychain: upgradedKeychain)
             }
         }
-        evidence.availability = facts
+        var lockedReads = LockedReadsFacts(availability: facts)
         try device.session.lock()
         let locked = try device.launch(new, .verify, extraArguments: Explorer.shortWait)
-        evidence.lockStates[locked.index] = .locked
+        lockedReads.lockStates[locked.index] = .locked
         try device.session.shutdown()
         try device.session.boot(lockState: .beforeFirstUnlock)
         let beforeFirstUnlock = try device.launch(new, .verify, extraArguments: Explorer.shortWait)
-        evidence.lockStates[beforeFirstUnlock.index] = .beforeFirstUnlock
+        lockedReads.lockStates[beforeFirstUnlock.index] = .beforeFirstUnlock
+        evidence.facts = .lockedReads(lockedReads)
         try device.session.unlock()
+    }
+}
+
+/// What locked-reads leaves for keeps-availability: where each seeded secret was kept before the
+/// upgrade and after it, and the lock state of each verify launch (by its index) that did not run unlocked.
+struct LockedReadsFacts: Sendable {
+    var availability: [AvailabilityFact]
+    var lockStates: [Int: LockState] = [:]
+}
+
+extension CellEvidence {
+    /// locked-reads' facts (nil in other cells, or before the scenario read the device).
+    var lockedReads: LockedReadsFacts? {
+        if case .lockedReads(let facts) = facts { facts } else { nil }
     }
 }

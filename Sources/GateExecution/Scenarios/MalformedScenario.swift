@@ -19,7 +19,7 @@ enum MalformedSteps: ScenarioSteps {
         }
         try cell.upgrade(device, &evidence)
         try device.launch(cell.new, .verify)
-        evidence.malformedAttempts = cell.malformedMatrix(stores)
+        evidence.facts = .malformed(cell.malformedMatrix(stores))
     }
 }
 
@@ -40,6 +40,13 @@ struct MalformedAttempt: Sendable {
 
     /// `authToken alone`, as findings name the attempt.
     var id: String { "\(label) alone" }
+}
+
+extension CellEvidence {
+    /// The malformed matrix's attempts (malformed cells that got as far).
+    var malformedAttempts: [MalformedAttempt] {
+        if case .malformed(let attempts) = facts { attempts } else { [] }
+    }
 }
 
 extension CellRunner {

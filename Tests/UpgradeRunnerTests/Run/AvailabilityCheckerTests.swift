@@ -30,11 +30,12 @@ struct AvailabilityCheckerTests {
         }
         let items = results.map { check($0.0, $0.1, $0.1 == .locked ? -25308 : $0.1 == .missing ? -25300 : 0) }
         return LaunchRecord(
-            index: index, build: build, mode: mode, termination: .exited(0), endedAtCrashPoint: false,
+            index: index, build: build, mode: mode, caseID: "c", runtime: .current, termination: .exited(0),
+            endedAtCrashPoint: false,
             status: LaunchStatus(
                 build: build, mode: mode, caseID: "c", runtime: "iOS 17.5", items: items,
                 errors: errors.map { check($0, .failed, -67853) }),
-            statusProblem: nil, duration: 0, mutations: [])
+            duration: 0, mutations: [], deviceDirectory: "")
     }
 
     private static let afterFirstUnlock: Set<LockState> = [.unlocked, .locked]
@@ -42,21 +43,22 @@ struct AvailabilityCheckerTests {
     /// A locked-reads cell: `authToken` kept after first unlock before, `deviceKey` when unlocked only.
     private func lockedReads(newAuthToken: Set<LockState>, lockedRead: ItemResult) -> CellEvidence {
         var cell = evidence(.lockedReads)
-        cell.availability = [
+        var facts = LockedReadsFacts(availability: [
             AvailabilityFact(
                 label: "authToken", old: SecretPlace(description: "preference authToken", states: Self.afterFirstUnlock),
                 new: SecretPlace(description: "keychain genp svc/authToken", states: newAuthToken)),
             AvailabilityFact(
                 label: "deviceKey", old: SecretPlace(description: "keychain genp svc/deviceKey (ak)", states: [.unlocked]),
                 new: SecretPlace(description: "keychain genp svc/deviceKey (ak)", states: [.unlocked])),
-        ]
+        ])
         cell.launches = [
             launch(1, "v1", .seed, [("authToken", .written), ("deviceKey", .written)]),
             launch(2, "v2", .launch),
             launch(3, "v2", .verify, [("authToken", lockedRead), ("deviceKey", .locked)]),
             launch(4, "v2", .verify, [("authToken", .locked), ("deviceKey", .locked)]),
         ]
-        cell.lockStates = [3: .locked, 4: .beforeFirstUnlock]
+        facts.lockStates = [3: .locked, 4: .beforeFirstUnlock]
+        cell.facts = .lockedReads(facts)
         return cell
     }
 
@@ -97,9 +99,12 @@ struct AvailabilityCheckerTests {
     @Test("keeps-availability fails a secret not found where the new build declares it, and is UNKNOWN without locked launches")
     func missingAndUnreached() {
         var cell = lockedReads(newAuthToken: Self.afterFirstUnlock, lockedRead: .found)
-        cell.availability[0].new = nil
+        var facts = try! #require(cell.lockedReads)
+        facts.availability[0].new = nil
+        cell.facts = .lockedReads(facts)
         #expect(KeepsAvailability.check(cell).contains { $0.verdict == .fail && $0.item == "authToken" })
-        cell.lockStates = [:]
+        facts.lockStates = [:]
+        cell.facts = .lockedReads(facts)
         #expect(KeepsAvailability.check(cell).map(\.verdict) == [.unknown])
     }
 
@@ -135,7 +140,7 @@ struct AvailabilityCheckerTests {
             launch(1, "v1", .seedMalformed, [("authToken", .written), ("deviceKey", .written)]),
             launch(2, "v2", .launch, launchResults), launch(3, "v2", .verify, verifyResults),
         ]
-        cell.malformedAttempts = [attempt]
+        cell.facts = .malformed([attempt])
         return cell
     }
 
@@ -155,7 +160,7 @@ struct AvailabilityCheckerTests {
         let findings = MalformedKeepsOld.check(cell)
         #expect(findings.map(\.verdict) == [.fail] && findings[0].item == "authToken alone")
         #expect(findings[0].message.contains("the valid deviceKey read back as missing"))
-        cell.malformedAttempts = []
+        cell.facts = .malformed([])
         #expect(MalformedKeepsOld.check(cell).map(\.verdict) == [.pass])
     }
 
@@ -173,7 +178,9 @@ struct AvailabilityCheckerTests {
             keptDigest: "bad", launchResults: [], verifyResults: [("authToken", .missing), ("deviceKey", .found)])
         #expect(MalformedKeepsOld.check(silent).contains { $0.verdict == .fail && $0.message.contains("reported no error") })
         var notAlone = silent
-        notAlone.malformedAttempts[0].problem = "the seed malformed authToken, deviceKey, not authToken alone"
+        var alone = notAlone.malformedAttempts
+        alone[0].problem = "the seed malformed authToken, deviceKey, not authToken alone"
+        notAlone.facts = .malformed(alone)
         #expect(MalformedKeepsOld.check(notAlone).map(\.verdict) == [.unknown])
     }
 

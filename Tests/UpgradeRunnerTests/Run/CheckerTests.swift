@@ -96,7 +96,8 @@ struct CheckerTests {
         var failed = ExplorationAttempt(id: "crash 3")
         failed.fail(.crashSafe, "I1 authToken: in neither the keychain nor a legacy store after the crash")
         failed.log = ["02-v2-launch #5 preferences.write preferences authToken 0 (mutation 3)"]
-        cell.attempts = [ExplorationAttempt(id: "baseline"), failed]
+        cell.facts = .exploration(
+            ExplorationFacts(attempts: [ExplorationAttempt(id: "baseline"), failed], note: "1 crash point"))
         let findings = CrashSafe.check(cell)
         #expect(findings.count == 1 && findings[0].verdict == .fail && findings[0].item == "crash 3")
         #expect(findings[0].message.contains("mutation 3"))
@@ -111,15 +112,18 @@ struct CheckerTests {
                 result: ItemResult(rawValue: $0.1)!)
         }
         return LaunchRecord(
-            index: 3, build: "v2", mode: .verify, termination: .exited(0), endedAtCrashPoint: false,
+            index: 3, build: "v2", mode: .verify, caseID: "c", runtime: .current, termination: .exited(0),
+            endedAtCrashPoint: false,
             status: LaunchStatus(build: "v2", mode: .verify, caseID: caseID, runtime: "iOS 17.5", items: items),
-            statusProblem: nil, duration: 0, mutations: [])
+            duration: 0, mutations: [], deviceDirectory: "")
     }
 
     /// `record` with every secret it reports found also on the device, in a keychain item.
     private func placed(_ record: LaunchRecord) -> LaunchRecord {
         var record = record
-        for item in record.status?.items ?? [] where item.result == .found { record.secretPlaces[item.name] = .keychain }
+        var places = record.secretPlaces ?? [:]
+        for item in record.status?.items ?? [] where item.result == .found { places[item.name] = .keychain }
+        record.secretPlaces = places
         return record
     }
 
@@ -128,9 +132,10 @@ struct CheckerTests {
         var cell = evidence(.cleanup, snapshots: [:])
         cell.seeded = ["authToken", "session"]
         let cleanup = LaunchRecord(
-            index: 4, build: "v2", mode: .cleanup, termination: .exited(0), endedAtCrashPoint: false,
+            index: 4, build: "v2", mode: .cleanup, caseID: "c", runtime: .current, termination: .exited(0),
+            endedAtCrashPoint: false,
             status: LaunchStatus(build: "v2", mode: .cleanup, caseID: "c", runtime: "iOS 17.5", items: []),
-            statusProblem: nil, duration: 0, mutations: [])
+            duration: 0, mutations: [], deviceDirectory: "")
         let found = placed(verify([("authToken", "found"), ("session", "found")]))
         let missing = verify([("authToken", "missing"), ("session", "missing")])
         cell.launches = [found, cleanup, missing]

@@ -11,6 +11,9 @@ import Testing
 /// judged here, without a launch, so each invariant is shown to fail on its own.
 @Suite("Exploration invariants on hand-made attempt records")
 struct ExplorationInvariantsTests {
+    /// A cell whose only per-launch checker is honest-status, with nothing declared.
+    static var cell: CellContext { CellContext(declarations: .none, newBuild: "v2", checkers: [HonestStatus.self]) }
+
     private func launch(
         _ index: Int, _ mode: LaunchMode = .launch, termination: Termination = .exited(0), items: [ItemCheck] = [],
         migration: MigrationState? = .migrated, mutations: Int = 1
@@ -25,8 +28,11 @@ struct ExplorationInvariantsTests {
             return try! JSONDecoder().decode(SeamEntry.self, from: Data(json.utf8))
         }
         return LaunchRecord(
-            index: index, build: "v2", mode: mode, termination: termination, endedAtCrashPoint: false,
-            status: termination == .exited(0) ? status : nil, statusProblem: nil, duration: 0, mutations: entries)
+            index: index, build: "v2", mode: mode, caseID: "c", runtime: .current, termination: termination,
+            endedAtCrashPoint: false,
+            status: termination == .exited(0) ? status : nil,
+            statusBytes: termination == .exited(0) ? try! status.encoded() : nil, duration: 0, mutations: entries,
+            deviceDirectory: "")
     }
 
     private func found(_ label: String) -> ItemCheck {
@@ -38,7 +44,7 @@ struct ExplorationInvariantsTests {
         var record = AttemptRecord(id: "crash 1")
         record.seeded = seeded
         record.steps = steps
-        return ExplorationInvariants.judge(record, declarations: .none)
+        return ExplorationInvariants.judge(record, in: Self.cell)
     }
 
     private let snapshot = DeviceSnapshot(keychain: [], preferences: ["k": "d1"], files: [:])
@@ -98,7 +104,7 @@ struct ExplorationInvariantsTests {
         var stopped = AttemptRecord(id: "crash 2")
         stopped.seeded = ["authToken"]
         stopped.stopped = "cannot clone"
-        let judged = ExplorationInvariants.judge(stopped, declarations: .none)
+        let judged = ExplorationInvariants.judge(stopped, in: Self.cell)
         #expect(judged.outcome == .unknown && judged.reasons == ["the attempt stopped: cannot clone"])
     }
 
@@ -108,17 +114,38 @@ struct ExplorationInvariantsTests {
         record.seeded = ["authToken"]
         record.steps = [.located(["authToken": []], when: "after the crash", crashed: nil)]
         record.interrupted = true
-        #expect(ExplorationInvariants.judge(record, declarations: .none).outcome == .unknown)
+        #expect(ExplorationInvariants.judge(record, in: Self.cell).outcome == .unknown)
     }
 
     @Test("a dishonest status file of any of the attempt's launches fails honest-status")
     func dishonestLaunch() {
         var record = AttemptRecord(id: "baseline")
         record.seeded = ["authToken"]
-        var dishonest = launch(1)
-        dishonest.dishonesty = ["found with status -25308"]
-        record.launches = [launch(1), dishonest]
-        let judged = ExplorationInvariants.judge(record, declarations: .none)
-        #expect(judged.conditions == [.honestStatus] && judged.reasons == ["01-v2-launch: found with status -25308"])
+        let wrong = ItemCheck(
+            name: "cache", location: .keychain, operation: "SecItemCopyMatching", status: -25308, runtime: "iOS 17.5",
+            result: .found)
+        record.launches = [launch(1), launch(2, items: [wrong])]
+        let judged = ExplorationInvariants.judge(record, in: Self.cell)
+        #expect(judged.conditions == [.honestStatus], "\(judged.reasons)")
+        #expect(judged.reasons.first?.hasPrefix("02-v2-launch: cache: found with SecItemCopyMatching") == true)
+    }
+
+    /// A per-launch condition that fails every launch of the new build in verify mode.
+    private enum VerifyForbidden: LaunchChecker {
+        static let condition = GateCondition.idempotent
+        static func check(_ evidence: CellEvidence) -> [GateFinding] { launchFailures(evidence) }
+        static func problems(_ launch: LaunchRecord, in cell: CellContext) -> [String] {
+            launch.build == cell.newBuild && launch.mode == .verify ? ["a verify launch"] : []
+        }
+    }
+
+    @Test("every per-launch checker of the cell judges every launch of the attempt, under its own condition")
+    func perLaunchCheckers() {
+        var record = AttemptRecord(id: "baseline")
+        record.seeded = ["authToken"]
+        record.launches = [launch(1), launch(2, .verify)]
+        let cell = CellContext(declarations: .none, newBuild: "v2", checkers: [HonestStatus.self, VerifyForbidden.self])
+        let judged = ExplorationInvariants.judge(record, in: cell)
+        #expect(judged.conditions == [.idempotent] && judged.reasons == ["02-v2-verify: a verify launch"])
     }
 }

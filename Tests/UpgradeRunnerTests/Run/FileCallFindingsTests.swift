@@ -11,12 +11,16 @@ import UpgradeContract
 /// honest-status problem. On mutation logs made by hand.
 @Suite("The app's own file calls in findings")
 struct FileCallFindingsTests {
-    private func entry(_ sequence: Int, _ operation: String, store: String = "file", name: String, target: String? = nil, mutation: Int?)
+    private func entry(
+        _ sequence: Int, _ operation: String, store: String = "file", name: String, target: String? = nil, mutation: Int?
+    )
         -> SeamEntry
     {
         var subject: [String: String] = ["store": store, "name": name]
         subject["target"] = target
-        var object: [String: Any] = ["sequence": sequence, "operation": operation, "subject": subject, "status": mutation == nil ? 1 : 0]
+        var object: [String: Any] = [
+            "sequence": sequence, "operation": operation, "subject": subject, "status": mutation == nil ? 1 : 0,
+        ]
         object["mutation"] = mutation
         let data = try! JSONSerialization.data(withJSONObject: object)
         return try! JSONDecoder().decode(SeamEntry.self, from: data)
@@ -24,13 +28,15 @@ struct FileCallFindingsTests {
 
     private func crashed(_ entries: [SeamEntry]) -> LaunchRecord {
         LaunchRecord(
-            index: 2, build: "v2", mode: .launch, termination: .signaled(SIGKILL), endedAtCrashPoint: true, status: nil,
-            statusProblem: nil, duration: 0, mutations: entries)
+            index: 2, build: "v2", mode: .launch, caseID: "c", runtime: .current, termination: .signaled(SIGKILL),
+            endedAtCrashPoint: true, status: nil,
+            duration: 0, mutations: entries, deviceDirectory: "")
     }
 
     private let declarations: CaseDeclarations = {
         let old = BuildDeclaration(secrets: [
-            DeclaredItem(label: "refreshToken", store: .archive(file: "Library/Application Support/account.archive", keyPath: "refresh"))
+            DeclaredItem(
+                label: "refreshToken", store: .archive(file: "Library/Application Support/account.archive", keyPath: "refresh"))
         ])
         let new = BuildDeclaration(secrets: [
             DeclaredItem(label: "refreshToken", store: .keychain(KeychainItemDeclaration(service: "mail", account: "refresh")))
@@ -74,13 +80,17 @@ struct FileCallFindingsTests {
     @Test("a file call outside the container and groups is an honest-status problem, named from the device's folder")
     func sandbox() {
         let entries = [
-            entry(1, "fs.open", store: FileSupervision.outsideStore, name: "/devices/D1/data/Containers/Shared/x.plist", mutation: nil),
-            entry(2, "fs.open", store: FileSupervision.outsideStore, name: "/devices/D1/data/Containers/Shared/x.plist", mutation: nil),
+            entry(
+                1, "fs.open", store: FileSupervision.outsideStore, name: "/devices/D1/data/Containers/Shared/x.plist",
+                mutation: nil),
+            entry(
+                2, "fs.open", store: FileSupervision.outsideStore, name: "/devices/D1/data/Containers/Shared/x.plist",
+                mutation: nil),
             entry(3, "fs.unlink", store: FileSupervision.outsideStore, name: "/tmp/cache", mutation: nil),
             entry(4, "fs.unlink", name: "Documents/a", mutation: 1),
         ]
         #expect(
-            StatusHonesty.sandboxProblems(entries, deviceDirectory: "/devices/D1") == [
+            HonestStatus.sandboxProblems(entries, deviceDirectory: "/devices/D1") == [
                 "wrote outside its container and app groups: <device>/data/Containers/Shared/x.plist (fs.open, refused with EPERM as iOS's sandbox refuses it)",
                 "wrote outside its container and app groups: /tmp/cache (fs.unlink, refused with EPERM as iOS's sandbox refuses it)",
             ])

@@ -13,18 +13,42 @@ import Testing
 struct HonestStatusTests {
     static let catalog = BuildCatalog(folder: RunFolders.repositoryBuilds, productsFolder: BuiltProducts.directory.path)
 
-    /// A fresh booted device (nothing installed) and the check of a v2 verify launch of case `hs` on it.
-    private func fixture() throws -> (TemporaryDirectory, Device, StatusHonesty) {
+    /// A fresh booted device (nothing installed) and the check of a v2 verify launch of case `hs` on it:
+    /// the launch's record made as ``ScenarioDevice`` makes it (its status file read, the device read
+    /// right after it), then judged by honest-status.
+    private func fixture() throws -> (TemporaryDirectory, Device, Check) {
         let folder = try TemporaryDirectory("honest-status")
         let session = try DeviceSet(root: folder.path).create(name: "d", runtime: .current, clock: ScenarioDevice.epoch)
             .acquire()
         try session.boot(lockState: .unlocked)
         let device = session.device
         session.release()
-        let build = try Self.catalog.build("v2")
-        let honesty = StatusHonesty(
-            build: build, mode: .verify, caseID: "hs", runtime: .current, labels: ["authToken", "session"])
-        return (folder, device, honesty)
+        return (folder, device, Check(build: try Self.catalog.build("v2"), labels: ["authToken", "session"]))
+    }
+
+    private struct Check {
+        let build: Build
+        let labels: [String]
+
+        func problems(_ data: Data?, exitedCleanly: Bool, on device: Device) -> [String] {
+            var record = LaunchRecord(
+                index: 3, build: "v2", mode: .verify, caseID: "hs", runtime: .current,
+                termination: exitedCleanly ? .exited(0) : .signaled(9), endedAtCrashPoint: false, duration: 0, mutations: [],
+                deviceDirectory: device.layout.directory)
+            record.read(status: data)
+            do {
+                try record.locateSecrets(on: device, app: build, labels: labels)
+            } catch {
+                return ["the device could not be read: \(error)"]
+            }
+            let declarations = CaseDeclarations(
+                caseID: "hs",
+                old: BuildDeclaration(
+                    secrets: labels.map {
+                        DeclaredItem(label: $0, store: .preference(key: $0, suite: nil))
+                    }), new: nil)
+            return HonestStatus.problems(record, in: CellContext(declarations: declarations, newBuild: "v2", checkers: []))
+        }
     }
 
     private func status(_ items: [ItemCheck]) -> LaunchStatus {

@@ -1,0 +1,83 @@
+import Foundation
+import GateModel
+import SimDevice
+import SimRuntime
+
+/// One launch as the gate records it: what the launch was given and what it left, read once right
+/// after it while the device still holds what it left. Facts only; the checkers judge them
+/// (``HonestStatus`` every launch's status file, ``ReadsOldData`` the verify launches' places).
+struct LaunchRecord: Sendable {
+    /// 1-based position among the cell's launches (the `NN` of its artifact names).
+    var index: Int
+    var build: String
+    var mode: LaunchMode
+    /// The case the launch was given (the cell's, or an extra case's: ``ExtraCase``).
+    var caseID: String
+    /// The runtime of the device it ran on.
+    var runtime: RuntimeVersion
+    var termination: Termination
+    var endedAtCrashPoint: Bool
+    /// The status file the app wrote, or nil when it wrote none or it did not decode.
+    var status: LaunchStatus?
+    /// Why a status file that exists did not decode (``JSONProblem/describe(_:)``).
+    var statusDecodeFailure: String?
+    /// The status file's bytes as the app wrote them (also written to the cell's `status/` folder).
+    var statusBytes: Data?
+    var duration: Double
+    /// The launch's store operations (names and statuses only).
+    var mutations: [SeamEntry]
+    /// The device's folder, from which a refused path on the device is named (`<device>/...`).
+    var deviceDirectory: String
+    /// Where each of the case's declared secrets was on the device right after the launch: read
+    /// for a verify launch, and for one whose report makes a claim the device can contradict
+    /// (``HonestStatus/claims(_:of:labels:)``); nil when the device was not read.
+    var secretPlaces: [String: SecretLocator.Place]?
+    /// Why the device could not be read for ``secretPlaces`` after a launch that is not a verify.
+    var secretPlacesFailure: String?
+
+    /// `NN-<build>-<mode>`, the stem of its status and log file names.
+    var stem: String { Self.stem(index: index, build: build, mode: mode) }
+
+    static func stem(index: Int, build: String, mode: LaunchMode) -> String {
+        String(format: "%02d-%@-%@", index, build, mode.rawValue)
+    }
+
+    /// Why a status file that exists could not be read, as the conditions that needed it say.
+    var statusProblem: String? {
+        statusDecodeFailure.map { "\(LaunchStatus.relativePath): not a status file (\($0))" }
+    }
+
+    /// The names of the items the launch reported written.
+    var writtenNames: [String] { (status?.items ?? []).filter { $0.result == .written }.map(\.name) }
+
+    var exitedCleanly: Bool { termination == .exited(0) }
+
+    /// Records the status file a launch left (nil: none): its bytes, and what they decode to or why not.
+    mutating func read(status data: Data?) {
+        statusBytes = data
+        guard let data else { return }
+        do {
+            status = try LaunchStatus.decode(data)
+        } catch {
+            statusDecodeFailure = JSONProblem.describe(error)
+        }
+    }
+
+    /// Records where the case's secrets `labels` are on `device` for the app `build`, right after
+    /// the launch: after a verify launch (reads-old-data's ground truth), and after one whose
+    /// report claims one of them (honest-status's); other launches do not read the device.
+    /// - Throws: the device error of a verify launch's read (it stops the cell); another launch's
+    ///   is recorded (``secretPlacesFailure``) for honest-status.
+    mutating func locateSecrets(on device: Device, app build: Build, labels: [String]) throws {
+        let locator = SecretLocator(caseID: caseID, labels: labels)
+        if mode == .verify {
+            secretPlaces = try locator.locate(on: device, app: build)
+        } else if let status, !HonestStatus.claims(status, of: mode, labels: labels).isEmpty {
+            do {
+                secretPlaces = try locator.locate(on: device, app: build)
+            } catch {
+                secretPlacesFailure = "\(error)"
+            }
+        }
+    }
+}
