@@ -21,11 +21,13 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #if defined(__x86_64__)
@@ -199,12 +201,20 @@ static int resolve(int dirfd, const char *path, char *out, size_t size) {
     return 0;
 }
 
-/// A path that names something other than a regular file or folder (a device such as /dev/null,
-/// a FIFO, a socket): opened or written, it changes no stored data.
-static int is_special_path(const char *path) {
+/// What `path` names now: 0 nothing, 1 a regular file, 2 a folder, 3 something else (a device
+/// such as /dev/null, a FIFO, a socket: opened or written, it changes no stored data).
+static int path_kind(const char *path) {
     struct stat s;
     if (stat(path, &s) != 0) return 0;
-    return !(S_ISREG(s.st_mode) || S_ISDIR(s.st_mode));
+    return S_ISREG(s.st_mode) ? 1 : S_ISDIR(s.st_mode) ? 2 : 3;
+}
+
+#define WRITE_FLAGS (O_WRONLY | O_RDWR | O_CREAT | O_TRUNC)
+
+/// An open of `flags`: a write open, or `CFS_READ`.
+static void describe_open(cfs_call *call, int flags) {
+    call->flags = flags;
+    call->kind = (flags & WRITE_FLAGS) ? CFS_OPEN : CFS_READ;
 }
 
 /// Fills `call` from the notification; returns 0 when it is a call the seam numbers, -1 when it
@@ -232,13 +242,11 @@ static int describe(const struct seccomp_notif *req, cfs_call *call, char *p1, c
     }
     int ok = -1;
     if (nr == __NR_openat) {
-        call->kind = CFS_OPEN;
+        describe_open(call, (int)a[2]);
         ok = resolve((int)a[0], (const char *)a[1], p1, PATH_MAX);
 #ifdef __NR_openat2
     } else if (nr == __NR_openat2) {
-        const struct open_how *how = (const struct open_how *)a[2];
-        if (!(how->flags & (O_WRONLY | O_RDWR | O_CREAT | O_TRUNC))) return -1;
-        call->kind = CFS_OPEN;
+        describe_open(call, (int)((const struct open_how *)a[2])->flags);
         ok = resolve((int)a[0], (const char *)a[1], p1, PATH_MAX);
 #endif
     } else if (nr == __NR_unlinkat) {
@@ -259,7 +267,7 @@ static int describe(const struct seccomp_notif *req, cfs_call *call, char *p1, c
         ok = resolve(AT_FDCWD, (const char *)a[0], p1, PATH_MAX);
 #ifdef __NR_open
     } else if (nr == __NR_open || nr == __NR_creat) {
-        call->kind = CFS_OPEN;
+        describe_open(call, nr == __NR_creat ? (O_CREAT | O_WRONLY | O_TRUNC) : (int)a[1]);
         ok = resolve(AT_FDCWD, (const char *)a[0], p1, PATH_MAX);
     } else if (nr == __NR_unlink || nr == __NR_rmdir) {
         call->kind = nr == __NR_rmdir ? CFS_RMDIR : CFS_UNLINK;
@@ -277,8 +285,33 @@ static int describe(const struct seccomp_notif *req, cfs_call *call, char *p1, c
 #endif
     }
     if (ok != 0) return -1;
-    if (call->kind == CFS_OPEN && is_special_path(p1)) return -1;
+    if (call->kind == CFS_OPEN || call->kind == CFS_READ) {
+        int kind = path_kind(p1);
+        if (kind == 3) return -1;
+        call->existed = kind == 0 ? 0 : kind == 1 ? 1 : 2;
+    }
     return 0;
+}
+
+/// The folder of `path` (an absolute path) into `out`.
+static void parent_of(const char *path, char *out, size_t size) {
+    snprintf(out, size, "%s", path);
+    size_t n = strlen(out);
+    while (n > 1 && out[n - 1] == '/') out[--n] = 0;
+    char *slash = strrchr(out, '/');
+    if (slash == out) out[1] = 0;
+    else if (slash != NULL) *slash = 0;
+}
+
+/// A file or folder the call just created takes its folder's data protection class, as on iOS.
+static void inherit_protection(const cfs_call *call, long result) {
+    int created_file = call->kind == CFS_OPEN && (call->flags & O_CREAT) && call->existed == 0 && result >= 0;
+    int created_folder = call->kind == CFS_MKDIR && result == 0;
+    if (!created_file && !created_folder) return;
+    char parent[PATH_MAX], value[128];
+    parent_of(call->path, parent, sizeof parent);
+    if (cfs_protection_get(parent, value, sizeof value) < 0) return;
+    cfs_protection_set(call->path, created_file ? (int)result : -1, value);
 }
 
 static void respond_continue(__u64 id) {
@@ -311,10 +344,12 @@ static void serve(const struct seccomp_notif *req) {
         memcpy(args, req->data.args, sizeof args);
         result = own_call(req->data.nr, args);
         error = result < 0 ? errno : 0;
+        inherit_protection(&call, result);
     } else if (decision == CFS_PRETEND) {
         result = call.kind == CFS_WRITE ? call.requested : 0;
         error = 0;
     } else {
+        // CFS_FAIL (a fault) or CFS_REFUSE (the system's refusal).
         result = -1;
         if (error == 0) error = EIO;
     }
@@ -339,10 +374,15 @@ static void *supervise(void *unused) {
 
 // MARK: Starting
 
-int cfs_start(cfs_decide_fn decide, cfs_done_fn done, char *reason, size_t reason_size) {
+int cfs_start(cfs_decide_fn decide, cfs_done_fn done, int watch_reads, char *reason, size_t reason_size) {
     if (atomic_load(&active)) return 0;
     decide_fn = decide;
     done_fn = done;
+    if (watch_reads) {
+        // Every open notifies: the open rules' flag test falls through to NOTIFY either way.
+        for (size_t i = 0; i < sizeof filter / sizeof filter[0]; i++)
+            if (filter[i].code == (BPF_JMP | BPF_JSET | BPF_K) && filter[i].k == WRITE_FLAGS) filter[i].jf = 0;
+    }
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
         snprintf(reason, reason_size, "prctl(PR_SET_NO_NEW_PRIVS): %s", strerror(errno));
         return -1;
@@ -388,11 +428,67 @@ int cfs_reserve_fd(int fd) {
     return moved;
 }
 
+long cfs_read_own(const char *path, char *out, size_t size) {
+    unsigned long long args[6] = {(unsigned long long)AT_FDCWD, (unsigned long long)(uintptr_t)path,
+                                  (unsigned long long)(O_RDONLY | O_CLOEXEC), 0, 0, 0};
+    long fd = own_call(__NR_openat, args);
+    if (fd < 0) return -1;
+    ssize_t n = read((int)fd, out, size - 1);
+    int saved = errno;
+    close((int)fd);
+    if (n < 0) {
+        errno = saved;
+        return -1;
+    }
+    out[n] = 0;
+    return n;
+}
+
+long cfs_protection_get(const char *path, char *out, size_t size) {
+    ssize_t n = getxattr(path, CFS_PROTECTION_XATTR, out, size - 1);
+    if (n < 0) return -1;
+    out[n] = 0;
+    return n;
+}
+
+int cfs_protection_set(const char *path, int fd, const char *value) {
+    int status;
+    if (value == NULL) {
+        status = fd >= 0 ? fremovexattr(fd, CFS_PROTECTION_XATTR) : removexattr(path, CFS_PROTECTION_XATTR);
+        if (status != 0 && errno == ENODATA) return 0;
+    } else if (fd >= 0) {
+        status = fsetxattr(fd, CFS_PROTECTION_XATTR, value, strlen(value), 0);
+    } else {
+        status = setxattr(path, CFS_PROTECTION_XATTR, value, strlen(value), 0);
+    }
+    return status == 0 ? 0 : errno;
+}
+
 #else
 
-int cfs_start(cfs_decide_fn decide, cfs_done_fn done, char *reason, size_t reason_size) {
+long cfs_read_own(const char *path, char *out, size_t size) {
+    (void)path;
+    (void)out;
+    (void)size;
+    return -1;
+}
+long cfs_protection_get(const char *path, char *out, size_t size) {
+    (void)path;
+    (void)out;
+    (void)size;
+    return -1;
+}
+int cfs_protection_set(const char *path, int fd, const char *value) {
+    (void)path;
+    (void)fd;
+    (void)value;
+    return 95;  // EOPNOTSUPP
+}
+
+int cfs_start(cfs_decide_fn decide, cfs_done_fn done, int watch_reads, char *reason, size_t reason_size) {
     (void)decide;
     (void)done;
+    (void)watch_reads;
     snprintf(reason, reason_size, "file supervision needs Linux on x86_64 or arm64");
     return -1;
 }

@@ -31,7 +31,9 @@ public struct Entitlements: Sendable, Equatable {
         self.values = values
     }
 
-    static let stringKeys = ["application-identifier", "com.apple.application-identifier"]
+    static let stringKeys = [
+        "application-identifier", "com.apple.application-identifier", Self.defaultDataProtectionKey,
+    ]
     static let listKeys = ["keychain-access-groups", "com.apple.security.application-groups"]
 
     /// `application-identifier` (iOS), else `com.apple.application-identifier` (macOS): `TEAMID.bundle.id`.
@@ -46,6 +48,13 @@ public struct Entitlements: Sendable, Equatable {
         }
         return values["com.apple.developer.team-identifier"]?.string
     }
+
+    /// The key of the data protection class a new app container takes (iOS's default,
+    /// `NSFileProtectionCompleteUntilFirstUserAuthentication`, when it is absent).
+    public static let defaultDataProtectionKey = "com.apple.developer.default-data-protection"
+
+    /// `com.apple.developer.default-data-protection` (`NSFileProtectionComplete`, ...), when present.
+    public var defaultDataProtection: String? { values[Self.defaultDataProtectionKey]?.string }
 
     /// `keychain-access-groups`, in order.
     public var keychainAccessGroups: [String] { values["keychain-access-groups"]?.strings ?? [] }

@@ -9,10 +9,23 @@ import Foundation
 public enum AtomicFile {
     /// Writes `data` to `path` with permissions `mode`; returns the `errno` of the step that
     /// failed, or 0.
-    public static func write(_ data: Data, to path: String, mode: mode_t = 0o644) -> Int32 {
+    /// - Parameter prepare: runs on the new file's descriptor before any byte is written (to give
+    ///   it metadata such as its data protection class, so it never holds the data without it);
+    ///   a non-zero answer is the errno that ends the write.
+    public static func write(
+        _ data: Data, to path: String, mode: mode_t = 0o644, prepare: ((Int32) -> Int32)? = nil
+    ) -> Int32 {
         let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: .min ... .max))"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard fd >= 0 else { return errno }
+        if let prepare {
+            let failure = prepare(fd)
+            if failure != 0 {
+                close(fd)
+                unlink(temporary)
+                return failure
+            }
+        }
         let failure = writeAll(data, to: fd)
         if failure == 0, rename(temporary, path) != 0 { let code = errno; unlink(temporary); return code }
         if failure != 0 { unlink(temporary) }

@@ -9,6 +9,9 @@ public struct Build: Sendable, Equatable {
     /// The app's identity from its entitlements (never from the app itself).
     public var identity: AppIdentity
     public var executablePath: String
+    /// The class a new data container of the build takes (`com.apple.developer.default-data-protection`);
+    /// nil when the entitlements leave iOS's default.
+    public var dataProtection: FileProtection?
 }
 
 /// The archived builds: `<folder>/<id>/build.json` plus an entitlements file each, with executables
@@ -62,7 +65,9 @@ public struct BuildCatalog: Sendable {
         guard FileManager.default.fileExists(atPath: entitlementsPath) else {
             throw .missingFile(entitlementsPath, what: "entitlements file named by \(manifestPath)")
         }
-        let identity = try AppIdentity.ofBuild(folder: buildFolder, bundleID: manifest.bundleID)
+        let entitlements = try BuildEntitlements(
+            folder: buildFolder, bundleID: manifest.bundleID, entitlementsPath: entitlementsPath)
+        let identity = entitlements.identity
         if let appID = identity.applicationIdentifier, !appID.hasSuffix("." + manifest.bundleID), !appID.hasSuffix(".*") {
             throw .malformedFile(
                 entitlementsPath,
@@ -76,13 +81,13 @@ public struct BuildCatalog: Sendable {
             if !requiringExecutable {
                 return Build(
                     manifest: manifest, folder: buildFolder, entitlementsPath: entitlementsPath,
-                    identity: identity, executablePath: executablePath)
+                    identity: identity, executablePath: executablePath, dataProtection: entitlements.dataProtection)
             }
             throw .missingExecutable(manifest.executable, productsFolder: productsFolder, build: manifest.id)
         }
         return Build(
             manifest: manifest, folder: buildFolder, entitlementsPath: entitlementsPath,
-            identity: identity, executablePath: executablePath)
+            identity: identity, executablePath: executablePath, dataProtection: entitlements.dataProtection)
     }
 
     /// The secret labels any build of the folder (known-bad builds included) declares, sorted;

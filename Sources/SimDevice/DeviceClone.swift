@@ -35,9 +35,11 @@ extension DeviceSet {
             switch entry.kind {
             case .directory:
                 guard mkdir(to, 0o777) == 0 || errno == EEXIST else { throw failure(to, "cannot make the folder") }
+                try copyProtection(from, to)
             case .file:
                 if entry.relative.contains("/Containers/Bundle/"), link(from, to) == 0 { continue }
                 guard FileCopy.copy(from: from, to: to) != nil else { throw failure(to, "cannot copy the file") }
+                try copyProtection(from, to)
             case .symbolicLink:
                 guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: from),
                     symlink(target, to) == 0
@@ -48,6 +50,13 @@ extension DeviceSet {
                 continue
             }
         }
+    }
+
+    /// A file's data protection class is its metadata (``FileProtection``), which a copy of its bytes leaves behind.
+    private static func copyProtection(_ from: String, _ to: String) throws {
+        guard let protection = FileProtection.stored(atPath: from) else { return }
+        let status = FileProtection.set(protection, atPath: to)
+        guard status == 0 else { errno = status; throw failure(to, "cannot keep the data protection class") }
     }
 
     private static func failure(_ path: String, _ what: String) -> DeviceError {

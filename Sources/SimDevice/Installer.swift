@@ -66,9 +66,10 @@ extension DeviceSession {
         try JSONFile.write(record, to: staged + "/" + InstalledApp.recordName)
 
         if device.dataContainer(manifest.bundleID) == nil {
-            _ = try ContainerDirectory.create(
+            let data = try ContainerDirectory.create(
                 .data, identifier: manifest.bundleID,
                 at: layout.containersDirectory(.data) + "/" + UUID().uuidString)
+            if let protection = build.dataProtection { try Self.classify(data, protection) }
         }
         for group in build.identity.applicationGroups where device.groupContainer(group) == nil {
             _ = try ContainerDirectory.create(
@@ -88,6 +89,21 @@ extension DeviceSession {
         var installed = container
         installed.path = final
         return InstalledApp(container: installed, record: record)
+    }
+
+    /// Gives a new data container and its standard folders the entitlement's class, which every
+    /// file and folder made in them then takes. As on iOS, only a container's creation reads the
+    /// entitlement: an upgrade in place keeps the container's class ("only applied when your app
+    /// container is created", Apple DTS, developer.apple.com/forums/thread/18118).
+    private static func classify(_ container: Container, _ protection: FileProtection) throws(DeviceError) {
+        for folder in ["", "Library"] + AppContainers.dataFolders {
+            let path = container.path + (folder.isEmpty ? "" : "/" + folder)
+            let failure = FileProtection.set(protection, atPath: path)
+            guard failure == 0 else {
+                throw .fileSystem(
+                    path, reason: "cannot keep its data protection class (\(FileFailure.posix(failure))); the file system needs user extended attributes")
+            }
+        }
     }
 
     /// The bundle's Info.plist, beside the executable where corelibs Foundation's `Bundle.main`

@@ -2,34 +2,6 @@ import FileUtility
 import Foundation
 import SimRuntime
 
-/// A data protection class, as `FileProtectionType` names them.
-public enum FileProtection: String, Codable, Sendable, CaseIterable {
-    /// Readable and writable only while the device is unlocked.
-    case complete = "NSFileProtectionComplete"
-    /// A new file can be created while locked; an existing one is read or written only while unlocked.
-    case completeUnlessOpen = "NSFileProtectionCompleteUnlessOpen"
-    /// Readable and writable once the device has been unlocked after boot (iOS's default).
-    case completeUntilFirstUserAuthentication = "NSFileProtectionCompleteUntilFirstUserAuthentication"
-    /// Always readable and writable.
-    case none = "NSFileProtectionNone"
-
-    /// The class of a file written without one.
-    public static let `default` = FileProtection.completeUntilFirstUserAuthentication
-
-    /// Whether a file of this class can be read in `state`.
-    public func canRead(_ state: LockState) -> Bool {
-        switch self {
-        case .complete, .completeUnlessOpen: state.isProtectedDataAvailable
-        case .completeUntilFirstUserAuthentication: state.hasBeenUnlockedSinceBoot
-        case .none: true
-        }
-    }
-
-    func canWrite(_ state: LockState, exists: Bool) -> Bool {
-        self == .completeUnlessOpen && !exists ? true : canRead(state)
-    }
-}
-
 /// A file operation the platform refused or that failed, with the POSIX error it answered.
 public struct FileAccessError: Error, Equatable, CustomStringConvertible {
     public var path: String
@@ -52,14 +24,11 @@ public struct FileAccessError: Error, Equatable, CustomStringConvertible {
 
 /// Files in an app's containers with data protection.
 ///
-/// iOS keeps a file's protection class in its metadata; here it is kept in a small registry per
-/// container (`.com.upgrade-runner.dataprotection.plist` beside the container's metadata file),
-/// written before the file itself, so a file never exists with a weaker class than it was given.
-/// Writes and removals pass through the seam as `file.write` and `file.remove`; a write replaces the
-/// file atomically (``AtomicFile``), so a kill leaves the old content or the new.
+/// A file's class is in its metadata (``FileProtection``), set before the file holds any byte, so
+/// a file never exists with a weaker class than it was given. Writes and removals pass through the
+/// seam as `file.write` and `file.remove`; a write replaces the file atomically (``AtomicFile``), so
+/// a kill leaves the old content or the new.
 public final class ProtectedFiles: @unchecked Sendable {
-    public static let registryName = ".com.upgrade-runner.dataprotection.plist"
-
     private let containers: [URL]
     private let lockState: LockStateSource
     private let seam: Seam
@@ -72,30 +41,33 @@ public final class ProtectedFiles: @unchecked Sendable {
     }
 
     /// Writes `data` to `url` with `protection`, replacing the file atomically.
-    public func write(_ data: Data, to url: URL, protection: FileProtection = .default) throws(FileAccessError) {
-        let (container, relative) = try locate(url, .fileWrite)
+    /// - Parameter protection: the file's class; nil gives it its folder's, as iOS gives a file
+    ///   created without one (the data container's folders carry the class of the build's
+    ///   `com.apple.developer.default-data-protection` entitlement).
+    public func write(_ data: Data, to url: URL, protection: FileProtection? = nil) throws(FileAccessError) {
+        let relative = try locate(url, .fileWrite)
         let status = seam.perform(.fileWrite, SeamSubject(store: "file", name: relative)) {
             let exists = FileManager.default.fileExists(atPath: url.path)
-            guard protection.canWrite(lockState.current, exists: exists) else { return EPERM }
             let folder = url.deletingLastPathComponent()
-            if !FileManager.default.fileExists(atPath: folder.path) {
-                guard (try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)) != nil else {
-                    return EIO
-                }
+            let protection = protection ?? Self.nearestClass(of: folder.path)
+            guard protection.canWrite(lockState.current, exists: exists) else { return EPERM }
+            guard Self.makeFolders(folder.path) else { return EIO }
+            // A file of the default class carries no class, as one Foundation creates in an unclassed folder.
+            let stored: FileProtection? = protection == .default && FileProtection.stored(atPath: folder.path) == nil ? nil : protection
+            return AtomicFile.write(data, to: url.path) { descriptor in
+                stored.map { FileProtection.set($0, descriptor: descriptor) } ?? 0
             }
-            guard setRegistry(container, relative, protection) else { return EIO }
-            return AtomicFile.write(data, to: url.path)
         }
         guard status == 0 else { throw FileAccessError(path: relative, operation: .fileWrite, code: status) }
     }
 
     /// Reads the file at `url`, if its protection class allows it now.
     public func read(_ url: URL) throws(FileAccessError) -> Data {
-        let (container, relative) = try locate(url, nil)
+        let relative = try locate(url, nil)
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw FileAccessError(path: relative, operation: nil, code: ENOENT)
         }
-        guard protection(container, relative).canRead(lockState.current) else {
+        guard FileProtection.of(path: url.path).canRead(lockState.current) else {
             throw FileAccessError(path: relative, operation: nil, code: EPERM)
         }
         guard let data = FileManager.default.contents(atPath: url.path) else {
@@ -106,11 +78,10 @@ public final class ProtectedFiles: @unchecked Sendable {
 
     /// Removes the file at `url` (allowed whatever the lock state, as unlinking is on iOS).
     public func remove(_ url: URL) throws(FileAccessError) {
-        let (container, relative) = try locate(url, .fileRemove)
+        let relative = try locate(url, .fileRemove)
         let status = seam.perform(.fileRemove, SeamSubject(store: "file", name: relative)) {
             guard FileManager.default.fileExists(atPath: url.path) else { return ENOENT }
             guard (try? FileManager.default.removeItem(at: url)) != nil else { return EIO }
-            _ = setRegistry(container, relative, nil)
             return 0
         }
         guard status == 0 else { throw FileAccessError(path: relative, operation: .fileRemove, code: status) }
@@ -120,41 +91,33 @@ public final class ProtectedFiles: @unchecked Sendable {
     public func fileExists(_ url: URL) -> Bool { FileManager.default.fileExists(atPath: url.path) }
 
     /// The protection class of the file at `url`.
-    public func protection(of url: URL) -> FileProtection {
-        guard let (container, relative) = try? locate(url, nil) else { return .default }
-        return protection(container, relative)
+    public func protection(of url: URL) -> FileProtection { FileProtection.of(path: url.path) }
+
+    /// The class a new item in `folder` gets: that of the closest existing folder on its path
+    /// (a folder this write makes takes its parent's, as iOS's folders do).
+    private static func nearestClass(of folder: String) -> FileProtection {
+        var path = folder
+        while !FileManager.default.fileExists(atPath: path), path != "/" {
+            path = (path as NSString).deletingLastPathComponent
+        }
+        return FileProtection.of(path: path)
     }
 
-    // MARK: The registry
+    /// Makes `folder` and its missing parents, each with its parent's class.
+    private static func makeFolders(_ folder: String) -> Bool {
+        if FileManager.default.fileExists(atPath: folder) { return true }
+        let parent = (folder as NSString).deletingLastPathComponent
+        guard parent != folder, makeFolders(parent) else { return false }
+        guard mkdir(folder, 0o755) == 0 || errno == EEXIST else { return false }
+        if let inherited = FileProtection.stored(atPath: parent) { _ = FileProtection.set(inherited, atPath: folder) }
+        return true
+    }
 
-    private func locate(_ url: URL, _ operation: StoreOperation?) throws(FileAccessError) -> (URL, String) {
+    private func locate(_ url: URL, _ operation: StoreOperation?) throws(FileAccessError) -> String {
         let path = url.standardizedFileURL.path
         for container in containers where path.hasPrefix(container.path + "/") {
-            return (container, String(path.dropFirst(container.path.count + 1)))
+            return String(path.dropFirst(container.path.count + 1))
         }
         throw FileAccessError(path: path, operation: operation, code: EACCES)
-    }
-
-    private func registryPath(_ container: URL) -> String { container.path + "/" + ProtectedFiles.registryName }
-
-    private func registry(_ container: URL) -> [String: String] {
-        guard let data = FileManager.default.contents(atPath: registryPath(container)) else { return [:] }
-        return ((try? PropertyListSerialization.propertyList(from: data, format: nil)) as? [String: String]) ?? [:]
-    }
-
-    private func protection(_ container: URL, _ relative: String) -> FileProtection {
-        registry(container)[relative].flatMap(FileProtection.init(rawValue:)) ?? .default
-    }
-
-    /// Records `protection` for `relative` (nil forgets it); unchanged entries cost no write.
-    private func setRegistry(_ container: URL, _ relative: String, _ protection: FileProtection?) -> Bool {
-        var entries = registry(container)
-        let value = protection == .default ? nil : protection?.rawValue
-        guard entries[relative] != value else { return true }
-        entries[relative] = value
-        guard let data = try? PropertyListSerialization.data(fromPropertyList: entries, format: .xml, options: 0) else {
-            return false
-        }
-        return AtomicFile.write(data, to: registryPath(container)) == 0
     }
 }

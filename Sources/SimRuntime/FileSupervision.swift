@@ -12,8 +12,15 @@ import Foundation
 /// already (the harness's own store API, the keychain's database, which belongs to securityd) and
 /// the harness's own files (the status file, the mutation log) are not reported; a call on a path
 /// outside the app's data container and its app groups is refused with EPERM, as the iOS sandbox
-/// refuses it, and recorded with the store ``outsideStore``. docs/file-supervision.md
-/// has the design and its cost.
+/// refuses it, and recorded with the store ``outsideStore``.
+///
+/// Data protection applies to every open of the app's files, as on iOS: an open of a file whose
+/// class (``FileProtection``) the lock state makes unavailable is refused with EPERM (a write open
+/// as a failed call in the log, a read open silently), and a file or folder the app creates takes
+/// its folder's class. Opens that only read are watched only in a launch that starts with
+/// protected data unavailable: during a launch the device only ever becomes unlocked (a prewarmed
+/// launch unlocked while it waits), so a launch that starts unlocked can read every file.
+/// docs/file-supervision.md has the design and its cost.
 public enum FileSupervision {
     /// Why supervision could not start (the kernel refused the filter): the launch must not run
     /// without its file crash points.
@@ -34,9 +41,10 @@ public enum FileSupervision {
     public static func start(_ context: LaunchContext, seam: Seam) throws(Refused) {
         guard !isActive else { return }
         Supervised.state = Supervised(context: context, seam: seam)
+        let watchReads = LockStateSource.file(context.lockStatePath).current != .unlocked
         var reason = [CChar](repeating: 0, count: 256)
         let started = reason.withUnsafeMutableBufferPointer { buffer in
-            cfs_start(decideCall, recordCall, buffer.baseAddress, buffer.count)
+            cfs_start(decideCall, recordCall, watchReads ? 1 : 0, buffer.baseAddress, buffer.count)
         }
         guard started == 0 else {
             throw Refused(reason: String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
@@ -90,6 +98,7 @@ struct Supervised: @unchecked Sendable {
     let roots: [(path: String, prefix: String)]
     /// Canonical paths (and path prefixes) that are the device's, not the app's.
     let devicePaths: [String]
+    let lockStatePath: String
 
     init(context: LaunchContext, seam: Seam) {
         self.seam = seam
@@ -100,6 +109,38 @@ struct Supervised: @unchecked Sendable {
         self.roots = roots
         devicePaths = [context.keychainPath, context.lockStatePath, context.mutationLogPath].compactMap { $0 }.map(
             Supervised.canonical)
+        lockStatePath = context.lockStatePath
+    }
+
+    /// The device's lock state now, read with the supervisor's own calls (a watched open made on
+    /// the supervisor thread would wait for that thread). Unreadable reads as locked, as
+    /// ``LockStateSource/file(_:)`` does.
+    func lockState() -> LockState {
+        var buffer = [CChar](repeating: 0, count: 64)
+        let length = buffer.withUnsafeMutableBufferPointer { cfs_read_own(lockStatePath, $0.baseAddress, $0.count) }
+        guard length > 0 else { return .locked }
+        let text = String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return LockState(rawValue: text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? .locked
+    }
+
+    /// Whether data protection refuses `call`, an open of one of the app's paths, now: an existing
+    /// file whose class is unavailable, or a new one whose folder's class cannot be created in.
+    func protectionRefuses(_ call: cfs_call) -> Bool {
+        let path = String(cString: call.path)
+        let protection: FileProtection
+        let exists: Bool
+        switch call.existed {
+        case 1:
+            protection = FileProtection.of(path: path)
+            exists = true
+        case 0 where call.flags & O_CREAT != 0:
+            protection = FileProtection.of(path: (path as NSString).deletingLastPathComponent)
+            exists = false
+        default:
+            return false
+        }
+        guard protection != .none else { return false }
+        return call.kind == CFS_READ ? !protection.canRead(lockState()) : !protection.canWrite(lockState(), exists: exists)
     }
 
     func place(_ path: String) -> FileSupervision.Place {
@@ -141,6 +182,12 @@ struct Supervised: @unchecked Sendable {
 /// The decision of one call, before it runs (on the supervisor thread).
 private let decideCall: cfs_decide_fn = { callPointer, errorPointer in
     guard let call = callPointer?.pointee, let state = Supervised.state, let errorPointer else { return CFS_UNSUPERVISED }
+    if call.kind == CFS_READ {
+        // A read changes nothing: never a seam call, and outside the app's files never refused.
+        guard case .app = state.place(String(cString: call.path)), state.protectionRefuses(call) else { return CFS_UNSUPERVISED }
+        errorPointer.pointee = EPERM
+        return CFS_FAIL
+    }
     if let target = call.path2, case .outside = state.place(String(cString: target)) {
         errorPointer.pointee = EPERM
         return CFS_FAIL
@@ -153,6 +200,9 @@ private let decideCall: cfs_decide_fn = { callPointer, errorPointer in
         return CFS_FAIL
     case .app:
         switch state.seam.begin(FileSupervision.operation(call.kind)) {
+        case .proceed where call.kind == CFS_OPEN && state.protectionRefuses(call):
+            errorPointer.pointee = EPERM
+            return CFS_REFUSE
         case .proceed: return CFS_PROCEED
         case .pretendSuccess: return CFS_PRETEND
         case .fail(let code):
@@ -165,7 +215,7 @@ private let decideCall: cfs_decide_fn = { callPointer, errorPointer in
 /// The record of one call, after it ran or was answered, before the caller resumes (on the
 /// supervisor thread): the seam's entry, and the end of the process at a planned crash point.
 private let recordCall: cfs_done_fn = { callPointer, decision, _, error in
-    guard let call = callPointer?.pointee, let state = Supervised.state else { return }
+    guard let call = callPointer?.pointee, let state = Supervised.state, call.kind != CFS_READ else { return }
     let operation = FileSupervision.operation(call.kind)
     let target = call.path2.map { state.place(String(cString: $0)) }
     let targetName: String? =
@@ -186,7 +236,7 @@ private let recordCall: cfs_done_fn = { callPointer, decision, _, error in
             switch decision {
             case CFS_PRETEND: .pretendSuccess
             case CFS_FAIL: .fail(error)
-            default: .proceed
+            default: .proceed  // CFS_PROCEED, and CFS_REFUSE: a call that failed as the system failed it
             }
         state.seam.end(operation, SeamSubject(store: "file", name: name, target: targetName), status: error, decision: seamDecision)
     }

@@ -7,12 +7,13 @@ public enum BuildFixture {
     /// - Parameters:
     ///   - team: the team prefix of `application-identifier` and of the keychain access group.
     ///   - groups: app group ids (`com.apple.security.application-groups`).
+    ///   - dataProtection: `com.apple.developer.default-data-protection`, when given.
     @discardableResult
     public static func write(
         in builds: String, id: String, bundleID: String = "com.example.tiny",
         marketingVersion: String = "1.0", buildNumber: String = "100",
         executable: String = "TinyApp", schemaVersion: Int = 1,
-        team: String = "TEAM123456", groups: [String] = []
+        team: String = "TEAM123456", groups: [String] = [], dataProtection: String? = nil
     ) throws -> String {
         let folder = builds + "/" + id
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -28,6 +29,7 @@ public enum BuildFixture {
             "keychain-access-groups": ["\(team).\(bundleID)"],
         ]
         if !groups.isEmpty { entitlements["com.apple.security.application-groups"] = groups }
+        if let dataProtection { entitlements["com.apple.developer.default-data-protection"] = dataProtection }
         try PropertyListSerialization.data(fromPropertyList: entitlements, format: .xml, options: 0)
             .write(to: URL(fileURLWithPath: folder + "/App.entitlements"))
         return folder

@@ -32,6 +32,23 @@ struct CloneTests {
         #expect(try fixture.set.device(fixture.device.udid).record.lockState == .locked)
     }
 
+    @Test("a clone keeps every file's and folder's data protection class")
+    func cloneKeepsClasses() throws {
+        let fixture = try Fixture("clone")
+        let session = try fixture.bootedWithTinyApp()
+        let data = try #require(session.device.dataContainer("com.example.tiny"))
+        try Data("t".utf8).write(to: URL(fileURLWithPath: data.path + "/Documents/token"))
+        try #require(FileProtection.set(.complete, atPath: data.path + "/Documents/token") == 0)
+        try #require(FileProtection.set(.none, atPath: data.path + "/Library") == 0)
+        session.release()
+
+        let copy = try fixture.set.clone(fixture.device.refreshed(), name: "Copy")
+        let copied = try #require(copy.dataContainer("com.example.tiny"))
+        #expect(FileProtection.stored(atPath: copied.path + "/Documents/token") == .complete)
+        #expect(FileProtection.stored(atPath: copied.path + "/Library") == FileProtection.none)
+        #expect(FileProtection.stored(atPath: copied.path + "/Documents") == nil)
+    }
+
     @Test("cloning onto an existing UDID is refused and leaves both devices as they were")
     func cloneOntoExisting() throws {
         let fixture = try Fixture("clone")

@@ -56,6 +56,21 @@ import TestSupport
         #expect(recording.entries.map(\.subject.name) == ["Documents/a", "Documents/b", "Documents/b", "Documents/b"])
     }
 
+    @Test("a write without a class takes its folder's, as do the folders it makes; with one, it keeps it")
+    func inheritsTheFolderClass() throws {
+        let directory = try TemporaryDirectory("files")
+        let (files, home) = make(directory, MutableLockState(.unlocked))
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        try #require(FileProtection.set(.complete, atPath: home.path) == 0)
+        let inherited = home.appendingPathComponent("Library/Application Support/session.archive")
+        try files.write(Data("a".utf8), to: inherited)
+        #expect(files.protection(of: inherited) == .complete)
+        #expect(FileProtection.stored(atPath: home.path + "/Library/Application Support") == .complete)
+        let explicit = home.appendingPathComponent("Library/Caches/feed.json")
+        try files.write(Data("b".utf8), to: explicit, protection: .default)
+        #expect(FileProtection.stored(atPath: explicit.path) == .completeUntilFirstUserAuthentication)
+    }
+
     @Test("a path outside the app's containers is refused")
     func sandbox() throws {
         let directory = try TemporaryDirectory("files")

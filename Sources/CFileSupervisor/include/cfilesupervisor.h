@@ -14,6 +14,7 @@ typedef enum {
     CFS_TRUNCATE = 7,  // truncate, ftruncate
     CFS_SYNC = 8,      // fsync, fdatasync, sync_file_range
     CFS_LINK = 9,      // link, linkat, symlink, symlinkat
+    CFS_READ = 10,     // an open that only reads: seen only when `cfs_start` watches reads
 } cfs_kind;
 
 /// One intercepted call, as the supervisor thread sees it before running it. The paths are
@@ -28,6 +29,10 @@ typedef struct {
     pid_t tid;
     /// The byte count a write asked for (what a lost write answers), else 0.
     long requested;
+    /// An open's flags (`O_CREAT`, `O_TRUNC`, ...), else 0.
+    int flags;
+    /// What `path` named before the call: 0 nothing, 1 a regular file, 2 something else.
+    int existed;
 } cfs_call;
 
 /// What the decide callback answers.
@@ -36,6 +41,8 @@ typedef enum {
     CFS_FAIL = 1,         // answer -1 with the errno the callback set, change nothing
     CFS_PRETEND = 2,      // answer success without running it (a lost write)
     CFS_UNSUPERVISED = 3, // run the call and report nothing (the harness's own files)
+    CFS_REFUSE = 4,       // answer -1 with the errno the callback set, change nothing: refused as
+                          // the system refuses it (data protection), not injected by a fault plan
 } cfs_decision;
 
 /// Called on the supervisor thread before the call runs. Must not write to a descriptor below
@@ -49,11 +56,20 @@ typedef void (*cfs_done_fn)(const cfs_call *call, cfs_decision decision, long re
 /// them are never intercepted. `cfs_reserve_fd` moves a descriptor there.
 #define CFS_RESERVED_FD_FLOOR 900
 
+/// The extended attribute that holds a file's or folder's data protection class
+/// (`NSFileProtectionComplete`, ...), as iOS keeps the class in the file's metadata. A file or
+/// folder without it has the default class. It follows the file through renames and links.
+#define CFS_PROTECTION_XATTR "user.upgrade-runner.protection-class"
+
 /// Starts supervising every thread of this process: installs a seccomp filter whose
 /// user notifications a supervisor thread of this process serves, running each intercepted call
 /// itself (same address space, same descriptors) between `decide` and `done`.
+/// With `watch_reads`, opens that only read are notified too (kind `CFS_READ`), for a launch whose
+/// data protection classes can refuse a read.
+/// A file or folder a served call creates takes its folder's `CFS_PROTECTION_XATTR`, as an iOS
+/// file takes its folder's data protection class.
 /// Returns 0, or -1 with a one-line reason in `reason` (the kernel refused, no thread).
-int cfs_start(cfs_decide_fn decide, cfs_done_fn done, char *reason, size_t reason_size);
+int cfs_start(cfs_decide_fn decide, cfs_done_fn done, int watch_reads, char *reason, size_t reason_size);
 
 /// Whether `cfs_start` succeeded in this process.
 int cfs_active(void);
@@ -67,5 +83,18 @@ void cfs_leave_unsupervised(void);
 /// Moves `fd` to a descriptor at or above `CFS_RESERVED_FD_FLOOR` (close-on-exec) and closes the
 /// original; returns the new descriptor, or `fd` unchanged when it cannot be moved.
 int cfs_reserve_fd(int fd);
+
+/// Reads up to `size - 1` bytes of the file at `path` into `out` (NUL-terminated) with calls the
+/// filter lets through: for the supervisor thread, whose own watched opens would wait for itself.
+/// Returns the byte count, or -1 with `errno`.
+long cfs_read_own(const char *path, char *out, size_t size);
+
+/// The `CFS_PROTECTION_XATTR` of `path` into `out` (NUL-terminated); its length, or -1 when it has
+/// none (or the file system keeps no extended attributes).
+long cfs_protection_get(const char *path, char *out, size_t size);
+
+/// Sets the `CFS_PROTECTION_XATTR` of the open file `fd` (when `fd` >= 0) or of `path`; a NULL
+/// `value` removes it. Returns 0 or an errno.
+int cfs_protection_set(const char *path, int fd, const char *value);
 
 #endif

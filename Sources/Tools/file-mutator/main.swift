@@ -1,6 +1,6 @@
 // A launched app that changes files the way iOS code does (Foundation, no harness API), for the
 // file supervisor's tests: starts the supervisor from its launch context, runs each step and
-// prints one line per step, `ok` or the error's errno.
+// prints one line per step, `ok` or the error's errno (negated: a Cocoa error's code, when it has no errno).
 // Usage: file-mutator STEP... where a STEP is one argument:
 //   write:REL=TEXT      Data.write (not atomic) into the data container
 //   atomic:REL=TEXT     Data.write(options: .atomic)
@@ -10,6 +10,7 @@
 //   copy:REL=REL2       FileManager.copyItem
 //   outside:ABS=TEXT    Data.write to an absolute path
 //   null                writes to /dev/null (never reported)
+//   read:REL            Data(contentsOf:), printed as `ok TEXT`
 import Foundation
 import SimRuntime
 
@@ -51,6 +52,9 @@ for step in CommandLine.arguments.dropFirst() {
             try FileManager.default.copyItem(at: home.appendingPathComponent(first), to: home.appendingPathComponent(second))
         case "outside": try Data(second.utf8).write(to: URL(fileURLWithPath: first))
         case "null": try Data("x".utf8).write(to: URL(fileURLWithPath: "/dev/null"))
+        case "read":
+            print("ok " + String(decoding: try Data(contentsOf: home.appendingPathComponent(first)), as: UTF8.self))
+            continue
         default:
             FileHandle.standardError.write(Data("file-mutator: unknown step \(step)\n".utf8))
             exit(2)

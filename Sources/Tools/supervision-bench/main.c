@@ -104,7 +104,7 @@ int main(int argc, char **argv) {
         workload(iterations, argv[3]);
     } else if (strcmp(mode, "notify") == 0) {
         char reason[256];
-        if (cfs_start(decide, done, reason, sizeof reason) != 0) {
+        if (cfs_start(decide, done, 0, reason, sizeof reason) != 0) {
             fprintf(stderr, "supervision-bench: %s\n", reason);
             return 3;
         }
