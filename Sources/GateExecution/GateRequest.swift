@@ -52,19 +52,8 @@ public struct GateRequest: Sendable {
         timeout: Double = 30, out: String, force: Bool = false, archiveInputs: Bool = false, buildsFolder: String,
         productsFolder: String
     ) {
-        self.init(
-            builds: builds, path: nil, routes: routes, scenarios: scenarios, shard: shard, runtime: runtime,
-            runtimes: runtimes, caseID: caseID, jobs: jobs, timeout: timeout, out: out, force: force,
-            archiveInputs: archiveInputs, buildsFolder: buildsFolder, productsFolder: productsFolder)
-    }
-
-    package init(
-        builds: [String], path: BuildPair?, routes: [BuildPair]?, scenarios: [Scenario], shard: ShardSpec?,
-        runtime: RuntimeVersion, runtimes: [RuntimeVersion]?, caseID: String, jobs: Int, timeout: Double, out: String,
-        force: Bool, archiveInputs: Bool, buildsFolder: String, productsFolder: String
-    ) {
         self.builds = builds
-        self.path = path
+        self.path = nil
         self.routes = routes
         self.scenarios = scenarios
         self.shard = shard

@@ -52,10 +52,10 @@ import Testing
         let values = OptionValues(
             spec: command.spec, parsed: try ParsedArguments.parse(words, for: command.spec), environment: [:])
         let options = try GateOptions(values)
-        #expect(options.settings.execution.jobs == 3)
-        #expect(options.settings.caseID == "abc")
-        #expect(options.settings.out == "/tmp/o")
-        #expect(!options.settings.force)
+        #expect(options.settings.request.jobs == 3)
+        #expect(options.settings.request.caseID == "abc")
+        #expect(options.settings.request.out == "/tmp/o")
+        #expect(!options.settings.request.force)
         #expect(options.scenarios == [.upgrade, .relaunch])
         #expect(options.builds == ["v1", "v2", "v3"])
         let bad = OptionValues(

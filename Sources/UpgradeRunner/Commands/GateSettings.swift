@@ -30,22 +30,15 @@ struct GateSettings {
     /// The default artifacts folder; a run replaces the previous one there.
     static let defaultOut = "artifacts/gate"
 
-    var source: BuildSource
-    var runtime: RuntimeVersion
-    /// A matrix of two or more runtimes (one runtime is no matrix: it is ``runtime``).
-    var runtimes: [RuntimeVersion]?
-    var caseID: String
-    var execution: CellExecution
-    /// The artifacts folder, absolute.
-    var out: String
-    var force: Bool
-    var archiveInputs: Bool
+    /// The request the options make, with what every command shares (runtime, case, jobs and
+    /// timeout, artifacts folder, builds folder); each command adds its builds, path or routes,
+    /// scenarios and shard (``execute(builds:path:routes:scenarios:shard:console:)``).
+    var request: GateRequest
     var quiet: Bool
 
     init(_ options: OptionValues, source: BuildSource) throws {
-        self.source = source
         let single = options.value(Self.runtime)
-        runtime =
+        var runtime =
             try single.map { text throws(UsageError) -> RuntimeVersion in
                 guard let version = RuntimeVersion(text) else {
                     throw .invalidValue(text, for: "--runtime", reason: "is not an iOS runtime such as \"iOS 17.5\"")
@@ -53,7 +46,7 @@ struct GateSettings {
                 return version
             } ?? .current
         let matrixText = options.value(Self.runtimes)
-        runtimes = try matrixText.map { try RuntimeVersion.parseList($0) }
+        var runtimes = try matrixText.map { try RuntimeVersion.parseList($0) }
         if let list = runtimes, let matrixText {
             if single != nil {
                 throw UsageError.invalidValue(
@@ -63,12 +56,14 @@ struct GateSettings {
             runtime = list[0]
             if list.count == 1 { runtimes = nil }
         }
-        caseID = try CaseIDOption.read(options, Self.caseID)
-        execution = try CellExecution(options)
+        let caseID = try CaseIDOption.read(options, Self.caseID)
+        let execution = try CellExecution(options)
         let given = OutOption(options, Self.out)
-        out = given.folder(else: options.absolute(Self.defaultOut))
-        force = given.force
-        archiveInputs = options.flag(Self.archiveInputs)
+        request = GateRequest(
+            builds: [], scenarios: [], runtime: runtime, runtimes: runtimes, caseID: caseID, jobs: execution.jobs,
+            timeout: execution.timeout, out: given.folder(else: options.absolute(Self.defaultOut)), force: given.force,
+            archiveInputs: options.flag(Self.archiveInputs), buildsFolder: source.catalog.folder,
+            productsFolder: source.catalog.productsFolder)
         quiet = options.flag(Self.quiet)
     }
 
@@ -77,26 +72,17 @@ struct GateSettings {
         text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
     }
 
-    /// The request these settings make for `builds` (one `path` for `run`).
-    func request(
-        builds: [String], path: BuildPair?, routes: [BuildPair]? = nil, scenarios: [Scenario], shard: ShardSpec?
-    ) -> GateRequest {
-        GateRequest(
-            builds: builds, path: path, routes: routes, scenarios: scenarios, shard: shard, runtime: runtime,
-            runtimes: runtimes, caseID: caseID, jobs: execution.jobs, timeout: execution.timeout, out: out, force: force,
-            archiveInputs: archiveInputs, buildsFolder: source.catalog.folder,
-            productsFolder: source.catalog.productsFolder)
-    }
-
-    /// Runs the request, prints the verdict table, and returns the exit code.
+    /// Runs the request for `builds` (one `path` for `run`), prints the verdict table, and returns the exit code.
     func execute(
         builds: [String], path: BuildPair?, routes: [BuildPair]? = nil, scenarios: [Scenario], shard: ShardSpec?,
         console: Console
     ) throws -> Int32 {
-        let request = request(builds: builds, path: path, routes: routes, scenarios: scenarios, shard: shard)
+        var request = request
+        (request.builds, request.path, request.routes) = (builds, path, routes)
+        (request.scenarios, request.shard) = (scenarios, shard)
         let (report, inputs) = try request.execute(progress: GateProgress(console: console, quiet: quiet))
         console.output(GateArtifacts.summaryText(report: report, inputs: inputs), terminator: "")
-        if !quiet { console.error("artifacts: \(out)") }
+        if !quiet { console.error("artifacts: \(request.out)") }
         return report.verdict.exitCode
     }
 }
