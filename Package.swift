@@ -151,7 +151,7 @@ let package = Package(
         .executableTarget(name: "FoundationAppDynamic", dependencies: ["SimPlatform"]),
 
         // Automation code compiled into every app build: launch modes, the status file, platform adapters.
-        .target(name: "AppHarness", dependencies: ["SimPlatform", "SimRuntime", "SimSecurity", "Security"]),
+        .target(name: "AppHarness", dependencies: ["SimPlatform", "SimRuntime", "SimSecurity", "Security", "UpgradeContract"]),
         // An app build whose hooks wait (the main actor, an actor, a sleep, a continuation), for the harness's tests.
         appBuild("WaitingApp", dependencies: ["AppHarness", "SimSecurity"]),
         // The sample app "Ledger". Its released builds are frozen, layered like real releases: each release's library
@@ -181,7 +181,8 @@ let package = Package(
 
         // Helpers for tests and benchmarks.
         .target(name: "TestSupport"),
-        .executableTarget(name: "keychain-writer", dependencies: ["SimSecurity"], path: "Sources/Tools/keychain-writer"),
+        .executableTarget(
+            name: "keychain-writer", dependencies: ["SimSecurity", "SimRuntime"], path: "Sources/Tools/keychain-writer"),
         .executableTarget(name: "bare-exit", path: "Sources/Tools/bare-exit"),
         // A launched process that changes files through Foundation, for the file supervisor's tests.
         .executableTarget(name: "file-mutator", dependencies: ["SimRuntime"], path: "Sources/Tools/file-mutator"),
@@ -192,25 +193,25 @@ let package = Package(
         .executableTarget(name: "bare-exit-c", path: "Sources/Tools/bare-exit-c"),
         .executableTarget(name: "keychain-probe", dependencies: ["SimSecurity"], path: "Sources/Tools/keychain-probe"),
         .executableTarget(
-            name: "keychain-bench", dependencies: ["SimSecurity", "CSQLite"], path: "Sources/Tools/keychain-bench"),
+            name: "keychain-bench", dependencies: ["SimSecurity", "SimRuntime", "CSQLite"], path: "Sources/Tools/keychain-bench"),
         .executableTarget(
-            name: "launch-bench", dependencies: ["SimDevice", "TestSupport", "UpgradeContract"],
+            name: "launch-bench", dependencies: ["SimDevice", "SimRuntime", "TestSupport", "UpgradeContract"],
             path: "Sources/Tools/launch-bench"),
 
         .testTarget(name: "UpgradeContractTests", dependencies: ["UpgradeContract"]),
         .testTarget(name: "FileUtilityTests", dependencies: ["FileUtility", "TestSupport", "CSHA256"]),
-        .testTarget(name: "SimRuntimeTests", dependencies: ["SimRuntime", "TestSupport"]),
-        .testTarget(name: "SimSecurityTests", dependencies: ["SimSecurity", "TestSupport"]),
+        .testTarget(name: "SimRuntimeTests", dependencies: ["SimRuntime", "UpgradeContract", "TestSupport"]),
+        .testTarget(name: "SimSecurityTests", dependencies: ["SimSecurity", "SimRuntime", "TestSupport"]),
         // The same iOS-style wrapper compiled in both language modes: only its import line differs from iOS code.
-        .testTarget(name: "SimSecurityCompatTests", dependencies: ["SimSecurity", "Security"]),
+        .testTarget(name: "SimSecurityCompatTests", dependencies: ["SimSecurity", "Security", "SimRuntime"]),
         // Files that import only Foundation, as on iOS: one file's `@_exported import Security` serves all.
         .testTarget(name: "SimSecurityExportedTests", dependencies: ["Security"]),
         .testTarget(
             name: "SimSecurityCompatSwift5Tests",
-            dependencies: ["SimSecurity", "Security"],
+            dependencies: ["SimSecurity", "Security", "SimRuntime"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
-        .testTarget(name: "SimDeviceTests", dependencies: ["SimDevice", "SimSecurity", "SimRuntime", "TestSupport"]),
+        .testTarget(name: "SimDeviceTests", dependencies: ["SimDevice", "SimRuntime", "TestSupport"]),
         .testTarget(
             name: "EntitlementsTests", dependencies: ["Entitlements", "UpgradeContract", "TestSupport"],
             resources: [.copy("Fixtures")]),
@@ -218,7 +219,9 @@ let package = Package(
             name: "AppHarnessTests", dependencies: ["AppHarness", "SimDevice", "SimSecurity", "SimRuntime", "TestSupport"]),
         .testTarget(
             name: "LedgerTests",
-            dependencies: ["LedgerKit", "AppHarness", "SimDevice", "SimSecurity", "SimRuntime", "TestSupport"]),
+            dependencies: [
+                "LedgerKit", "LedgerRelease3", "AppHarness", "SimDevice", "SimSecurity", "SimRuntime", "TestSupport",
+            ]),
         // The team-transfer builds through the real gate and the command line.
         .testTarget(name: "TransferTests", dependencies: ["UpgradeRunner", "TestSupport"]),
         // The gate from Swift through the public API alone (a plain import, no @testable).
