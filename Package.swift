@@ -153,24 +153,30 @@ let package = Package(
         // Automation code compiled into every app build: launch modes, the status file, platform adapters.
         .target(name: "AppHarness", dependencies: ["SimPlatform", "SimRuntime", "SimSecurity", "Security", "UpgradeContract"]),
         // An app build whose hooks wait (the main actor, an actor, a sleep, a continuation), for the harness's tests.
-        appBuild("WaitingApp", dependencies: ["AppHarness", "SimSecurity"]),
+        appBuild("WaitingApp", dependencies: ["AppHarness", "SimSecurity", "Security"]),
         // The sample app "Ledger". Its released builds are frozen, layered like real releases: each release's library
         // holds what that release introduced (Sources/Releases/LedgerRelease<N>, pinned by Sources/Releases/FROZEN.sha256)
         // and builds on the releases before it and the platform modules, never on LedgerKit or a later release
         // (Tests/LedgerTests/FrozenReleaseTests.swift checks both). LedgerKit holds the live code: the builds after v3
         // and the known-bad builds, made of the releases' types.
-        .target(name: "LedgerRelease1", dependencies: ["AppHarness", "SimSecurity"], path: "Sources/Releases/LedgerRelease1"),
         .target(
-            name: "LedgerRelease2", dependencies: ["LedgerRelease1", "AppHarness", "SimSecurity"],
+            name: "LedgerRelease1", dependencies: ["AppHarness", "SimSecurity", "Security", "SimRuntime"],
+            path: "Sources/Releases/LedgerRelease1"),
+        .target(
+            name: "LedgerRelease2", dependencies: ["LedgerRelease1", "AppHarness", "SimSecurity", "Security", "SimRuntime"],
             path: "Sources/Releases/LedgerRelease2"),
         .target(
-            name: "LedgerRelease3", dependencies: ["LedgerRelease2", "LedgerRelease1", "AppHarness", "SimSecurity"],
+            name: "LedgerRelease3",
+            dependencies: ["LedgerRelease2", "LedgerRelease1", "AppHarness", "SimSecurity", "Security", "SimRuntime"],
             path: "Sources/Releases/LedgerRelease3"),
         .target(
-            name: "LedgerKit", dependencies: ["LedgerRelease3", "LedgerRelease2", "LedgerRelease1", "AppHarness", "SimSecurity"]),
+            name: "LedgerKit",
+            dependencies: [
+                "LedgerRelease3", "LedgerRelease2", "LedgerRelease1", "AppHarness", "SimSecurity", "Security", "SimRuntime",
+            ]),
         appBuild("LedgerV1", dependencies: ["LedgerRelease1", "AppHarness"]),
-        appBuild("LedgerV2", dependencies: ["LedgerRelease2", "LedgerRelease1", "AppHarness"]),
-        appBuild("LedgerV3", dependencies: ["LedgerRelease3", "LedgerRelease2", "LedgerRelease1", "AppHarness"]),
+        appBuild("LedgerV2", dependencies: ["LedgerRelease2", "AppHarness"]),
+        appBuild("LedgerV3", dependencies: ["LedgerRelease3", "AppHarness"]),
         // The team-transfer pair: v3's code re-signed by a new team with no bridge (v4-transfer), the old
         // team's bridge release (v3-bridge) and the new team's first release after it (v5-transfer).
         appBuild("LedgerV3Bridge"),
@@ -220,7 +226,7 @@ let package = Package(
         .testTarget(
             name: "LedgerTests",
             dependencies: [
-                "LedgerKit", "LedgerRelease3", "AppHarness", "SimDevice", "SimSecurity", "SimRuntime", "TestSupport",
+                "LedgerKit", "LedgerRelease3", "AppHarness", "SimDevice", "SimSecurity", "Security", "SimRuntime", "TestSupport",
             ]),
         // The team-transfer builds through the real gate and the command line.
         .testTarget(name: "TransferTests", dependencies: ["UpgradeRunner", "TestSupport"]),
