@@ -37,6 +37,10 @@ let keptConformances: [String] = [
 let wrappedSymbols: [String] = [
     "CFPreferencesCopyAppValue", "CFPreferencesSetAppValue", "CFPreferencesAppSynchronize", "CFPreferencesCopyMultiple",
     "$s10Foundation17NSKeyedUnarchiverC16unarchivedObject7ofClass4fromxSgxm_0A10Essentials4DataVtKAA8NSObjectCRbzAA8NSCodingRzlFZ",
+    // String(contentsOfFile:encoding:) and String(contentsOf:encoding:): iOS's 261 for bytes the
+    // encoding cannot read (SimPlatform's FoundationStringReading).
+    "$sSS20FoundationEssentialsE14contentsOfFile8encodingS2Sh_SSAAE8EncodingVtKcfC",
+    "$sSS20FoundationEssentialsE10contentsOf8encodingSSAA3URLVh_SSAAE8EncodingVtKcfC",
 ]
 let appBuildLinkerFlags: [String] =
     ["-static-executable", "-Xclang-linker", "-no-pie"]

@@ -1,10 +1,8 @@
-// The original of `NSKeyedUnarchiver.unarchivedObject(ofClass:from:)` as SimPlatform's wrapper
-// names it (`__real_` + its Swift symbol). A static app build is linked with `--wrap` for that
-// symbol (Package.swift, `appBuildLinking`), which makes every reference to this name one to
-// Foundation's function; in any other link nothing calls the wrapper, and this weak stub only
-// satisfies the reference.
-#include <stdlib.h>
+// NSKeyedUnarchiver.unarchivedObject(ofClass:from:) with iOS's answers, in both kinds of app build
+// (the Swift half is SimPlatform's FoundationUnarchiving; interpose.h says how the calls arrive).
+#define _GNU_SOURCE
+#include "interpose.h"
 
-__attribute__((weak)) void cpreferences_unarchived_object_stub(void) __asm__(
-    "__real_$s10Foundation17NSKeyedUnarchiverC16unarchivedObject7ofClass4fromxSgxm_0A10Essentials4DataVtKAA8NSObjectCRbzAA8NSCodingRzlFZ");
-void cpreferences_unarchived_object_stub(void) { abort(); }
+CPREFERENCES_INTERPOSE(
+    "$s10Foundation17NSKeyedUnarchiverC16unarchivedObject7ofClass4fromxSgxm_0A10Essentials4DataVtKAA8NSObjectCRbzAA8NSCodingRzlFZ",
+    cunarchiver_device_entry, cunarchiver_original)

@@ -2,7 +2,8 @@
 // paths on a simulated device. `-FoundationMode write` stores preferences through UserDefaults
 // (`-FoundationCrash YES`: then it dies by SIGKILL, before any exit handler could save anything);
 // `-FoundationMode report` writes what Foundation answers to `Documents/report.plist`;
-// `-FoundationMode unarchive` reads an archive as the wrong class (`Documents/unarchive.plist`).
+// `-FoundationMode unarchive` reads an archive as the wrong class, bytes that are no archive, and a
+// file that is not UTF-8 as UTF-8 (`Documents/unarchive.plist`).
 import Foundation
 
 #if os(Linux)
@@ -59,7 +60,25 @@ case "unarchive":
         answer = "\((error as NSError).domain) \((error as NSError).code)"
     }
     let readBack = try NSKeyedUnarchiver.unarchivedObject(ofClass: NSArray.self, from: archive)?.count ?? -1
-    let report: [String: Any] = ["wrongClass": answer, "rightClass": readBack]
+    // Bytes that are no archive at all, as a file a crash left truncated.
+    let notArchive: String
+    do {
+        notArchive = try NSKeyedUnarchiver.unarchivedObject(ofClass: NSArray.self, from: Data("not an archive".utf8)) == nil ? "nil" : "object"
+    } catch {
+        notArchive = "\((error as NSError).domain) \((error as NSError).code)"
+    }
+    // A string file that is not UTF-8 (Latin-1 bytes), read as UTF-8: by path and by URL.
+    let latin1 = FileManager.default.temporaryDirectory.appendingPathComponent("latin1.txt")
+    try Data([0x63, 0x61, 0x66, 0xE9]).write(to: latin1)
+    func stringAnswer(_ read: () throws -> String) -> String {
+        do { return "read \(try read().count)" } catch { return "\((error as NSError).domain) \((error as NSError).code)" }
+    }
+    let report: [String: Any] = [
+        "wrongClass": answer, "rightClass": readBack, "notArchive": notArchive,
+        "nonUTF8Path": stringAnswer { try String(contentsOfFile: latin1.path, encoding: .utf8) },
+        "nonUTF8URL": stringAnswer { try String(contentsOf: latin1, encoding: .utf8) },
+        "latin1": stringAnswer { try String(contentsOfFile: latin1.path, encoding: .isoLatin1) },
+    ]
     let data = try PropertyListSerialization.data(fromPropertyList: report, format: .xml, options: 0)
     try data.write(to: FileManager.default.urls(for: .documentDirectory, in: .userDomainMask)[0].appendingPathComponent("unarchive.plist"))
 default:

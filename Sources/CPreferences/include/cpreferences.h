@@ -27,4 +27,10 @@ void cpreferences_install(
 /// Whether this executable was linked with the wraps (a wrapped call has been made).
 int cpreferences_wrapped(void);
 
+/// Find Foundation's functions in a dynamically linked executable, for the jumps of the same name
+/// (cunarchiver.c, cstringreading.c, interpose.h); 1 when found.
+int cunarchiver_original_resolve(void);
+int cstringreading_file_original_resolve(void);
+int cstringreading_url_original_resolve(void);
+
 #endif
