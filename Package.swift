@@ -32,11 +32,12 @@ let keptConformances: [String] = [
 ]
 // Foundation calls an app build makes that reach the simulated device instead (`--wrap`): UserDefaults'
 // four CFPreferences calls, to the device's preference stores (Sources/CPreferences, SimPlatform's
-// FoundationDefaults), and NSKeyedUnarchiver.unarchivedObject(ofClass:from:), which answers a wrong root
+// FoundationDefaults), and NSKeyedUnarchiver.unarchivedObject(ofClass:from:) and (ofClasses:from:), which answer a wrong root
 // class with iOS's error where corelibs traps (SimPlatform's FoundationUnarchiving).
 let wrappedSymbols: [String] = [
     "CFPreferencesCopyAppValue", "CFPreferencesSetAppValue", "CFPreferencesAppSynchronize", "CFPreferencesCopyMultiple",
     "$s10Foundation17NSKeyedUnarchiverC16unarchivedObject7ofClass4fromxSgxm_0A10Essentials4DataVtKAA8NSObjectCRbzAA8NSCodingRzlFZ",
+    "$s10Foundation17NSKeyedUnarchiverC16unarchivedObject9ofClasses4fromypSgSayyXlXpG_0A10Essentials4DataVtKFZ",
     // String(contentsOfFile:encoding:) and String(contentsOf:encoding:): iOS's 261 for bytes the
     // encoding cannot read (SimPlatform's FoundationStringReading).
     "$sSS20FoundationEssentialsE14contentsOfFile8encodingS2Sh_SSAAE8EncodingVtKcfC",

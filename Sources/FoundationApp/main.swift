@@ -67,6 +67,20 @@ case "unarchive":
     } catch {
         notArchive = "\((error as NSError).domain) \((error as NSError).code)"
     }
+    // The same through unarchivedObject(ofClasses:from:).
+    let wrongClasses: String
+    do {
+        wrongClasses = try NSKeyedUnarchiver.unarchivedObject(ofClasses: [NSDictionary.self, NSString.self], from: archive) == nil ? "nil" : "object"
+    } catch {
+        wrongClasses = "\((error as NSError).domain) \((error as NSError).code)"
+    }
+    // A class renamed between releases, mapped as a migration maps it: the archive names the old
+    // class, which resolves to the asked one.
+    NSKeyedArchiver.setClassName("LegacyModule.OldList", for: NSArray.self)
+    let legacy = try NSKeyedArchiver.archivedData(withRootObject: NSArray(array: ["a", "b"]), requiringSecureCoding: true)
+    NSKeyedArchiver.setClassName(nil, for: NSArray.self)
+    NSKeyedUnarchiver.setClass(NSArray.self, forClassName: "LegacyModule.OldList")
+    let renamed = (try? NSKeyedUnarchiver.unarchivedObject(ofClass: NSArray.self, from: legacy))?.count ?? -1
     // A string file that is not UTF-8 (Latin-1 bytes), read as UTF-8: by path and by URL.
     let latin1 = FileManager.default.temporaryDirectory.appendingPathComponent("latin1.txt")
     try Data([0x63, 0x61, 0x66, 0xE9]).write(to: latin1)
@@ -74,7 +88,8 @@ case "unarchive":
         do { return "read \(try read().count)" } catch { return "\((error as NSError).domain) \((error as NSError).code)" }
     }
     let report: [String: Any] = [
-        "wrongClass": answer, "rightClass": readBack, "notArchive": notArchive,
+        "wrongClass": answer, "rightClass": readBack, "notArchive": notArchive, "wrongClasses": wrongClasses,
+        "renamedClass": renamed,
         "nonUTF8Path": stringAnswer { try String(contentsOfFile: latin1.path, encoding: .utf8) },
         "nonUTF8URL": stringAnswer { try String(contentsOf: latin1, encoding: .utf8) },
         "latin1": stringAnswer { try String(contentsOfFile: latin1.path, encoding: .isoLatin1) },

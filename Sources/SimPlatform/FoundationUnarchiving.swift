@@ -1,18 +1,18 @@
 internal import CPreferences
 import Foundation
 
-/// `NSKeyedUnarchiver.unarchivedObject(ofClass:from:)` with iOS's answers where corelibs Foundation
-/// answers otherwise: an archive whose root object is of another class is an error
-/// (`NSCocoaErrorDomain` 4864, `coderReadCorrupt`) where corelibs traps (`fatalError`, SIGILL) even
-/// though the call throws; bytes that are no keyed archive are 4864 where corelibs answers 3840
-/// (a property list error).
+/// `NSKeyedUnarchiver.unarchivedObject(ofClass:from:)` and `unarchivedObject(ofClasses:from:)` with
+/// iOS's answers where corelibs Foundation answers otherwise: an archive whose root object is of
+/// another class is an error (`NSCocoaErrorDomain` 4864, `coderReadCorrupt`) where corelibs traps
+/// (`fatalError`, SIGILL) even though the call throws; bytes that are no keyed archive are 4864
+/// where corelibs answers 3840 (a property list error).
 ///
-/// The app's own calls reach it in both kinds of app build (Sources/CPreferences/cunarchiver.c): a
+/// The app's own calls reach it in both kinds of app build (Sources/CPreferences/interpose.h): a
 /// static build through `--wrap` (Package.swift, `appBuildLinking`), a dynamic one through the
-/// executable's own definition of Foundation's symbol. It reads the archive's root class names and
-/// throws when `T` is not among them, then calls Foundation's function. Objects decoded inside
-/// `init(coder:)` with `decodeObject(of:forKey:)` are not checked: a wrong class there still traps
-/// (docs/device.md lists it).
+/// executable's own definitions of Foundation's symbols. It resolves the archive's root class name
+/// and throws when it is none of the asked classes, then calls Foundation's function. Objects
+/// decoded inside `init(coder:)` with `decodeObject(of:forKey:)` are not checked: a wrong class
+/// there still traps (docs/device.md lists it).
 extension NSKeyedUnarchiver {
     static let unarchivedObjectSymbol =
         "$s10Foundation17NSKeyedUnarchiverC16unarchivedObject7ofClass4fromxSgxm_0A10Essentials4DataVtKAA8NSObjectCRbzAA8NSCodingRzlFZ"
@@ -46,8 +46,37 @@ extension NSKeyedUnarchiver {
         return try _libraryUnarchivedObject(ofClass: cls, from: data)
     }
 
-    /// Throws iOS's error for bytes that are no keyed archive, or whose root object is not of class `cls`.
-    static func checkRoot<T: NSObject>(of data: Data, is cls: T.Type) throws {
+    /// `unarchivedObject(ofClasses:from:)`, which answers the same way (and which the harness's
+    /// declared stores call).
+    @_silgen_name("__real_$s10Foundation17NSKeyedUnarchiverC16unarchivedObject9ofClasses4fromypSgSayyXlXpG_0A10Essentials4DataVtKFZ")
+    static func _foundationUnarchivedObject(ofClasses classes: [AnyClass], from data: Data) throws -> Any?
+
+    @_silgen_name("cunarchiver_classes_original")
+    static func _libraryUnarchivedObject(ofClasses classes: [AnyClass], from data: Data) throws -> Any?
+
+    @_silgen_name("__wrap_$s10Foundation17NSKeyedUnarchiverC16unarchivedObject9ofClasses4fromypSgSayyXlXpG_0A10Essentials4DataVtKFZ")
+    static func _deviceUnarchivedObject(ofClasses classes: [AnyClass], from data: Data) throws -> Any? {
+        try checkRoot(of: data, isOneOf: classes)
+        return try _foundationUnarchivedObject(ofClasses: classes, from: data)
+    }
+
+    @_silgen_name("cunarchiver_classes_entry")
+    static func _deviceEntryUnarchivedObject(ofClasses classes: [AnyClass], from data: Data) throws -> Any? {
+        try checkRoot(of: data, isOneOf: classes)
+        guard cunarchiver_classes_original_resolve() != 0 else {
+            fatalError("NSKeyedUnarchiver.unarchivedObject(ofClasses:from:): Foundation's function is not in this process")
+        }
+        return try _libraryUnarchivedObject(ofClasses: classes, from: data)
+    }
+
+    static func checkRoot<T: NSObject>(of data: Data, is cls: T.Type) throws { try checkRoot(of: data, isOneOf: [cls]) }
+
+    /// Throws iOS's error for bytes that are no keyed archive, or whose root object's class is not
+    /// one of `classes` (or a subclass). The archive's class name resolves as corelibs resolves it
+    /// (`NSKeyedUnarchiver.setClass(_:forClassName:)`'s map first, as a migration maps a renamed
+    /// class), so only a call corelibs would trap on is answered here; a name that resolves to no
+    /// class is left to Foundation, which answers 4864 itself.
+    static func checkRoot(of data: Data, isOneOf classes: [AnyClass]) throws {
         guard let archive = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],
             archive["$top"] != nil, archive["$objects"] != nil
         else {
@@ -55,26 +84,27 @@ extension NSKeyedUnarchiver {
                 .coderReadCorrupt,
                 userInfo: [NSDebugDescriptionErrorKey: "The data isn't in the correct format (no keyed archive)."])
         }
-        if let classes = rootClassNames(archive), !classes.contains(NSStringFromClass(cls)) {
-            throw CocoaError(
-                .coderReadCorrupt,
-                userInfo: [
-                    NSDebugDescriptionErrorKey:
-                        "value for key 'root' was of unexpected class '\(classes.first ?? "?")'. Allowed classes are '{(\(NSStringFromClass(cls)))}'."
-                ])
-        }
+        guard let name = rootClassName(archive),
+            let resolved = NSKeyedUnarchiver.class(forClassName: name) ?? NSClassFromString(name)
+        else { return }
+        guard let object = resolved as? NSObject.Type, !classes.contains(where: { object.isSubclass(of: $0) }) else { return }
+        throw CocoaError(
+            .coderReadCorrupt,
+            userInfo: [
+                NSDebugDescriptionErrorKey:
+                    "value for key 'root' was of unexpected class '\(name)'. Allowed classes are '{(\(classes.map { NSStringFromClass($0) }.joined(separator: ", ")))}'."
+            ])
     }
 
-    /// The root object's class and its superclasses as the archive names them (`$classes`), or nil
-    /// when the archive does not say (Foundation's function then answers).
-    private static func rootClassNames(_ archive: [String: Any]) -> [String]? {
+    /// The root object's class name as the archive codes it (`$classname`, as corelibs reads it),
+    /// or nil when the archive does not say (Foundation's function then answers).
+    private static func rootClassName(_ archive: [String: Any]) -> String? {
         guard let objects = archive["$objects"] as? [Any], let top = archive["$top"] as? [String: Any],
             let root = uid(top["root"]), root < objects.count,
             let rootObject = objects[root] as? [String: Any], let classUID = uid(rootObject["$class"]),
             classUID < objects.count, let classInfo = objects[classUID] as? [String: Any]
         else { return nil }
-        if let classes = classInfo["$classes"] as? [String] { return classes }
-        return (classInfo["$classname"] as? String).map { [$0] }
+        return classInfo["$classname"] as? String ?? (classInfo["$classes"] as? [String])?.first
     }
 
     /// The index a `CF$UID` names. corelibs gives no public accessor: its stored `value` is read by reflection.

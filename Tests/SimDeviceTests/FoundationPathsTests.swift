@@ -134,6 +134,9 @@ import TestSupport
         #expect(report["wrongClass"] as? String == "NSCocoaErrorDomain 4864")
         #expect(report["notArchive"] as? String == "NSCocoaErrorDomain 4864")
         #expect(report["rightClass"] as? Int == 1)
+        #expect(report["wrongClasses"] as? String == "NSCocoaErrorDomain 4864")
+        // A class name mapped with NSKeyedUnarchiver.setClass(_:forClassName:) resolves as corelibs resolves it.
+        #expect(report["renamedClass"] as? Int == 2)
         // NSFileReadInapplicableStringEncodingError, where corelibs answers 259; the right encoding reads.
         #expect(report["nonUTF8Path"] as? String == "NSCocoaErrorDomain 261")
         #expect(report["nonUTF8URL"] as? String == "NSCocoaErrorDomain 261")

@@ -30,6 +30,7 @@ int cpreferences_wrapped(void);
 /// Find Foundation's functions in a dynamically linked executable, for the jumps of the same name
 /// (cunarchiver.c, cstringreading.c, interpose.h); 1 when found.
 int cunarchiver_original_resolve(void);
+int cunarchiver_classes_original_resolve(void);
 int cstringreading_file_original_resolve(void);
 int cstringreading_url_original_resolve(void);
 
