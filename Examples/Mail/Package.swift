@@ -22,5 +22,7 @@ let package = Package(
         .executableTarget(name: "Mail2RemoveFirst", dependencies: ["MailAutomation"]),
         // Known-bad: 3.0 rewriting the settings plist in place (a Data.write without .atomic).
         .executableTarget(name: "Mail3SettingsInPlace", dependencies: ["MailAutomation"]),
+        // Known-bad: 3.0 opening the inbox before the migration runs.
+        .executableTarget(name: "Mail3ReadsFirst", dependencies: ["MailAutomation"]),
     ]
 )

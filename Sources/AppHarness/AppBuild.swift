@@ -20,10 +20,25 @@ public protocol AppBuild: Sendable {
     func cleanup(_ launch: HarnessLaunch) async
     /// No automation argument: the app's own launch sequence.
     func launch(_ launch: HarnessLaunch) async
+    /// The app's own startup read: the read its first screen does to decide whether the user is
+    /// signed in, and with which secrets (the app's function, unchanged: its queries, its files).
+    ///
+    /// The harness calls it once in every launch, after the mode's hook (in a plain launch, after
+    /// the app's launch sequence, as a first screen appears after `didFinishLaunching` returns),
+    /// unless the hook reported what its first screen read itself (``HarnessLaunch/reportStartup(_:)``:
+    /// an app whose first screen reads before its migration runs). What it returns is the status
+    /// file's `startup`, which the gate's `stays-signed-in` judges, and it is the default
+    /// ``verify(_:)``. Nil (the default) registers none: preflight says so, and the default verify
+    /// then reads the declared stores generically.
+    func startupRead(_ launch: HarnessLaunch) async -> [SecretRead]?
 }
 
 extension AppBuild {
-    /// Runs the hook that `launch.mode` selects.
+    /// Registers no startup read.
+    public func startupRead(_ launch: HarnessLaunch) async -> [SecretRead]? { nil }
+
+    /// Runs the hook that `launch.mode` selects, then the app's startup read (unless the hook
+    /// reported one).
     public func run(_ launch: HarnessLaunch) async {
         switch launch.mode {
         case .seed: await seed(launch)
@@ -32,5 +47,6 @@ extension AppBuild {
         case .cleanup: await cleanup(launch)
         case .launch: await self.launch(launch)
         }
+        if !launch.reportedStartup, let reads = await startupRead(launch) { launch.reportStartup(reads) }
     }
 }

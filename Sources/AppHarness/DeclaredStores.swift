@@ -44,16 +44,8 @@ public struct DeclaredStores: Sendable {
     public func verify() {
         for item in declaration.secrets {
             let (operation, status, value) = read(item.store)
-            let result: ItemResult =
-                switch status {
-                // An item or file that was read (status 0) but holds no text is there with other bytes:
-                // a mismatch, never "missing" (the contract pairs a keychain "missing" with -25300).
-                case 0 where value == nil: [.keychain, .file].contains(item.store.location) ? .mismatch : .missing
-                case 0: value == launch.secrets[item.label] ? .found : .mismatch
-                case errSecItemNotFound, ENOENT: .missing
-                case errSecInteractionNotAllowed, EPERM: .locked
-                default: .failed
-                }
+            let expected = Data(launch.secrets[item.label].utf8)
+            let result = ItemResult.ofRead(status: status, value: value.map { Data($0.utf8) }, expected: expected, at: item.store.location)
             launch.record(item.label, item.store.location, operation, status, result)
         }
     }
@@ -251,8 +243,16 @@ extension AppBuild {
         let stores = DeclaredStores(launch)
         stores.seed(malformed: Set(stores.declaration.secretLabels.filter(launch.malforms)))
     }
-    /// Reads the declared secrets back (``DeclaredStores/verify()``).
-    public func verify(_ launch: HarnessLaunch) async { DeclaredStores(launch).verify() }
+    /// Reads the secrets back as the app reads them: its startup read when it registers one (each
+    /// read recorded against the case's value), else the declared stores (``DeclaredStores/verify()``).
+    public func verify(_ launch: HarnessLaunch) async {
+        guard let reads = await startupRead(launch) else { return DeclaredStores(launch).verify() }
+        let secrets = launch.secrets
+        for read in reads {
+            launch.record(read.label, read.location, read.operation, read.status, read.result(expected: Data(secrets[read.label].utf8)))
+        }
+        launch.reportStartup(reads)
+    }
     /// Removes the declared secrets exactly (``DeclaredStores/cleanup()``).
     public func cleanup(_ launch: HarnessLaunch) async { DeclaredStores(launch).cleanup() }
 }

@@ -97,6 +97,22 @@ public final class HarnessLaunch: LaunchJournal, @unchecked Sendable {
     /// Sets the legacy stores as the launch left them.
     public func setLegacy(_ legacy: LegacyState?) { lock.withLock { status.legacy = legacy } }
 
+    /// Records what the app's first screen read (its startup read) as the status file's `startup`:
+    /// each read's word against the case's value, never the value. A launch reports it once; the
+    /// harness calls ``AppBuild/startupRead(_:)`` after the hook when the hook did not.
+    public func reportStartup(_ reads: [SecretRead]) {
+        let secrets = self.secrets
+        let checks = reads.map {
+            ItemCheck(
+                name: $0.label, location: $0.location, operation: $0.operation, status: $0.status,
+                runtime: runtime, result: $0.result(expected: Data(secrets[$0.label].utf8)))
+        }
+        lock.withLock { status.startup = checks }
+    }
+
+    /// Whether this launch has reported its startup read.
+    public var reportedStartup: Bool { lock.withLock { status.startup != nil } }
+
     /// The status collected so far.
     public var currentStatus: LaunchStatus { lock.withLock { status } }
 }

@@ -35,11 +35,16 @@ public struct LaunchStatus: Codable, Hashable, Sendable {
     public var legacy: LegacyState?
     /// Failed store operations that are not about a single item.
     public var errors: [ItemCheck]
+    /// The app's own startup read in this launch: for each secret its first screen reads, what it
+    /// got (`found`, `missing`, `mismatch`, `locked`, `failed`) with the status of the read, sorted
+    /// by name. What the user would see: signed in with the `found` ones. Nil (and absent from the
+    /// file) when the build registers no startup read.
+    public var startup: [ItemCheck]?
 
     public init(
         build: String, mode: LaunchMode, caseID: String, runtime: String, schemaVersion: Int? = nil,
         migration: MigrationOutcome? = nil, sweep: SweepResult? = nil, items: [ItemCheck] = [],
-        legacy: LegacyState? = nil, errors: [ItemCheck] = []
+        legacy: LegacyState? = nil, errors: [ItemCheck] = [], startup: [ItemCheck]? = nil
     ) {
         formatVersion = Self.currentFormat
         self.build = build
@@ -52,6 +57,7 @@ public struct LaunchStatus: Codable, Hashable, Sendable {
         self.items = items
         self.legacy = legacy
         self.errors = errors
+        self.startup = startup
     }
 
     /// The file's bytes: sorted keys, sorted items, a final newline.
@@ -63,6 +69,9 @@ public struct LaunchStatus: Codable, Hashable, Sendable {
             )
         }
         copy.errors.sort {
+            ($0.name, $0.location.rawValue, $0.operation) < ($1.name, $1.location.rawValue, $1.operation)
+        }
+        copy.startup?.sort {
             ($0.name, $0.location.rawValue, $0.operation) < ($1.name, $1.location.rawValue, $1.operation)
         }
         let encoder = JSONEncoder()
@@ -81,6 +90,12 @@ public struct LaunchStatus: Codable, Hashable, Sendable {
         let version = try JSONDecoder().decode(Version.self, from: data).formatVersion
         guard version == currentFormat else { throw ContractError.unsupportedVersion(version, supported: currentFormat) }
         return try JSONDecoder().decode(LaunchStatus.self, from: data)
+    }
+
+    /// The labels the startup read found: the secrets the user is signed in with after this
+    /// launch. Nil when the build registers no startup read.
+    public var signedInWith: Set<String>? {
+        startup.map { Set($0.filter { $0.result == .found }.map(\.name)) }
     }
 }
 

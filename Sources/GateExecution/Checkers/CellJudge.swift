@@ -58,6 +58,7 @@ enum CellJudge {
     static func checker(for condition: GateCondition) -> (any CellChecker.Type)? {
         switch condition {
         case .readsOldData: ReadsOldData.self
+        case .staysSignedIn: StaysSignedIn.self
         case .idempotent: Idempotent.self
         case .malformedKeepsOld: MalformedKeepsOld.self
         case .crashSafe: CrashSafe.self

@@ -2,6 +2,7 @@
 /// (docs/architecture.md, "Scenarios and gate conditions"): reports, mutant manifests and CI scripts name them.
 public enum GateCondition: String, CaseIterable, Codable, Sendable, Comparable, CustomStringConvertible {
     case readsOldData = "reads-old-data"
+    case staysSignedIn = "stays-signed-in"
     case idempotent = "idempotent"
     case malformedKeepsOld = "malformed-keeps-old"
     case crashSafe = "crash-safe"
@@ -23,6 +24,7 @@ public enum GateCondition: String, CaseIterable, Codable, Sendable, Comparable, 
     public var summary: String {
         switch self {
         case .readsOldData: "the new build reads every item the old build left"
+        case .staysSignedIn: "every launch of the new build signs in with each secret the old build's startup read found"
         case .idempotent: "a second launch changes nothing"
         case .malformedKeepsOld: "malformed legacy data stays in place and yields an error code"
         case .crashSafe: "a crash or failed write at any point loses no secret"

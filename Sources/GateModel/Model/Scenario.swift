@@ -50,8 +50,21 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
             case .artefactWindow: [.artefactWindow]
             case .lockedReads: [.keepsAvailability]
             }
-        guard changesStateAfterUpgrade else { return own }
-        return own + [.readsOldData, .idempotent].filter { !own.contains($0) }
+        let signedIn: [GateCondition] = judgesSignIn ? [.staysSignedIn] : []
+        guard changesStateAfterUpgrade else { return own + signedIn }
+        return own + [.readsOldData, .idempotent].filter { !own.contains($0) } + signedIn
+    }
+
+    /// Whether the scenario judges stays-signed-in: its launches of the new build after the
+    /// upgrade are ones the user makes on a device that kept the old release's data (the upgrade's
+    /// own launches, relaunches, a neighbour app's, days later, verifies in each lock state). Not the
+    /// scenarios that take data away on purpose (reinstall, marker-without-data, cleanup), that seed it
+    /// malformed, that seed nothing of their own, or that launch nothing.
+    public var judgesSignIn: Bool {
+        switch self {
+        case .upgrade, .skipVersion, .relaunch, .isolation, .artefactWindow, .lockedReads: true
+        default: false
+        }
     }
 
     /// Whether the scenario changes the device after the upgrade (relaunches, removes data, moves

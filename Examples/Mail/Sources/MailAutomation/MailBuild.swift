@@ -6,7 +6,8 @@ import Foundation  // EIO
 /// What the harness runs: the app's own functions. The 1.0 seed is 1.0's account screen Save; a
 /// later release seeds where its build.json says (AppHarness's default) and leaves the install
 /// marker and schema its own launch leaves. A launch is the app's launch sequence, its steps
-/// reported in the status file. Verify and cleanup come from build.json (the defaults).
+/// reported in the status file. The startup read is the inbox's account check, which is also the verify (AppHarness's default);
+/// cleanup comes from build.json (the default).
 public struct MailBuild: AppBuild {
     public let buildID: String
     public let app: MailLaunch
@@ -37,11 +38,21 @@ public struct MailBuild: AppBuild {
     public func launch(_ launch: HarnessLaunch) async {
         let environment = launch.environment
         let available = await environment.protectedData.waitUntilAvailable(timeout: environment.protectedDataTimeout)
-        let (state, steps) = app.run(protectedDataAvailable: available)
+        let (state, steps, firstScreen) = app.launch(protectedDataAvailable: available)
         for step in steps {
             let result: ItemResult = step.outcome == .moved ? .written : (step.outcome == .kept ? .kept : .failed)
             launch.record(step.label, step.store == "keychain" ? .keychain : .file, step.operation, step.status, result)
         }
         launch.setMigration(MigrationOutcome(state: MigrationState(rawValue: state.rawValue) ?? .failed))
+        if let firstScreen { launch.reportStartup(firstScreen.map(Self.read)) }
+    }
+
+    /// The app's startup read: the inbox's account check (also the verify).
+    public func startupRead(_ launch: HarnessLaunch) async -> [SecretRead]? { app.accountCheck().map(Self.read) }
+
+    static func read(_ read: MailLaunch.Read) -> SecretRead {
+        SecretRead(
+            read.label, from: read.store == "keychain" ? .keychain : .file, operation: read.operation, status: read.status,
+            value: read.password.map { Data($0.utf8) })
     }
 }

@@ -29,16 +29,62 @@ public struct MailLaunch: Sendable {
     /// SMTP password, and in place (`Data.write` without `.atomic`).
     public var rewriteSettingsInPlace = false
 
-    public init(release: Int, removeArchiveFirst: Bool = false, rewriteSettingsInPlace: Bool = false) {
+    /// Known-bad 3.0 beta: the inbox opens with the account the keychain holds before the launch
+    /// moves anything into it (the migration runs after the first screen).
+    public var readBeforeMigrating = false
+
+    public init(
+        release: Int, removeArchiveFirst: Bool = false, rewriteSettingsInPlace: Bool = false, readBeforeMigrating: Bool = false
+    ) {
         self.release = release
         self.removeArchiveFirst = removeArchiveFirst
         self.rewriteSettingsInPlace = rewriteSettingsInPlace
+        self.readBeforeMigrating = readBeforeMigrating
+    }
+
+    /// One password as the inbox's account check read it.
+    public struct Read: Sendable {
+        public var label: String, store: String, operation: String, status: Int32, password: String?
+    }
+
+    /// What the inbox reads at launch to sign in: each password from where this release keeps it
+    /// (2.0 and later: the keychain; 1.0: its files).
+    public func accountCheck() -> [Read] {
+        [("imapPassword", Self.imapAccount), ("smtpPassword", Self.smtpAccount)].map { label, account in
+            guard release >= 2 else {
+                return legacyRead(label) ?? Read(label: label, store: "file", operation: "read", status: ENOENT, password: nil)
+            }
+            let (status, password) = CredentialStore.read(account: account)
+            return Read(label: label, store: "keychain", operation: "SecItemCopyMatching", status: status, password: password)
+        }
+    }
+
+    private func legacyRead(_ label: String) -> Read? {
+        if label == "imapPassword" {
+            guard FileManager.default.fileExists(atPath: LegacyStores.archiveURL.path) else { return nil }
+            let (password, problem) = LegacyStores.loadAccount()
+            return Read(label: label, store: "file", operation: "unarchivedObject", status: problem == nil ? 0 : errSecDecode, password: password)
+        }
+        guard FileManager.default.fileExists(atPath: LegacyStores.settingsURL.path) else { return nil }
+        let (settings, problem) = LegacyStores.loadSettings()
+        return Read(
+            label: label, store: "file", operation: "propertyList", status: problem == nil ? 0 : errSecDecode,
+            password: settings?["smtpPassword"] as? String)
     }
 
     private var defaults: UserDefaults { .standard }
 
     /// `protectedDataAvailable`: `UIApplication.shared.isProtectedDataAvailable`, after waiting for
     /// `protectedDataDidBecomeAvailableNotification`. Before it, nothing is read or removed.
+    /// `firstScreen` is what the inbox read when it appeared: after the migration, or, in the
+    /// known-bad 3.0 beta, before it (nil: the inbox appears after this function returns).
+    public func launch(protectedDataAvailable: Bool) -> (state: State, steps: [Step], firstScreen: [Read]?) {
+        let firstScreen = readBeforeMigrating ? accountCheck() : nil
+        let (state, steps) = run(protectedDataAvailable: protectedDataAvailable)
+        return (state, steps, firstScreen)
+    }
+
+    /// The migration part of the launch sequence.
     public func run(protectedDataAvailable: Bool) -> (state: State, steps: [Step]) {
         guard release >= 2 else { return (.upToDate, []) }
         guard protectedDataAvailable else { return (.deferred, []) }

@@ -1,0 +1,91 @@
+import GateModel
+import SimRuntime
+
+/// stays-signed-in: after an upgrade, every launch of the new build finds, in its own startup read
+/// (the status file's `startup`: what the app's first screen read), each secret that the old
+/// build's startup read found. This is what the user sees: a migration can leave every item where
+/// it belongs and still show the user signed out on the first launch, because the app reads
+/// before it migrates, or reads with a query that no longer matches.
+///
+/// - The old build's read is its seed launch's `startup` (the device as the old release left it,
+///   unlocked). A build that registers no startup read stands for one that found every secret its
+///   seed reported written.
+/// - Every launch of the new build in the cell is judged: the first launch after the upgrade,
+///   relaunches, verifies (also while locked and before first unlock), a launch days later; up
+///   to the test's own cleanup launch (isolation's), after which signed out is right.
+/// - A read that answered `locked` in a launch that ran locked is not required: the secret's
+///   place was not readable in that lock state (whether the new build narrowed it is
+///   keeps-availability's question). A `missing` there is the empty read a locked device gives
+///   an app that trusts it.
+/// - A new build that registers no startup read is not judged (a PASS that says so; preflight
+///   names it). A launch that ended without a status file is the other conditions' finding.
+enum StaysSignedIn: CellChecker {
+    static let condition = GateCondition.staysSignedIn
+
+    static func check(_ evidence: CellEvidence) -> [GateFinding] {
+        let newBuild = evidence.newBuild
+        // Until the test's own cleanup removes the case's items (isolation's): after it, signed out is right.
+        let launches = evidence.launches.prefix { !($0.build == newBuild && $0.mode == .cleanup) }
+        let judged = launches.filter { $0.build == newBuild && $0.status != nil }
+        guard !judged.isEmpty else {
+            return [evidence.finding(condition, .unknown, "no launch of \(newBuild) left a status file")]
+        }
+        guard judged.contains(where: { $0.status?.startup != nil }) else {
+            return [evidence.finding(condition, .pass, "not judged: \(newBuild) registers no startup read")]
+        }
+        guard let (baseline, source) = baseline(evidence) else {
+            return [evidence.finding(condition, .unknown, "the old build's seed launch left no status file")]
+        }
+        guard !baseline.isEmpty else {
+            return [evidence.finding(condition, .pass, "nothing to keep: the old build's startup read found no secret")]
+        }
+        var findings: [GateFinding] = []
+        for (position, launch) in judged.enumerated() {
+            let state = evidence.lockStates[launch.index] ?? .unlocked
+            let name = describe(launch, position: position, state: state)
+            guard let startup = launch.status?.startup else {
+                findings.append(evidence.finding(condition, .fail, item: launch.stem, "\(name) reported no startup read"))
+                continue
+            }
+            for label in baseline.sorted() {
+                let read = startup.first { $0.name == label }
+                switch read?.result {
+                case .found: continue
+                case .locked where state != .unlocked: continue
+                default:
+                    let got = read.map { "read it \($0.result.rawValue) (\($0.status))" } ?? "did not read it"
+                    findings.append(
+                        evidence.finding(
+                            condition, .fail, item: label, operation: read?.operation, status: read?.status,
+                            "\(name) \(got); \(source) found it"))
+                }
+            }
+        }
+        if !findings.isEmpty { return findings }
+        return [
+            evidence.finding(
+                condition, .pass,
+                "\(judged.count) launch(es) of \(newBuild) read \(baseline.sorted().joined(separator: ", ")) as \(source) did")
+        ]
+    }
+
+    /// The labels the old build's startup read found, and how to name that read in a finding.
+    static func baseline(_ evidence: CellEvidence) -> (Set<String>, String)? {
+        guard let seed = evidence.launches.first(where: { $0.mode == .seed }), let status = seed.status else { return nil }
+        if let found = status.signedInWith { return (found, "\(seed.build)'s startup read at its seed") }
+        return (Set(evidence.seeded), "\(seed.build) (no startup read registered: what its seed wrote)")
+    }
+
+    /// `the first launch of v3 after the upgrade (04-v3-launch, before first unlock)`.
+    static func describe(_ launch: LaunchRecord, position: Int, state: LockState) -> String {
+        let ordinal = ["first", "second", "third", "fourth", "fifth"]
+        let which = position < ordinal.count ? "the \(ordinal[position]) launch" : "launch \(position + 1)"
+        let lock =
+            switch state {
+            case .unlocked: ""
+            case .locked: ", locked"
+            case .beforeFirstUnlock: ", before first unlock"
+            }
+        return "\(which) of \(launch.build) after the upgrade (\(launch.stem)\(lock))"
+    }
+}
