@@ -24,5 +24,7 @@ let package = Package(
         .executableTarget(name: "Mail3SettingsInPlace", dependencies: ["MailAutomation"]),
         // Known-bad: 3.0 opening the inbox before the migration runs.
         .executableTarget(name: "Mail3ReadsFirst", dependencies: ["MailAutomation"]),
+        // Known-bad: 3.0's inbox reading with kSecAttrAccessible in its query.
+        .executableTarget(name: "Mail3AccessibleInQuery", dependencies: ["MailAutomation"]),
     ]
 )

@@ -16,13 +16,16 @@ enum BuildPreflight {
     /// Launches every build of `builds` once; throws for the first that is not an app build. A
     /// build whose executable (the same file, unchanged) already passed on this runtime in this
     /// process is not launched again: `mutants` runs dozens of gates over the same released builds.
+    /// - Returns: the ids of the builds whose launch reported no startup read (they register no
+    ///   ``AppHarness/AppBuild/startupRead(_:)``), sorted: the caller says so in one line.
     /// - Throws: ``GateError/malformed(path:reason:)`` naming the build, the status file and the field.
-    static func check(_ builds: [Build], runtime: RuntimeVersion, timeout: Double) throws {
+    @discardableResult
+    static func check(_ builds: [Build], runtime: RuntimeVersion, timeout: Double) throws -> [String] {
         // Each build's key is taken once, before its launch: a build whose executable changes
         // during the check is not recorded as passed in its new state.
-        let unchecked = builds.sorted(by: { $0.manifest.id < $1.manifest.id }).map { ($0, Passed($0, runtime: runtime)) }
-            .filter { !passed.contains($0.1) }
-        guard !unchecked.isEmpty else { return }
+        let keyed = builds.sorted(by: { $0.manifest.id < $1.manifest.id }).map { ($0, Passed($0, runtime: runtime)) }
+        let unchecked = keyed.filter { passed.readsAtStartup($0.1) == nil }
+        guard !unchecked.isEmpty else { return withoutStartupRead(keyed) }
         // On the temporary folder, not the devices' memory file system: the products' file system
         // as a rule, so that its few installs hard-link the executables instead of copying them.
         let root = NSTemporaryDirectory() + TemporaryDevices.prefix + "\(getpid())-preflight-\(UUID().uuidString)"
@@ -31,9 +34,14 @@ enum BuildPreflight {
         let devices = DeviceSet(root: root)
         // Side by side, each on its own device; the error thrown is the first build's in id order.
         _ = try Slots.map(unchecked) { build, key throws(any Error) in
-            try check(build, devices: devices, runtime: runtime, timeout: timeout)
-            passed.insert(key)
+            let readsAtStartup = try check(build, devices: devices, runtime: runtime, timeout: timeout)
+            passed.insert(key, readsAtStartup: readsAtStartup)
         }
+        return withoutStartupRead(keyed)
+    }
+
+    private static func withoutStartupRead(_ keyed: [(Build, Passed)]) -> [String] {
+        keyed.filter { passed.readsAtStartup($0.1) == false }.map(\.0.manifest.id)
     }
 
     /// A build that passed: its manifest's folder, its executable's path and state, the runtime.
@@ -50,14 +58,17 @@ enum BuildPreflight {
 
     private static let passed = PassedBuilds()
 
+    /// The builds that passed, each with whether its launch reported a startup read.
     private final class PassedBuilds: @unchecked Sendable {
         private let lock = NSLock()
-        private var builds: Set<Passed> = []
-        func contains(_ build: Passed) -> Bool { lock.withLock { builds.contains(build) } }
-        func insert(_ build: Passed) { _ = lock.withLock { builds.insert(build) } }
+        private var builds: [Passed: Bool] = [:]
+        /// Nil when the build has not passed.
+        func readsAtStartup(_ build: Passed) -> Bool? { lock.withLock { builds[build] } }
+        func insert(_ build: Passed, readsAtStartup: Bool) { lock.withLock { builds[build] = readsAtStartup } }
     }
 
-    private static func check(_ build: Build, devices: DeviceSet, runtime: RuntimeVersion, timeout: Double) throws {
+    /// Whether the build's status file has a startup read.
+    private static func check(_ build: Build, devices: DeviceSet, runtime: RuntimeVersion, timeout: Double) throws -> Bool {
         let session = try devices.create(name: "preflight-\(build.manifest.id)", runtime: runtime).acquire()
         defer {
             try? session.delete()
@@ -76,7 +87,7 @@ enum BuildPreflight {
                     + "it is not an app build (an app build links AppHarness and runs Harness.main)")
         }
         do {
-            _ = try LaunchStatus.decode(data)
+            return try LaunchStatus.decode(data).startup != nil
         } catch {
             throw GateError.malformed(
                 path: build.folder + "/build.json",

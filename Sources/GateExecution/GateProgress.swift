@@ -23,7 +23,6 @@ package final class GateProgress: @unchecked Sendable {
         self.write = write
     }
 
-
     /// Nothing printed (in-process runs such as `mutants`' inner gates).
     static let silent = GateProgress(style: .quiet) { _ in }
 
@@ -40,6 +39,16 @@ package final class GateProgress: @unchecked Sendable {
             + "\(jobs) job\(jobs == 1 ? "" : "s"), case id \(inputs.caseID), \(inputs.runtimeText)"
         if let shard = inputs.shard { line += ", shard \(shard)" }
         write(line + "\n")
+    }
+
+    /// Preflight found builds that register no startup read: one line, before the first cell.
+    /// `gate: v1, v2 register no startup read (AppBuild.startupRead): ...`.
+    func noStartupRead(_ builds: [String]) {
+        guard style != .quiet else { return }
+        let verb = builds.count == 1 ? "registers" : "register"
+        write(
+            "gate: \(builds.joined(separator: ", ")) \(verb) no startup read (AppBuild.startupRead): stays-signed-in is not judged "
+                + "where \(builds.count == 1 ? "it is" : "one is") the new build, and the default verify reads the declared stores, not as the app reads\n")
     }
 
     /// One cell finished with `verdict` after `seconds`.

@@ -24,7 +24,8 @@ struct GateRun {
     /// Runs the plan and returns the report (also written to `outFolder`).
     package func execute(builds: [String: Build]) throws -> GateReport {
         try TemporaryDevices.checkScratch()
-        try BuildPreflight.check(Array(builds.values), runtime: inputs.runtime, timeout: timeout)
+        let unread = try BuildPreflight.check(Array(builds.values), runtime: inputs.runtime, timeout: timeout)
+        if !unread.isEmpty { progress.noStartupRead(unread) }
         try GateArtifacts.begin(inputs: inputs, plan: plan, at: outFolder, force: force)
         // Whatever stops the run before its verdict is written, the folder reads as unfinished.
         var completed = false

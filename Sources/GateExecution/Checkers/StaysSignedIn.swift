@@ -23,6 +23,7 @@ enum StaysSignedIn: CellChecker {
     static let condition = GateCondition.staysSignedIn
 
     static func check(_ evidence: CellEvidence) -> [GateFinding] {
+        if let unseeded = evidence.nothingSeeded(condition) { return [unseeded] }
         let newBuild = evidence.newBuild
         // Until the test's own cleanup removes the case's items (isolation's): after it, signed out is right.
         let launches = evidence.launches.prefix { !($0.build == newBuild && $0.mode == .cleanup) }

@@ -10,7 +10,7 @@ import Testing
     func ids() {
         #expect(
             GateCondition.allCases.map(\.rawValue) == [
-                "reads-old-data", "idempotent", "malformed-keeps-old", "crash-safe", "locked-launch-safe", "reinstall-sweeps",
+                "reads-old-data", "stays-signed-in", "idempotent", "malformed-keeps-old", "crash-safe", "locked-launch-safe", "reinstall-sweeps",
                 "no-false-pass", "entitlements-compatible", "isolation", "cleanup-exact", "artefact-window",
                 "keeps-availability", "honest-status", "no-secret-in-artifacts",
             ])
@@ -27,15 +27,16 @@ import Testing
         "each scenario checks the conditions of docs/architecture.md's table",
         arguments: [
             (Scenario.freshInstall, [GateCondition.idempotent, .noSecretInArtifacts]),
-            (.upgrade, [.readsOldData]), (.skipVersion, [.readsOldData]), (.relaunch, [.idempotent, .readsOldData]),
+            (.upgrade, [.readsOldData, .staysSignedIn]), (.skipVersion, [.readsOldData, .staysSignedIn]),
+            (.relaunch, [.idempotent, .readsOldData, .staysSignedIn]),
             (.malformed, [.malformedKeepsOld]), (.writeFailure, [.crashSafe, .readsOldData]), (.crashPoints, [.crashSafe]),
             (.prewarm, [.lockedLaunchSafe]), (.lockedBackground, [.lockedLaunchSafe]),
             (.reinstall, [.reinstallSweeps, .readsOldData, .idempotent]),
             (.markerWithoutData, [.readsOldData, .idempotent]), (.staleLeftovers, [.noFalsePass]),
-            (.entitlements, [.entitlementsCompatible]), (.isolation, [.isolation, .readsOldData, .idempotent]),
+            (.entitlements, [.entitlementsCompatible]), (.isolation, [.isolation, .readsOldData, .idempotent, .staysSignedIn]),
             (.cleanup, [.cleanupExact, .readsOldData, .idempotent]),
-            (.artefactWindow, [.artefactWindow, .readsOldData, .idempotent]),
-            (.lockedReads, [.keepsAvailability]),
+            (.artefactWindow, [.artefactWindow, .readsOldData, .idempotent, .staysSignedIn]),
+            (.lockedReads, [.keepsAvailability, .staysSignedIn]),
         ])
     func scenarioChecks(scenario: Scenario, conditions: [GateCondition]) {
         #expect(scenario.checks == conditions)

@@ -136,7 +136,7 @@ import Testing
             Scenario.allCases.filter(\.changesStateAfterUpgrade) == [
                 .relaunch, .reinstall, .markerWithoutData, .isolation, .cleanup, .artefactWindow,
             ])
-        #expect(Scenario.upgrade.checks == [.readsOldData] && Scenario.malformed.checks == [.malformedKeepsOld])
+        #expect(Scenario.upgrade.checks == [.readsOldData, .staysSignedIn] && Scenario.malformed.checks == [.malformedKeepsOld])
     }
 
     @Test("a single run refuses a scenario that does not fit its path")

@@ -17,11 +17,14 @@ public enum CredentialStore {
         return SecItemUpdate(key as CFDictionary, [kSecValueData: Data(secret.utf8)] as CFDictionary)
     }
 
-    public static func read(account: String) -> (OSStatus, String?) {
-        let query: [CFString: Any] = [
+    /// `accessible`: a protection class the query also names (the known-bad 3.0 beta's inbox adds
+    /// `kSecAttrAccessibleWhenUnlocked`, which matches no item saved after first unlock).
+    public static func read(account: String, accessible: CFString? = nil) -> (OSStatus, String?) {
+        var query: [CFString: Any] = [
             kSecClass: kSecClassGenericPassword, kSecAttrService: service, kSecAttrAccount: account,
             kSecReturnData: true, kSecMatchLimit: kSecMatchLimitOne,
         ]
+        if let accessible { query[kSecAttrAccessible] = accessible }
         var found: CFTypeRef?
         let status = SecItemCopyMatching(query as CFDictionary, &found)
         return (status, (found as? Data).map { String(decoding: $0, as: UTF8.self) })

@@ -33,13 +33,19 @@ public struct MailLaunch: Sendable {
     /// moves anything into it (the migration runs after the first screen).
     public var readBeforeMigrating = false
 
+    /// Known-bad 3.0 beta: the inbox's account check adds `kSecAttrAccessibleWhenUnlocked` to its
+    /// query, so it finds none of the passwords saved `AfterFirstUnlock`.
+    public var accessibleInQuery = false
+
     public init(
-        release: Int, removeArchiveFirst: Bool = false, rewriteSettingsInPlace: Bool = false, readBeforeMigrating: Bool = false
+        release: Int, removeArchiveFirst: Bool = false, rewriteSettingsInPlace: Bool = false, readBeforeMigrating: Bool = false,
+        accessibleInQuery: Bool = false
     ) {
         self.release = release
         self.removeArchiveFirst = removeArchiveFirst
         self.rewriteSettingsInPlace = rewriteSettingsInPlace
         self.readBeforeMigrating = readBeforeMigrating
+        self.accessibleInQuery = accessibleInQuery
     }
 
     /// One password as the inbox's account check read it.
@@ -54,7 +60,8 @@ public struct MailLaunch: Sendable {
             guard release >= 2 else {
                 return legacyRead(label) ?? Read(label: label, store: "file", operation: "read", status: ENOENT, password: nil)
             }
-            let (status, password) = CredentialStore.read(account: account)
+            let (status, password) = CredentialStore.read(
+                account: account, accessible: accessibleInQuery ? kSecAttrAccessibleWhenUnlocked : nil)
             return Read(label: label, store: "keychain", operation: "SecItemCopyMatching", status: status, password: password)
         }
     }
