@@ -40,9 +40,11 @@ enum StaysSignedIn: CellChecker {
         guard !baseline.isEmpty else {
             return [evidence.finding(condition, .pass, "nothing to keep: the old build's startup read found no secret")]
         }
+        // Of the scenarios judged here, only locked-reads launches while locked (its facts say which).
+        let lockStates = evidence.lockedReads?.lockStates ?? [:]
         var findings: [GateFinding] = []
         for (position, launch) in judged.enumerated() {
-            let state = evidence.lockStates[launch.index] ?? .unlocked
+            let state = lockStates[launch.index] ?? .unlocked
             let name = describe(launch, position: position, state: state)
             guard let startup = launch.status?.startup else {
                 findings.append(evidence.finding(condition, .fail, item: launch.stem, "\(name) reported no startup read"))

@@ -17,17 +17,19 @@ struct StaysSignedInTests {
                 name: name, location: .keychain, operation: "SecItemCopyMatching", status: status, runtime: "iOS 17.5", result: result)
         }
         return LaunchRecord(
-            index: index, build: build, mode: mode, termination: .exited(0), endedAtCrashPoint: false,
+            index: index, build: build, mode: mode, caseID: "c", runtime: .current, termination: .exited(0),
+            endedAtCrashPoint: false,
             status: LaunchStatus(
                 build: build, mode: mode, caseID: "c", runtime: "iOS 17.5", items: written.map { check($0, .written) },
                 startup: startup.map { $0.map { check($0.0, $0.1) } }),
-            statusProblem: nil, duration: 0, mutations: [])
+            duration: 0, mutations: [], deviceDirectory: "")
     }
 
-    /// An upgrade cell: v1 seeds (its startup read `old`), then v2's launch and verify read `first` and `verify`.
+    /// An upgrade cell (locked-reads when a launch runs locked): v1 seeds (its startup read `old`), then v2's launch and verify read `first` and `verify`.
     private func cell(old: [Read]?, first: [Read]?, verify: [Read]?, lockStates: [Int: LockState] = [:]) -> CellEvidence {
         var evidence = CellEvidence(
-            unit: PlanUnit(path: BuildPair(old: "v1", new: "v2"), scenario: .upgrade), runtime: .current, caseID: "c")
+            unit: PlanUnit(path: BuildPair(old: "v1", new: "v2"), scenario: lockStates.isEmpty ? .upgrade : .lockedReads),
+            runtime: .current, caseID: "c")
         evidence.declarations = .sample
         evidence.seeded = ["authToken", "refreshToken"]
         evidence.launches = [
@@ -35,7 +37,11 @@ struct StaysSignedInTests {
             launch(2, "v2", .launch, startup: first),
             launch(3, "v2", .verify, startup: verify),
         ]
-        evidence.lockStates = lockStates
+        if !lockStates.isEmpty {
+            var facts = LockedReadsFacts(availability: [])
+            facts.lockStates = lockStates
+            evidence.facts = .lockedReads(facts)
+        }
         return evidence
     }
 
