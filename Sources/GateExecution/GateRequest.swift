@@ -16,6 +16,9 @@ public struct GateRequest: Sendable {
     /// Upgrade routes instead of the default ones (`--routes`), each closed under its prefixes; their
     /// builds must be ``builds``.
     public var routes: [BuildPair]?
+    /// The release under test (`--release`; default nil: the newest of ``builds``): only the paths
+    /// that end at it decide the verdict; the others are shipped history, reported.
+    public var release: String?
     /// The scenarios (`--scenarios`; default: all, exploration included).
     public var scenarios: [Scenario]
     /// One deterministic slice of the cells (`--shard`).
@@ -76,6 +79,10 @@ public struct GateRequest: Sendable {
         // The command line has checked these; a Swift caller gets the same one-line errors.
         try RequestLimits.check(caseID: caseID, jobs: jobs, timeout: timeout)
         for id in builds { try BuildPair.validate(buildID: id) }
+        if let release, !builds.contains(release) {
+            throw GateError.invalidValue(
+                field: .release, value: release, reason: "is not one of the builds (\(builds.joined(separator: ", ")))")
+        }
         let catalog = BuildCatalog(folder: buildsFolder, productsFolder: productsFolder)
         let resolved = try GatePipeline.resolve(builds, in: catalog)
         // A gate's builds go oldest first; `run` takes the one path it is given, a downgrade too.
@@ -85,6 +92,7 @@ public struct GateRequest: Sendable {
             buildFiles: [:], runnerVersion: UpgradeRunnerVersion.current, shard: shard,
             routes: path == nil ? try GatePlan.recordedRoutes(builds: builds, given: routes) : nil)
         inputs.runtimes = runtimes
+        inputs.release = path == nil ? release : nil
         return try GatePipeline(
             inputs: inputs, builds: resolved, out: out, jobs: jobs, timeout: timeout, force: force, progress: progress,
             archiveInputs: archiveInputs

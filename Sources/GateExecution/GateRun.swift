@@ -25,7 +25,6 @@ struct GateRun {
     package func execute(builds: [String: Build]) throws -> GateReport {
         try TemporaryDevices.checkScratch()
         let unread = try BuildPreflight.check(Array(builds.values), runtime: inputs.runtime, timeout: timeout)
-        if !unread.isEmpty { progress.noStartupRead(unread) }
         try GateArtifacts.begin(inputs: inputs, plan: plan, at: outFolder, force: force)
         // Whatever stops the run before its verdict is written, the folder reads as unfinished.
         var completed = false
@@ -35,6 +34,8 @@ struct GateRun {
         progress.start(
             cells: units.count, paths: Set(units.map(\.path)).count, scenarios: Set(units.map(\.scenario)).count,
             inputs: inputs, jobs: max(1, min(jobs, units.count)))
+        // After the output folder is taken: bad input is still one line.
+        if !unread.isEmpty { progress.noStartupRead(unread) }
         // A stage of the whole command holds the executables already, so the run's devices go beside
         // it (choosing again, for no executables, could pick another file system, where every
         // install would copy them); a run's own stage goes where its executables have room.
@@ -81,7 +82,7 @@ struct GateRun {
         var findings = FindingSanitizer(secrets: secrets, workRoot: workRoot).clean(results.findings)
         let scan = try SecretScanner.scan(directory: outFolder, secrets: secrets)
         findings += NoSecretInArtifactsChecker.findings(for: scan, cells: expected)
-        let report = GateEngine.evaluate(expected: expected, findings: findings)
+        let report = GateEngine.evaluate(expected: expected, findings: findings, release: inputs.releaseUnderTest)
         try writeTimings(units: units, seconds: results.seconds, scan: scan)
         try GateArtifacts.write(report: report, inputs: inputs, to: outFolder)
         completed = true

@@ -6,6 +6,7 @@ extension GateField {
         switch self {
         case .builds: "--builds"
         case .routes: "--routes"
+        case .release: "--release"
         case .scenarios: "--scenarios"
         case .shard: "--shard"
         case .runtimes: "--runtimes"

@@ -35,7 +35,8 @@ public enum GateArtifacts {
         try OutputFolder.prepare(folder, force: force)
         try writeFile(GateJSON.pretty(inputs), to: folder, name: runFile)
         let placeholder = GateEngine.evaluate(
-            expected: plan.expectedCells(in: inputs.shard), findings: [], incomplete: [unfinishedReason])
+            expected: plan.expectedCells(in: inputs.shard), findings: [], incomplete: [unfinishedReason],
+            release: inputs.releaseUnderTest)
         try writeVerdict(report: placeholder, inputs: inputs, to: folder, finished: false)
     }
 

@@ -4,19 +4,25 @@
 /// A FAIL carries a `<failure type="FAIL">`; an UNKNOWN carries an `<error type="UNKNOWN">`, never
 /// `<skipped>`: CI systems count skipped tests as passing, and UNKNOWN must fail closed. Findings on
 /// the whole run and reasons the run is incomplete go into a last suite named `gate`. No times: the
-/// file is byte-for-byte the same for the same findings. In a runtime matrix the path id, and so
+/// file is byte-for-byte the same for the same findings. A path of shipped history (it ends before
+/// the release under test) is reported, not failed: its suite has the property `shippedHistory`, and
+/// a case that did not pass has the properties `historyVerdict` and `historyReason` instead of a
+/// `<failure>` or `<error>`. In a runtime matrix the path id, and so
 /// each suite's name and classname, starts with the runtime (`iOS-15.0/v1-to-v2`), and the suite's
 /// `runtime` property names that one runtime.
 enum JUnitWriter {
     static func render(report: GateReport, inputs: RunInputs) -> String {
         var suites: [Suite] = report.paths.map { path in
-            Suite(
-                name: path.path, verdict: path.verdict,
+            let decides = report.decides(path.path)
+            return Suite(
+                name: path.path, verdict: path.verdict, decides: decides,
                 cases: path.scenarios.map { scenario in
                     let reasons = scenario.conditions.filter { $0.verdict == scenario.verdict && $0.verdict != .pass }
                         .flatMap { cell in cell.reasons.map { "\(cell.condition): \($0)" } }
+                    // Shipped history is reported, not failed: its verdict goes into a property.
                     return Case(
-                        classname: path.path, name: scenario.scenario.rawValue, verdict: scenario.verdict, reasons: reasons)
+                        classname: path.path, name: scenario.scenario.rawValue, verdict: decides ? scenario.verdict : .pass,
+                        reasons: reasons, history: decides || scenario.verdict == .pass ? nil : scenario.verdict)
                 })
         }
         var gateCases: [Case] = []
@@ -54,12 +60,24 @@ enum JUnitWriter {
                 #"  <testsuite name="\#(escape(suite.name))" tests="\#(suite.cases.count)" failures="\#(suite.cases.count { $0.verdict == .fail })" errors="\#(suite.cases.count { $0.verdict == .unknown })" skipped="0">"#
             )
             lines.append("    <properties>")
-            for (name, value) in properties(of: suite) + [("pathVerdict", suite.verdict.rawValue)] {
+            let history = suite.decides ? [] : [("shippedHistory", "reported, not deciding: the path ends before the release under test")]
+            for (name, value) in properties(of: suite) + [("pathVerdict", suite.verdict.rawValue)] + history {
                 lines.append(#"      <property name="\#(name)" value="\#(escape(value))"/>"#)
             }
             lines.append("    </properties>")
             for testcase in suite.cases {
                 let head = #"    <testcase classname="\#(escape(testcase.classname))" name="\#(escape(testcase.name))""#
+                if let history = testcase.history {
+                    // Reported as a property, not a failure: CI counts it as passed, a reader sees why not.
+                    let reasons = testcase.reasons.isEmpty ? ["\(history)"] : testcase.reasons
+                    lines.append(head + ">")
+                    lines.append("      <properties>")
+                    lines.append(#"        <property name="historyVerdict" value="\#(history)"/>"#)
+                    lines.append(#"        <property name="historyReason" value="\#(escape(reasons.joined(separator: "\n")))"/>"#)
+                    lines.append("      </properties>")
+                    lines.append("    </testcase>")
+                    continue
+                }
                 guard testcase.verdict != .pass else { lines.append(head + "/>"); continue }
                 let element = testcase.verdict == .fail ? "failure" : "error"
                 let reasons = testcase.reasons.isEmpty ? ["\(testcase.verdict)"] : testcase.reasons
@@ -78,6 +96,8 @@ enum JUnitWriter {
     private struct Suite {
         var name: String
         var verdict: Verdict
+        /// False for a path of shipped history (``GateReport/history``).
+        var decides = true
         var cases: [Case]
     }
 
@@ -86,6 +106,8 @@ enum JUnitWriter {
         var name: String
         var verdict: Verdict
         var reasons: [String]
+        /// A shipped-history case's own verdict when it is not PASS (the case itself passes).
+        var history: Verdict? = nil
     }
 
     /// Escapes XML's five special characters (only `&`, `<`, `>` outside attributes) and replaces

@@ -22,6 +22,13 @@ enum SummaryWriter {
         var scope = "case `\(code(inputs.caseID))`, \(inputs.runtimeText), builds \(inputs.builds.joined(separator: ", "))"
         if let shard = inputs.shard { scope += ", shard \(shard)" }
         lines.append("Inputs `\(inputs.digest.prefix(19))…` (\(scope)).")
+        if let release = report.release {
+            var line = "Release under test: `\(code(release))`; only the paths that end at it decide the verdict."
+            if let history = report.history {
+                line += " Shipped history, reported and not deciding: " + history.map { "`\($0)`" }.joined(separator: ", ") + "."
+            }
+            lines.append(line)
+        }
         let cases = report.paths.flatMap(\.scenarios)
         lines.append(
             "\(report.paths.count) paths, \(cases.count) path × scenario cases: "
@@ -91,6 +98,15 @@ enum SummaryWriter {
             lines.append("### Failures and unknowns")
             lines.append("")
             lines.append(contentsOf: problems)
+            lines.append("")
+        }
+        let history = report.historyProblems.flatMap { problem in
+            problem.reasons.map { "- \(mark(problem.verdict)) `\(problem.path)` \(problem.scenario): " + text($0) }
+        }
+        if !history.isEmpty {
+            lines.append("### Shipped history (not deciding)")
+            lines.append("")
+            lines.append(contentsOf: history)
             lines.append("")
         }
         let reruns = rerunCommands(report: report, inputs: inputs)

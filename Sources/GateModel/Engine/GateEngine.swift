@@ -16,7 +16,12 @@ package enum GateEngine {
     ///   - expected: the cells the plan expects a verdict for.
     ///   - findings: the checkers' findings, in any order.
     ///   - incomplete: reasons the run as a whole is incomplete (missing shard, interrupted run).
-    package static func evaluate(expected: [GateCell], findings: [GateFinding], incomplete: [String] = []) -> GateReport {
+    ///   - release: the release under test (``RunInputs/releaseUnderTest``): only cells on paths that
+    ///     end at it decide the verdict and the conditions' table; the others are shipped history,
+    ///     reported with their own verdicts (``GateReport/history``). Nil: every path decides.
+    package static func evaluate(
+        expected: [GateCell], findings: [GateFinding], incomplete: [String] = [], release: String? = nil
+    ) -> GateReport {
         var byCell: [GateCell: [GateFinding]] = [:]
         for cell in expected { byCell[cell, default: []] = [] }
         var runFindings: [GateFinding] = []
@@ -45,12 +50,16 @@ package enum GateEngine {
             paths.append(.init(path: path, verdict: Verdict.combine(scenarios.map(\.verdict)), scenarios: scenarios))
         }
 
+        // Shipped history: the paths that end at a build older than the release under test.
+        let history = release.map { release in pathIDs.filter { !decides($0, release: release) } } ?? []
+        let deciding = cellResults.filter { !history.contains($0.key.path) }
+
         let runSorted = runFindings.sorted()
         var conditions: [GateReport.ConditionResult] = []
         let checked = Set(cellResults.keys.map(\.condition)).union(runSorted.map(\.condition))
         for condition in checked.sorted() {
             let verdicts =
-                cellResults.filter { $0.key.condition == condition }.map(\.value.verdict)
+                deciding.filter { $0.key.condition == condition }.map(\.value.verdict)
                 + runSorted.filter { $0.condition == condition }.map(\.verdict)
             conditions.append(
                 .init(
@@ -66,8 +75,8 @@ package enum GateEngine {
 
         var failReasons: [String] = []
         var unknownReasons: [String] = []
-        for cell in cellResults.keys.sorted() {
-            let result = cellResults[cell]!
+        for cell in deciding.keys.sorted() {
+            let result = deciding[cell]!
             for reason in result.reasons {
                 let line = "\(cell): \(reason)"
                 if result.verdict == .fail {
@@ -86,7 +95,13 @@ package enum GateEngine {
             verdict: verdict, incomplete: incompleteSorted, conditions: conditions,
             notChecked: GateCondition.allCases.filter { !checked.contains($0) },
             paths: paths, runFindings: runSorted,
-            reasons: failReasons + incompleteSorted + unknownReasons, runtimeVerdicts: runtimeResults(paths))
+            reasons: failReasons + incompleteSorted + unknownReasons, runtimeVerdicts: runtimeResults(paths),
+            release: release, history: history.isEmpty ? nil : history)
+    }
+
+    /// Whether the path `pathID` (a runtime matrix's `iOS-15.0/v1-to-v2` too) ends at `release`.
+    static func decides(_ pathID: String, release: String) -> Bool {
+        RuntimePath(id: pathID)?.pair.new == release
     }
 
     /// The verdict per runtime when the paths are a runtime matrix's (``RuntimePath``), else nil.

@@ -22,6 +22,16 @@ public struct GateReport: Codable, Equatable, Sendable {
     public package(set) var reasons: [String]
     /// The verdict per runtime of a runtime matrix, oldest first; nil (and absent from gate.json) for one runtime.
     public package(set) var runtimeVerdicts: [RuntimeResult]? = nil
+    /// The release under test: the build whose paths decide the verdict (the newest of the gate's
+    /// builds, or `--release`); nil when every path decides (a report built without one).
+    public package(set) var release: String? = nil
+    /// Shipped history: the ids of the paths that end at an older build than ``release``, sorted.
+    /// They keep their own verdicts in ``paths``; neither the overall verdict, the conditions'
+    /// table nor ``reasons`` counts them. Nil (and absent from gate.json) when there are none.
+    public package(set) var history: [String]? = nil
+
+    /// Whether the path `pathID` decides the verdict (it is not shipped history).
+    public func decides(_ pathID: String) -> Bool { !(history ?? []).contains(pathID) }
 
     /// One runtime's verdict over its paths, and how many (path, scenario) cases passed, failed and are unknown.
     public struct RuntimeResult: Codable, Equatable, Sendable {
@@ -78,8 +88,18 @@ public struct GateReport: Codable, Equatable, Sendable {
 
     /// The (path, scenario) results whose verdict is FAIL or UNKNOWN, with their reasons, FAIL first.
     public var problems: [(path: String, scenario: Scenario, verdict: Verdict, reasons: [String])] {
+        problems(history: false)
+    }
+
+    /// The (path, scenario) results of shipped history (``history``) whose verdict is FAIL or
+    /// UNKNOWN, FAIL first: reported, not deciding.
+    public var historyProblems: [(path: String, scenario: Scenario, verdict: Verdict, reasons: [String])] {
+        problems(history: true)
+    }
+
+    private func problems(history: Bool) -> [(path: String, scenario: Scenario, verdict: Verdict, reasons: [String])] {
         var rows: [(path: String, scenario: Scenario, verdict: Verdict, reasons: [String])] = []
-        for path in paths {
+        for path in paths where decides(path.path) != history {
             for scenario in path.scenarios where scenario.verdict != .pass {
                 let reasons = scenario.conditions.filter { $0.verdict != .pass }
                     .flatMap { cell in cell.reasons.map { "\(cell.condition): \($0)" } }

@@ -39,7 +39,8 @@ package enum GateMerger {
         {
             copies.append((holder + "/" + ArchivedInputs.folderName, ArchivedInputs.folderName))
         }
-        let report = GateEngine.evaluate(expected: plan.expectedCells(in: nil), findings: findings, incomplete: incomplete)
+        let report = GateEngine.evaluate(
+            expected: plan.expectedCells(in: nil), findings: findings, incomplete: incomplete, release: inputs.releaseUnderTest)
         try GateArtifacts.begin(inputs: inputs, plan: plan, at: out, force: force)
         var completed = false
         defer { if !completed { OutputFolder.release(out) } }

@@ -3,7 +3,7 @@
 /// instead (`--builds`, `--case-id`: `ExitStatus.report` in UpgradeRunner, the one place that maps
 /// one to the other).
 public enum GateField: Hashable, Sendable, CustomStringConvertible {
-    case builds, routes, scenarios, shard, runtimes, caseID, jobs, timeout, out
+    case builds, routes, release, scenarios, shard, runtimes, caseID, jobs, timeout, out
     /// The shard folders a merge is given.
     case shardFolders
     /// A value that is no request's field (an environment variable, a secret of the leak scan), or a
@@ -15,6 +15,7 @@ public enum GateField: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .builds: "builds"
         case .routes: "routes"
+        case .release: "release"
         case .scenarios: "scenarios"
         case .shard: "shard"
         case .runtimes: "runtimes"

@@ -37,6 +37,10 @@ public struct RunInputs: Codable, Equatable, Sendable {
     /// ``GatePlan/defaultPaths(builds:)`` (left out of run.json, whose bytes are then those of a
     /// gate before routes existed). Replay plans these same routes.
     public package(set) var routes: [BuildPair]?
+    /// The release under test when it was named (`gate --release`): nil for the newest build (the
+    /// last of ``builds``), and then left out of run.json, whose bytes stay those of a gate before
+    /// releases were named. See ``releaseUnderTest``.
+    public package(set) var release: String?
     /// The device runtime; in a runtime matrix, the oldest of ``runtimes``.
     public package(set) var runtime: RuntimeVersion
     /// The runtimes of a matrix (`gate --runtimes`), two or more, oldest first; nil for one runtime.
@@ -78,6 +82,10 @@ public struct RunInputs: Codable, Equatable, Sendable {
         self.shard = shard
     }
 
+    /// The build whose paths decide the verdict: ``release``, else a run's new build, else the
+    /// newest of ``builds``. Paths that end at an older build are shipped history (``GateReport/history``).
+    public var releaseUnderTest: String { release ?? path?.new ?? builds.last ?? "" }
+
     /// Every runtime the run covers: ``runtimes``, or ``runtime`` alone.
     public var runtimeList: [RuntimeVersion] { runtimes ?? [runtime] }
 
@@ -106,6 +114,9 @@ public struct RunInputs: Codable, Equatable, Sendable {
         }
         if let runtimes = inputs.runtimes, runtimes.count < 2 || runtimes != Array(Set(runtimes)).sorted() {
             throw .malformed(path: path, reason: "field \"runtimes\" must list two or more runtimes, oldest first, each once")
+        }
+        if let release = inputs.release, !inputs.builds.contains(release) {
+            throw .malformed(path: path, reason: "field \"release\" names \"\(release)\", which is not one of its builds")
         }
         for build in inputs.builds where inputs.buildFiles[build] == nil {
             throw .malformed(path: path, reason: "field \"buildFiles\" has no entry for build \"\(build)\"")

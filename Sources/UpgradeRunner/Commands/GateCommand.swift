@@ -12,6 +12,9 @@ enum GateCommand {
         "--routes", value: "LIST",
         "Upgrade routes instead of the default ones, comma-separated, each builds joined by > or -to-, such as 'v1>v2>v3,v1>v3' (quote it: > redirects in a shell)."
     )
+    static let release = OptionSpec(
+        "--release", value: "ID",
+        "The release under test (default: the newest build): only paths that end at it decide the verdict; the others are shipped history, reported.")
     static let scenarios = OptionSpec(
         "--scenarios", value: "LIST", "The scenarios to run, comma-separated (default: all, exploration included).")
     static let shard = OptionSpec(
@@ -19,7 +22,7 @@ enum GateCommand {
 
     static let spec = CommandSpec(
         ["gate"], summary: "Run the release gate over every old-to-new path and scenario.",
-        options: [builds, routes, scenarios, shard] + GateSettings.specs,
+        options: [builds, routes, release, scenarios, shard] + GateSettings.specs,
         discussion: """
             Runs every upgrade route between the builds (every ordered pair old < new, and the chain through every build
             in order with its prefixes, such as v1-to-v2-to-v3; plus a fresh install of each) through every scenario, each
@@ -31,15 +34,17 @@ enum GateCommand {
             routes (each closed under prefixes: 'v1>v2>v3' also runs v1-to-v2) and cannot be given with --builds: the
             builds are those the routes name, ordered by build number. With --runtimes, every cell runs on each runtime, under
             paths/<runtime>/<old>-to-<new>/<scenario>/ (such as paths/iOS-15.0/v1-to-v2/upgrade/), with a verdict per
-            runtime and overall. The verdict fails closed: a cell that did not finish,
+            runtime and overall. The release under test is the newest build, or --release: only the paths that end at
+            it decide the verdict (and the conditions' table); the paths that end at an older build are shipped history,
+            reported in gate.json ("history"), summary.md and junit.xml (as properties), not deciding. The verdict fails closed: a cell that did not finish,
             a missing shard or an interrupted run makes it UNKNOWN, never PASS.
             Exit code: 0 PASS, 1 FAIL, 2 bad usage or input, 3 UNKNOWN.
             """)
 
     static func run(_ options: GateOptions, _ invocation: Invocation) throws -> Int32 {
         try options.settings.execute(
-            builds: options.builds, path: nil, routes: options.routes, scenarios: options.scenarios, shard: options.shard,
-            console: invocation.console)
+            builds: options.builds, path: nil, routes: options.routes, release: options.release, scenarios: options.scenarios,
+            shard: options.shard, console: invocation.console)
     }
 
     /// Parses `--routes`: routes separated by commas, each builds joined by `>` or `-to-`.
@@ -95,6 +100,8 @@ struct GateOptions {
     var builds: [String]
     /// `--routes`, each once, as given.
     var routes: [BuildPair]?
+    /// `--release`, checked to be one of the builds.
+    var release: String?
     var scenarios: [Scenario]
     var shard: ShardSpec?
     var settings: GateSettings
@@ -115,6 +122,12 @@ struct GateOptions {
             routes = given
         }
         for id in builds { try BuildPair.validate(buildID: id) }
+        if let given = options.value(GateCommand.release) {
+            guard builds.contains(given) else {
+                throw UsageError.invalidValue(given, for: "--release", reason: "is not one of the builds (\(builds.joined(separator: ", ")))")
+            }
+            release = given
+        }
         settings = try GateSettings(options, source: source)
     }
 }

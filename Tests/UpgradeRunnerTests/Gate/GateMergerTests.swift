@@ -21,7 +21,8 @@ import Testing
         }
         let folder = root.file("shard-\(index)")
         try GateArtifacts.begin(inputs: inputs, plan: try inputs.plan(), at: folder, force: false)
-        try GateArtifacts.write(report: GateEngine.evaluate(expected: cells, findings: findings), inputs: inputs, to: folder)
+        let report = GateEngine.evaluate(expected: cells, findings: findings, release: inputs.releaseUnderTest)
+        try GateArtifacts.write(report: report, inputs: inputs, to: folder)
         return folder
     }
 
@@ -38,7 +39,7 @@ import Testing
             expected: cells,
             findings: cells.map {
                 GateFinding($0.condition, path: $0.path, scenario: $0.scenario, verdict: .pass, detail: "checked")
-            })
+            }, release: inputs.releaseUnderTest)
         try GateArtifacts.write(report: whole, inputs: inputs, to: root.file("whole"))
         for name in ["run.json", "gate.json", "junit.xml", "summary.md"] {
             #expect(

@@ -1,0 +1,60 @@
+import Foundation
+@testable import GateModel
+import Testing
+
+/// The release under test: only the paths that end at it decide the verdict; the others are
+/// shipped history, reported in gate.json, summary.md and junit.xml without deciding.
+@Suite struct ReleaseUnderTestTests {
+    private func cell(_ path: String, _ condition: GateCondition = .readsOldData) -> GateCell {
+        GateCell(path: path, scenario: .upgrade, condition: condition)
+    }
+
+    private func report(failing: String, release: String?) -> GateReport {
+        let cells = ["v1-to-v2", "v1-to-v3", "v2-to-v3"].map { cell($0) }
+        let findings = cells.map {
+            GateFinding($0.condition, path: $0.path, scenario: $0.scenario, verdict: $0.path == failing ? .fail : .pass, detail: "checked")
+        }
+        return GateEngine.evaluate(expected: cells, findings: findings, release: release)
+    }
+
+    @Test("a FAIL on a path that ends before the release is shipped history: the gate passes and says so")
+    func history() {
+        let report = report(failing: "v1-to-v2", release: "v3")
+        #expect(report.verdict == .pass && report.reasons.isEmpty)
+        #expect(report.release == "v3" && report.history == ["v1-to-v2"])
+        #expect(report.paths.first { $0.path == "v1-to-v2" }?.verdict == .fail)
+        #expect(report.conditions.map(\.failed) == [0] && report.conditions.map(\.passed) == [2])
+        #expect(report.problems.isEmpty && report.historyProblems.map(\.path) == ["v1-to-v2"])
+    }
+
+    @Test("a FAIL on a path that ends at the release decides; naming another release moves the line")
+    func deciding() {
+        #expect(report(failing: "v2-to-v3", release: "v3").verdict == .fail)
+        let older = report(failing: "v2-to-v3", release: "v2")
+        #expect(older.verdict == .pass && older.history == ["v1-to-v3", "v2-to-v3"])
+        #expect(report(failing: "v1-to-v2", release: nil).verdict == .fail)
+    }
+
+    @Test("a matrix path decides by its last build, whatever its runtime")
+    func matrix() {
+        #expect(GateEngine.decides("iOS-15.0/v1-to-v3", release: "v3") && !GateEngine.decides("iOS-15.0/v1-to-v2", release: "v3"))
+        #expect(GateEngine.decides("v1-to-v2-to-v3", release: "v3") && !GateEngine.decides("none-to-v2", release: "v3"))
+    }
+
+    @Test("summary.md names the release and lists history's failures apart; junit.xml does not fail them")
+    func documents() throws {
+        let inputs = RunInputs(
+            builds: ["v1", "v2", "v3"], runtime: .current, caseID: "c", scenarios: [.upgrade],
+            buildFiles: [:], runnerVersion: "test")
+        let report = report(failing: "v1-to-v2", release: inputs.releaseUnderTest)
+        let summary = SummaryWriter.render(report: report, inputs: inputs)
+        #expect(summary.contains("Release under test: `v3`; only the paths that end at it decide the verdict."))
+        #expect(summary.contains("Shipped history, reported and not deciding: `v1-to-v2`."))
+        #expect(summary.contains("### Shipped history (not deciding)\n\n- ❌ FAIL `v1-to-v2` upgrade: reads-old-data: checked"))
+        #expect(!summary.contains("### Failures and unknowns"))
+        let junit = JUnitWriter.render(report: report, inputs: inputs)
+        #expect(junit.contains(#"failures="0""#) && !junit.contains("<failure"))
+        #expect(junit.contains(#"<property name="historyVerdict" value="FAIL"/>"#))
+        #expect(junit.contains(#"<property name="shippedHistory""#))
+    }
+}
