@@ -26,5 +26,7 @@ let package = Package(
         .executableTarget(name: "Mail3ReadsFirst", dependencies: ["MailAutomation"]),
         // Known-bad: 3.0's inbox reading with kSecAttrAccessible in its query.
         .executableTarget(name: "Mail3AccessibleInQuery", dependencies: ["MailAutomation"]),
+        // Known-bad: 3.0 without its reinstall sweep, and no policy declared for it.
+        .executableTarget(name: "Mail3NoSweep", dependencies: ["MailAutomation"]),
     ]
 )

@@ -25,6 +25,8 @@ package struct GatePipeline {
     package var stage: BuildStage? = nil
     /// Copy every build's files into `out/inputs/` (`--archive-inputs`).
     package var archiveInputs = false
+    /// Whether a deciding cell's FAIL is judged against the old build in its place (``PreExisting``).
+    package var judgesPreExisting = true
     /// The builds' pins when the caller has them already (replay checks them against run.json's).
     package var pins: [String: RunInputs.BuildFiles]? = nil
 
@@ -86,9 +88,10 @@ package struct GatePipeline {
         var inputs = inputs
         inputs.buildFiles = try pins ?? Self.pin(builds)
         if archiveInputs { inputs.archivedInputs = try ArchivedInputs.plan(for: builds, pins: inputs.buildFiles) }
-        let run = GateRun(
+        var run = GateRun(
             inputs: inputs, plan: plan, outFolder: out, jobs: jobs, force: force, timeout: timeout, progress: progress,
             stage: stage)
+        run.judgesPreExisting = judgesPreExisting
         return (try run.execute(builds: builds), inputs)
     }
 }

@@ -19,6 +19,8 @@ public struct GateRequest: Sendable {
     /// The release under test (`--release`; default nil: the newest of ``builds``): only the paths
     /// that end at it decide the verdict; the others are shipped history, reported.
     public var release: String?
+    /// A FAIL the old release already had (pre-existing) decides the verdict too (`--strict`).
+    public var strict = false
     /// The scenarios (`--scenarios`; default: all, exploration included).
     public var scenarios: [Scenario]
     /// One deterministic slice of the cells (`--shard`).
@@ -93,6 +95,7 @@ public struct GateRequest: Sendable {
             routes: path == nil ? try GatePlan.recordedRoutes(builds: builds, given: routes) : nil)
         inputs.runtimes = runtimes
         inputs.release = path == nil ? release : nil
+        inputs.strict = strict ? true : nil
         return try GatePipeline(
             inputs: inputs, builds: resolved, out: out, jobs: jobs, timeout: timeout, force: force, progress: progress,
             archiveInputs: archiveInputs

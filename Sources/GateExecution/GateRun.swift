@@ -20,6 +20,9 @@ struct GateRun {
     /// Where executables on another file system than the devices are copied; nil: into the run's
     /// own folder (``BuildStage``).
     var stage: BuildStage? = nil
+    /// Whether a deciding cell's FAIL is judged against the old build in the new build's place
+    /// (``PreExisting``); `mutants` leaves it out: its catalogue counts a mutant's failed cells.
+    var judgesPreExisting = true
 
     /// Runs the plan and returns the report (also written to `outFolder`).
     package func execute(builds: [String: Build]) throws -> GateReport {
@@ -53,6 +56,14 @@ struct GateRun {
         let order = units.indices.sorted {
             (units[$0].scenario.isExploration ? 0 : 1, $0) < (units[$1].scenario.isExploration ? 0 : 1, $1)
         }
+        let runCell: @Sendable (PlanUnit) -> [GateFinding] = { unit in
+            CellRunner(
+                unit: unit, old: unit.path.old.flatMap { builds[$0] }, via: unit.path.via.map { builds[$0]! },
+                new: builds[unit.path.new]!,
+                runtime: unit.runtime ?? inputs.runtime, caseID: inputs.caseID, devices: devices,
+                outFolder: outFolder, timeout: timeout
+            ).run().findings
+        }
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while let position = next.take(below: units.count) {
                 // An interrupted runner starts no more cells; the ones it skips stay UNKNOWN.
@@ -61,15 +72,27 @@ struct GateRun {
                 let index = order[position]
                 let unit = units[index]
                 let start = DispatchTime.now().uptimeNanoseconds
-                let runner = CellRunner(
-                    unit: unit, old: unit.path.old.flatMap { builds[$0] }, via: unit.path.via.map { builds[$0]! },
-                    new: builds[unit.path.new]!,
-                    runtime: unit.runtime ?? inputs.runtime, caseID: inputs.caseID, devices: devices,
-                    outFolder: outFolder, timeout: timeout)
-                let findings = runner.run().findings
+                let findings = runCell(unit)
                 let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
                 results.set(index, findings: findings, seconds: seconds)
                 progress.finished(unit.description, Verdict.combine(findings.map(\.verdict)), seconds: seconds)
+            }
+        }
+        // The old build in the new build's place, for each deciding cell that failed.
+        let baselines =
+            judgesPreExisting ? PreExisting.baselines(units: units, findings: results.all, release: inputs.releaseUnderTest) : []
+        let preExisting = PreExistingCells()
+        let nextBaseline = Counter()
+        DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, baselines.count))) { _ in
+            while let position = nextBaseline.take(below: baselines.count) {
+                guard TemporaryDevices.beginCell() else { break }
+                defer { TemporaryDevices.endCell() }
+                let (original, baseline, failed) = baselines[position]
+                let start = DispatchTime.now().uptimeNanoseconds
+                let findings = runCell(baseline)
+                let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+                preExisting.add(PreExisting.judged(original: original, baseline: baseline, failed: failed, findings: findings))
+                progress.finished("\(baseline) (the old build in \(original.path.new)'s place)", Verdict.combine(findings.map(\.verdict)), seconds: seconds)
             }
         }
 
@@ -82,7 +105,9 @@ struct GateRun {
         var findings = FindingSanitizer(secrets: secrets, workRoot: workRoot).clean(results.findings)
         let scan = try SecretScanner.scan(directory: outFolder, secrets: secrets)
         findings += NoSecretInArtifactsChecker.findings(for: scan, cells: expected)
-        let report = GateEngine.evaluate(expected: expected, findings: findings, release: inputs.releaseUnderTest)
+        let report = GateEngine.evaluate(
+            expected: expected, findings: findings, release: inputs.releaseUnderTest, preExisting: preExisting.cells,
+            strict: inputs.strict ?? false)
         try writeTimings(units: units, seconds: results.seconds, scan: scan)
         try GateArtifacts.write(report: report, inputs: inputs, to: outFolder)
         completed = true
@@ -128,6 +153,14 @@ private final class Counter: @unchecked Sendable {
     }
 }
 
+/// The pre-existing cells the baseline workers found.
+private final class PreExistingCells: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [GateCell: String] = [:]
+    func add(_ cells: [GateCell: String]) { lock.withLock { stored.merge(cells) { first, _ in first } } }
+    var cells: [GateCell: String] { lock.withLock { stored } }
+}
+
 /// The cells' findings and times, filled in by the workers.
 private final class CellResults: @unchecked Sendable {
     private let lock = NSLock()
@@ -144,5 +177,7 @@ private final class CellResults: @unchecked Sendable {
         }
     }
     var findings: [GateFinding] { lock.withLock { stored.flatMap { $0 } } }
+    /// Each unit's findings, in the units' order.
+    var all: [[GateFinding]] { lock.withLock { stored } }
     var seconds: [Double] { lock.withLock { times } }
 }

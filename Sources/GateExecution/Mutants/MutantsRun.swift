@@ -149,9 +149,11 @@ package struct MutantsRun {
             builds: builds, path: path, runtime: runtime, caseID: caseID, scenarios: scenarios,
             buildFiles: [:], runnerVersion: UpgradeRunnerVersion.current,
             routes: path == nil ? try GatePlan.recordedRoutes(builds: builds, given: nil) : nil)
-        return try GatePipeline(
-            inputs: inputs, builds: resolved, out: folder, jobs: jobs, timeout: timeout, force: true, stage: stage
-        ).run().report
+        var pipeline = GatePipeline(
+            inputs: inputs, builds: resolved, out: folder, jobs: jobs, timeout: timeout, force: true, stage: stage)
+        // The catalogue counts the conditions a mutant fails; whether its base fails them too is another question.
+        pipeline.judgesPreExisting = false
+        return try pipeline.run().report
     }
 
     private func write(_ summary: MutantsSummary) throws {

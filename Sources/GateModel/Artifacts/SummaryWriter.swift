@@ -100,6 +100,20 @@ enum SummaryWriter {
             lines.append(contentsOf: problems)
             lines.append("")
         }
+        let preExisting = (report.preExisting ?? []).flatMap { entry in
+            report.reasons(ofCell: entry.cell).map {
+                "- \(mark(.fail)) `\(entry.cell)` (\(entry.shownBy) fails it too): " + text($0)
+            }
+        }
+        if !preExisting.isEmpty {
+            lines.append(
+                report.strict == true
+                    ? "### Pre-existing (the old release fails it too; deciding: --strict)"
+                    : "### Pre-existing (the old release fails it too; not deciding without --strict)")
+            lines.append("")
+            lines.append(contentsOf: preExisting)
+            lines.append("")
+        }
         let history = report.historyProblems.flatMap { problem in
             problem.reasons.map { "- \(mark(problem.verdict)) `\(problem.path)` \(problem.scenario): " + text($0) }
         }

@@ -19,8 +19,13 @@ package enum GateEngine {
     ///   - release: the release under test (``RunInputs/releaseUnderTest``): only cells on paths that
     ///     end at it decide the verdict and the conditions' table; the others are shipped history,
     ///     reported with their own verdicts (``GateReport/history``). Nil: every path decides.
+    ///   - preExisting: the deciding cells whose FAIL the old release already had (the old build in
+    ///     the new build's place fails the same condition, ``PreExisting``), each with the cell that
+    ///     showed it: reported, and not deciding unless `strict`.
+    ///   - strict: whether a pre-existing FAIL decides as any other (`--strict`).
     package static func evaluate(
-        expected: [GateCell], findings: [GateFinding], incomplete: [String] = [], release: String? = nil
+        expected: [GateCell], findings: [GateFinding], incomplete: [String] = [], release: String? = nil,
+        preExisting: [GateCell: String] = [:], strict: Bool = false
     ) -> GateReport {
         var byCell: [GateCell: [GateFinding]] = [:]
         for cell in expected { byCell[cell, default: []] = [] }
@@ -52,11 +57,17 @@ package enum GateEngine {
 
         // Shipped history: the paths that end at a build older than the release under test.
         let history = release.map { release in pathIDs.filter { !decides($0, release: release) } } ?? []
-        let deciding = cellResults.filter { !history.contains($0.key.path) }
+        // A pre-existing FAIL is the old release's: it decides only with `strict`.
+        let excused = strict ? [:] : preExisting.filter { cellResults[$0.key]?.verdict == .fail }
+        var deciding = cellResults.filter { !history.contains($0.key.path) }
+        for cell in excused.keys where deciding[cell] != nil {
+            deciding[cell]!.verdict = .pass
+            deciding[cell]!.reasons = []
+        }
 
         let runSorted = runFindings.sorted()
         var conditions: [GateReport.ConditionResult] = []
-        let checked = Set(cellResults.keys.map(\.condition)).union(runSorted.map(\.condition))
+        let checked = Set(deciding.keys.map(\.condition)).union(runSorted.map(\.condition))
         for condition in checked.sorted() {
             let verdicts =
                 deciding.filter { $0.key.condition == condition }.map(\.value.verdict)
@@ -70,7 +81,8 @@ package enum GateEngine {
         }
 
         let incompleteSorted = Array(Set(incomplete)).sorted()
-        var verdict = Verdict.combine(conditions.map(\.verdict))
+        // A part of a gate (a shard) that holds shipped history alone decides nothing: it passes.
+        var verdict = conditions.isEmpty && !cellResults.isEmpty ? .pass : Verdict.combine(conditions.map(\.verdict))
         if verdict == .pass && !incompleteSorted.isEmpty { verdict = .unknown }
 
         var failReasons: [String] = []
@@ -96,7 +108,12 @@ package enum GateEngine {
             notChecked: GateCondition.allCases.filter { !checked.contains($0) },
             paths: paths, runFindings: runSorted,
             reasons: failReasons + incompleteSorted + unknownReasons, runtimeVerdicts: runtimeResults(paths),
-            release: release, history: history.isEmpty ? nil : history)
+            release: release, history: history.isEmpty ? nil : history,
+            preExisting: preExisting.isEmpty
+                ? nil
+                : preExisting.keys.sorted().filter { cellResults[$0]?.verdict == .fail }.map {
+                    GateReport.PreExisting(cell: $0.description, shownBy: preExisting[$0]!)
+                }, strict: strict ? true : nil)
     }
 
     /// Whether the path `pathID` (a runtime matrix's `iOS-15.0/v1-to-v2` too) ends at `release`.

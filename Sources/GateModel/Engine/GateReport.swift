@@ -30,6 +30,36 @@ public struct GateReport: Codable, Equatable, Sendable {
     /// table nor ``reasons`` counts them. Nil (and absent from gate.json) when there are none.
     public package(set) var history: [String]? = nil
 
+    /// The deciding cells whose FAIL the old release already had, sorted; nil (and absent from
+    /// gate.json) when there are none. Reported; they decide the verdict only under `--strict`.
+    public package(set) var preExisting: [PreExisting]? = nil
+
+    /// A FAIL the old release already had: the cell (`v1-to-v3/reinstall/reinstall-sweeps`) and the
+    /// cell of the old build in the new build's place that fails it too (`v1-to-v1/reinstall`).
+    /// `--strict`: pre-existing FAILs decide too. Nil (absent from gate.json) without it.
+    public package(set) var strict: Bool? = nil
+
+    /// The cells (`v1-to-v3/reinstall/reinstall-sweeps`) whose FAIL is pre-existing and does not
+    /// decide (none under `--strict`).
+    public var excused: Set<String> { strict == true ? [] : Set((preExisting ?? []).map(\.cell)) }
+
+    public struct PreExisting: Codable, Equatable, Sendable {
+        public package(set) var cell: String
+        public package(set) var shownBy: String
+    }
+
+    /// The reasons of the cell `v1-to-v3/reinstall/reinstall-sweeps` names.
+    public func reasons(ofCell cell: String) -> [String] {
+        for path in paths {
+            for scenario in path.scenarios {
+                for result in scenario.conditions where "\(path.path)/\(scenario.scenario)/\(result.condition)" == cell {
+                    return result.reasons
+                }
+            }
+        }
+        return []
+    }
+
     /// Whether the path `pathID` decides the verdict (it is not shipped history).
     public func decides(_ pathID: String) -> Bool { !(history ?? []).contains(pathID) }
 
@@ -99,10 +129,14 @@ public struct GateReport: Codable, Equatable, Sendable {
 
     private func problems(history: Bool) -> [(path: String, scenario: Scenario, verdict: Verdict, reasons: [String])] {
         var rows: [(path: String, scenario: Scenario, verdict: Verdict, reasons: [String])] = []
+        let excused = excused
         for path in paths where decides(path.path) != history {
             for scenario in path.scenarios where scenario.verdict != .pass {
-                let reasons = scenario.conditions.filter { $0.verdict != .pass }
-                    .flatMap { cell in cell.reasons.map { "\(cell.condition): \($0)" } }
+                let failing = scenario.conditions.filter { $0.verdict != .pass }
+                let kept = failing.filter { history || !excused.contains("\(path.path)/\(scenario.scenario)/\($0.condition)") }
+                // A scenario whose every failure is pre-existing is not a problem of the release.
+                if kept.isEmpty { continue }
+                let reasons = kept.flatMap { cell in cell.reasons.map { "\(cell.condition): \($0)" } }
                 rows.append((path.path, scenario.scenario, scenario.verdict, reasons))
             }
         }

@@ -11,7 +11,7 @@ package struct PlanUnit: Hashable, Sendable, Codable, Comparable, CustomStringCo
     package var runtime: RuntimeVersion?
 
     /// A unit.
-    init(path: BuildPair, scenario: Scenario, runtime: RuntimeVersion? = nil) {
+    package init(path: BuildPair, scenario: Scenario, runtime: RuntimeVersion? = nil) {
         self.path = path
         self.scenario = scenario
         self.runtime = runtime

@@ -41,6 +41,9 @@ public struct RunInputs: Codable, Equatable, Sendable {
     /// last of ``builds``), and then left out of run.json, whose bytes stay those of a gate before
     /// releases were named. See ``releaseUnderTest``.
     public package(set) var release: String?
+    /// `gate --strict`: a FAIL the old release already had decides the verdict too (and a warning
+    /// blocks). Nil (left out of run.json) without it.
+    public package(set) var strict: Bool?
     /// The device runtime; in a runtime matrix, the oldest of ``runtimes``.
     public package(set) var runtime: RuntimeVersion
     /// The runtimes of a matrix (`gate --runtimes`), two or more, oldest first; nil for one runtime.

@@ -15,6 +15,8 @@ enum GateCommand {
     static let release = OptionSpec(
         "--release", value: "ID",
         "The release under test (default: the newest build): only paths that end at it decide the verdict; the others are shipped history, reported.")
+    static let strict = OptionSpec(
+        "--strict", "A failure the old release already had (pre-existing) fails the gate too.")
     static let scenarios = OptionSpec(
         "--scenarios", value: "LIST", "The scenarios to run, comma-separated (default: all, exploration included).")
     static let shard = OptionSpec(
@@ -22,7 +24,7 @@ enum GateCommand {
 
     static let spec = CommandSpec(
         ["gate"], summary: "Run the release gate over every old-to-new path and scenario.",
-        options: [builds, routes, release, scenarios, shard] + GateSettings.specs,
+        options: [builds, routes, release, strict, scenarios, shard] + GateSettings.specs,
         discussion: """
             Runs every upgrade route between the builds (every ordered pair old < new, and the chain through every build
             in order with its prefixes, such as v1-to-v2-to-v3; plus a fresh install of each) through every scenario, each
@@ -36,14 +38,17 @@ enum GateCommand {
             paths/<runtime>/<old>-to-<new>/<scenario>/ (such as paths/iOS-15.0/v1-to-v2/upgrade/), with a verdict per
             runtime and overall. The release under test is the newest build, or --release: only the paths that end at
             it decide the verdict (and the conditions' table); the paths that end at an older build are shipped history,
-            reported in gate.json ("history"), summary.md and junit.xml (as properties), not deciding. The verdict fails closed: a cell that did not finish,
+            reported in gate.json ("history"), summary.md and junit.xml (as properties), not deciding. A cell of the release
+            that fails is run again with the old build in the new build's place (v1-to-v3 as v1-to-v1): a condition that
+            fails there too is pre-existing, reported and not deciding unless --strict. The verdict fails closed: a cell that did not finish,
             a missing shard or an interrupted run makes it UNKNOWN, never PASS.
             Exit code: 0 PASS, 1 FAIL, 2 bad usage or input, 3 UNKNOWN.
             """)
 
     static func run(_ options: GateOptions, _ invocation: Invocation) throws -> Int32 {
         try options.settings.execute(
-            builds: options.builds, path: nil, routes: options.routes, release: options.release, scenarios: options.scenarios,
+            builds: options.builds, path: nil, routes: options.routes, release: options.release, strict: options.strict,
+            scenarios: options.scenarios,
             shard: options.shard, console: invocation.console)
     }
 
@@ -102,6 +107,8 @@ struct GateOptions {
     var routes: [BuildPair]?
     /// `--release`, checked to be one of the builds.
     var release: String?
+    /// `--strict`.
+    var strict: Bool
     var scenarios: [Scenario]
     var shard: ShardSpec?
     var settings: GateSettings
@@ -128,6 +135,7 @@ struct GateOptions {
             }
             release = given
         }
+        strict = options.flag(GateCommand.strict)
         settings = try GateSettings(options, source: source)
     }
 }

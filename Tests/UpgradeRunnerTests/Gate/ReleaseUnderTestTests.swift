@@ -1,4 +1,5 @@
 import Foundation
+@testable import GateExecution
 @testable import GateModel
 import Testing
 
@@ -56,5 +57,48 @@ import Testing
         #expect(junit.contains(#"failures="0""#) && !junit.contains("<failure"))
         #expect(junit.contains(#"<property name="historyVerdict" value="FAIL"/>"#))
         #expect(junit.contains(#"<property name="shippedHistory""#))
+    }
+}
+
+/// Pre-existing: a deciding FAIL the old build in the new build's place fails too.
+@Suite struct PreExistingTests {
+    private let cells = ["v1-to-v3", "v2-to-v3"].map { GateCell(path: $0, scenario: .reinstall, condition: .reinstallSweeps) }
+
+    private func report(strict: Bool) -> GateReport {
+        let findings = cells.map {
+            GateFinding($0.condition, path: $0.path, scenario: $0.scenario, verdict: $0.path == "v1-to-v3" ? .fail : .pass, detail: "swept nothing")
+        }
+        return GateEngine.evaluate(
+            expected: cells, findings: findings, release: "v3", preExisting: [cells[0]: "v1-to-v1/reinstall"], strict: strict)
+    }
+
+    @Test("a FAIL the old release already had is reported, and decides only under --strict")
+    func excused() {
+        let lenient = report(strict: false)
+        #expect(lenient.verdict == .pass && lenient.problems.isEmpty)
+        #expect(lenient.preExisting == [.init(cell: "v1-to-v3/reinstall/reinstall-sweeps", shownBy: "v1-to-v1/reinstall")])
+        #expect(lenient.paths.first?.verdict == .fail)
+        let strict = report(strict: true)
+        #expect(strict.verdict == .fail && strict.strict == true && strict.problems.count == 1)
+    }
+
+    @Test("the old build stands in the new build's place: v1-to-v3 as v1-to-v1, a route's last hop as its previous build")
+    func baseline() {
+        #expect(PreExisting.baseline(of: PlanUnit(path: BuildPair(old: "v1", new: "v3"), scenario: .reinstall))?.pathID == "v1-to-v1")
+        #expect(
+            PreExisting.baseline(of: PlanUnit(path: BuildPair(route: ["v1", "v2", "v3"]), scenario: .upgrade))?.pathID
+                == "v1-to-v2-to-v2")
+        #expect(PreExisting.baseline(of: PlanUnit(path: BuildPair(old: nil, new: "v3"), scenario: .freshInstall)) == nil)
+    }
+
+    @Test("summary.md lists it apart, junit.xml as properties")
+    func documents() {
+        let inputs = RunInputs(
+            builds: ["v1", "v2", "v3"], runtime: .current, caseID: "c", scenarios: [.reinstall], buildFiles: [:], runnerVersion: "test")
+        let summary = SummaryWriter.render(report: report(strict: false), inputs: inputs)
+        #expect(summary.contains("### Pre-existing (the old release fails it too; not deciding without --strict)"))
+        #expect(summary.contains("- ❌ FAIL `v1-to-v3/reinstall/reinstall-sweeps` (v1-to-v1/reinstall fails it too): swept nothing"))
+        let junit = JUnitWriter.render(report: report(strict: false), inputs: inputs)
+        #expect(!junit.contains("<failure") && junit.contains(#"<property name="preExistingVerdict" value="FAIL"/>"#))
     }
 }

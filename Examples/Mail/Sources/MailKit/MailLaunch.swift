@@ -37,15 +37,20 @@ public struct MailLaunch: Sendable {
     /// query, so it finds none of the passwords saved `AfterFirstUnlock`.
     public var accessibleInQuery = false
 
+    /// Known-bad 3.0 beta: the reinstall sweep was dropped (a first launch with no marker and no
+    /// files no longer deletes the old install's items), and build.json declares no policy for it.
+    public var sweepsOnReinstall = true
+
     public init(
         release: Int, removeArchiveFirst: Bool = false, rewriteSettingsInPlace: Bool = false, readBeforeMigrating: Bool = false,
-        accessibleInQuery: Bool = false
+        accessibleInQuery: Bool = false, sweepsOnReinstall: Bool = true
     ) {
         self.release = release
         self.removeArchiveFirst = removeArchiveFirst
         self.rewriteSettingsInPlace = rewriteSettingsInPlace
         self.readBeforeMigrating = readBeforeMigrating
         self.accessibleInQuery = accessibleInQuery
+        self.sweepsOnReinstall = sweepsOnReinstall
     }
 
     /// One password as the inbox's account check read it.
@@ -100,7 +105,9 @@ public struct MailLaunch: Sendable {
             // No marker: a first launch. An upgrade from 1.0 has its files; a reinstall has none,
             // and must not read the old install's keychain items.
             let files = FileManager.default
-            if !files.fileExists(atPath: LegacyStores.archiveURL.path) && !files.fileExists(atPath: LegacyStores.settingsURL.path) {
+            if sweepsOnReinstall && !files.fileExists(atPath: LegacyStores.archiveURL.path)
+                && !files.fileExists(atPath: LegacyStores.settingsURL.path)
+            {
                 let status = CredentialStore.sweep()
                 guard status == errSecSuccess else {
                     return (.failed, [Step(label: "sweep", store: "keychain", operation: "SecItemDelete", status: status, outcome: .failed)])
