@@ -56,12 +56,12 @@ struct GateRun {
         let order = units.indices.sorted {
             (units[$0].scenario.isExploration ? 0 : 1, $0) < (units[$1].scenario.isExploration ? 0 : 1, $1)
         }
-        let runCell: @Sendable (PlanUnit) -> [GateFinding] = { unit in
+        let runCell: @Sendable (PlanUnit, String) -> [GateFinding] = { unit, folder in
             CellRunner(
                 unit: unit, old: unit.path.old.flatMap { builds[$0] }, via: unit.path.via.map { builds[$0]! },
                 new: builds[unit.path.new]!,
                 runtime: unit.runtime ?? inputs.runtime, caseID: inputs.caseID, devices: devices,
-                outFolder: outFolder, timeout: timeout
+                outFolder: folder, timeout: timeout
             ).run().findings
         }
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
@@ -72,7 +72,7 @@ struct GateRun {
                 let index = order[position]
                 let unit = units[index]
                 let start = DispatchTime.now().uptimeNanoseconds
-                let findings = runCell(unit)
+                let findings = runCell(unit, outFolder)
                 let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
                 results.set(index, findings: findings, seconds: seconds)
                 progress.finished(unit.description, Verdict.combine(findings.map(\.verdict)), seconds: seconds)
@@ -89,7 +89,7 @@ struct GateRun {
                 defer { TemporaryDevices.endCell() }
                 let (original, baseline, failed) = baselines[position]
                 let start = DispatchTime.now().uptimeNanoseconds
-                let findings = runCell(baseline)
+                let findings = runCell(baseline, outFolder + "/" + ArtifactLayout.baseline)
                 let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
                 preExisting.add(PreExisting.judged(original: original, baseline: baseline, failed: failed, findings: findings))
                 progress.finished("\(baseline) (the old build in \(original.path.new)'s place)", Verdict.combine(findings.map(\.verdict)), seconds: seconds)

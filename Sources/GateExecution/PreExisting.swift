@@ -8,7 +8,7 @@ import GateModel
 ///
 /// The cell the old build stands in: `v1-to-v3` becomes `v1-to-v1` (v1 installed over its own
 /// install), a route `v1-to-v2-to-v3` becomes `v1-to-v2-to-v2`; a fresh install has no old build.
-/// Its artifacts go where any cell's do (`paths/v1-to-v1/<scenario>/`); its findings decide nothing.
+/// Its artifacts go beside the plan's (`baseline/paths/v1-to-v1/<scenario>/`); its findings decide nothing.
 enum PreExisting {
     /// The unit in which the old build stands in the new build's place, or nil (a fresh install).
     static func baseline(of unit: PlanUnit) -> PlanUnit? {

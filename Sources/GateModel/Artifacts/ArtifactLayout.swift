@@ -37,6 +37,9 @@ public enum ArtifactLayout {
     public static let deviceSnapshot = "device"
     /// The folder of every cell, under the output folder.
     public static let paths = "paths"
+    /// The cells of the old build in the new build's place (pre-existing failures):
+    /// `baseline/paths/v1-to-v1/reinstall/`, beside the plan's own `paths/`.
+    public static let baseline = "baseline"
     /// A cell's status files, under its folder.
     public static let status = "status"
     /// A cell's launch logs, under its folder.

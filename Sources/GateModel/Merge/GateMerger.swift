@@ -30,7 +30,7 @@ package enum GateMerger {
     ///   other inputs or another count, a repeated shard, or an output folder in use.
     @discardableResult
     package static func merge(folders: [String], out: String, force: Bool = false) throws(GateError) -> GateReport {
-        let (inputs, findings, incomplete) = try read(folders: folders, out: out)
+        let (inputs, findings, incomplete, preExisting) = try read(folders: folders, out: out)
         let plan = try inputs.plan()
         var copies = try unitFolders(of: folders)
         // Every shard archived the same inputs (the same digest pins them): the first one's serve the merged run.
@@ -40,7 +40,8 @@ package enum GateMerger {
             copies.append((holder + "/" + ArchivedInputs.folderName, ArchivedInputs.folderName))
         }
         let report = GateEngine.evaluate(
-            expected: plan.expectedCells(in: nil), findings: findings, incomplete: incomplete, release: inputs.releaseUnderTest)
+            expected: plan.expectedCells(in: nil), findings: findings, incomplete: incomplete, release: inputs.releaseUnderTest,
+            preExisting: preExisting, strict: inputs.strict ?? false)
         try GateArtifacts.begin(inputs: inputs, plan: plan, at: out, force: force)
         var completed = false
         defer { if !completed { OutputFolder.release(out) } }
@@ -95,7 +96,7 @@ package enum GateMerger {
 
     /// Reads and checks the shards: the merged inputs (shard removed), every finding of the finished
     /// shards, and the reasons the merge is incomplete.
-    static func read(folders: [String], out: String) throws(GateError) -> (RunInputs, [GateFinding], [String]) {
+    static func read(folders: [String], out: String) throws(GateError) -> (RunInputs, [GateFinding], [String], [GateCell: String]) {
         guard let firstFolder = folders.first else {
             throw .invalidValue(field: .shardFolders, value: "", reason: "needs at least one shard folder")
         }
@@ -135,6 +136,7 @@ package enum GateMerger {
         inputs.shard = nil
         var findings: [GateFinding] = []
         var incomplete: [String] = []
+        var preExisting: [GateCell: String] = [:]
         for sibling in shards[0].spec.siblings {
             guard let shard = shards.first(where: { $0.spec == sibling }) else {
                 incomplete.append("shard \(sibling) is missing")
@@ -145,8 +147,17 @@ package enum GateMerger {
                 continue
             }
             findings += document.report.allFindings
+            // Each shard judged its own cells' pre-existing failures (`path/scenario/condition`; a matrix path holds a slash).
+            for entry in document.report.preExisting ?? [] {
+                let parts = entry.cell.split(separator: "/").map(String.init)
+                guard parts.count >= 3, let scenario = Scenario(rawValue: parts[parts.count - 2]),
+                    let condition = GateCondition(rawValue: parts[parts.count - 1])
+                else { continue }
+                preExisting[GateCell(path: parts.dropLast(2).joined(separator: "/"), scenario: scenario, condition: condition)] =
+                    entry.shownBy
+            }
             incomplete += document.report.incomplete.map { "shard \(sibling): \($0)" }
         }
-        return (inputs, findings, incomplete)
+        return (inputs, findings, incomplete, preExisting)
     }
 }
