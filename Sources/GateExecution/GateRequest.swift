@@ -103,16 +103,15 @@ public struct GateRequest: Sendable {
     }
 
     /// A gate's builds go oldest first, by build number: in another order its paths would judge
-    /// downgrades as upgrades. (`run --from NEW --to OLD` is a downgrade asked for by name.)
+    /// downgrades as upgrades. (`run --from NEW --to OLD` is a downgrade asked for by name.) The one
+    /// check of build order: a route's is against this list's (``GatePlan``).
     /// - Throws: ``GateError/invalidValue(field:value:reason:)`` naming both builds.
-    package static func checkOrder(
-        _ ids: [String], _ builds: [String: Build], field: GateField = .builds, value: String? = nil
-    ) throws(GateError) {
+    static func checkOrder(_ ids: [String], _ builds: [String: Build]) throws(GateError) {
         for (older, newer) in zip(ids, ids.dropFirst()) {
             guard let old = builds[older]?.manifest, let new = builds[newer]?.manifest else { continue }
             guard BuildManifest.compareBuildNumbers(old.buildNumber, new.buildNumber) != .orderedAscending else { continue }
             throw .invalidValue(
-                field: field, value: value ?? ids.joined(separator: ","),
+                field: .builds, value: ids.joined(separator: ","),
                 reason: "lists \(older) (build \(old.buildNumber)) before \(newer) (build \(new.buildNumber)): "
                     + "builds go oldest first, by build number")
         }

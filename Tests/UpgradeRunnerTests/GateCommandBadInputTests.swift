@@ -56,7 +56,7 @@ import Testing
     @Test(
         "a bad --routes is refused with one line naming the flag and the route; nothing is written",
         arguments: [
-            ("v3>v1", "--routes: \"v3>v1\" lists v3 (build 300) before v1 (build 100): builds go oldest first, by build number"),
+            ("v3>v1", "--routes: \"v3>v1\" lists v3 before v1: a route goes oldest first, by build number"),
             ("v1>v2>v3,v1>v9", "--routes: \"v1>v9\" names unknown build \"v9\""),
             ("v1>v2>v1", "--routes: \"v1>v2>v1\" names build \"v1\" twice"),
             ("v1", "--routes: \"v1\" names fewer than two builds"),

@@ -76,10 +76,10 @@ enum GateCommand {
         return routes
     }
 
-    /// The builds `routes` name, each once, ordered by build number, checked against the catalogue
-    /// and each route's own order.
+    /// The builds `routes` name, each once, ordered by build number. Whether each route goes in that
+    /// order is the plan's to say (``GatePlan``), as for a Swift caller's routes.
     /// - Throws: ``GateError/invalidValue(field:value:reason:)`` naming `--routes` and the route, for a
-    ///   build the catalogue does not hold or a route against build order.
+    ///   build the catalogue does not hold.
     static func orderedBuilds(of routes: [BuildPair], catalog: BuildCatalog) throws -> [String] {
         var resolved: [String: Build] = [:]
         for route in routes {
@@ -90,7 +90,6 @@ enum GateCommand {
                         field: .routes, value: text, reason: "names unknown build \"\(id)\" (\(error))")
                 }
             }
-            try GateRequest.checkOrder(route.builds, resolved, field: .routes, value: text)
         }
         return resolved.keys.sorted {
             BuildManifest.compareBuildNumbers(resolved[$0]!.manifest.buildNumber, resolved[$1]!.manifest.buildNumber)
