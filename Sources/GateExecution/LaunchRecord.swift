@@ -38,8 +38,11 @@ struct LaunchRecord: Sendable {
     /// `NN-<build>-<mode>`, the stem of its status and log file names.
     var stem: String { Self.stem(index: index, build: build, mode: mode) }
 
+    /// The index is at least two digits (`03`), as `%02d` writes it; without `String(format:)`,
+    /// which costs more than the rest of a stem and runs for every finding and lookup by stem.
     static func stem(index: Int, build: String, mode: LaunchMode) -> String {
-        String(format: "%02d-%@-%@", index, build, mode.rawValue)
+        let number = String(index)
+        return (index >= 0 && index < 10 ? "0" + number : number) + "-" + build + "-" + mode.rawValue
     }
 
     /// Why a status file that exists could not be read, as the conditions that needed it say.

@@ -114,7 +114,9 @@ final class ScenarioDevice {
             add("\(data.count)")
             hasher.update(data)
         }
-        let record = try Device(layout: session.layout).record
+        // The session's record: every change of lock state and clock goes through the session,
+        // which keeps it; reading device.json back would be one more device read per state.
+        let record = session.record
         add("\(record.lockState.rawValue) \(record.clock.timeIntervalSince1970)")
         for item in try keychain ?? device.keychainItems() {
             add(item.itemClass)

@@ -28,6 +28,14 @@ struct CheckerTests {
         DeviceSnapshot(keychain: items, preferences: [:], files: [:])
     }
 
+    @Test("a launch's stem is its index in at least two digits, its build and its mode, as %02d-%@-%@ writes them")
+    func stems() {
+        for (index, stem) in [(3, "03-v2-verify"), (12, "12-v2-verify"), (104, "104-v2-verify"), (0, "00-v2-verify")] {
+            #expect(LaunchRecord.stem(index: index, build: "v2", mode: .verify) == stem)
+            #expect(stem == String(format: "%02d-%@-%@", index, "v2", "verify"))
+        }
+    }
+
     @Test("cleanup-exact passes when only the case's items go, and fails when another item goes or one of the case's stays")
     func cleanupExact() {
         let other = item("deviceKey.c-other"), ours = item("authToken", digest: "new")
