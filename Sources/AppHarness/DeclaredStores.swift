@@ -187,6 +187,13 @@ public struct DeclaredStores: Sendable {
         case "inet":
             query[kSecClass] = kSecClassInternetPassword
             query[kSecAttrServer] = key.server ?? ""
+            // The rest of an internet password's key, where the declaration names it (the
+            // four-character codes are what the keychain stores for kSecAttrProtocol... constants).
+            if let port = key.port { query[kSecAttrPort] = port }
+            if let code = key.protocol { query[kSecAttrProtocol] = code }
+            if let path = key.path { query[kSecAttrPath] = path }
+            if let code = key.authenticationType { query[kSecAttrAuthenticationType] = code }
+            if let domain = key.securityDomain { query[kSecAttrSecurityDomain] = domain }
         default:
             query[kSecClass] = kSecClassGenericPassword
             query[kSecAttrService] = key.service ?? ""

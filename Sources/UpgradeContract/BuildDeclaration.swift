@@ -159,7 +159,18 @@ public struct KeychainItemDeclaration: Codable, Hashable, Sendable {
     public var service: String?
     /// `kSecAttrServer` (internet passwords).
     public var server: String?
+    /// `kSecAttrAccount`; absent in build.json: the empty account, as the keychain stores an item
+    /// added without one (every primary-key attribute may be absent, and then matches only absent).
     public var account: String
+    /// Internet passwords' other primary-key attributes, as build.json spells them: `port` (443),
+    /// `protocol` (the four-character code `kSecAttrProtocol` stores: `htps`, `imap`, `smtp`),
+    /// `path`, `authenticationType` (`dflt`, `http`, `form`, ...) and `securityDomain`. Nil: not part
+    /// of the item's key (the keychain's default).
+    public var port: Int?
+    public var `protocol`: String?
+    public var path: String?
+    public var authenticationType: String?
+    public var securityDomain: String?
     /// `kSecAttrAccessGroup`; nil for the app's default (first) group.
     public var accessGroup: String?
     /// `kSecAttrAccessible` as the keychain stores it (`ak`, `ck`, `cku`, ...); nil for the default.
@@ -168,9 +179,15 @@ public struct KeychainItemDeclaration: Codable, Hashable, Sendable {
     public var synchronizable: Bool
 
     public init(
-        itemClass: String = "genp", service: String? = nil, server: String? = nil, account: String,
-        accessGroup: String? = nil, accessible: String? = nil, synchronizable: Bool = false
+        itemClass: String = "genp", service: String? = nil, server: String? = nil, account: String = "",
+        accessGroup: String? = nil, accessible: String? = nil, synchronizable: Bool = false, port: Int? = nil,
+        protocol: String? = nil, path: String? = nil, authenticationType: String? = nil, securityDomain: String? = nil
     ) {
+        self.port = port
+        self.protocol = `protocol`
+        self.path = path
+        self.authenticationType = authenticationType
+        self.securityDomain = securityDomain
         self.itemClass = itemClass
         self.service = service
         self.server = server
@@ -182,6 +199,7 @@ public struct KeychainItemDeclaration: Codable, Hashable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case itemClass = "class", service, server, account, accessGroup, accessible, synchronizable
+        case port, `protocol`, path, authenticationType, securityDomain
     }
 
     public init(from decoder: any Decoder) throws {
@@ -189,7 +207,12 @@ public struct KeychainItemDeclaration: Codable, Hashable, Sendable {
         itemClass = try container.decodeIfPresent(String.self, forKey: .itemClass) ?? "genp"
         service = try container.decodeIfPresent(String.self, forKey: .service)
         server = try container.decodeIfPresent(String.self, forKey: .server)
-        account = try container.decode(String.self, forKey: .account)
+        account = try container.decodeIfPresent(String.self, forKey: .account) ?? ""
+        port = try container.decodeIfPresent(Int.self, forKey: .port)
+        `protocol` = try container.decodeIfPresent(String.self, forKey: .protocol)
+        path = try container.decodeIfPresent(String.self, forKey: .path)
+        authenticationType = try container.decodeIfPresent(String.self, forKey: .authenticationType)
+        securityDomain = try container.decodeIfPresent(String.self, forKey: .securityDomain)
         accessGroup = try container.decodeIfPresent(String.self, forKey: .accessGroup)
         accessible = try container.decodeIfPresent(String.self, forKey: .accessible)
         synchronizable = try container.decodeIfPresent(Bool.self, forKey: .synchronizable) ?? false
@@ -204,9 +227,18 @@ public struct KeychainItemDeclaration: Codable, Hashable, Sendable {
         if !Self.classes.contains(itemClass) {
             return ("class", "\"\(itemClass)\" is not a keychain class (\(Self.classes.joined(separator: ", ")))")
         }
-        if account.isEmpty { return ("account", "is empty") }
-        if itemClass == "genp" && (service ?? "").isEmpty { return ("service", "is missing (a generic password needs one)") }
-        if itemClass == "inet" && (server ?? "").isEmpty { return ("server", "is missing (an internet password needs one)") }
+        if itemClass != "inet" {
+            for (field, value) in [("port", port.map(String.init)), ("protocol", `protocol`), ("path", path),
+                ("authenticationType", authenticationType), ("securityDomain", securityDomain)] where value != nil {
+                return (field, "belongs to an internet password (class inet), not \(itemClass)")
+            }
+        }
+        if let port, !(0...65535).contains(port) { return ("port", "\(port) is not a port (0-65535)") }
+        for (field, code) in [("protocol", `protocol`), ("authenticationType", authenticationType)] {
+            if let code, code.isEmpty || code.utf8.count > 4 {
+                return (field, "\"\(code)\" is not a four-character code (such as htps, dflt)")
+            }
+        }
         if let accessible, !Self.protectionClasses.contains(accessible) {
             return (
                 "accessible",

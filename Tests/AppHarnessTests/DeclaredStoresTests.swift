@@ -88,3 +88,49 @@ struct DeclaredStoresTests {
         #expect(defaults.object(forKey: "count") == nil)
     }
 }
+
+/// Declarations that describe real items: an internet password's whole key, and a key attribute
+/// left absent, as the keychain allows.
+@Suite("Declared keychain items with their whole key")
+struct DeclaredKeyTests {
+    struct PlainBuild: AppBuild {
+        let buildID = "plain"
+        func launch(_ launch: HarnessLaunch) async {}
+    }
+
+    static func declaration(_ store: KeychainItemDeclaration) -> BuildDeclaration {
+        BuildDeclaration(secrets: [DeclaredItem(label: "password", store: .keychain(store))])
+    }
+
+    private func run(_ app: InProcessApp, _ mode: LaunchMode, _ declaration: BuildDeclaration) async -> LaunchStatus {
+        let platform = app.platform([mode.argument!, LaunchMode.caseIDArgument, "c9"])
+        let launch = HarnessLaunch(
+            buildID: "plain", mode: mode, caseID: "c9", environment: AppEnvironment(platform: platform), declaration: declaration)
+        await Keychain.withCurrent(platform.keychain) { await PlainBuild().run(launch) }
+        return launch.currentStatus
+    }
+
+    @Test("an internet password with port and protocol is read by its whole key: the same item without them is another item")
+    func internetKey() async throws {
+        let app = try InProcessApp()
+        let withPort = Self.declaration(
+            KeychainItemDeclaration(itemClass: "inet", server: "imap.example.com", account: "me", port: 993, protocol: "imap"))
+        let withoutPort = Self.declaration(KeychainItemDeclaration(itemClass: "inet", server: "imap.example.com", account: "me"))
+        #expect(await run(app, .seed, withoutPort).items.map(\.result) == [.written])
+        // The re-added item without its port is not the one the app's login query (with the port) finds.
+        #expect(await run(app, .verify, withPort).items.map(\.result) == [.missing])
+        #expect(await run(app, .seed, withPort).items.map(\.result) == [.written])
+        #expect(await run(app, .verify, withPort).items.map(\.result) == [.found])
+    }
+
+    @Test("a generic password declared without a service is the item with none, read exactly")
+    func absentService() async throws {
+        let app = try InProcessApp()
+        let bare = Self.declaration(KeychainItemDeclaration(account: "token"))
+        #expect(await run(app, .seed, bare).items.map(\.result) == [.written])
+        #expect(await run(app, .verify, bare).items.map(\.result) == [.found])
+        let decoded = try JSONDecoder().decode(
+            KeychainItemDeclaration.self, from: Data(#"{"class": "inet", "server": "s", "port": 443, "protocol": "htps"}"#.utf8))
+        #expect(decoded.account == "" && decoded.port == 443 && decoded.protocol == "htps")
+    }
+}

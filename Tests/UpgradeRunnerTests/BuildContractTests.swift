@@ -40,8 +40,12 @@ struct BuildContractTests {
                 #"build v1: field "keeps.secrets[0].store.group" "group.not.mine" is not one of the build's app groups"#
             ),
             (
-                #"{"secrets": [{"label": "token", "store": {"kind": "keychain", "class": "genp", "account": "a"}}]}"#,
-                #"field "keeps.secrets[0].store.service" is missing (a generic password needs one)"#
+                #"{"secrets": [{"label": "token", "store": {"kind": "keychain", "class": "genp", "service": "s", "account": "a", "port": 443}}]}"#,
+                #"field "keeps.secrets[0].store.port" belongs to an internet password (class inet), not genp"#
+            ),
+            (
+                #"{"secrets": [{"label": "token", "store": {"kind": "keychain", "class": "inet", "server": "s", "protocol": "https"}}]}"#,
+                #"field "keeps.secrets[0].store.protocol" "https" is not a four-character code (such as htps, dflt)"#
             ),
         ])
     func badDeclaration(keeps: String, naming: String) throws {
