@@ -218,6 +218,19 @@ public struct KeychainItemDeclaration: Codable, Hashable, Sendable {
         synchronizable = try container.decodeIfPresent(Bool.self, forKey: .synchronizable) ?? false
     }
 
+    /// The internet-password key attributes this declaration names, in build.json's spelling.
+    var internetKeyAttributes: [String] {
+        var names: [String] = []
+        if port != nil { names.append("port") }
+        if `protocol` != nil { names.append("protocol") }
+        if path != nil { names.append("path") }
+        if authenticationType != nil { names.append("authenticationType") }
+        if securityDomain != nil { names.append("securityDomain") }
+        return names
+    }
+
+    static func isFourCharacterCode(_ code: String) -> Bool { !code.isEmpty && code.utf8.count <= 4 }
+
     /// The classes a declaration may name, as the keychain's tables are called.
     public static let classes = ["genp", "inet", "keys", "cert"]
     /// The protection classes, as the keychain stores `kSecAttrAccessible`.
@@ -227,17 +240,15 @@ public struct KeychainItemDeclaration: Codable, Hashable, Sendable {
         if !Self.classes.contains(itemClass) {
             return ("class", "\"\(itemClass)\" is not a keychain class (\(Self.classes.joined(separator: ", ")))")
         }
-        if itemClass != "inet" {
-            for (field, value) in [("port", port.map(String.init)), ("protocol", `protocol`), ("path", path),
-                ("authenticationType", authenticationType), ("securityDomain", securityDomain)] where value != nil {
-                return (field, "belongs to an internet password (class inet), not \(itemClass)")
-            }
+        if itemClass != "inet", let name = internetKeyAttributes.first {
+            return (name, "belongs to an internet password (class inet), not \(itemClass)")
         }
-        if let port, !(0...65535).contains(port) { return ("port", "\(port) is not a port (0-65535)") }
-        for (field, code) in [("protocol", `protocol`), ("authenticationType", authenticationType)] {
-            if let code, code.isEmpty || code.utf8.count > 4 {
-                return (field, "\"\(code)\" is not a four-character code (such as htps, dflt)")
-            }
+        if let port, port < 0 || port > 65535 { return ("port", "\(port) is not a port (0-65535)") }
+        if let code = `protocol`, !Self.isFourCharacterCode(code) {
+            return ("protocol", "\"\(code)\" is not a four-character code (such as htps, dflt)")
+        }
+        if let code = authenticationType, !Self.isFourCharacterCode(code) {
+            return ("authenticationType", "\"\(code)\" is not a four-character code (such as htps, dflt)")
         }
         if let accessible, !Self.protectionClasses.contains(accessible) {
             return (

@@ -127,6 +127,12 @@ struct DeclaredKeyTests {
     func absentService() async throws {
         let app = try InProcessApp()
         let bare = Self.declaration(KeychainItemDeclaration(account: "token"))
+        // A declaration whose keychain item follows other stores is sound.
+        let mixed = BuildDeclaration(secrets: [
+            DeclaredItem(label: "a", store: .preference(key: "a", suite: nil)),
+            DeclaredItem(label: "b", store: .keychain(KeychainItemDeclaration(itemClass: "inet", server: "s", port: 443))),
+        ])
+        #expect(bare.problem() == nil && mixed.problem() == nil)
         #expect(await run(app, .seed, bare).items.map(\.result) == [.written])
         #expect(await run(app, .verify, bare).items.map(\.result) == [.found])
         let decoded = try JSONDecoder().decode(
