@@ -50,7 +50,6 @@ struct GateRun {
         let builds = try (stage ?? BuildStage(folder: workRoot)).staged(builds, for: workRoot)
 
         let results = CellResults(count: units.count)
-        let next = Counter()
         let workers = max(1, min(jobs, units.count))
         // The long exploration cells start first, so that no worker is left with one at the end.
         let order = units.indices.sorted {
@@ -64,36 +63,28 @@ struct GateRun {
                 outFolder: folder, timeout: timeout
             ).run().findings
         }
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            while let position = next.take(below: units.count) {
-                // An interrupted runner starts no more cells; the ones it skips stay UNKNOWN.
-                guard TemporaryDevices.beginCell() else { break }
-                defer { TemporaryDevices.endCell() }
-                let index = order[position]
-                let unit = units[index]
-                let start = DispatchTime.now().uptimeNanoseconds
-                let findings = runCell(unit, outFolder)
-                let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-                results.set(index, findings: findings, seconds: seconds)
-                progress.finished(unit.description, Verdict.combine(findings.map(\.verdict)), seconds: seconds)
-            }
+        Self.inParallel(units.count, workers: workers) { position in
+            let index = order[position]
+            let unit = units[index]
+            let start = DispatchTime.now().uptimeNanoseconds
+            let findings = runCell(unit, outFolder)
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            results.set(index, findings: findings, seconds: seconds)
+            progress.finished(unit.description, Verdict.combine(findings.map(\.verdict)), seconds: seconds)
         }
         // The old build in the new build's place, for each deciding cell that failed.
         let baselines =
             judgesPreExisting ? PreExisting.baselines(units: units, findings: results.all, release: inputs.releaseUnderTest) : []
         let preExisting = PreExistingCells()
-        let nextBaseline = Counter()
-        DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, baselines.count))) { _ in
-            while let position = nextBaseline.take(below: baselines.count) {
-                guard TemporaryDevices.beginCell() else { break }
-                defer { TemporaryDevices.endCell() }
-                let (original, baseline, failed) = baselines[position]
-                let start = DispatchTime.now().uptimeNanoseconds
-                let findings = runCell(baseline, outFolder + "/" + ArtifactLayout.baseline)
-                let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-                preExisting.add(PreExisting.judged(original: original, baseline: baseline, failed: failed, findings: findings))
-                progress.finished("\(baseline) (the old build in \(original.path.new)'s place)", Verdict.combine(findings.map(\.verdict)), seconds: seconds)
-            }
+        Self.inParallel(baselines.count, workers: max(1, min(jobs, baselines.count))) { position in
+            let (original, baseline, failed) = baselines[position]
+            let start = DispatchTime.now().uptimeNanoseconds
+            let findings = runCell(baseline, outFolder + "/" + ArtifactLayout.baseline)
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            preExisting.add(PreExisting.judged(original: original, baseline: baseline, failed: failed, findings: findings))
+            progress.finished(
+                "\(baseline) (the old build in \(original.path.new)'s place)", Verdict.combine(findings.map(\.verdict)),
+                seconds: seconds)
         }
 
         // An interrupted run leaves its UNKNOWN placeholder in place: the interrupt's handler ends
@@ -128,6 +119,20 @@ struct GateRun {
 }
 
 extension GateRun {
+    /// Runs `body` for each position below `count` on `workers` threads, each position once, each
+    /// as a cell of ``TemporaryDevices``: an interrupted runner starts no more, and the ones it
+    /// skips stay UNKNOWN.
+    static func inParallel(_ count: Int, workers: Int, _ body: @Sendable (Int) -> Void) {
+        let next = Counter()
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while let position = next.take(below: count) {
+                guard TemporaryDevices.beginCell() else { break }
+                defer { TemporaryDevices.endCell() }
+                body(position)
+            }
+        }
+    }
+
     /// User and system CPU seconds so far of this process (`RUSAGE_SELF`: the runner) or of its
     /// reaped children (`RUSAGE_CHILDREN`: the app launches), to the millisecond: the split the
     /// benchmarks print beside wall time.

@@ -55,10 +55,12 @@ package enum GateEngine {
             paths.append(.init(path: path, verdict: Verdict.combine(scenarios.map(\.verdict)), scenarios: scenarios))
         }
 
+        // Pre-existing cells that failed here (a baseline is judged only for a FAIL; an entry for another is no finding).
+        let shown = preExisting.filter { cellResults[$0.key]?.verdict == .fail }
         // Shipped history: the paths that end at a build older than the release under test.
         let history = release.map { release in pathIDs.filter { !decides($0, release: release) } } ?? []
         // A pre-existing FAIL is the old release's: it decides only with `strict`.
-        let excused = strict ? [:] : preExisting.filter { cellResults[$0.key]?.verdict == .fail }
+        let excused = strict ? [:] : shown
         var deciding = cellResults.filter { !history.contains($0.key.path) }
         for cell in excused.keys where deciding[cell] != nil {
             deciding[cell]!.verdict = .pass
@@ -109,11 +111,9 @@ package enum GateEngine {
             paths: paths, runFindings: runSorted,
             reasons: failReasons + incompleteSorted + unknownReasons, runtimeVerdicts: runtimeResults(paths),
             release: release, history: history.isEmpty ? nil : history,
-            preExisting: preExisting.isEmpty
-                ? nil
-                : preExisting.keys.sorted().filter { cellResults[$0]?.verdict == .fail }.map {
-                    GateReport.PreExisting(cell: $0.description, shownBy: preExisting[$0]!)
-                }, strict: strict ? true : nil)
+            preExisting: shown.isEmpty
+                ? nil : shown.keys.sorted().map { GateReport.PreExisting(cell: $0.description, shownBy: shown[$0]!) },
+            strict: strict ? true : nil)
     }
 
     /// Whether the path `pathID` (a runtime matrix's `iOS-15.0/v1-to-v2` too) ends at `release`.

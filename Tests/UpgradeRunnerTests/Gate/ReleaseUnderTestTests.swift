@@ -102,3 +102,36 @@ import Testing
         #expect(!junit.contains("<failure") && junit.contains(#"<property name="preExistingVerdict" value="FAIL"/>"#))
     }
 }
+
+/// Which cells get a baseline, and what the baseline's findings make pre-existing.
+@Suite struct PreExistingBaselineTests {
+    private let upgrade = PlanUnit(path: BuildPair(old: "v1", new: "v3"), scenario: .upgrade)
+    private let history = PlanUnit(path: BuildPair(old: "v1", new: "v2"), scenario: .upgrade)
+
+    private func finding(_ unit: PlanUnit, _ condition: GateCondition, _ verdict: Verdict) -> GateFinding {
+        GateFinding(condition, path: unit.pathID, scenario: unit.scenario, verdict: verdict, detail: "d")
+    }
+
+    @Test("only a deciding cell's FAILs get a baseline, and not the leak scan's")
+    func chosen() {
+        let baselines = PreExisting.baselines(
+            units: [upgrade, history],
+            findings: [
+                [finding(upgrade, .readsOldData, .fail), finding(upgrade, .noSecretInArtifacts, .fail), finding(upgrade, .idempotent, .pass)],
+                [finding(history, .readsOldData, .fail)],
+            ],
+            release: "v3")
+        #expect(baselines.count == 1)
+        #expect(baselines.first?.baseline.pathID == "v1-to-v1" && baselines.first?.failed == [.readsOldData])
+        #expect(PreExisting.baselines(units: [upgrade], findings: [[finding(upgrade, .readsOldData, .pass)]], release: "v3").isEmpty)
+    }
+
+    @Test("a condition the baseline fails too is pre-existing; one it passes is the release's")
+    func judged() {
+        let baseline = PreExisting.baseline(of: upgrade)!
+        let cells = PreExisting.judged(
+            original: upgrade, baseline: baseline, failed: [.readsOldData, .honestStatus],
+            findings: [finding(baseline, .readsOldData, .fail), finding(baseline, .honestStatus, .pass)])
+        #expect(cells == [GateCell(path: "v1-to-v3", scenario: .upgrade, condition: .readsOldData): "v1-to-v1/upgrade"])
+    }
+}
