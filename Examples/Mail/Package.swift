@@ -28,5 +28,7 @@ let package = Package(
         .executableTarget(name: "Mail3AccessibleInQuery", dependencies: ["MailAutomation"]),
         // Known-bad: 3.0 without its reinstall sweep, and no policy declared for it.
         .executableTarget(name: "Mail3NoSweep", dependencies: ["MailAutomation"]),
+        // 3.0 without the sweep by a declared policy: a reinstall keeps the user signed in.
+        .executableTarget(name: "Mail3KeepsSignedIn", dependencies: ["MailAutomation"]),
     ]
 )

@@ -6,8 +6,8 @@ import SimRuntime
 
 /// Before a run writes anything, each of its builds is launched once on a scratch device (a verify
 /// launch for a case of its own, on an empty device), to prove that it is an app build of this
-/// contract: it must leave a status file, and the file must decode with the contract version this
-/// runner speaks. A build that is not (any executable that does not link AppHarness, a build of
+/// contract: it must leave a status file, the file must decode with the contract version this
+/// runner speaks, and it must name the build id its build.json gives. A build that is not (any executable that does not link AppHarness, a build of
 /// an older or newer harness) is bad input, named before any cell runs.
 enum BuildPreflight {
     /// The case id of the preflight launch (its own, so it touches no case's data).
@@ -86,12 +86,22 @@ enum BuildPreflight {
                 reason: "\(what) left no status file \(LaunchStatus.relativePath) (its launch \(result.termination)): "
                     + "it is not an app build (an app build links AppHarness and runs Harness.main)")
         }
+        let status: LaunchStatus
         do {
-            return try LaunchStatus.decode(data).startup != nil
+            status = try LaunchStatus.decode(data)
         } catch {
             throw GateError.malformed(
                 path: build.folder + "/build.json",
                 reason: "\(what): its status file \(LaunchStatus.relativePath): \(JSONProblem.describe(error))")
         }
+        // An executable reused under another build id would report the other id in every launch:
+        // one line here instead of an honest-status FAIL in every cell.
+        guard status.build == build.manifest.id else {
+            throw GateError.malformed(
+                path: build.folder + "/build.json",
+                reason: "field \"id\" is \"\(build.manifest.id)\" but its executable \(build.executablePath) "
+                    + "was built as \"\(status.build)\" (its status file says so): build each id's own executable")
+        }
+        return status.startup != nil
     }
 }

@@ -12,16 +12,46 @@ struct CaseDeclarations: Sendable {
     /// The old build's declaration (empty for a fresh install or a build that declares nothing).
     let old: BuildDeclaration
     let new: BuildDeclaration
+    /// The new build's declared policies (``BuildPolicies``), and the old build's.
+    let newPolicies: BuildPolicies
+    let oldPolicies: BuildPolicies
 
-    init(old: Build?, new: Build, caseID: String) {
-        self.init(caseID: caseID, old: old?.manifest.keeps, new: new.manifest.keeps)
+    /// The secret labels the build installed before the new one (a route's last hop, else the old
+    /// build) declares in a keychain item: what survives an uninstall, as on iOS.
+    let previousKeychainLabels: Set<String>
+
+    init(old: Build?, previous: Build?, new: Build, caseID: String) {
+        self.init(
+            caseID: caseID, old: old?.manifest.keeps, new: new.manifest.keeps,
+            oldPolicies: old?.manifest.policies, newPolicies: new.manifest.policies,
+            previous: previous?.manifest.keeps)
     }
 
-    /// The declarations `old` and `new` (nil: nothing declared), resolved for `caseID`.
-    init(caseID: String, old: BuildDeclaration?, new: BuildDeclaration?) {
+    /// The declarations `old` and `new` (nil: nothing declared), resolved for `caseID`, and the
+    /// builds' policies (nil: none declared).
+    init(
+        caseID: String, old: BuildDeclaration?, new: BuildDeclaration?, oldPolicies: BuildPolicies? = nil,
+        newPolicies: BuildPolicies? = nil, previous: BuildDeclaration? = nil
+    ) {
         self.caseID = caseID
         self.old = (old ?? BuildDeclaration(secrets: [])).resolved(caseID: caseID)
         self.new = (new ?? BuildDeclaration(secrets: [])).resolved(caseID: caseID)
+        self.oldPolicies = oldPolicies ?? BuildPolicies()
+        self.newPolicies = newPolicies ?? BuildPolicies()
+        previousKeychainLabels = Set(
+            ((previous ?? old)?.secrets ?? []).filter { $0.store.location == .keychain }.map(\.label))
+    }
+
+    /// Whether the new build declares that a reinstall keeps the user signed in.
+    var keepsCredentials: Bool { newPolicies.reinstallPolicy == .keepsCredentials }
+
+    /// What a verify launch after a reinstall must read `label` as when the new build keeps
+    /// credentials across a reinstall (``ReinstallPolicy/keepsCredentials``): `found` for a secret the
+    /// previous build kept in the keychain (which survives the uninstall), `missing` for one it kept
+    /// in its container (which does not). Nil under the sweeps policy.
+    func keptAcrossReinstall(_ label: String) -> ItemResult? {
+        guard keepsCredentials else { return nil }
+        return previousKeychainLabels.contains(label) ? .found : .missing
     }
 
     /// No declaration at all (evidence made by hand, in tests).

@@ -33,14 +33,14 @@ struct CellEvidence: Sendable {
     /// A finding on this cell.
     func finding(
         _ condition: GateCondition, _ verdict: Verdict, item: String? = nil, operation: String? = nil,
-        status: Int32? = nil, _ detail: String
+        status: Int32? = nil, _ detail: String, warning: Bool = false
     ) -> GateFinding {
         GateFinding(
             condition, path: path, scenario: scenario, item: item, verdict: verdict, operation: operation,
             status: status, runtime: status == nil ? nil : runtime, detail: detail,
             message: GateFinding.describe(
                 item: item, operation: operation, status: status, runtime: status == nil ? nil : runtime, detail: detail,
-                statusText: GateFinding.statusText))
+                statusText: GateFinding.statusText), warning: warning)
     }
 
     /// Findings for `condition` from the exploration attempts, as ``ExplorationInvariants`` judged

@@ -30,6 +30,10 @@ struct DeviceSnapshot: Codable, Hashable, Sendable {
         /// item when this and its bytes are unchanged.
         var movableKey: String { "\(itemClass)/\(service)/\(account)/\(synchronizable ? 1 : 0)" }
 
+        /// The item's kind: its class and whether it is synchronizable (a sweep scoped without
+        /// kSecAttrSynchronizableAny misses the synchronizable kind of a class).
+        var kind: String { "\(itemClass)/\(synchronizable ? 1 : 0)" }
+
         static func < (lhs: Item, rhs: Item) -> Bool { (lhs.key, lhs.digest) < (rhs.key, rhs.digest) }
     }
 
@@ -39,11 +43,16 @@ struct DeviceSnapshot: Codable, Hashable, Sendable {
     /// File path (relative to the data container) to keyed digest of its bytes. The status file,
     /// `tmp/` and the preferences plist itself are left out.
     var files: [String: String]
+    /// The app's groups' containers: `<group>/<path>` to the keyed digest of each file's bytes (the
+    /// group's preferences plist left out), and `<group>/<key>` to that of each of the group's
+    /// preferences (`UserDefaults(suiteName:)`). Empty for an app without groups.
+    var groupFiles: [String: String] = [:]
+    var groupPreferences: [String: String] = [:]
 
-    /// Takes a snapshot of `device` for the app `bundleID`, marking the items `isBookkeeping` names.
-    /// `keychain`: the device's items, when the caller has just read them.
+    /// Takes a snapshot of `device` for the app `bundleID` and its app `groups`, marking the items
+    /// `isBookkeeping` names. `keychain`: the device's items, when the caller has just read them.
     static func take(
-        _ device: Device, bundleID: String, isBookkeeping: (KeychainItemRecord) -> Bool = { _ in false },
+        _ device: Device, bundleID: String, groups: [String] = [], isBookkeeping: (KeychainItemRecord) -> Bool = { _ in false },
         keychain: [KeychainItemRecord]? = nil
     ) throws -> DeviceSnapshot {
         let redaction = try DeviceRedaction(device)
@@ -54,25 +63,40 @@ struct DeviceSnapshot: Codable, Hashable, Sendable {
                 account: record.account ?? "", accessible: record.accessible, synchronizable: record.synchronizable,
                 digest: digest(record.data ?? Data()), bookkeeping: isBookkeeping(record))
         }.sorted()
-        var preferences: [String: String] = [:]
-        var files: [String: String] = [:]
-        if let container = device.dataContainer(bundleID)?.path {
-            let plistPath = container + "/Library/Preferences/" + bundleID + ".plist"
-            if let data = FileManager.default.contents(atPath: plistPath),
+        /// Each key of the preferences plist at `path` to the digest of its value's binary plist.
+        func preferences(at path: String) -> [String: String] {
+            guard let data = FileManager.default.contents(atPath: path),
                 let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
-            {
-                for (name, value) in plist {
-                    let encoded =
-                        (try? PropertyListSerialization.data(fromPropertyList: value, format: .binary, options: 0)) ?? Data()
-                    preferences[name] = digest(encoded)
-                }
-            }
-            for relative in FileTree.files(under: container, pruning: ["tmp", "Library/Preferences"])
-            where !(relative as NSString).lastPathComponent.hasPrefix(".com.") {
-                files[relative] = digest(FileManager.default.contents(atPath: container + "/" + relative) ?? Data())
+            else { return [:] }
+            return plist.mapValues { value in
+                digest((try? PropertyListSerialization.data(fromPropertyList: value, format: .binary, options: 0)) ?? Data())
             }
         }
-        return DeviceSnapshot(keychain: items, preferences: preferences, files: files)
+        /// Each file under `root` (`pruning` left out) to the digest of its bytes.
+        func files(under root: String, pruning: Set<String>) -> [String: String] {
+            var files: [String: String] = [:]
+            for relative in FileTree.files(under: root, pruning: pruning)
+            where !(relative as NSString).lastPathComponent.hasPrefix(".com.") {
+                files[relative] = digest(FileManager.default.contents(atPath: root + "/" + relative) ?? Data())
+            }
+            return files
+        }
+        var snapshot = DeviceSnapshot(keychain: items, preferences: [:], files: [:])
+        if let container = device.dataContainer(bundleID)?.path {
+            snapshot.preferences = preferences(at: container + "/" + AppContainers.preferencesFilePath(domain: bundleID))
+            snapshot.files = files(under: container, pruning: [AppContainers.tmpPath, AppContainers.preferencesPath])
+        }
+        for group in groups.sorted() {
+            guard let container = device.groupContainer(group)?.path else { continue }
+            let plist = AppContainers.preferencesFilePath(domain: group)
+            for (path, digest) in files(under: container, pruning: []) where path != plist {
+                snapshot.groupFiles[group + "/" + path] = digest
+            }
+            for (key, digest) in preferences(at: container + "/" + plist) {
+                snapshot.groupPreferences[group + "/" + key] = digest
+            }
+        }
+        return snapshot
     }
 
     /// The JSON a redacted device folder holds: names and keyed digests only.

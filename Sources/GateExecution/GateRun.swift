@@ -34,6 +34,7 @@ struct GateRun {
         defer { if !completed { OutputFolder.release(outFolder) } }
         try inputs.archivedInputs?.write(builds, to: outFolder)
         let units = plan.units(in: inputs.shard)
+        let policies = DeclaredPolicies.report(builds: builds, units: units)
         progress.start(
             cells: units.count, paths: Set(units.map(\.path)).count, scenarios: Set(units.map(\.scenario)).count,
             inputs: inputs, jobs: max(1, min(jobs, units.count)))
@@ -98,7 +99,7 @@ struct GateRun {
         findings += NoSecretInArtifactsChecker.findings(for: scan, cells: expected)
         let report = GateEngine.evaluate(
             expected: expected, findings: findings, release: inputs.releaseUnderTest, preExisting: preExisting.cells,
-            strict: inputs.strict ?? false)
+            strict: inputs.strict ?? false, policies: policies)
         try writeTimings(units: units, seconds: results.seconds, scan: scan)
         try GateArtifacts.write(report: report, inputs: inputs, to: outFolder)
         completed = true

@@ -24,7 +24,7 @@ enum PreExisting {
     ) -> [(original: PlanUnit, baseline: PlanUnit, failed: Set<GateCondition>)] {
         zip(units, findings).compactMap { unit, found in
             guard unit.path.new == release, let baseline = baseline(of: unit) else { return nil }
-            let failed = Set(found.filter { $0.verdict == .fail && $0.condition != .noSecretInArtifacts }.map(\.condition))
+            let failed = Set(found.filter { $0.verdict == .fail && $0.warning != true && $0.condition != .noSecretInArtifacts }.map(\.condition))
             return failed.isEmpty ? nil : (unit, baseline, failed)
         }
     }

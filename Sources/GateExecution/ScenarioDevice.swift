@@ -135,7 +135,8 @@ final class ScenarioDevice {
 
     func snapshot(_ build: Build, keychain: [KeychainItemRecord]? = nil) throws -> DeviceSnapshot {
         try DeviceSnapshot.take(
-            device, bundleID: build.manifest.bundleID, isBookkeeping: declarations.isBookkeeping, keychain: keychain)
+            device, bundleID: build.manifest.bundleID, groups: build.identity.applicationGroups,
+            isBookkeeping: declarations.isBookkeeping, keychain: keychain)
     }
 
     func advanceClock(days: Double) throws {

@@ -42,11 +42,15 @@ public struct BuildManifest: Codable, Equatable, Sendable {
     /// What the build keeps where: its secrets by label and store, and its bookkeeping items (see
     /// ``BuildDeclaration``). Nil for a build that declares nothing (it has no secret to carry over).
     public var keeps: BuildDeclaration?
+    /// Product decisions that change what a condition requires, each with its reason (see
+    /// ``BuildPolicies``). Nil: none (the defaults).
+    public var policies: BuildPolicies?
 
     public init(
         id: String, bundleID: String, marketingVersion: String, buildNumber: String, executable: String,
         schemaVersion: Int, entitlements: String, notes: String? = nil, artefactWindowDays: Int? = nil,
-        antiPattern: String? = nil, expectedCondition: String? = nil, keeps: BuildDeclaration? = nil
+        antiPattern: String? = nil, expectedCondition: String? = nil, keeps: BuildDeclaration? = nil,
+        policies: BuildPolicies? = nil
     ) {
         self.id = id
         self.bundleID = bundleID
@@ -60,6 +64,7 @@ public struct BuildManifest: Codable, Equatable, Sendable {
         self.antiPattern = antiPattern
         self.expectedCondition = expectedCondition
         self.keeps = keeps
+        self.policies = policies
     }
 
     /// The first rule the fields break, as a reason naming the field (`field "id" is empty`), or nil.

@@ -2,8 +2,9 @@ import GateModel
 import SimRuntime
 
 /// malformed-keeps-old: with malformed legacy data (a corrupt archive, wrong types, non-UTF-8), the
-/// new build does not crash, leaves every legacy store's content as it was (preferences, files, and
-/// the bytes of the old build's keychain items), and reports an error code (in its launch or its
+/// new build does not crash, leaves every legacy store's content as it was (preferences, files, its
+/// app groups' files and preferences, and the bytes of the old build's keychain items, under any
+/// identity), and reports an error code (in its launch or its
 /// verify launch). Then per store (the malformed matrix): with one store alone malformed, that
 /// store's data stays untouched, an error is reported for it, and every other seeded secret
 /// migrates and reads back `found`.
@@ -20,31 +21,32 @@ enum MalformedKeepsOld: CellChecker {
             return [evidence.finding(condition, .unknown, "the scenario did not reach the new build's launches")]
         }
         var findings: [GateFinding] = []
-        for (kind, old, new) in [("preference", before.preferences, after.preferences), ("file", before.files, after.files)] {
+        let stores = [
+            ("preference", before.preferences, after.preferences), ("file", before.files, after.files),
+            ("app group file", before.groupFiles, after.groupFiles),
+            ("app group preference", before.groupPreferences, after.groupPreferences),
+        ]
+        for (kind, old, new) in stores {
             // A preference the builds declare as bookkeeping (a schema marker) is not legacy data,
             // as the keychain's bookkeeping items below are not.
             for (name, digest) in old.sorted(by: { $0.key < $1.key })
-            where new[name] != digest && !(kind == "preference" && evidence.declarations.isBookkeepingPreference(name)) {
+            where new[name] != digest && !(kind.hasSuffix("preference") && isBookkeeping(preference: name, evidence)) {
                 findings.append(
                     evidence.finding(
                         condition, .fail, item: name, "legacy \(kind) " + (new[name] == nil ? "deleted" : "overwritten")))
             }
         }
-        // Keychain items are compared by identity and bytes: a build may re-save one under a new
-        // protection class, or move it unchanged into another access group, but must not drop or
-        // rewrite what it could not read. Migration markers (the schema version) are bookkeeping,
-        // not legacy data.
+        // Keychain items are judged by content: each legacy item's bytes must still be in some
+        // keychain item. A build may rename one (a new service, account or server, an internet
+        // password's port), re-save it under a new protection class or move it into another access
+        // group, but must not drop or rewrite what it could not read. Migration markers (the schema
+        // version) are bookkeeping, not legacy data.
+        let contents = Set(after.keychain.map(\.digest))
         let kept = Dictionary(after.keychain.map { ($0.key, $0.digest) }, uniquingKeysWith: { first, _ in first })
-        let moved = Set(after.keychain.map { "\($0.movableKey)#\($0.digest)" })
-        for item in before.keychain
-        where !item.bookkeeping && kept[item.key] != item.digest
-            && !moved.contains("\(item.movableKey)#\(item.digest)")
-        {
+        for item in before.keychain where !item.bookkeeping && !contents.contains(item.digest) {
             findings.append(
                 evidence.finding(
-                    condition, .fail, item: item.key,
-                    "legacy keychain item "
-                        + (kept[item.key] == nil ? "deleted" : "overwritten")))
+                    condition, .fail, item: item.key, "legacy keychain item " + (kept[item.key] == nil ? "deleted" : "overwritten")))
         }
         let reports = [launch, verify].flatMap { status in
             status.errors + status.items.filter { [.failed, .mismatch].contains($0.result) }
@@ -64,7 +66,7 @@ enum MalformedKeepsOld: CellChecker {
     }
 
     private static func matrixNote(_ evidence: CellEvidence) -> String {
-        let labels = evidence.malformedAttempts.map(\.label)
+        let labels = evidence.malformedAttempts.map { $0.labels.joined(separator: "+") }
         return labels.isEmpty
             ? "" : "; each store alone malformed (\(labels.joined(separator: ", "))): kept, reported, the others read back"
     }
@@ -91,50 +93,63 @@ enum MalformedKeepsOld: CellChecker {
         else { return [evidence.finding(condition, .unknown, item: item, "the attempt did not reach the verify launch")] }
         var findings: [GateFinding] = []
         let kept = contents(of: store, in: before)
-        if !kept.isEmpty && !kept.isSubset(of: contents(of: store, in: after)) {
+        if !kept.isEmpty && !kept.isSubset(of: contents(of: store, in: after, anyKeychainItem: true)) {
             findings.append(
                 evidence.finding(
-                    condition, .fail, item: item, "the malformed \(store.location) of \(attempt.label) was deleted or overwritten"
+                    condition, .fail, item: item, "the malformed \(store.location) of \(attempt.labels.joined(separator: ", ")) was deleted or overwritten"
                 ))
         }
+        // One report for the file is enough when several secrets share it.
         let reported = newLaunches.compactMap(\.status).contains { status in
-            status.errors.contains { $0.name == attempt.label }
+            status.errors.contains { attempt.labels.contains($0.name) }
                 || status.items.contains {
-                    $0.name == attempt.label
+                    attempt.labels.contains($0.name)
                         && ([.failed, .mismatch].contains($0.result) || ($0.result == .kept && $0.status != 0))
                 }
         }
         if !reported {
             findings.append(
                 evidence.finding(
-                    condition, .fail, item: item, "the new build reported no error for the malformed \(attempt.label)"))
+                    condition, .fail, item: item,
+                    "the new build reported no error for the malformed \(attempt.labels.joined(separator: ", "))"))
         }
-        for label in attempt.seeded where label != attempt.label {
+        for label in attempt.seeded where !attempt.labels.contains(label) {
             let read = CellEvidence.item(label, in: verify)
             guard read?.result != .found else { continue }
             findings.append(
                 evidence.finding(
                     condition, .fail, item: item, operation: read?.operation, status: read?.status,
-                    "the valid \(label) read back as \(read?.result.rawValue ?? "unreported") with \(attempt.label) alone malformed"
+                    "the valid \(label) read back as \(read?.result.rawValue ?? "unreported") with \(attempt.id) malformed"
                 ))
         }
         return findings
     }
 
-    /// What a snapshot holds in the old build's store `store`: a preference's or file's digest, or
-    /// the identity (apart from its access group) and digest of a keychain item. Empty for a store
-    /// the snapshot does not see (an app group's).
-    static func contents(of store: DeclaredStore, in snapshot: DeviceSnapshot) -> Set<String> {
+    /// Whether the preference `name` (`<group>/<key>` for an app group's) is a bookkeeping item of
+    /// either build.
+    private static func isBookkeeping(preference name: String, _ evidence: CellEvidence) -> Bool {
+        evidence.declarations.isBookkeepingPreference(name)
+            || evidence.declarations.isBookkeepingPreference(String(name.split(separator: "/", maxSplits: 1).last ?? ""))
+    }
+
+    /// What a snapshot holds in the old build's store `store`: a preference's or file's digest (an
+    /// app group's too), or the digest of each keychain item with the declared identity apart from
+    /// its access group. `anyKeychainItem`: the digests of every keychain item instead, for the
+    /// snapshot after the migration, where the bytes may sit under a new identity (content, not
+    /// identity).
+    static func contents(of store: DeclaredStore, in snapshot: DeviceSnapshot, anyKeychainItem: Bool = false) -> Set<String> {
         switch store {
         case .preference(let key, nil): Set([snapshot.preferences[key]].compactMap { $0 })
+        case .preference(let key, let suite?): Set([snapshot.groupPreferences[suite + "/" + key]].compactMap { $0 })
         case .propertyList(let file, _), .archive(let file, _): Set([snapshot.files[file]].compactMap { $0 })
+        case .appGroupFile(let group, let file): Set([snapshot.groupFiles[group + "/" + file]].compactMap { $0 })
+        case .keychain where anyKeychainItem: Set(snapshot.keychain.map(\.digest))
         case .keychain(let key):
             Set(
                 snapshot.keychain.filter {
                     $0.itemClass == key.itemClass && $0.account == key.account
                         && $0.service == (key.service ?? key.server ?? "")
-                }.map { "\($0.movableKey)#\($0.digest)" })
-        case .preference, .appGroupFile: []
+                }.map(\.digest))
         }
     }
 }

@@ -33,6 +33,8 @@ enum ReadsOldData: CellChecker {
             let status = record.status!
             let suffix = verifies.count > 1 ? " (\(record.stem), \(when))" : ""
             for label in evidence.seeded {
+                // A build that keeps credentials across a reinstall (its declared policy) reads the keychain's back.
+                let wanted = evidence.scenario == .reinstall ? evidence.declarations.keptAcrossReinstall(label) ?? wanted : wanted
                 if wanted == .found && (record.secretPlaces?[label] ?? []).isEmpty {
                     let reported = CellEvidence.item(label, in: status)
                     findings.append(
@@ -65,7 +67,9 @@ enum ReadsOldData: CellChecker {
             if kept > 0 {
                 words.append("every seeded item (\(evidence.seeded.joined(separator: ", "))) reads back")
             }
-            if removed > 0 {
+            if removed > 0 && evidence.scenario == .reinstall && evidence.declarations.keepsCredentials {
+                words.append("each seeded item reads as the reinstall kept it (keeps-credentials: the keychain's, not the container's)")
+            } else if removed > 0 {
                 words.append("the \(evidence.seeded.count) removed items are reported missing")
             }
             // One verify launch keeps the words (and gate.json's bytes) of the gate before the final re-read.

@@ -1,11 +1,23 @@
 import GateModel
 import SimRuntime
 
-/// reinstall-sweeps: after uninstalling the old build and installing the new one, the old
-/// session does not come back: no item the old install left in the app's access groups survives
-/// unchanged (the old build's own, and the runner's synchronizable items, internet password, key
-/// and certificate beside them), the verify launch finds none of the case's secrets, and another
-/// team's items on the device are left exactly as they were.
+/// reinstall-sweeps: what the previous install left in the keychain (iOS keeps it when the app is
+/// deleted) after the user deletes the app and installs the new build, judged by the new build's
+/// reinstall policy (``ReinstallPolicy``, `keeps` absent: sweeps).
+///
+/// - **sweeps**: the old session does not come back. The previous install's own items (what its
+///   seed wrote) do not survive unchanged, and the verify launch reads none of the case's secrets:
+///   either is a FAIL, what the user would see as a resumed session.
+/// - **keeps-credentials**: the team keeps the user signed in on purpose. What is kept must be the
+///   previous install's own, unchanged (an item of it rewritten in place is a FAIL), and what the
+///   app reads must be that install's values (a `mismatch` is a FAIL). Survival is not checked.
+///
+/// Either way, the items the runner planted before the uninstall (``CellRunner/sweepTargets``) are
+/// sweep hygiene: one of a kind (class and synchronizable) the app writes itself surviving is a
+/// FAIL under sweeps (the sweep misses its own kind of item); one of a kind it never writes (another
+/// SDK's synchronizable item, a key, a certificate) is a warning, deciding only under `--strict`, as
+/// seed 000 recommends sweeping them without the user seeing them. Another team's items on the device
+/// must stay exactly as they were.
 enum ReinstallSweeps: CellChecker {
     static let condition = GateCondition.reinstallSweeps
 
@@ -18,26 +30,44 @@ enum ReinstallSweeps: CellChecker {
         else {
             return [evidence.finding(condition, .unknown, "the scenario did not reach the verify launch")]
         }
-        var findings: [GateFinding] = []
         let neighbourGroups = Set(CellRunner.neighbour.accessGroups)
-        let (neighbourBefore, appBefore) = partition(before.keychain) { neighbourGroups.contains($0.accessGroup) }
+        let appBefore = before.keychain.filter { !neighbourGroups.contains($0.accessGroup) }
+        // The previous install's own items are what its seed wrote; the rest the runner planted.
+        let ownKeys = Set((evidence.snapshots[.afterSeed] ?? before).keychain.map(\.key))
+        let own = appBefore.filter { ownKeys.contains($0.key) }
+        let planted = appBefore.filter { !ownKeys.contains($0.key) }
+        let keeps = evidence.declarations.keepsCredentials
+
+        var findings =
+            keeps ? keptUnchanged(evidence, own: own, after: after, status: status) : swept(evidence, own: own, after: after, status: status)
+        findings += hygiene(evidence, planted: planted, own: own, after: after, sweeps: !keeps)
+        findings += neighbours(evidence, before: before, after: after, groups: neighbourGroups)
+        if !findings.contains(where: { $0.verdict != .pass || $0.warning == true }) {
+            let classes = Set(appBefore.map(\.itemClass)).sorted().joined(separator: ", ")
+            let neighbourCount = before.keychain.count { neighbourGroups.contains($0.accessGroup) }
+            let note = neighbourCount == 0 ? "" : "; \(neighbourCount) neighbour item(s) untouched"
+            let detail =
+                keeps
+                ? "keeps-credentials (declared): \(after.keychain.count { ownKeys.contains($0.key) }) of the previous"
+                    + " install's \(own.count) item(s) kept unchanged; what the app read is that install's own" + note
+                : "\(appBefore.count) old item(s) swept (\(classes)); nothing of the old session read" + note
+            findings.append(evidence.finding(condition, .pass, detail))
+        }
+        return findings
+    }
+
+    /// Sweeps: the previous install's own items gone (bookkeeping aside) and none of its secrets read.
+    private static func swept(
+        _ evidence: CellEvidence, own: [DeviceSnapshot.Item], after: DeviceSnapshot, status: LaunchStatus
+    ) -> [GateFinding] {
         // Migration markers are bookkeeping that a fresh install writes again, often with the same
         // bytes (the same schema version); the old session is the rest.
-        let survivors = Set(appBefore.filter { !$0.bookkeeping }).intersection(after.keychain)
-        for item in survivors.sorted() {
-            findings.append(
-                evidence.finding(
-                    condition, .fail, item: item.key,
-                    "the old install's keychain item survived the reinstall"
-                        + (item.synchronizable ? " (synchronizable)" : "") + " [\(item.accessible)]"))
-        }
-        let neighbourAfter = after.keychain.filter { neighbourGroups.contains($0.accessGroup) }
-        if neighbourBefore.sorted() != neighbourAfter.sorted() {
-            let changes = Set(neighbourBefore).symmetricDifference(neighbourAfter).map(\.key).sorted()
-            findings.append(
-                evidence.finding(
-                    condition, .fail, item: changes.first,
-                    "another team's keychain items changed across the reinstall: " + changes.joined(separator: ", ")))
+        let survivors = Set(own.filter { !$0.bookkeeping }).intersection(after.keychain)
+        var findings = survivors.sorted().map { item in
+            evidence.finding(
+                condition, .fail, item: item.key,
+                "the old install's keychain item survived the reinstall"
+                    + (item.synchronizable ? " (synchronizable)" : "") + " [\(item.accessible)]")
         }
         for item in status.items where item.result == .found && evidence.declarations.isSecret(item.name) {
             findings.append(
@@ -45,20 +75,63 @@ enum ReinstallSweeps: CellChecker {
                     condition, .fail, item: item.name, operation: item.operation, status: item.status,
                     "the old session's item was read after reinstall"))
         }
-        if findings.isEmpty {
-            let classes = Set(appBefore.map(\.itemClass)).sorted().joined(separator: ", ")
-            let note = neighbourBefore.isEmpty ? "" : "; \(neighbourBefore.count) neighbour item(s) untouched"
+        return findings
+    }
+
+    /// Keeps credentials: an own item is either gone or byte-identical, and a secret read is the
+    /// previous install's value.
+    private static func keptUnchanged(
+        _ evidence: CellEvidence, own: [DeviceSnapshot.Item], after: DeviceSnapshot, status: LaunchStatus
+    ) -> [GateFinding] {
+        let afterByKey = Dictionary(after.keychain.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+        var findings = own.filter { !$0.bookkeeping }.sorted().compactMap { item -> GateFinding? in
+            guard let kept = afterByKey[item.key], kept.digest != item.digest else { return nil }
+            return evidence.finding(
+                condition, .fail, item: item.key,
+                "the previous install's item was rewritten across the reinstall (keeps-credentials keeps it unchanged)")
+        }
+        for item in status.items where item.result == .mismatch && evidence.declarations.isSecret(item.name) {
             findings.append(
                 evidence.finding(
-                    condition, .pass,
-                    "\(appBefore.count) old item(s) swept (\(classes)); nothing of the old session read" + note))
+                    condition, .fail, item: item.name, operation: item.operation, status: item.status,
+                    "the app read a value after the reinstall that is not the previous install's"))
         }
         return findings
     }
 
-    private static func partition(
-        _ items: [DeviceSnapshot.Item], _ isNeighbour: (DeviceSnapshot.Item) -> Bool
-    ) -> ([DeviceSnapshot.Item], [DeviceSnapshot.Item]) {
-        (items.filter(isNeighbour), items.filter { !isNeighbour($0) })
+    /// The planted items that survived: a FAIL for one of a kind the app writes itself under sweeps,
+    /// else a hygiene warning.
+    private static func hygiene(
+        _ evidence: CellEvidence, planted: [DeviceSnapshot.Item], own: [DeviceSnapshot.Item], after: DeviceSnapshot,
+        sweeps: Bool
+    ) -> [GateFinding] {
+        let ownKinds = Set(own.map(\.kind))
+        return Set(planted).intersection(after.keychain).sorted().map { item in
+            let kind = (item.synchronizable ? "synchronizable " : "") + item.itemClass
+            if sweeps && ownKinds.contains(item.kind) {
+                return evidence.finding(
+                    condition, .fail, item: item.key,
+                    "a \(kind) item planted before the reinstall survived it, of a kind the app writes itself [\(item.accessible)]")
+            }
+            return evidence.finding(
+                condition, .fail, item: item.key,
+                "hygiene: a \(kind) item planted before the reinstall survived it, of a kind the app never writes"
+                    + " (seed 000 sweeps every class) [\(item.accessible)]", warning: true)
+        }
+    }
+
+    /// Another team's items exactly as they were.
+    private static func neighbours(
+        _ evidence: CellEvidence, before: DeviceSnapshot, after: DeviceSnapshot, groups: Set<String>
+    ) -> [GateFinding] {
+        let neighbourBefore = before.keychain.filter { groups.contains($0.accessGroup) }
+        let neighbourAfter = after.keychain.filter { groups.contains($0.accessGroup) }
+        guard neighbourBefore.sorted() != neighbourAfter.sorted() else { return [] }
+        let changes = Set(neighbourBefore).symmetricDifference(neighbourAfter).map(\.key).sorted()
+        return [
+            evidence.finding(
+                condition, .fail, item: changes.first,
+                "another team's keychain items changed across the reinstall: " + changes.joined(separator: ", "))
+        ]
     }
 }

@@ -145,10 +145,13 @@ package struct MutantsRun {
         builds: [String], path: BuildPair?, scenarios: [Scenario], resolved: [String: Build],
         folder: String, stage: BuildStage
     ) throws -> GateReport {
-        let inputs = RunInputs(
+        var inputs = RunInputs(
             builds: builds, path: path, runtime: runtime, caseID: caseID, scenarios: scenarios,
             buildFiles: [:], runnerVersion: UpgradeRunnerVersion.current,
             routes: path == nil ? try GatePlan.recordedRoutes(builds: builds, given: nil) : nil)
+        // Judged as --strict: a hygiene warning (a sweep that leaves the kinds of item the app never
+        // writes, mutant sweep-generic-only) counts as the FAIL it is under --strict.
+        inputs.strict = true
         var pipeline = GatePipeline(
             inputs: inputs, builds: resolved, out: folder, jobs: jobs, timeout: timeout, force: true, stage: stage)
         // The catalogue counts the conditions a mutant fails; whether its base fails them too is another question.

@@ -2,6 +2,7 @@ import Foundation
 import GateModel
 import SimDevice
 import SimRuntime
+import UpgradeContract
 
 /// malformed: the old build seeds every legacy store malformed at once, the new build migrates and
 /// verifies; then the matrix: for each store the seed malforms, an attempt on its own device with
@@ -25,10 +26,15 @@ enum MalformedSteps: ScenarioSteps {
 
 /// One attempt of the malformed matrix: on its own device, the old build seeded with the store of
 /// one secret alone malformed (`-UITestSeedMalformedStore <label>`) and the others valid, then the
-/// new build's first launch and its verify launch. Names, digests and statuses only.
+/// new build's first launch and its verify launch. Secrets the old build keeps in one file (two
+/// accounts in one archive, two keys of one plist) are one store: malformed together (the argument
+/// once per label) and judged together, since a file cannot be malformed one secret at a time.
+/// Names, digests and statuses only.
 struct MalformedAttempt: Sendable {
-    /// The secret whose store alone was malformed.
-    var label: String
+    /// The secrets whose store alone was malformed: one, or those that share its file.
+    var labels: [String]
+    /// The first of ``labels``, which names the attempt's folder.
+    var label: String { labels[0] }
     /// The old build's secrets that the attempt's seed launch reported written.
     var seeded: [String] = []
     /// The device after the seed, and after the new build's first launch.
@@ -38,8 +44,17 @@ struct MalformedAttempt: Sendable {
     /// Why the attempt proves nothing (the seed did not malform this store alone, a device error).
     var problem: String?
 
-    /// `authToken alone`, as findings name the attempt.
-    var id: String { "\(label) alone" }
+    /// `authToken alone` (`imapPassword, smtpPassword alone`), as findings name the attempt.
+    var id: String { labels.joined(separator: ", ") + " alone" }
+
+    init(labels: [String], seeded: [String] = []) {
+        self.labels = labels
+        self.seeded = seeded
+    }
+
+    init(label: String, seeded: [String] = []) {
+        self.init(labels: [label], seeded: seeded)
+    }
 }
 
 extension CellEvidence {
@@ -58,13 +73,29 @@ extension CellRunner {
         return declarations.old.secretLabels.filter { seeded.contains($0) && places[$0, default: []].isEmpty }
     }
 
-    /// The malformed matrix: one attempt per store in `labels`, each on its own device.
+    /// The malformed matrix: one attempt per store in `labels`, each on its own device; the labels
+    /// the old build keeps in one file are one store.
     func malformedMatrix(_ labels: [String]) -> [MalformedAttempt] {
-        labels.map(malformedAttempt)
+        var groups: [[String]] = []
+        var byFile: [String: Int] = [:]
+        for label in labels {
+            guard let file = declarations.old.secret(label)?.store.file else {
+                groups.append([label])
+                continue
+            }
+            if let index = byFile[file] {
+                groups[index].append(label)
+            } else {
+                byFile[file] = groups.count
+                groups.append([label])
+            }
+        }
+        return groups.map(malformedAttempt)
     }
 
-    private func malformedAttempt(_ label: String) -> MalformedAttempt {
-        var attempt = MalformedAttempt(label: label)
+    private func malformedAttempt(_ labels: [String]) -> MalformedAttempt {
+        var attempt = MalformedAttempt(labels: labels)
+        let label = attempt.label
         guard let old else { return attempt }
         do {
             let device = try ScenarioDevice(
@@ -76,13 +107,14 @@ extension CellRunner {
             }
             try device.install(old)
             let seed = try device.launch(
-                old, .seedMalformed, extraArguments: [LaunchMode.malformedStoreArgument, label])
+                old, .seedMalformed, extraArguments: labels.flatMap { [LaunchMode.malformedStoreArgument, $0] })
             attempt.seeded = declarations.seeded(seed.writtenNames)
             let malformed = try malformedStores(device, seeded: attempt.seeded)
-            if malformed != [label] {
+            if Set(malformed) != Set(labels) {
+                let named = labels.joined(separator: ", ")
                 attempt.problem =
-                    "the seed with \(LaunchMode.malformedStoreArgument) \(label) malformed "
-                    + (malformed.isEmpty ? "nothing" : malformed.joined(separator: ", ")) + ", not \(label) alone"
+                    "the seed with \(LaunchMode.malformedStoreArgument) \(named) malformed "
+                    + (malformed.isEmpty ? "nothing" : malformed.joined(separator: ", ")) + ", not \(named) alone"
             }
             // On a route, the hops as the cell's own device took them; the device the last build meets.
             try hop(device)
@@ -96,5 +128,18 @@ extension CellRunner {
         }
         if LaunchedProcesses.isStopped { attempt.problem = Self.interrupted }
         return attempt
+    }
+}
+
+extension DeclaredStore {
+    /// The file that holds the store, when a file holds it whole (a property list, an archive, an
+    /// app group's file): several secrets there are malformed together. Nil for a preference key
+    /// (malformed one key at a time) and a keychain item.
+    fileprivate var file: String? {
+        switch self {
+        case .propertyList(let file, _), .archive(let file, _): "container/" + file
+        case .appGroupFile(let group, let file): "group/" + group + "/" + file
+        case .preference, .keychain: nil
+        }
     }
 }

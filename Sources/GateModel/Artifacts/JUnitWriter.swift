@@ -7,7 +7,8 @@
 /// file is byte-for-byte the same for the same findings. A path of shipped history (it ends before
 /// the release under test) is reported, not failed: its suite has the property `shippedHistory`, and
 /// a case that did not pass has the properties `historyVerdict` and `historyReason` instead of a
-/// `<failure>` or `<error>`. In a runtime matrix the path id, and so
+/// `<failure>` or `<error>`; so does a pre-existing failure (`preExistingVerdict`) and a hygiene
+/// warning, which fails only under `--strict` (`warningVerdict`, `warningReason`). In a runtime matrix the path id, and so
 /// each suite's name and classname, starts with the runtime (`iOS-15.0/v1-to-v2`), and the suite's
 /// `runtime` property names that one runtime.
 enum JUnitWriter {
@@ -28,6 +29,13 @@ enum JUnitWriter {
                         return Case(
                             classname: path.path, name: scenario.scenario.rawValue, verdict: .pass, reasons: reasons,
                             history: scenario.verdict, label: "preExisting")
+                    }
+                    let warned = (report.warnings ?? []).filter { $0.hasPrefix("\(path.path)/\(scenario.scenario)/") }
+                    if decides, scenario.verdict == .pass, !warned.isEmpty {
+                        // A hygiene warning decides only under --strict: a property, not a failure.
+                        return Case(
+                            classname: path.path, name: scenario.scenario.rawValue, verdict: .pass, reasons: warned,
+                            history: .fail, label: "warning")
                     }
                     // Shipped history is reported, not failed: its verdict goes into a property.
                     return Case(
@@ -118,7 +126,7 @@ enum JUnitWriter {
         var reasons: [String]
         /// A shipped-history or pre-existing case's own verdict when it is not PASS (the case itself passes).
         var history: Verdict? = nil
-        /// The properties' prefix: `history` or `preExisting`.
+        /// The properties' prefix: `history`, `preExisting` or `warning`.
         var label = "history"
     }
 

@@ -114,6 +114,25 @@ enum SummaryWriter {
             lines.append(contentsOf: preExisting)
             lines.append("")
         }
+        if let warnings = report.warnings {
+            lines.append("### Warnings (sweep hygiene; deciding only under --strict)")
+            lines.append("")
+            lines.append(contentsOf: warnings.map { "- " + text($0) })
+            lines.append("")
+        }
+        if let policies = report.policies {
+            lines.append("### Declared policies")
+            lines.append("")
+            for policy in policies {
+                var line = "- `\(code(policy.build))` \(policy.topic): `\(policy.policy)`, because: " + text(policy.reason)
+                if let since = policy.newSince {
+                    line += " A product change to review: " + since.map { "`\(code($0))`" }.joined(separator: ", ")
+                        + " did not declare it."
+                }
+                lines.append(line)
+            }
+            lines.append("")
+        }
         let history = report.historyProblems.flatMap { problem in
             problem.reasons.map { "- \(mark(problem.verdict)) `\(problem.path)` \(problem.scenario): " + text($0) }
         }

@@ -22,15 +22,22 @@ package enum GateEngine {
     ///   - preExisting: the deciding cells whose FAIL the old release already had (the old build in
     ///     the new build's place fails the same condition, ``PreExisting``), each with the cell that
     ///     showed it: reported, and not deciding unless `strict`.
-    ///   - strict: whether a pre-existing FAIL decides as any other (`--strict`).
+    ///   - strict: whether a pre-existing FAIL, and a hygiene warning (``GateFinding/warning``),
+    ///     decide as any other FAIL (`--strict`). Without it a warning is judged PASS and listed.
+    ///   - policies: the builds' declared policies, reported as they are.
     package static func evaluate(
         expected: [GateCell], findings: [GateFinding], incomplete: [String] = [], release: String? = nil,
-        preExisting: [GateCell: String] = [:], strict: Bool = false
+        preExisting: [GateCell: String] = [:], strict: Bool = false, policies: [GateReport.Policy] = []
     ) -> GateReport {
         var byCell: [GateCell: [GateFinding]] = [:]
         for cell in expected { byCell[cell, default: []] = [] }
         var runFindings: [GateFinding] = []
-        for finding in findings {
+        var warned: [(cell: GateCell, message: String)] = []
+        for var finding in findings {
+            if finding.warning == true, !strict, let cell = finding.cell {
+                finding.verdict = .pass
+                warned.append((cell, finding.message))
+            }
             if let cell = finding.cell { byCell[cell, default: []].append(finding) } else { runFindings.append(finding) }
         }
 
@@ -113,7 +120,15 @@ package enum GateEngine {
             release: release, history: history.isEmpty ? nil : history,
             preExisting: shown.isEmpty
                 ? nil : shown.keys.sorted().map { GateReport.PreExisting(cell: $0.description, shownBy: shown[$0]!) },
-            strict: strict ? true : nil)
+            strict: strict ? true : nil,
+            warnings: warnings(warned, deciding: { !history.contains($0.path) }),
+            policies: policies.isEmpty ? nil : policies.sorted())
+    }
+
+    /// `cell: message` for each warning on a deciding cell, sorted; nil for none.
+    static func warnings(_ warned: [(cell: GateCell, message: String)], deciding: (GateCell) -> Bool) -> [String]? {
+        let lines = Set(warned.filter { deciding($0.cell) }.map { "\($0.cell): \($0.message)" }).sorted()
+        return lines.isEmpty ? nil : lines
     }
 
     /// Whether the path `pathID` (a runtime matrix's `iOS-15.0/v1-to-v2` too) ends at `release`.

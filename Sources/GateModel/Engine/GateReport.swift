@@ -39,6 +39,37 @@ public struct GateReport: Codable, Equatable, Sendable {
     /// `--strict`: pre-existing FAILs decide too. Nil (absent from gate.json) without it.
     public package(set) var strict: Bool? = nil
 
+    /// Hygiene warnings on deciding cells (`v1-to-v3/reinstall/reinstall-sweeps: ...`), sorted: FAILs
+    /// that decide only under `--strict` (``GateFinding/warning``). Under `--strict` they are FAILs
+    /// and not listed here. Nil (absent from gate.json) when there are none.
+    public package(set) var warnings: [String]? = nil
+
+    /// The product decisions the builds declare (``BuildPolicies``), with their reasons, sorted by
+    /// build: reported for review, never a failure. Nil (absent from gate.json) when none declares one.
+    public package(set) var policies: [Policy]? = nil
+
+    /// A policy one build declares: `reinstall` `keeps-credentials`, why, and the old builds of the
+    /// deciding paths that did not declare it (a product change to review; nil when none).
+    public struct Policy: Codable, Equatable, Sendable, Comparable {
+        public package(set) var build: String
+        public package(set) var topic: String
+        public package(set) var policy: String
+        public package(set) var reason: String
+        public package(set) var newSince: [String]?
+
+        package init(build: String, topic: String, policy: String, reason: String, newSince: [String]?) {
+            self.build = build
+            self.topic = topic
+            self.policy = policy
+            self.reason = reason
+            self.newSince = newSince
+        }
+
+        public static func < (lhs: Policy, rhs: Policy) -> Bool {
+            (lhs.build, lhs.topic) < (rhs.build, rhs.topic)
+        }
+    }
+
     /// The cells (`v1-to-v3/reinstall/reinstall-sweeps`) whose FAIL is pre-existing and does not
     /// decide (none under `--strict`).
     public var excused: Set<String> { strict == true ? [] : Set((preExisting ?? []).map(\.cell)) }

@@ -30,7 +30,7 @@ package enum GateMerger {
     ///   other inputs or another count, a repeated shard, or an output folder in use.
     @discardableResult
     package static func merge(folders: [String], out: String, force: Bool = false) throws(GateError) -> GateReport {
-        let (inputs, findings, incomplete, preExisting) = try read(folders: folders, out: out)
+        let (inputs, findings, incomplete, preExisting, policies) = try read(folders: folders, out: out)
         let plan = try inputs.plan()
         var copies = try unitFolders(of: folders)
         // Every shard archived the same inputs (the same digest pins them): the first one's serve the merged run.
@@ -41,7 +41,7 @@ package enum GateMerger {
         }
         let report = GateEngine.evaluate(
             expected: plan.expectedCells(in: nil), findings: findings, incomplete: incomplete, release: inputs.releaseUnderTest,
-            preExisting: preExisting, strict: inputs.strict ?? false)
+            preExisting: preExisting, strict: inputs.strict ?? false, policies: policies)
         try GateArtifacts.begin(inputs: inputs, plan: plan, at: out, force: force)
         var completed = false
         defer { if !completed { OutputFolder.release(out) } }
@@ -96,7 +96,9 @@ package enum GateMerger {
 
     /// Reads and checks the shards: the merged inputs (shard removed), every finding of the finished
     /// shards, and the reasons the merge is incomplete.
-    static func read(folders: [String], out: String) throws(GateError) -> (RunInputs, [GateFinding], [String], [GateCell: String]) {
+    static func read(
+        folders: [String], out: String
+    ) throws(GateError) -> (RunInputs, [GateFinding], [String], [GateCell: String], [GateReport.Policy]) {
         guard let firstFolder = folders.first else {
             throw .invalidValue(field: .shardFolders, value: "", reason: "needs at least one shard folder")
         }
@@ -137,6 +139,8 @@ package enum GateMerger {
         var findings: [GateFinding] = []
         var incomplete: [String] = []
         var preExisting: [GateCell: String] = [:]
+        // Every shard read the same builds' manifests, so any finished shard's policies are the run's.
+        var policies: [GateReport.Policy] = []
         for sibling in shards[0].spec.siblings {
             guard let shard = shards.first(where: { $0.spec == sibling }) else {
                 incomplete.append("shard \(sibling) is missing")
@@ -147,6 +151,7 @@ package enum GateMerger {
                 continue
             }
             findings += document.report.allFindings
+            policies = document.report.policies ?? policies
             // Each shard judged its own cells' pre-existing failures (`path/scenario/condition`; a matrix path holds a slash).
             for entry in document.report.preExisting ?? [] {
                 let parts = entry.cell.split(separator: "/").map(String.init)
@@ -158,6 +163,6 @@ package enum GateMerger {
             }
             incomplete += document.report.incomplete.map { "shard \(sibling): \($0)" }
         }
-        return (inputs, findings, incomplete, preExisting)
+        return (inputs, findings, incomplete, preExisting, policies)
     }
 }

@@ -22,6 +22,10 @@ public struct GateFinding: Hashable, Codable, Sendable, Comparable {
     public package(set) var runtime: RuntimeVersion?
     /// One line for people; see ``describe(item:operation:status:runtime:detail:)``.
     public package(set) var message: String
+    /// True for a hygiene warning: a FAIL that decides the verdict only under `--strict`; the engine
+    /// judges it PASS otherwise and lists it in ``GateReport/warnings``. Nil (absent from gate.json)
+    /// for every other finding.
+    public package(set) var warning: Bool?
 
     /// A finding with the given fields; `message` defaults to one built by
     /// ``describe(item:operation:status:runtime:detail:statusText:)`` with the status as its bare
@@ -29,8 +33,9 @@ public struct GateFinding: Hashable, Codable, Sendable, Comparable {
     public init(
         _ condition: GateCondition, path: String?, scenario: Scenario?, item: String? = nil,
         verdict: Verdict, operation: String? = nil, status: Int32? = nil,
-        runtime: RuntimeVersion? = nil, detail: String, message: String? = nil
+        runtime: RuntimeVersion? = nil, detail: String, message: String? = nil, warning: Bool = false
     ) {
+        self.warning = warning ? true : nil
         self.condition = condition
         self.path = path
         self.scenario = scenario

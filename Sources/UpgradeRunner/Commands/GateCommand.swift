@@ -16,7 +16,7 @@ enum GateCommand {
         "--release", value: "ID",
         "The release under test (default: the newest build): only paths that end at it decide the verdict; the others are shipped history, reported.")
     static let strict = OptionSpec(
-        "--strict", "A failure the old release already had (pre-existing) fails the gate too.")
+        "--strict", "A failure the old release already had (pre-existing), and a hygiene warning, fail the gate too.")
     static let scenarios = OptionSpec(
         "--scenarios", value: "LIST", "The scenarios to run, comma-separated (default: all, exploration included).")
     static let shard = OptionSpec(

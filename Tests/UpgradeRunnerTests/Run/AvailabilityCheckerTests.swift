@@ -4,6 +4,7 @@ import Foundation
 import SimDevice
 import SimRuntime
 import Testing
+import UpgradeContract
 @testable import UpgradeRunner
 
 /// keeps-availability, the malformed matrix and the reinstall's hard items, judged on evidence made
@@ -152,6 +153,64 @@ struct AvailabilityCheckerTests {
         #expect(MalformedKeepsOld.check(cell).map(\.verdict) == [.pass])
     }
 
+    @Test("malformed-keeps-old judges content, not identity: a renamed item with the same bytes is kept, a dropped one is not")
+    func malformedContent() {
+        var cell = malformed(
+            keptDigest: "bad", launchResults: [("authToken", .mismatch)],
+            verifyResults: [("authToken", .mismatch), ("deviceKey", .found)])
+        cell.facts = .malformed([])
+        // Read old, add new under another account and class, delete old: the bytes are still in the keychain.
+        let renamed = item("authToken-v2", digest: "bad", itemClass: "inet")
+        cell.snapshots[.afterFirstLaunch] = DeviceSnapshot(
+            keychain: [renamed, item("deviceKey", digest: "k")], preferences: [:], files: [:])
+        #expect(MalformedKeepsOld.check(cell).map(\.verdict) == [.pass])
+        cell.snapshots[.afterFirstLaunch] = DeviceSnapshot(keychain: [item("deviceKey", digest: "k")], preferences: [:], files: [:])
+        let dropped = MalformedKeepsOld.check(cell)
+        #expect(dropped.map(\.verdict) == [.fail] && dropped[0].message.contains("legacy keychain item deleted"))
+    }
+
+    @Test("malformed-keeps-old judges secrets that share one file together: one report for the file, the others read back")
+    func malformedSharedFile() {
+        var cell = malformed(
+            keptDigest: "bad", launchResults: [("authToken", .mismatch)],
+            verifyResults: [("authToken", .mismatch), ("deviceKey", .found)])
+        var attempt = cell.malformedAttempts[0]
+        attempt.labels = ["authToken", "refreshToken"]
+        attempt.seeded = ["authToken", "deviceKey", "refreshToken"]
+        cell.facts = .malformed([attempt])
+        // refreshToken, in authToken's file, is malformed with it: not required to read back.
+        #expect(MalformedKeepsOld.check(cell).map(\.verdict) == [.pass])
+        #expect(MalformedKeepsOld.check(cell)[0].message.contains("(authToken+refreshToken)"))
+        attempt.launches[1] = launch(2, "v2", .launch, [("refreshToken", .failed)])
+        attempt.launches[2] = launch(3, "v2", .verify, [("deviceKey", .missing)])
+        cell.facts = .malformed([attempt])
+        let findings = MalformedKeepsOld.check(cell)
+        #expect(findings.map(\.item) == ["authToken, refreshToken alone"])
+        #expect(findings[0].message.contains("the valid deviceKey read back as missing with authToken, refreshToken alone malformed"))
+    }
+
+    @Test("malformed-keeps-old sees the app groups: a group file or group preference deleted or rewritten fails")
+    func malformedGroups() {
+        var cell = malformed(
+            keptDigest: "bad", launchResults: [("authToken", .mismatch)],
+            verifyResults: [("authToken", .mismatch), ("deviceKey", .found)])
+        cell.facts = .malformed([])
+        var seeded = cell.snapshots[.afterSeed]!
+        seeded.groupFiles = ["group.x/token": "g"]
+        seeded.groupPreferences = ["group.x/sharedToken": "p"]
+        var after = seeded
+        cell.snapshots = [.afterSeed: seeded, .afterFirstLaunch: after]
+        #expect(MalformedKeepsOld.check(cell).map(\.verdict) == [.pass])
+        after.groupFiles = [:]
+        after.groupPreferences = ["group.x/sharedToken": "rewritten"]
+        cell.snapshots[.afterFirstLaunch] = after
+        let findings = MalformedKeepsOld.check(cell)
+        #expect(findings.map(\.verdict) == [.fail, .fail])
+        #expect(findings.contains { $0.item == "group.x/token" && $0.message.contains("legacy app group file deleted") })
+        #expect(
+            findings.contains { $0.item == "group.x/sharedToken" && $0.message.contains("legacy app group preference overwritten") })
+    }
+
     @Test("malformed-keeps-old fails an attempt whose valid store did not migrate, though the all-at-once part passes")
     func matrixValidStoreLost() {
         var cell = malformed(
@@ -208,7 +267,8 @@ struct AvailabilityCheckerTests {
         let before = [item("authToken", digest: "a"), synced, key, neighbour]
         let survived = reinstall(before: before, after: [synced, key, neighbour])
         let findings = ReinstallSweeps.check(survived)
-        #expect(findings.map(\.verdict) == [.fail, .fail])
+        // Kinds the app never writes (it wrote a local generic password): hygiene, a FAIL only under --strict.
+        #expect(findings.map(\.verdict) == [.fail, .fail] && findings.allSatisfy { $0.warning == true })
         #expect(findings.contains { $0.item == synced.key && $0.message.contains("synchronizable") })
         #expect(findings.contains { $0.item == key.key })
         var seedOnly = survived
@@ -216,6 +276,65 @@ struct AvailabilityCheckerTests {
         seedOnly.snapshots[.afterFirstLaunch] = DeviceSnapshot(keychain: [synced, key], preferences: [:], files: [:])
         #expect(ReinstallSweeps.check(seedOnly).map(\.verdict) == [.pass])
         #expect(ReinstallSweeps.check(reinstall(before: before, after: [neighbour])).map(\.verdict) == [.pass])
+    }
+
+    @Test("reinstall-sweeps: a planted item of a kind the app writes itself surviving is a FAIL, not a warning")
+    func plantedOwnKindSurvives() {
+        let planted = item("local", digest: "p")
+        let findings = ReinstallSweeps.check(reinstall(before: [item("authToken", digest: "a"), planted], after: [planted]))
+        #expect(findings.map(\.verdict) == [.fail] && findings[0].warning == nil)
+        #expect(findings[0].message.contains("of a kind the app writes itself"))
+    }
+
+    @Test("reinstall-sweeps: the previous install's own item surviving or its secret read is a FAIL under sweeps")
+    func ownItemSurvives() {
+        let own = item("authToken", digest: "a")
+        var cell = reinstall(before: [own], after: [own])
+        cell.launches[2] = launch(3, "v2", .verify, [("authToken", .found)])
+        let findings = ReinstallSweeps.check(cell)
+        #expect(findings.map(\.verdict) == [.fail, .fail])
+        #expect(findings.contains { $0.message.contains("survived the reinstall") })
+        #expect(findings.contains { $0.message.contains("was read after reinstall") })
+    }
+
+    /// `cell` as judged for a new build that declares `"reinstall": "keeps-credentials"`.
+    private func keepingCredentials(_ cell: CellEvidence) -> CellEvidence {
+        var cell = cell
+        let sample = CaseDeclarations.sample
+        cell.declarations = CaseDeclarations(
+            caseID: "c", old: sample.old, new: sample.new,
+            newPolicies: BuildPolicies(reinstall: .init(.keepsCredentials, reason: "stay signed in")))
+        return cell
+    }
+
+    @Test("reinstall-sweeps under keeps-credentials: kept unchanged and read back passes; rewritten or another value fails")
+    func keepsCredentials() {
+        let own = item("authToken", digest: "a"), planted = item("synced", digest: "s", sync: true)
+        var kept = keepingCredentials(reinstall(before: [own, planted], after: [own]))
+        kept.launches[2] = launch(3, "v2", .verify, [("authToken", .found)])
+        kept.launches[2].secretPlaces = ["authToken": .keychain]
+        kept.seeded = ["authToken"]
+        #expect(ReinstallSweeps.check(kept).map(\.verdict) == [.pass])
+        // The same cell without the policy: the resumed session fails.
+        var undeclared = kept
+        undeclared.declarations = .sample
+        #expect(ReinstallSweeps.check(undeclared).map(\.verdict) == [.fail, .fail])
+        // reads-old-data expects what the keychain kept to read back.
+        #expect(ReadsOldData.check(kept).allSatisfy { $0.verdict == .pass })
+        #expect(ReadsOldData.check(undeclared).contains { $0.verdict == .fail && $0.message.contains("expected missing") })
+
+        var rewritten = keepingCredentials(reinstall(before: [own], after: [item("authToken", digest: "b")]))
+        rewritten.launches[2] = launch(3, "v2", .verify, [("authToken", .mismatch)])
+        let findings = ReinstallSweeps.check(rewritten)
+        #expect(findings.map(\.verdict) == [.fail, .fail])
+        #expect(findings.contains { $0.message.contains("rewritten across the reinstall") })
+        #expect(findings.contains { $0.message.contains("not the previous install's") })
+
+        // Planted items are hygiene under the policy too: a warning, whatever their kind.
+        let plantedLocal = item("local", digest: "p")
+        var hygiene = keepingCredentials(reinstall(before: [own, plantedLocal], after: [own, plantedLocal]))
+        hygiene.launches[2] = launch(3, "v2", .verify, [("authToken", .found)])
+        #expect(ReinstallSweeps.check(hygiene).map { $0.warning == true } == [true])
     }
 
     @Test("reinstall-sweeps fails when another team's item changes across the reinstall")
