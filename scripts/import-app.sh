@@ -6,7 +6,8 @@
 # Usage: scripts/import-app.sh PATH.app ID [--builds DIR] [--stand-in PRODUCT] [--force]
 #   --builds DIR         the builds folder (default: $UPGRADE_RUNNER_BUILDS, else ./builds)
 #   --stand-in PRODUCT   the manifest's "executable": an automation build in the products folder
-#                        (e.g. LedgerV3) that the gate installs under the real entitlements. Without
+#                        (e.g. LedgerV3) that the gate installs under the real entitlements (the
+#                        manifest says "standIn": true: its launches name the stand-in's build id). Without
 #                        it the manifest names the app's own CFBundleExecutable, which cannot run on
 #                        Linux: the build then works with `entitlements diff` only.
 #   --force              replace an existing builds/ID
@@ -121,7 +122,7 @@ cat >"$tmp/build.json" <<JSON
   "executable": "$(json_string "$product")",
   "schemaVersion": 0,
   "entitlements": "entitlements.plist",
-  "notes": "$(json_string "$notes")"
+  "notes": "$(json_string "$notes")"$( [ -n "$stand_in" ] && printf ',\n  "standIn": true' )
 }
 JSON
 

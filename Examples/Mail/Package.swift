@@ -18,6 +18,7 @@ let package = Package(
         .executableTarget(name: "Mail1", dependencies: ["MailAutomation"]),
         .executableTarget(name: "Mail2", dependencies: ["MailAutomation"]),
         .executableTarget(name: "Mail3", dependencies: ["MailAutomation"]),
+        .executableTarget(name: "Mail4", dependencies: ["MailAutomation"]),
         // Known-bad: 2.0 removing the account archive before its keychain write is confirmed.
         .executableTarget(name: "Mail2RemoveFirst", dependencies: ["MailAutomation"]),
         // Known-bad: 3.0 rewriting the settings plist in place (a Data.write without .atomic).
@@ -30,5 +31,7 @@ let package = Package(
         .executableTarget(name: "Mail3NoSweep", dependencies: ["MailAutomation"]),
         // 3.0 without the sweep by a declared policy: a reinstall keeps the user signed in.
         .executableTarget(name: "Mail3KeepsSignedIn", dependencies: ["MailAutomation"]),
+        // Known-bad: 4.0's rename of the IMAP password drops its port and protocol.
+        .executableTarget(name: "Mail4DropsPort", dependencies: ["MailAutomation"]),
     ]
 )

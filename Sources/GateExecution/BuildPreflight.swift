@@ -96,11 +96,12 @@ enum BuildPreflight {
         }
         // An executable reused under another build id would report the other id in every launch:
         // one line here instead of an honest-status FAIL in every cell.
-        guard status.build == build.manifest.id else {
+        guard status.build == build.manifest.id || build.manifest.standIn == true else {
             throw GateError.malformed(
                 path: build.folder + "/build.json",
                 reason: "field \"id\" is \"\(build.manifest.id)\" but its executable \(build.executablePath) "
-                    + "was built as \"\(status.build)\" (its status file says so): build each id's own executable")
+                    + "was built as \"\(status.build)\" (its status file says so): build each id's own executable, "
+                    + "or mark a stand-in (\"standIn\": true)")
         }
         return status.startup != nil
     }

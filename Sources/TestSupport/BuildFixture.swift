@@ -17,11 +17,13 @@ public enum BuildFixture {
     ) throws -> String {
         let folder = builds + "/" + id
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let manifest: [String: Any] = [
+        var manifest: [String: Any] = [
             "id": id, "bundleID": bundleID, "marketingVersion": marketingVersion, "buildNumber": buildNumber,
             "executable": executable, "schemaVersion": schemaVersion, "entitlements": "App.entitlements",
             "notes": "test fixture",
         ]
+        // TinyApp reports build id "tiny" whatever the fixture's id: a stand-in.
+        if executable == "TinyApp" && id != "tiny" { manifest["standIn"] = true }
         try JSONSerialization.data(withJSONObject: manifest, options: [.prettyPrinted, .sortedKeys])
             .write(to: URL(fileURLWithPath: folder + "/build.json"))
         var entitlements: [String: Any] = [

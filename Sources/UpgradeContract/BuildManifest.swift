@@ -45,13 +45,19 @@ public struct BuildManifest: Codable, Equatable, Sendable {
     /// Product decisions that change what a condition requires, each with its reason (see
     /// ``BuildPolicies``). Nil: none (the defaults).
     public var policies: BuildPolicies?
+    /// True when the build runs another build's executable in its place (scripts/import-app.sh
+    /// `--stand-in`: a real app's identity and entitlements over an automation build; a test
+    /// fixture): its launches name that other build, which preflight then accepts (it refuses an
+    /// executable that names another build id otherwise). Nil: the executable is the build's own.
+    public var standIn: Bool?
 
     public init(
         id: String, bundleID: String, marketingVersion: String, buildNumber: String, executable: String,
         schemaVersion: Int, entitlements: String, notes: String? = nil, artefactWindowDays: Int? = nil,
         antiPattern: String? = nil, expectedCondition: String? = nil, keeps: BuildDeclaration? = nil,
-        policies: BuildPolicies? = nil
+        policies: BuildPolicies? = nil, standIn: Bool? = nil
     ) {
+        self.standIn = standIn
         self.id = id
         self.bundleID = bundleID
         self.marketingVersion = marketingVersion

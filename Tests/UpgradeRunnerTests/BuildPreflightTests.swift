@@ -15,13 +15,13 @@ struct BuildPreflightTests {
     /// A products folder holding `name`, a shell script that counts its launches in `counter` and
     /// leaves a status file of this contract (or none, with `valid: false`).
     private static func countedBuild(
-        _ directory: TemporaryDirectory, id: String, valid: Bool = true, comment: String = ""
+        _ directory: TemporaryDirectory, id: String, valid: Bool = true, comment: String = "", builtAs: String? = nil
     ) throws -> (build: Build, counter: String) {
         let products = directory.file("products")
         try FileManager.default.createDirectory(atPath: products, withIntermediateDirectories: true)
         let counter = directory.file("launches-\(id)")
         let status =
-            #"{"build":"\#(id)","caseID":"preflight","errors":[],"formatVersion":1,"items":[],"mode":"verify","runtime":"iOS 17.5"}"#
+            #"{"build":"\#(builtAs ?? id)","caseID":"preflight","errors":[],"formatVersion":1,"items":[],"mode":"verify","runtime":"iOS 17.5"}"#
         let write = valid ? #"mkdir -p "$HOME/tmp" && printf '%s\n' '\#(status)' > "$HOME/tmp/upgrade-runner-status.json""# : ""
         let script = products + "/Counted-\(id)"
         try "#!/bin/sh\n# \(comment)\necho launched >> '\(counter)'\n\(write)\n".write(
@@ -52,6 +52,21 @@ struct BuildPreflightTests {
         let (rebuilt, _) = try Self.countedBuild(directory, id: "cached", comment: "rebuilt")
         try BuildPreflight.check([rebuilt], runtime: .current, timeout: 30)
         #expect(Self.launches(counter) == 3, "a changed executable is checked again")
+    }
+
+    @Test("an executable that reports another build id than its build.json is bad input naming both, before any cell")
+    func reusedExecutable() throws {
+        let directory = try TemporaryDirectory("preflight-reused")
+        let (build, _) = try Self.countedBuild(directory, id: "v4", builtAs: "v3")
+        do {
+            try BuildPreflight.check([build], runtime: .current, timeout: 30)
+            Issue.record("an executable built as v3 passed preflight as v4")
+        } catch {
+            let (message, code) = ExitStatus.report(error)
+            #expect(code == 2)
+            #expect(message.contains("build.json"), "\(message)")
+            #expect(message.contains(#"field "id" is "v4" but its executable"#) && message.contains(#"was built as "v3""#), "\(message)")
+        }
     }
 
     @Test("of several bad builds, the error names the first in build-id order, however they were given")

@@ -28,7 +28,7 @@ struct MutantsEndToEndTests {
             try manager.copyItem(
                 atPath: RunFolders.repositoryBuilds + "/v2/Ledger.entitlements", toPath: build + "/Ledger.entitlements")
             let manifest =
-                #"{"id": "control", "bundleID": "com.example.ledger", "marketingVersion": "2.1", "buildNumber": "210", "executable": "LedgerV2", "schemaVersion": 2, "entitlements": "Ledger.entitlements", "antiPattern": "none: v2 relabelled", "expectedCondition": "reads-old-data"}"#
+                #"{"id": "control", "bundleID": "com.example.ledger", "marketingVersion": "2.1", "buildNumber": "210", "executable": "LedgerV2", "schemaVersion": 2, "entitlements": "Ledger.entitlements", "standIn": true, "antiPattern": "none: v2 relabelled", "expectedCondition": "reads-old-data"}"#
             try Data(manifest.utf8).write(to: URL(fileURLWithPath: build + "/build.json"))
         }
         return folder

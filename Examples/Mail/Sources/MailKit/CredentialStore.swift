@@ -30,6 +30,41 @@ public enum CredentialStore {
         return (status, (found as? Data).map { String(decoding: $0, as: UTF8.self) })
     }
 
+    /// Mail 4.0's IMAP account: an internet password for the server, its port and protocol, as
+    /// the account's login query names them. `withPort`: false for the known-bad 4.0 beta, whose
+    /// rename writes the item without port and protocol (the login query then never finds it).
+    public static func imapKey(withPort: Bool = true) -> [CFString: Any] {
+        var key: [CFString: Any] = [kSecClass: kSecClassInternetPassword, kSecAttrServer: "imap.mail.example", kSecAttrAccount: "imap"]
+        if withPort {
+            key[kSecAttrPort] = 993
+            key[kSecAttrProtocol] = kSecAttrProtocolIMAPS
+        }
+        return key
+    }
+
+    /// Adds the internet password `key` (after first unlock, as the generic one it replaces).
+    public static func add(_ secret: Data, as key: [CFString: Any]) -> OSStatus {
+        var item = key
+        item[kSecValueData] = secret
+        item[kSecAttrAccessible] = kSecAttrAccessibleAfterFirstUnlock
+        return SecItemAdd(item as CFDictionary, nil)
+    }
+
+    /// Reads the item `key` names (any class).
+    public static func read(_ key: [CFString: Any]) -> (OSStatus, Data?) {
+        var query = key
+        query[kSecReturnData] = true
+        query[kSecMatchLimit] = kSecMatchLimitOne
+        var found: CFTypeRef?
+        let status = SecItemCopyMatching(query as CFDictionary, &found)
+        return (status, found as? Data)
+    }
+
+    /// The generic password of `account` (2.0 and 3.0's), for the key a rename reads and deletes.
+    public static func genericKey(account: String) -> [CFString: Any] {
+        [kSecClass: kSecClassGenericPassword, kSecAttrService: service, kSecAttrAccount: account]
+    }
+
     /// After a reinstall: the old install's items of every class, synchronizable or not.
     public static func sweep() -> OSStatus {
         for itemClass in [kSecClassGenericPassword, kSecClassInternetPassword, kSecClassCertificate, kSecClassKey] {

@@ -2,12 +2,13 @@ import Foundation
 
 import Security
 
-/// The launch sequence of Mail 2.0 and 3.0 (`application(_:didFinishLaunchingWithOptions:)`), as the
+/// The launch sequence of Mail 2.0, 3.0 and 4.0 (`application(_:didFinishLaunchingWithOptions:)`), as the
 /// iOS app runs it. 2.0 moves the IMAP password from the archive, and the SMTP password from the
 /// settings plist, into the keychain (write, read back, only then remove the plaintext). 3.0 then
 /// brings the settings plist to its schema 2 (the signature under its new key), atomically: after
 /// the passwords left it, so that no copy of one is ever rewritten (a crash between an atomic
-/// write's temporary file and its rename leaves that file behind).
+/// write's temporary file and its rename leaves that file behind). 4.0 renames the IMAP password into
+/// an internet password for its server, port and protocol, the item its login query reads.
 public struct MailLaunch: Sendable {
     /// What the launch did to one secret, for the app's log (and the automation's status file).
     public struct Step: Sendable {
@@ -41,10 +42,16 @@ public struct MailLaunch: Sendable {
     /// files no longer deletes the old install's items), and build.json declares no policy for it.
     public var sweepsOnReinstall = true
 
+    /// Known-bad 4.0 beta: the rename of the IMAP password into an internet password re-adds it
+    /// without its port and protocol (and reads it back the same way, so the rename "succeeds"); the
+    /// inbox's login query names them and never finds it.
+    public var renameDropsPort = false
+
     public init(
         release: Int, removeArchiveFirst: Bool = false, rewriteSettingsInPlace: Bool = false, readBeforeMigrating: Bool = false,
-        accessibleInQuery: Bool = false, sweepsOnReinstall: Bool = true
+        accessibleInQuery: Bool = false, sweepsOnReinstall: Bool = true, renameDropsPort: Bool = false
     ) {
+        self.renameDropsPort = renameDropsPort
         self.release = release
         self.removeArchiveFirst = removeArchiveFirst
         self.rewriteSettingsInPlace = rewriteSettingsInPlace
@@ -59,11 +66,17 @@ public struct MailLaunch: Sendable {
     }
 
     /// What the inbox reads at launch to sign in: each password from where this release keeps it
-    /// (2.0 and later: the keychain; 1.0: its files).
+    /// (2.0 and later: the keychain, 4.0's IMAP password as an internet password; 1.0: its files).
     public func accountCheck() -> [Read] {
         [("imapPassword", Self.imapAccount), ("smtpPassword", Self.smtpAccount)].map { label, account in
             guard release >= 2 else {
                 return legacyRead(label) ?? Read(label: label, store: "file", operation: "read", status: ENOENT, password: nil)
+            }
+            if release >= 4 && label == "imapPassword" {
+                let (status, data) = CredentialStore.read(CredentialStore.imapKey())
+                return Read(
+                    label: label, store: "keychain", operation: "SecItemCopyMatching", status: status,
+                    password: data.map { String(decoding: $0, as: UTF8.self) })
             }
             let (status, password) = CredentialStore.read(
                 account: account, accessible: accessibleInQuery ? kSecAttrAccessibleWhenUnlocked : nil)
@@ -121,6 +134,7 @@ public struct MailLaunch: Sendable {
         ok = moveIMAPPassword(&steps) && ok
         ok = moveSMTPPassword(&steps) && ok
         if release >= 3 && !rewriteSettingsInPlace { ok = ok && upgradeSettings(&steps) }
+        if release >= 4 { ok = ok && renameIMAPPassword(&steps) }
         guard ok else { return (.failed, steps) }
         defaults.set(release, forKey: Self.schemaKey)
         return (.migrated, steps)
@@ -150,6 +164,30 @@ public struct MailLaunch: Sendable {
         }
         steps.append(Step(label: "imapPassword", store: "keychain", operation: "SecItemAdd", status: 0, outcome: .moved))
         return true
+    }
+
+    /// 4.0: the IMAP password from its generic password into an internet password for the server
+    /// (read old, add new, read the new back, only then delete the old). The bytes move as they are.
+    private func renameIMAPPassword(_ steps: inout [Step]) -> Bool {
+        let old = CredentialStore.genericKey(account: Self.imapAccount)
+        let (status, data) = CredentialStore.read(old)
+        guard status != errSecItemNotFound else { return true }
+        guard status == errSecSuccess, let data else {
+            steps.append(Step(label: "imapPassword", store: "keychain", operation: "SecItemCopyMatching", status: status, outcome: .kept))
+            return false
+        }
+        let key = CredentialStore.imapKey(withPort: !renameDropsPort)
+        var added = CredentialStore.add(data, as: key)
+        if added == errSecDuplicateItem { added = SecItemUpdate(key as CFDictionary, [kSecValueData: data] as CFDictionary) }
+        let (readBack, stored) = CredentialStore.read(key)
+        guard added == errSecSuccess, readBack == errSecSuccess, stored == data else {
+            let failure = added != errSecSuccess ? added : (readBack != errSecSuccess ? readBack : errSecDecode)
+            steps.append(Step(label: "imapPassword", store: "keychain", operation: "SecItemAdd", status: failure, outcome: .failed))
+            return false
+        }
+        let deleted = SecItemDelete(old as CFDictionary)
+        steps.append(Step(label: "imapPassword", store: "keychain", operation: "SecItemDelete", status: deleted, outcome: deleted == errSecSuccess ? .moved : .failed))
+        return deleted == errSecSuccess
     }
 
     /// Settings schema 2: the signature under `compose.signature`. A file whose SMTP password is
