@@ -30,6 +30,9 @@ struct AttemptRecord: Sendable {
         /// Where each seeded secret was at the end, with the migration state the recovery's last
         /// launches reported (I3: after a clean run the legacy plaintext is gone).
         case settled([String: SecretLocator.Place], migration: MigrationState?)
+        /// The launches after the recovery, each with the app's own startup read, and the secrets the
+        /// old build's startup read found at its seed (I7: the user is still signed in with them).
+        case signedIn([LaunchRecord], baseline: Set<String>, source: String)
         /// Something the attempt could not carry out, such as a planned crash point not reached.
         case unjudgeable(String)
     }
@@ -37,6 +40,8 @@ struct AttemptRecord: Sendable {
     let id: String
     /// The old build's secrets its seed launch reported written; nil when no device could be prepared.
     var seeded: [String]?
+    /// What the old build's startup read found at its seed, and its name in a finding.
+    var signedIn: (labels: Set<String>, source: String)?
     var steps: [Step] = []
     /// The attempt whose starting state this one reached (``ExplorationAttempt/coveredBy``).
     var coveredBy: String?

@@ -34,6 +34,9 @@ struct Explorer {
     final class Template {
         var device: ScenarioDevice?
         var seeded: [String] = []
+        /// What the old build's startup read found at its seed, and how a finding names that read
+        /// (``StaysSignedIn/baseline(seed:seeded:)``).
+        var signedIn: (labels: Set<String>, source: String)?
         var problem: String?
         /// Whether an attempt has carried the seed launch's honest-status problems (the first does).
         var seedJudged = false
@@ -59,6 +62,7 @@ struct Explorer {
             let seed = try device.launch(old, .seed)
             template.launches += 1
             template.seeded = cell.declarations.seeded(seed.writtenNames)
+            template.signedIn = StaysSignedIn.baseline(seed: seed, seeded: template.seeded)
             try cell.hop(device)
             try device.install(new)
         } catch {
@@ -120,6 +124,10 @@ struct Explorer {
         let verify = try device.launch(new, .verify)
         guard record.needs(verify, for: .readsOldData) else { return }
         record.record(.verified(verify))
+        // What the user sees after the recovery: each launch's startup read against the old build's.
+        if let baseline = record.signedIn, !baseline.labels.isEmpty {
+            record.record(.signedIn([recovery, again, verify], baseline: baseline.labels, source: baseline.source))
+        }
         let migration = again.status?.migration?.state ?? recovery.status?.migration?.state
         // Where the secrets are right after the verify: the verify launch's own read of the device
         // (``LaunchRecord/secretPlaces``, the same locator on the same state), not a second one.
@@ -138,6 +146,7 @@ struct Explorer {
             let prepared = try prepared(id, from: template, source: source)
             device = prepared
             record.seeded = template.seeded
+            record.signedIn = template.signedIn
             try body(prepared, &record)
             // honest-status of every launch: the shared seed's once (in the first attempt), then the attempt's own.
             let seedLaunches = template.seedJudged ? [] : template.device?.launches ?? []

@@ -6,10 +6,12 @@ import SimSecurity
 /// Judges an exploration attempt's record (``AttemptRecord``) against the invariants of docs/architecture.md ("Exploration invariants"):
 /// (I1) every seeded secret is in the new item or the legacy location, never neither; (I2) what a
 /// status file reported written exists; (I3) after a clean run the legacy plaintext is gone; (I4)
-/// another launch changes nothing; (I6) a crash during recovery still satisfies I1. After recovery
-/// the verify launch must read every seeded secret, and every launch passes the cell's per-launch
-/// checkers (``LaunchChecker``: honest-status). The outcome is the attempt of attempts.json, which
-/// crash-safe, locked-launch-safe, reads-old-data and honest-status report on
+/// another launch changes nothing; (I6) a crash during recovery still satisfies I1; (I7) every
+/// launch after the recovery finds, in the app's own startup read, each secret the old build's
+/// startup read found (the user is still signed in). After recovery the verify launch must read
+/// every seeded secret, and every launch passes the cell's per-launch checkers (``LaunchChecker``:
+/// honest-status). The outcome is the attempt of attempts.json, which crash-safe,
+/// locked-launch-safe, reads-old-data, stays-signed-in and honest-status report on
 /// (``CellEvidence/explorationFindings(_:)``).
 enum ExplorationInvariants {
     /// The judged attempt of `record` in `cell` (the case's builds declaring what each secret's
@@ -60,6 +62,16 @@ enum ExplorationInvariants {
                     .crashSafe,
                     crashed.flatMap { lossAtCrash(label, $0, declarations) }
                         ?? "I1 \(label): in neither the keychain nor a legacy store \(when)")
+            }
+        case .signedIn(let launches, let baseline, let source):
+            for launch in launches {
+                guard let startup = launch.status?.startup else { continue }
+                for label in baseline.sorted() {
+                    let read = startup.first { $0.name == label }
+                    guard read?.result != .found else { continue }
+                    let got = read.map { "read it \($0.result.rawValue) (\($0.status))" } ?? "did not read it"
+                    attempt.fail(.staysSignedIn, "I7 \(label): \(launch.stem) after the recovery \(got); \(source) found it")
+                }
             }
         case .itemsAfterRecovery(let items, let recovery):
             // An item the status names is found by the new build's declaration of that label; an

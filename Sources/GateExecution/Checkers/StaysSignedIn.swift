@@ -19,10 +19,15 @@ import SimRuntime
 ///   an app that trusts it.
 /// - A new build that registers no startup read is not judged (a PASS that says so; preflight
 ///   names it). A launch that ended without a status file is the other conditions' finding.
+/// - In the exploration scenarios (crash points, write failures, prewarm, locked background), each
+///   attempt's launches after its recovery (the recovery, the relaunch, the verify; the device
+///   unlocked) must find them too (I7, ``ExplorationInvariants``).
 enum StaysSignedIn: CellChecker {
     static let condition = GateCondition.staysSignedIn
 
     static func check(_ evidence: CellEvidence) -> [GateFinding] {
+        // Exploration: each attempt's launches after its recovery (I7), judged with the attempt.
+        if evidence.scenario.isExploration { return evidence.explorationFindings(condition) }
         if let unseeded = evidence.nothingSeeded(condition) { return [unseeded] }
         let newBuild = evidence.newBuild
         // Until the test's own cleanup removes the case's items (isolation's): after it, signed out is right.
@@ -74,9 +79,15 @@ enum StaysSignedIn: CellChecker {
 
     /// The labels the old build's startup read found, and how to name that read in a finding.
     static func baseline(_ evidence: CellEvidence) -> (Set<String>, String)? {
-        guard let seed = evidence.launches.first(where: { $0.mode == .seed }), let status = seed.status else { return nil }
+        baseline(seed: evidence.launches.first(where: { $0.mode == .seed }), seeded: evidence.seeded)
+    }
+
+    /// The labels the seed launch `seed`'s startup read found (without one: what it seeded), and
+    /// how to name that read in a finding; nil when the seed left no status file.
+    static func baseline(seed: LaunchRecord?, seeded: [String]) -> (labels: Set<String>, source: String)? {
+        guard let seed, let status = seed.status else { return nil }
         if let found = status.signedInWith { return (found, "\(seed.build)'s startup read at its seed") }
-        return (Set(evidence.seeded), "\(seed.build) (no startup read registered: what its seed wrote)")
+        return (Set(seeded), "\(seed.build) (no startup read registered: what its seed wrote)")
     }
 
     /// `the first launch of v3 after the upgrade (04-v3-launch, before first unlock)`.

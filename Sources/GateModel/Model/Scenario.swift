@@ -63,6 +63,8 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
     public var judgesSignIn: Bool {
         switch self {
         case .upgrade, .skipVersion, .relaunch, .isolation, .artefactWindow, .lockedReads: true
+        // Each attempt's launches after its recovery (crash, failed write, locked or prewarmed first launch).
+        case .writeFailure, .crashPoints, .prewarm, .lockedBackground: true
         default: false
         }
     }

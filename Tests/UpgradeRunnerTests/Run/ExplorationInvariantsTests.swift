@@ -148,4 +148,23 @@ struct ExplorationInvariantsTests {
         let judged = ExplorationInvariants.judge(record, in: cell)
         #expect(judged.conditions == [.idempotent] && judged.reasons == ["02-v2-verify: a verify launch"])
     }
+
+    @Test("I7: a launch after the recovery whose startup read misses a secret the old build's found fails stays-signed-in")
+    func signedInAfterRecovery() {
+        func withStartup(_ index: Int, _ result: ItemResult?) -> LaunchRecord {
+            var record = launch(index)
+            record.status?.startup = result.map {
+                [ItemCheck(name: "authToken", location: .keychain, operation: "SecItemCopyMatching", status: $0 == .found ? 0 : -25300,
+                    runtime: "iOS 17.5", result: $0)]
+            }
+            return record
+        }
+        let kept = judge([.signedIn([withStartup(3, .found), withStartup(4, .found)], baseline: ["authToken"], source: "v1")])
+        #expect(kept.outcome == .ok)
+        // A build with no startup read is not judged here (preflight names it).
+        #expect(judge([.signedIn([withStartup(3, nil)], baseline: ["authToken"], source: "v1")]).outcome == .ok)
+        let signedOut = judge([.signedIn([withStartup(3, .found), withStartup(4, .missing)], baseline: ["authToken"], source: "v1's startup read")])
+        #expect(signedOut.outcome == .failed && signedOut.conditions == [.staysSignedIn])
+        #expect(signedOut.reasons == ["I7 authToken: 04-v2-launch after the recovery read it missing (-25300); v1's startup read found it"])
+    }
 }
