@@ -32,7 +32,10 @@ struct DeviceSnapshot: Codable, Hashable, Sendable {
 
         /// The item's kind: its class and whether it is synchronizable (a sweep scoped without
         /// kSecAttrSynchronizableAny misses the synchronizable kind of a class).
-        var kind: String { "\(itemClass)/\(synchronizable ? 1 : 0)" }
+        var kind: String { Self.kind(itemClass, synchronizable: synchronizable) }
+
+        /// The kind of an item of `itemClass`, synchronizable or not.
+        static func kind(_ itemClass: String, synchronizable: Bool) -> String { "\(itemClass)/\(synchronizable ? 1 : 0)" }
 
         static func < (lhs: Item, rhs: Item) -> Bool { (lhs.key, lhs.digest) < (rhs.key, rhs.digest) }
     }

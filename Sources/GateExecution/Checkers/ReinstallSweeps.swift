@@ -13,8 +13,8 @@ import SimRuntime
 ///   app reads must be that install's values (a `mismatch` is a FAIL). Survival is not checked.
 ///
 /// Either way, the items the runner planted before the uninstall (``CellRunner/sweepTargets``) are
-/// sweep hygiene: one of a kind (class and synchronizable) the app writes itself surviving is a
-/// FAIL under sweeps (the sweep misses its own kind of item); one of a kind it never writes (another
+/// sweep hygiene: one of a kind (class and synchronizable) the app writes itself (the previous
+/// install wrote one, or the new build declares one) surviving is a FAIL under sweeps (the sweep misses its own kind of item); one of a kind it never writes (another
 /// SDK's synchronizable item, a key, a certificate) is a warning, deciding only under `--strict`, as
 /// seed 000 recommends sweeping them without the user seeing them. Another team's items on the device
 /// must stay exactly as they were.
@@ -105,7 +105,12 @@ enum ReinstallSweeps: CellChecker {
         _ evidence: CellEvidence, planted: [DeviceSnapshot.Item], own: [DeviceSnapshot.Item], after: DeviceSnapshot,
         sweeps: Bool
     ) -> [GateFinding] {
-        let ownKinds = Set(own.map(\.kind))
+        // The kinds the app writes: those of the previous install's items, and those the new build declares.
+        let declared = (evidence.declarations.new.secrets + evidence.declarations.new.bookkeeping).compactMap { item -> String? in
+            guard case .keychain(let key) = item.store else { return nil }
+            return DeviceSnapshot.Item.kind(key.itemClass, synchronizable: key.synchronizable)
+        }
+        let ownKinds = Set(own.map(\.kind)).union(declared)
         return Set(planted).intersection(after.keychain).sorted().map { item in
             let kind = (item.synchronizable ? "synchronizable " : "") + item.itemClass
             if sweeps && ownKinds.contains(item.kind) {
