@@ -32,7 +32,10 @@ enum PreExisting {
     /// The original cells whose condition the baseline's findings fail too, each with the baseline cell.
     static func judged(original: PlanUnit, baseline: PlanUnit, failed: Set<GateCondition>, findings: [GateFinding]) -> [GateCell: String] {
         var cells: [GateCell: String] = [:]
-        for condition in failed where Verdict.combine(findings.filter { $0.condition == condition }.map(\.verdict)) == .fail {
+        // A hygiene warning is not a FAIL of the old release (it decides only under --strict, and
+        // then the original's own warning does).
+        let judged = findings.filter { $0.warning != true }
+        for condition in failed where Verdict.combine(judged.filter { $0.condition == condition }.map(\.verdict)) == .fail {
             cells[GateCell(path: original.pathID, scenario: original.scenario, condition: condition)] = baseline.description
         }
         return cells

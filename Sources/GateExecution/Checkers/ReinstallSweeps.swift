@@ -112,15 +112,15 @@ enum ReinstallSweeps: CellChecker {
         }
         let ownKinds = Set(own.map(\.kind)).union(declared)
         return Set(planted).intersection(after.keychain).sorted().map { item in
-            let kind = (item.synchronizable ? "synchronizable " : "") + item.itemClass
+            let kind = item.synchronizable ? "a synchronizable \(item.itemClass)" : "\(item.itemClass.first.map { "aeiou".contains($0) } == true ? "an" : "a") \(item.itemClass)"
             if sweeps && ownKinds.contains(item.kind) {
                 return evidence.finding(
                     condition, .fail, item: item.key,
-                    "a \(kind) item planted before the reinstall survived it, of a kind the app writes itself [\(item.accessible)]")
+                    "\(kind) item planted before the reinstall survived it, of a kind the app writes itself [\(item.accessible)]")
             }
             return evidence.finding(
                 condition, .fail, item: item.key,
-                "hygiene: a \(kind) item planted before the reinstall survived it, of a kind the app never writes"
+                "hygiene: \(kind) item planted before the reinstall survived it, of a kind the app never writes"
                     + " (seed 000 sweeps every class) [\(item.accessible)]", warning: true)
         }
     }

@@ -133,5 +133,12 @@ import Testing
             original: upgrade, baseline: baseline, failed: [.readsOldData, .honestStatus],
             findings: [finding(baseline, .readsOldData, .fail), finding(baseline, .honestStatus, .pass)])
         #expect(cells == [GateCell(path: "v1-to-v3", scenario: .upgrade, condition: .readsOldData): "v1-to-v1/upgrade"])
+        // A hygiene warning of the baseline is no FAIL of the old release; nor does a warning get a baseline.
+        let warned = GateFinding(
+            .reinstallSweeps, path: baseline.pathID, scenario: baseline.scenario, verdict: .fail, detail: "hygiene", warning: true)
+        #expect(PreExisting.judged(original: upgrade, baseline: baseline, failed: [.reinstallSweeps], findings: [warned]).isEmpty)
+        let original = GateFinding(
+            .reinstallSweeps, path: upgrade.pathID, scenario: upgrade.scenario, verdict: .fail, detail: "hygiene", warning: true)
+        #expect(PreExisting.baselines(units: [upgrade], findings: [[original]], release: "v3").isEmpty)
     }
 }
