@@ -22,6 +22,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
@@ -229,9 +230,15 @@ static int describe(const struct seccomp_notif *req, cfs_call *call, char *p1, c
         nr == __NR_sendfile || nr == __NR_ftruncate || nr == __NR_fsync || nr == __NR_fdatasync || nr == __NR_sync_file_range) {
         int fd = (int)a[0];
         if (!is_file_descriptor(fd) || descriptor_path(fd, p1, PATH_MAX) != 0) return -1;
-        if (nr == __NR_ftruncate) call->kind = CFS_TRUNCATE;
-        else if (nr == __NR_fsync || nr == __NR_fdatasync || nr == __NR_sync_file_range) call->kind = CFS_SYNC;
-        else call->kind = CFS_WRITE;
+        if (nr == __NR_ftruncate) {
+            call->kind = CFS_TRUNCATE;
+            call->length = (long)a[1];
+        } else if (nr == __NR_fsync || nr == __NR_fdatasync || nr == __NR_sync_file_range) {
+            call->kind = CFS_SYNC;
+            if (nr == __NR_sync_file_range) call->flags = CFS_SYNC_RANGE;
+        } else {
+            call->kind = CFS_WRITE;
+        }
         if (nr == __NR_write || nr == __NR_pwrite64) call->requested = (long)a[2];
         if (nr == __NR_sendfile) call->requested = (long)a[3];
         if (nr == __NR_writev || nr == __NR_pwritev) {
@@ -264,6 +271,7 @@ static int describe(const struct seccomp_notif *req, cfs_call *call, char *p1, c
         ok = resolve((int)a[0], (const char *)a[1], p1, PATH_MAX);
     } else if (nr == __NR_truncate) {
         call->kind = CFS_TRUNCATE;
+        call->length = (long)a[1];
         ok = resolve(AT_FDCWD, (const char *)a[0], p1, PATH_MAX);
 #ifdef __NR_open
     } else if (nr == __NR_open || nr == __NR_creat) {
@@ -444,6 +452,73 @@ long cfs_read_own(const char *path, char *out, size_t size) {
     return n;
 }
 
+long cfs_read_file_own(const char *path, unsigned char **out) {
+    *out = NULL;
+    unsigned long long args[6] = {(unsigned long long)AT_FDCWD, (unsigned long long)(uintptr_t)path,
+                                  (unsigned long long)(O_RDONLY | O_CLOEXEC), 0, 0, 0};
+    long fd = own_call(__NR_openat, args);
+    if (fd < 0) return -1;
+    size_t capacity = 0, length = 0;
+    unsigned char *buffer = NULL;
+    for (;;) {
+        if (length == capacity) {
+            capacity = capacity == 0 ? 4096 : capacity * 2;
+            unsigned char *grown = realloc(buffer, capacity);
+            if (grown == NULL) {
+                free(buffer);
+                close((int)fd);
+                errno = ENOMEM;
+                return -1;
+            }
+            buffer = grown;
+        }
+        ssize_t n = read((int)fd, buffer + length, capacity - length);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            int saved = errno;
+            free(buffer);
+            close((int)fd);
+            errno = saved;
+            return -1;
+        }
+        if (n == 0) break;
+        length += (size_t)n;
+    }
+    close((int)fd);
+    if (length == 0) {
+        free(buffer);
+        buffer = NULL;
+    }
+    *out = buffer;
+    return (long)length;
+}
+
+int cfs_write_file_own(const char *path, const void *bytes, size_t count) {
+    unsigned long long open_args[6] = {(unsigned long long)AT_FDCWD, (unsigned long long)(uintptr_t)path,
+                                       (unsigned long long)(O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC), 0644, 0, 0};
+    long fd = own_call(__NR_openat, open_args);
+    if (fd < 0) return errno;
+    size_t done = 0;
+    while (done < count) {
+        unsigned long long write_args[6] = {(unsigned long long)fd, (unsigned long long)(uintptr_t)((const char *)bytes + done),
+                                            (unsigned long long)(count - done), 0, 0, 0};
+        long n = own_call(__NR_write, write_args);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            int saved = errno;
+            close((int)fd);
+            return saved;
+        }
+        done += (size_t)n;
+    }
+    return close((int)fd) == 0 ? 0 : errno;
+}
+
+int cfs_unlink_own(const char *path) {
+    unsigned long long args[6] = {(unsigned long long)AT_FDCWD, (unsigned long long)(uintptr_t)path, 0, 0, 0, 0};
+    return own_call(__NR_unlinkat, args) == 0 ? 0 : errno;
+}
+
 long cfs_protection_get(const char *path, char *out, size_t size) {
     ssize_t n = getxattr(path, CFS_PROTECTION_XATTR, out, size - 1);
     if (n < 0) return -1;
@@ -465,6 +540,22 @@ int cfs_protection_set(const char *path, int fd, const char *value) {
 }
 
 #else
+
+long cfs_read_file_own(const char *path, unsigned char **out) {
+    (void)path;
+    *out = NULL;
+    return -1;
+}
+int cfs_write_file_own(const char *path, const void *bytes, size_t count) {
+    (void)path;
+    (void)bytes;
+    (void)count;
+    return 95;  // EOPNOTSUPP
+}
+int cfs_unlink_own(const char *path) {
+    (void)path;
+    return 95;
+}
 
 long cfs_read_own(const char *path, char *out, size_t size) {
     (void)path;

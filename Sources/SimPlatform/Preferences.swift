@@ -11,7 +11,8 @@ import SimRuntime
 ///   (with `EPERM` through the seam), as with a prewarmed launch after a reboot.
 /// - `-Key value` launch arguments form the volatile argument domain, which shadows stored values
 ///   of the same key for reads; writes still go to the persistent domain.
-/// - Every write or removal passes through the seam as `preferences.write`.
+/// - Every write or removal passes through the seam as `preferences.write`. A planned power loss
+///   takes every set of the launch (``PowerLoss``): cfprefsd had not written them yet.
 public final class Preferences: @unchecked Sendable {
     public let domain: String
     public let plistPath: String
@@ -107,6 +108,7 @@ public final class Preferences: @unchecked Sendable {
             if !FileManager.default.fileExists(atPath: folder) {
                 try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             }
+            seam.powerLoss?.willWritePreferences(at: plistPath)
             return AtomicFile.write(data, to: plistPath)
         }
         return status == 0

@@ -198,12 +198,16 @@ private let decideCall: cfs_decide_fn = { callPointer, errorPointer in
     case .outside:
         errorPointer.pointee = EPERM
         return CFS_FAIL
-    case .app:
+    case .app(let name):
         switch state.seam.begin(FileSupervision.operation(call.kind)) {
         case .proceed where call.kind == CFS_OPEN && state.protectionRefuses(call):
             errorPointer.pointee = EPERM
             return CFS_REFUSE
-        case .proceed: return CFS_PROCEED
+        case .proceed:
+            if let powerLoss = state.seam.powerLoss, call.kind == CFS_WRITE || call.kind == CFS_TRUNCATE {
+                powerLoss.willChangeData(of: String(cString: call.path), name: name)
+            }
+            return CFS_PROCEED
         case .pretendSuccess: return CFS_PRETEND
         case .fail(let code):
             errorPointer.pointee = code
@@ -232,6 +236,9 @@ private let recordCall: cfs_done_fn = { callPointer, decision, _, error in
     case .outside(let path):
         state.seam.record(operation, SeamSubject(store: FileSupervision.outsideStore, name: path, target: targetName), status: error)
     case .app(let name):
+        if decision == CFS_PROCEED, error == 0, let powerLoss = state.seam.powerLoss {
+            powerLoss.record(call, targetName: targetName)
+        }
         let seamDecision: Seam.Decision =
             switch decision {
             case CFS_PRETEND: .pretendSuccess
@@ -239,5 +246,33 @@ private let recordCall: cfs_done_fn = { callPointer, decision, _, error in
             default: .proceed  // CFS_PROCEED, and CFS_REFUSE: a call that failed as the system failed it
             }
         state.seam.end(operation, SeamSubject(store: "file", name: name, target: targetName), status: error, decision: seamDecision)
+    }
+}
+
+extension PowerLoss {
+    /// What a call the supervisor ran for the app, successfully, changed of what a power loss
+    /// leaves: an open that created or truncated a file, a truncate, a sync, a rename, a link, a
+    /// removal. (A write's data is owed from before the call: ``willChangeData(of:name:)``.)
+    fileprivate func record(_ call: cfs_call, targetName: String?) {
+        let path = String(cString: call.path)
+        let name = Supervised.state.flatMap { state -> String? in
+            if case .app(let name) = state.place(path) { name } else { nil }
+        } ?? path
+        switch call.kind {
+        case CFS_OPEN where call.existed == 0 && call.flags & O_CREAT != 0, CFS_OPEN where call.existed == 1 && call.flags & O_TRUNC != 0:
+            created(path, name: name)
+        case CFS_TRUNCATE:
+            truncated(path, to: call.length)
+        case CFS_SYNC where call.flags != CFS_SYNC_RANGE:
+            synced(path)
+        case CFS_RENAME:
+            if let target = call.path2 { renamed(path, to: String(cString: target), name: targetName ?? String(cString: target)) }
+        case CFS_LINK:
+            if let target = call.path2 { linked(path, to: String(cString: target), name: targetName ?? String(cString: target)) }
+        case CFS_UNLINK, CFS_RMDIR:
+            removed(path)
+        default:
+            break
+        }
     }
 }

@@ -53,6 +53,7 @@ public final class Seam: @unchecked Sendable {
     private var mutationCount = 0
     private let sink: (@Sendable (SeamEntry) -> Void)?
     private let crash: @Sendable (Int) -> Void
+    private var journal: PowerLoss?
 
     /// Creates a seam.
     /// - Parameters:
@@ -68,7 +69,17 @@ public final class Seam: @unchecked Sendable {
         self.plan = plan
         self.sink = sink
         self.crash = crash
+        journal = Self.journal(for: plan)
     }
+
+    /// A plan's power loss starts its record with the launch: what the launch changes must be known
+    /// from its first call.
+    private static func journal(for plan: FaultPlan) -> PowerLoss? {
+        plan.powerLoss && plan.crashAfterMutation != nil ? PowerLoss() : nil
+    }
+
+    /// What the planned power loss will take, recorded as the launch goes; nil when the plan has none.
+    public var powerLoss: PowerLoss? { lock.withLock { journal } }
 
     /// The seam of this process: from the launch context when there is one, else a seam with no plan.
     public static let process: Seam = {
@@ -82,7 +93,10 @@ public final class Seam: @unchecked Sendable {
 
     /// Replaces the fault plan (for in-process tests); call counts are kept.
     public func setPlan(_ plan: FaultPlan) {
-        lock.withLock { self.plan = plan }
+        lock.withLock {
+            self.plan = plan
+            journal = Self.journal(for: plan)
+        }
     }
 
     /// How many mutations have committed through this seam.
@@ -107,7 +121,8 @@ public final class Seam: @unchecked Sendable {
     }
 
     /// Records how a call ended. A successful mutating call that touched the store counts as a
-    /// mutation; when it is the planned crash point the process ends here.
+    /// mutation; when it is the planned crash point the process ends here (a planned power loss
+    /// first takes what it takes, ``PowerLoss``, and logs each loss as a `power.loss` entry).
     public func end(_ operation: StoreOperation, _ subject: SeamSubject, status: Int32, decision: Decision) {
         let (entry, crashHere): (SeamEntry, Bool) = lock.withLock {
             sequence += 1
@@ -129,7 +144,11 @@ public final class Seam: @unchecked Sendable {
             return (entry, number != nil && number == plan.crashAfterMutation)
         }
         sink?(entry)
-        if crashHere { crash(entry.mutation ?? 0) }
+        guard crashHere else { return }
+        if let lost = powerLoss?.apply() {
+            for subject in lost { record(.powerLoss, subject, status: 0) }
+        }
+        crash(entry.mutation ?? 0)
     }
 
     /// Records a call that is not the seam's to count or fault (a file call the sandbox refused):

@@ -20,9 +20,13 @@ public enum StoreOperation: String, Codable, Sendable, CaseIterable, Comparable 
     case fsTruncate = "fs.truncate"
     case fsSync = "fs.sync"
     case fsLink = "fs.link"
+    /// What a planned power loss took from the launch (``FaultPlan/powerLoss``): one entry per
+    /// preference key whose set was lost and per file whose unsynced data was lost. Never a call,
+    /// never a mutation.
+    case powerLoss = "power.loss"
 
     /// Whether a successful call changes the store (and so counts as a mutation).
-    public var isMutating: Bool { self != .secItemCopyMatching }
+    public var isMutating: Bool { self != .secItemCopyMatching && self != .powerLoss }
 
     /// Whether the operation is a keychain call.
     public var isKeychain: Bool { rawValue.hasPrefix("SecItem") }
@@ -84,10 +88,36 @@ public struct FaultPlan: Hashable, Sendable, Codable {
     public var faults: [Fault]
     /// End the process (SIGKILL) right after the k-th mutation commits, counting from 1.
     public var crashAfterMutation: Int?
+    /// Whether the planned crash is a device power loss: before the process ends, the device loses
+    /// what iOS can lose then (docs/file-supervision.md, "Power loss"): every preference set of the
+    /// launch, and each file's data written since its last fsync or fdatasync. Keychain commits stay.
+    public var powerLoss: Bool
 
-    public init(faults: [Fault] = [], crashAfterMutation: Int? = nil) {
+    public init(faults: [Fault] = [], crashAfterMutation: Int? = nil, powerLoss: Bool = false) {
         self.faults = faults
         self.crashAfterMutation = crashAfterMutation
+        self.powerLoss = powerLoss
+    }
+
+    /// A power loss right after the k-th mutation commits.
+    public static func powerLoss(afterMutation k: Int) -> FaultPlan { FaultPlan(crashAfterMutation: k, powerLoss: true) }
+
+    private enum CodingKeys: String, CodingKey { case faults, crashAfterMutation, powerLoss }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        faults = try container.decode([Fault].self, forKey: .faults)
+        crashAfterMutation = try container.decodeIfPresent(Int.self, forKey: .crashAfterMutation)
+        powerLoss = try container.decodeIfPresent(Bool.self, forKey: .powerLoss) ?? false
+    }
+
+    /// `powerLoss` is written only when set, so that a plan without one keeps the bytes it had
+    /// before power losses existed (run.json, launch contexts).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(faults, forKey: .faults)
+        try container.encodeIfPresent(crashAfterMutation, forKey: .crashAfterMutation)
+        if powerLoss { try container.encode(true, forKey: .powerLoss) }
     }
 
     /// A plan that changes nothing.

@@ -46,13 +46,19 @@ final class MutableLockState: @unchecked Sendable {
     var source: LockStateSource { LockStateSource { [self] in lock.withLock { state } } }
 }
 
-/// A seam whose entries a test can read.
+/// A seam whose entries a test can read; its planned crash point is recorded (``crashedAt``), not
+/// carried out.
 final class RecordingSeam: @unchecked Sendable {
     private let lock = NSLock()
     private var recorded: [SeamEntry] = []
-    lazy var seam = Seam(plan: .none, sink: { [self] entry in lock.withLock { recorded.append(entry) } })
+    private var crashPoint: Int?
+    lazy var seam = Seam(
+        plan: .none, sink: { [self] entry in lock.withLock { recorded.append(entry) } },
+        crash: { [self] point in lock.withLock { crashPoint = point } })
     init(plan: FaultPlan = .none) {
         seam.setPlan(plan)
     }
     var entries: [SeamEntry] { lock.withLock { recorded } }
+    /// The mutation the planned crash came right after, once it came.
+    var crashedAt: Int? { lock.withLock { crashPoint } }
 }

@@ -108,4 +108,38 @@ import TestSupport
         #expect(recording.entries.map(\.mutation) == [nil, nil, 1])
         #expect(recording.entries.allSatisfy { $0.subject == SeamSubject(store: "preferences", name: "k") })
     }
+
+    @Test("a power loss takes every preference set of the launch, and logs the keys it took (never values)")
+    func powerLoss() throws {
+        let directory = try TemporaryDirectory("prefs")
+        let state = MutableLockState(.unlocked)
+        let before = make(directory, state: state)
+        #expect(before.set("legacy", forKey: "authToken"))
+        let original = try Data(contentsOf: URL(fileURLWithPath: before.plistPath))
+
+        let recording = RecordingSeam(plan: .powerLoss(afterMutation: 3))
+        let launch = make(directory, state: state, seam: recording.seam)
+        #expect(launch.set(true, forKey: "installed"))
+        #expect(launch.removeObject(forKey: "authToken"))
+        #expect(recording.crashedAt == nil)
+        #expect(launch.set(2, forKey: "schema"))
+        #expect(recording.crashedAt == 3)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: launch.plistPath)) == original, "the plist as it was before the launch")
+        let lost = recording.entries.filter { $0.operation == .powerLoss }
+        #expect(lost.map(\.subject) == ["authToken", "installed", "schema"].map { SeamSubject(store: "preferences", name: $0) })
+        #expect(lost.allSatisfy { $0.mutation == nil })
+    }
+
+    @Test("a power loss removes a preferences plist the launch created; a crash keeps every set")
+    func powerLossOfNewDomain() throws {
+        let directory = try TemporaryDirectory("prefs")
+        let state = MutableLockState(.unlocked)
+        let powerLoss = make(directory, state: state, seam: RecordingSeam(plan: .powerLoss(afterMutation: 1)).seam)
+        #expect(powerLoss.set(true, forKey: "installed"))
+        #expect(!FileManager.default.fileExists(atPath: powerLoss.plistPath))
+
+        let crash = make(directory, state: state, seam: RecordingSeam(plan: FaultPlan(crashAfterMutation: 1)).seam)
+        #expect(crash.set(true, forKey: "installed"))
+        #expect(crash.bool(forKey: "installed"), "a crash is not a power loss: cfprefsd has the set")
+    }
 }

@@ -119,4 +119,73 @@ import TestSupport
         #expect(log.first?.status == EPERM && log.first?.mutation == nil)
         #expect(log.last?.mutation == 1)
     }
+
+    // MARK: Power loss
+
+    /// Runs `steps` as one launch with a fresh mutation log; the planned point, when the plan has
+    /// none, is right after the launch's last mutation (counted on a device prepared the same way).
+    func launchLosingPower(
+        _ device: Device, _ steps: [String], after point: Int? = nil, crash: Bool = false, prepared: [String] = []
+    ) throws -> (ProcessRun, [SeamEntry]) {
+        var point = point
+        if point == nil {
+            let dry = try Device()
+            if !prepared.isEmpty { _ = try dry.launch(prepared) }
+            try? FileManager.default.removeItem(atPath: dry.log)
+            point = try dry.launch(steps).1.compactMap(\.mutation).max()
+        }
+        try? FileManager.default.removeItem(atPath: device.log)
+        let k = try #require(point)
+        return try device.launch(steps, plan: crash ? FaultPlan(crashAfterMutation: k) : .powerLoss(afterMutation: k))
+    }
+
+    @Test("a power loss keeps what Data.write synced and the metadata, and takes data written since a file's last fsync")
+    func powerLossTakesUnsyncedData() throws {
+        let prepared = ["mkdir:Documents", "bare:Documents/truncated=old", "bare:Documents/appended=old"]
+        let steps = [
+            "atomic:Documents/atomic=new", "write:Documents/write=new", "bare:Documents/truncated=new",
+            "bare:Documents/created=new", "append:Documents/appended=+synced", "fsync:Documents/appended",
+            "append:Documents/appended=+lost", "mkdir:Documents/end",
+        ]
+        let device = try Device()
+        _ = try device.launch(prepared)  // a launch that exits: all of it stays
+        let (run, log) = try launchLosingPower(device, steps, prepared: prepared)
+        #expect(run.signal == SIGKILL)
+        #expect(device.contents("Documents/atomic") == "new", "Data.write(options: .atomic) syncs before its rename")
+        #expect(device.contents("Documents/write") == "new", "Data.write syncs before it returns")
+        #expect(device.contents("Documents/truncated") == "", "the truncation stays, the bare write is lost")
+        #expect(device.contents("Documents/created") == "", "the file stays, its bare write is lost")
+        #expect(device.contents("Documents/appended") == "old+synced")
+        #expect(FileManager.default.fileExists(atPath: device.container + "/Documents/end"))
+        let lost = log.filter { $0.operation == .powerLoss }
+        #expect(lost.map { $0.subject.name ?? "" } == ["Documents/appended", "Documents/created", "Documents/truncated"])
+        #expect(lost.allSatisfy { $0.subject.store == "file" && $0.mutation == nil })
+        #expect(log.last(where: { $0.operation != .powerLoss })?.operation == .fsMkdir)
+
+        let crashed = try Device()
+        _ = try crashed.launch(prepared)
+        _ = try launchLosingPower(crashed, steps, crash: true, prepared: prepared)
+        #expect(crashed.contents("Documents/truncated") == "new", "a crash is not a power loss: the page cache has the write")
+        #expect(crashed.contents("Documents/appended") == "old+synced+lost")
+    }
+
+    @Test("a power loss inside an atomic write leaves the old file until the rename; inside a plain Data.write, before its fsync, an empty one")
+    func powerLossInsideDataWrite() throws {
+        // Data.write(options: .atomic): open, write, fsync the temporary file, rename it over the file.
+        let atomic = try Device()
+        _ = try atomic.launch(["mkdir:Documents", "atomic:Documents/settings=v1"])
+        _ = try launchLosingPower(atomic, ["atomic:Documents/settings=v2"], after: 3)
+        #expect(atomic.contents("Documents/settings") == "v1")
+        _ = try launchLosingPower(atomic, ["atomic:Documents/settings=v2"], after: 4)
+        #expect(atomic.contents("Documents/settings") == "v2")
+
+        // Data.write without .atomic: open (truncating), write, fsync.
+        let plain = try Device()
+        _ = try plain.launch(["mkdir:Documents", "atomic:Documents/settings=v1"])
+        let (_, log) = try launchLosingPower(plain, ["write:Documents/settings=v2"], after: 2)
+        #expect(log.filter { $0.mutation != nil }.map(\.operation) == [.fsOpen, .fsWrite])
+        #expect(plain.contents("Documents/settings") == "", "the truncating open stays; the write before the fsync is lost")
+        _ = try launchLosingPower(plain, ["write:Documents/settings=v3"], after: 3)
+        #expect(plain.contents("Documents/settings") == "v3")
+    }
 }

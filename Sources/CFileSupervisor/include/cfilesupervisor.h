@@ -29,11 +29,18 @@ typedef struct {
     pid_t tid;
     /// The byte count a write asked for (what a lost write answers), else 0.
     long requested;
-    /// An open's flags (`O_CREAT`, `O_TRUNC`, ...), else 0.
+    /// An open's flags (`O_CREAT`, `O_TRUNC`, ...); for `CFS_SYNC`, `CFS_SYNC_RANGE` when the call
+    /// is `sync_file_range` (which makes nothing durable); else 0.
     int flags;
+    /// The length a truncate asks for, else 0.
+    long length;
     /// What `path` named before the call: 0 nothing, 1 a regular file, 2 something else.
     int existed;
 } cfs_call;
+
+/// `cfs_call.flags` of a `sync_file_range`: it starts write-back of a range, but unlike fsync and
+/// fdatasync it neither waits for the file's metadata nor flushes the disk's cache.
+#define CFS_SYNC_RANGE 1
 
 /// What the decide callback answers.
 typedef enum {
@@ -88,6 +95,17 @@ int cfs_reserve_fd(int fd);
 /// filter lets through: for the supervisor thread, whose own watched opens would wait for itself.
 /// Returns the byte count, or -1 with `errno`.
 long cfs_read_own(const char *path, char *out, size_t size);
+
+/// The whole content of the file at `path`, read with calls the filter lets through, into a buffer
+/// `*out` the caller frees (NULL for an empty file). Returns the byte count, or -1 with `errno`.
+long cfs_read_file_own(const char *path, unsigned char **out);
+
+/// Replaces the content of the file at `path` (created when missing, its metadata kept when not)
+/// with `count` bytes, with calls the filter lets through. Returns 0 or an errno.
+int cfs_write_file_own(const char *path, const void *bytes, size_t count);
+
+/// Removes the file at `path` with a call the filter lets through. Returns 0 or an errno.
+int cfs_unlink_own(const char *path);
 
 /// The `CFS_PROTECTION_XATTR` of `path` into `out` (NUL-terminated); its length, or -1 when it has
 /// none (or the file system keeps no extended attributes).

@@ -10,6 +10,9 @@
 //   copy:REL=REL2       FileManager.copyItem
 //   outside:ABS=TEXT    Data.write to an absolute path
 //   null                writes to /dev/null (never reported)
+//   bare:REL=TEXT       open(O_CREAT|O_TRUNC) and write(2), no fsync (what a power loss can take)
+//   append:REL=TEXT     open(O_APPEND) and write(2), no fsync
+//   fsync:REL           open for writing and fsync(2)
 //   read:REL            Data(contentsOf:), printed as `ok TEXT`
 import Foundation
 import SimRuntime
@@ -52,6 +55,13 @@ for step in CommandLine.arguments.dropFirst() {
             try FileManager.default.copyItem(at: home.appendingPathComponent(first), to: home.appendingPathComponent(second))
         case "outside": try Data(second.utf8).write(to: URL(fileURLWithPath: first))
         case "null": try Data("x".utf8).write(to: URL(fileURLWithPath: "/dev/null"))
+        case "bare", "append", "fsync":
+            let flags = verb == "bare" ? O_CREAT | O_TRUNC : verb == "append" ? O_CREAT | O_APPEND : 0
+            let fd = open(home.appendingPathComponent(first).path, O_WRONLY | O_CLOEXEC | flags, 0o644)
+            guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            defer { close(fd) }
+            let done = verb == "fsync" ? fsync(fd) : second.withCString { write(fd, $0, strlen($0)) < 0 ? -1 : 0 }
+            guard done == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         case "read":
             print("ok " + String(decoding: try Data(contentsOf: home.appendingPathComponent(first)), as: UTF8.self))
             continue
