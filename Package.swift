@@ -159,6 +159,8 @@ let package = Package(
         .target(name: "AppHarness", dependencies: ["SimPlatform", "SimRuntime", "SimSecurity", "Security", "UpgradeContract"]),
         // An app build whose hooks wait (the main actor, an actor, a sleep, a continuation), for the harness's tests.
         appBuild("WaitingApp", dependencies: ["AppHarness", "SimSecurity", "Security"]),
+        // An app build that keeps its install marker in UserDefaults (2.0) or in a synced file (2.1), for the power-loss tests.
+        appBuild("MarkerApp", dependencies: ["AppHarness", "SimSecurity", "Security"]),
         // The sample app "Ledger". Its released builds are frozen, layered like real releases: each release's library
         // holds what that release introduced (Sources/Releases/LedgerRelease<N>, pinned by Sources/Releases/FROZEN.sha256)
         // and builds on the releases before it and the platform modules, never on LedgerKit or a later release

@@ -63,9 +63,15 @@ struct ExplorationAttempt: Codable, Hashable, Sendable {
         conditions.append(.crashSafe)
     }
 
-    /// The launch's store operations as log lines (names, never values), the last `count` of them.
+    /// The launch's store operations as log lines (names, never values), the last `count` of them,
+    /// then what a power loss took (one line).
     static func excerpt(_ record: LaunchRecord, last count: Int = 4) -> [String] {
-        record.mutations.suffix(count).map { entry in
+        let calls = record.mutations.filter { $0.operation != .powerLoss }
+        let lost = record.lostToPowerLoss
+        let powerLoss =
+            record.faultPlan.powerLoss && !lost.isEmpty
+            ? ["\(record.stem) power loss took " + lost.map { "\($0.store) \($0.name ?? "")" }.joined(separator: ", ")] : []
+        return calls.suffix(count).map { entry in
             let names = [entry.subject.service, entry.subject.account, entry.subject.name].compactMap { $0 }.joined(
                 separator: "/")
             var line =
@@ -73,6 +79,6 @@ struct ExplorationAttempt: Codable, Hashable, Sendable {
             if let mutation = entry.mutation { line += " (mutation \(mutation))" }
             if let injected = entry.injected { line += " [injected \(injected)]" }
             return line
-        }
+        } + powerLoss
     }
 }

@@ -34,6 +34,11 @@ struct LaunchRecord: Sendable {
     var secretPlaces: [String: SecretLocator.Place]?
     /// Why the device could not be read for ``secretPlaces`` after a launch that is not a verify.
     var secretPlacesFailure: String?
+    /// The faults, crash point and power loss the launch was given.
+    var faultPlan: FaultPlan = .none
+
+    /// What a planned power loss took from the launch (its `power.loss` entries: names only).
+    var lostToPowerLoss: [SeamSubject] { mutations.filter { $0.operation == .powerLoss }.map(\.subject) }
 
     /// `NN-<build>-<mode>`, the stem of its status and log file names.
     var stem: String { Self.stem(index: index, build: build, mode: mode) }

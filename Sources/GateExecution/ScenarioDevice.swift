@@ -89,6 +89,7 @@ final class ScenarioDevice {
             index: index, build: build.manifest.id, mode: mode, caseID: launchCase, runtime: device.record.runtime,
             termination: result.termination, endedAtCrashPoint: result.endedAtCrashPoint,
             duration: result.duration, mutations: result.mutations, deviceDirectory: session.layout.directory)
+        record.faultPlan = faultPlan
         record.read(status: result.statusFile)
         // Where the case's secrets are, while the device holds what the launch left.
         if !LaunchedProcesses.isStopped {

@@ -119,7 +119,8 @@ extension DeviceSession {
         let mutations = MutationLogFile.read(mutationLogPath)
         var endedAtCrashPoint = false
         if let point = options.faultPlan.crashAfterMutation, outcome.termination == .signaled(SIGKILL) {
-            endedAtCrashPoint = mutations.last?.mutation == point
+            // A power loss logs what it took after the point's own entry.
+            endedAtCrashPoint = mutations.last(where: { $0.operation != .powerLoss })?.mutation == point
         }
         return LaunchResult(
             bundleID: bundleID, buildID: app.record.buildID, pid: outcome.pid,

@@ -23,7 +23,11 @@ enum ExplorationInvariants {
         attempt.log = record.log
         if let seeded = record.seeded {
             if seeded.isEmpty { attempt.unknown("the old build's seed launch reported no secret written") }
-            for step in record.steps { judge(step, seeded: seeded, declarations: declarations, &attempt) }
+            var powerLoss = PowerLossContext()
+            for step in record.steps {
+                powerLoss.observe(step)
+                judge(step, seeded: seeded, declarations: declarations, powerLoss: powerLoss, &attempt)
+            }
         }
         if let reason = record.stopped {
             attempt.unknown("the attempt stopped: \(reason)")
@@ -41,7 +45,8 @@ enum ExplorationInvariants {
     }
 
     private static func judge(
-        _ step: AttemptRecord.Step, seeded: [String], declarations: CaseDeclarations, _ attempt: inout ExplorationAttempt
+        _ step: AttemptRecord.Step, seeded: [String], declarations: CaseDeclarations, powerLoss: PowerLossContext,
+        _ attempt: inout ExplorationAttempt
     ) {
         switch step {
         case .launch(let launch, let condition):
@@ -58,10 +63,11 @@ enum ExplorationInvariants {
             }
         case .located(let places, let when, let crashed):
             for label in seeded where places[label, default: []].isEmpty {
-                attempt.fail(
-                    .crashSafe,
+                // Right after a power loss, the reason names its point already.
+                let reason =
                     crashed.flatMap { lossAtCrash(label, $0, declarations) }
-                        ?? "I1 \(label): in neither the keychain nor a legacy store \(when)")
+                    ?? "I1 \(label): in neither the keychain nor a legacy store \(when)"
+                attempt.fail(.crashSafe, reason + powerLoss.explanation(namingPoint: crashed == nil))
             }
         case .signedIn(let launches, let baseline, let source):
             for launch in launches {
@@ -106,7 +112,7 @@ enum ExplorationInvariants {
         case .settled(let places, let migration):
             guard let migration, [MigrationState.migrated, .upToDate].contains(migration) else { return }
             for label in seeded where places[label, default: []].contains(.legacy) {
-                attempt.fail(.crashSafe, "I3 \(label): legacy plaintext still present after a clean run")
+                attempt.fail(.crashSafe, "I3 \(label): legacy plaintext still present after a clean run" + powerLoss.explanation(namingPoint: true))
             }
         case .unjudgeable(let reason):
             attempt.unknown(reason)
@@ -119,24 +125,77 @@ enum ExplorationInvariants {
     /// keychain write of refreshToken; ...`), when the crash followed a mutation of the lost
     /// item itself; else the mutation the crash followed. Nil when the launch logged no mutation.
     static func lossAtCrash(_ label: String, _ crashed: LaunchRecord, _ declarations: CaseDeclarations) -> String? {
-        guard let last = crashed.mutations.last(where: { $0.mutation != nil }), let point = last.mutation else { return nil }
+        guard let lastIndex = crashed.mutations.lastIndex(where: { $0.mutation != nil }), let point = crashed.mutations[lastIndex].mutation
+        else { return nil }
+        let last = crashed.mutations[lastIndex]
+        let end = crashed.faultPlan.powerLoss ? "a power loss" : "a crash"
         let owner = declarations.label(of: last.subject)
         // A file call of the app's own is named as the app made it: `Library/.../account.archive: unlink (mutation 3)`.
         let what =
             last.operation.isFileSystemCall
             ? "\(last.subject.name ?? "")\(last.subject.target.map { " -> " + $0 } ?? ""): \(last.operation.rawValue.dropFirst(3)) (mutation \(point))"
-            : "\(last.operation.rawValue) of \(owner ?? names(last.subject)) (mutation \(point))"
+            : "\(last.operation.rawValue) of \(owner ?? (names(last.subject).isEmpty ? last.subject.store : names(last.subject))) (mutation \(point))"
         let it = last.operation.isFileSystemCall ? label : "it"
         guard owner == label else {
-            return "I1 \(label): in neither the keychain nor a legacy store after a crash right after \(what)"
+            return "I1 \(label): in neither the keychain nor a legacy store after \(end) right after \(what)"
         }
-        let keychainWrite = crashed.mutations.dropLast().contains { entry in
+        let keychainWrite = crashed.mutations[..<lastIndex].contains { entry in
             entry.operation.isKeychain && entry.operation.isMutating && entry.status == 0
                 && entry.injected == nil && declarations.label(of: entry.subject) == label
         }
         return keychainWrite
             ? "I1 \(label): \(what) left it in neither place, though a keychain write of \(it) came first (was it read back?)"
-            : "I1 \(label): \(what) came before any keychain write of \(it); a crash there leaves it in neither place"
+            : "I1 \(label): \(what) came before any keychain write of \(it); \(end) there leaves it in neither place"
+    }
+
+    /// The last power loss of an attempt, and the launches made since: what explains a secret
+    /// missing at a checkpoint after it (the sets and unsynced data it took, the items a recovery
+    /// launch then deleted). Facts from the launches' logs, names only.
+    struct PowerLossContext {
+        private var loss: LaunchRecord?
+        private var since: [LaunchRecord] = []
+
+        mutating func observe(_ step: AttemptRecord.Step) {
+            switch step {
+            case .located(_, _, let crashed?) where crashed.faultPlan.powerLoss:
+                loss = crashed
+                since = []
+            case .launch(let launch, _) where loss != nil:
+                since.append(launch)
+            default:
+                break
+            }
+        }
+
+        /// `; the power loss right after mutation 8 (SecItemAdd genp com.example.ledger/vault.schemaVersion) took the
+        /// launch's preference sets (authToken, vault.installMarker), then 03-v2-launch ran SecItemDelete on genp, inet`
+        /// (without the point unless `namingPoint`); empty when the attempt lost no power.
+        func explanation(namingPoint: Bool) -> String {
+            guard let loss else { return "" }
+            var text = "; the power loss"
+            if namingPoint, let last = loss.mutations.last(where: { $0.mutation != nil }), let point = last.mutation {
+                text += " right after mutation \(point) (\(last.operation.rawValue) \(ExplorationInvariants.describe(last.subject)))"
+            }
+            let lost = loss.lostToPowerLoss
+            let sets = lost.filter { $0.store == "preferences" }.compactMap(\.name)
+            let files = lost.filter { $0.store == "file" }.compactMap(\.name)
+            var took: [String] = []
+            if !sets.isEmpty { took.append("the launch's preference sets (\(sets.joined(separator: ", ")))") }
+            if !files.isEmpty { took.append("the unsynced data of \(files.joined(separator: ", "))") }
+            text += " took " + (took.isEmpty ? "nothing" : took.joined(separator: " and "))
+            for launch in since {
+                let deleted = launch.mutations.filter { $0.operation == .secItemDelete && $0.mutation != nil }
+                guard !deleted.isEmpty else { continue }
+                text += ", then \(launch.stem) ran SecItemDelete on " + deleted.map { ExplorationInvariants.describe($0.subject) }.joined(separator: ", ")
+            }
+            return text
+        }
+    }
+
+    /// `genp com.example.ledger/authToken`; a class alone for a delete of a whole class.
+    static func describe(_ subject: SeamSubject) -> String {
+        let key = names(subject)
+        return subject.store + (key.isEmpty ? "" : " " + key)
     }
 
     private static func names(_ subject: SeamSubject) -> String {

@@ -10,23 +10,39 @@ enum CrashPointsSteps: ScenarioSteps {
     static let moments: Set<Moment> = []
 
     static func run(_ cell: CellRunner, on device: ScenarioDevice, _ evidence: inout CellEvidence) throws {
-        try cell.explore(&evidence) { $0.crashPoints() }
+        try cell.explore(&evidence) { $0.crashPoints(.crash) }
     }
+}
+
+/// How a crash point ends the launch: the process killed (crash-points), or the device losing
+/// power, which also takes what iOS can lose then (power-loss: ``FaultPlan/powerLoss``).
+enum CrashKind {
+    case crash
+    case powerLoss
+
+    /// The launch's plan: this kind of end right after the k-th mutation.
+    func plan(after k: Int) -> FaultPlan { self == .powerLoss ? .powerLoss(afterMutation: k) : FaultPlan(crashAfterMutation: k) }
+
+    /// `crash`, `power loss`: attempt ids (`power loss 3 then 2`) and reasons.
+    var word: String { self == .powerLoss ? "power loss" : "crash" }
+    /// `crash point`, `power-loss point`.
+    var point: String { self == .powerLoss ? "power-loss point" : "crash point" }
 }
 
 extension Explorer {
     /// Pairs are explored exhaustively while the recovery launch has at most this many mutations;
     /// beyond, an evenly spaced deterministic sample of this size.
     static let pairLimit = 20
-    /// Counts the mutations of the new build's first launch, then for each k kills it right after
-    /// the k-th commits, recovers and checks; then pairs: a second crash inside the recovery launch.
+    /// Counts the mutations of the new build's first launch, then for each k ends it right after
+    /// the k-th commits (`kind`: killed, or the device losing power), recovers and checks; then
+    /// pairs: a second end of the same kind inside the recovery launch.
     ///
     /// No device state is explored twice: each state right after a crash is fingerprinted
     /// (``ScenarioDevice/stateFingerprint()``), and an attempt that reaches a state an earlier attempt
     /// started its recovery from is recorded as covered by that attempt (its outcome) and not
     /// relaunched. A crash point's pairs start from a copy of the device kept right after its first
     /// crash, so the first crash is not run again for each of them.
-    func crashPoints() -> (attempts: [ExplorationAttempt], note: String) {
+    func crashPoints(_ kind: CrashKind) -> (attempts: [ExplorationAttempt], note: String) {
         let template = template()
         var recoveryMutations: [Int: Int] = [:]
         var firstLaunchMutations = 0
@@ -42,20 +58,21 @@ extension Explorer {
         ]
         for k in stride(from: 1, through: firstLaunchMutations, by: 1) {
             attempts.append(
-                attempt("crash \(k)", template) { device, record in
-                    let crashed = try device.launch(new, .launch, faultPlan: FaultPlan(crashAfterMutation: k))
+                attempt("\(kind.word) \(k)", template) { device, record in
+                    let crashed = try device.launch(new, .launch, faultPlan: kind.plan(after: k))
                     guard crashed.endedAtCrashPoint else {
-                        record.record(.unjudgeable("crash point \(k) was not reached (\(crashed.termination))"))
+                        record.record(.unjudgeable("\(kind.point) \(k) was not reached (\(crashed.termination))"))
                         return
                     }
                     record.log = ExplorationAttempt.excerpt(crashed)
                     // One read of the keychain serves the fingerprint and I1.
                     let keychain = try device.device.keychainItems()
                     guard try claim(device, keychain: keychain, explored: &explored, &record) else { return }
+                    let folder = "\(kind.word)-\(k)".replacingOccurrences(of: " ", with: "-")
                     template.afterCrash[k] = try ScenarioDevice(
-                        cloning: device, devices: cell.devices, name: "\(cell.unit.pathID)-after-crash-\(k)",
-                        cellFolder: cell.cellFolder + "/attempts/crash-\(k)", continuingNumbering: true)
-                    try locate(device, when: "after the crash", &record, crashed: crashed, keychain: keychain)
+                        cloning: device, devices: cell.devices, name: "\(cell.unit.pathID)-after-\(folder)",
+                        cellFolder: cell.cellFolder + "/attempts/" + folder, continuingNumbering: true)
+                    try locate(device, when: "after the \(kind.word)", &record, crashed: crashed, keychain: keychain)
                     let recovery = try device.launch(new, .launch)
                     recoveryMutations[k] = recovery.mutations.compactMap(\.mutation).max() ?? 0
                     guard record.needs(recovery) else { return }
@@ -70,17 +87,19 @@ extension Explorer {
             guard let afterCrash = template.afterCrash[k] else { continue }
             for j in seconds {
                 attempts.append(
-                    attempt("crash \(k) then \(j)", template, from: afterCrash) { device, record in
-                        let second = try device.launch(new, .launch, faultPlan: FaultPlan(crashAfterMutation: j))
+                    attempt("\(kind.word) \(k) then \(j)", template, from: afterCrash) { device, record in
+                        let second = try device.launch(new, .launch, faultPlan: kind.plan(after: j))
                         guard second.endedAtCrashPoint else {
                             return record.record(
-                                .unjudgeable("crash point \(j) of the recovery launch was not reached (\(second.termination))"))
+                                .unjudgeable("\(kind.point) \(j) of the recovery launch was not reached (\(second.termination))"))
                         }
                         record.log = ExplorationAttempt.excerpt(second, last: 2)
                         // One read of the keychain serves the fingerprint and I6.
                         let keychain = try device.device.keychainItems()
                         guard try claim(device, keychain: keychain, explored: &explored, &record) else { return }
-                        try locate(device, when: "after a crash during recovery (I6)", &record, keychain: keychain)
+                        try locate(
+                            device, when: "after a \(kind.word) during recovery (I6)", &record,
+                            crashed: kind == .powerLoss ? second : nil, keychain: keychain)
                         let recovery = try device.launch(new, .launch)
                         guard record.needs(recovery) else { return }
                         try recovered(device, recovery: recovery, &record)
@@ -90,14 +109,14 @@ extension Explorer {
         ExplorationAttempt.inheritCoverage(&attempts)
         let pairs = attempts.count - 1 - firstLaunchMutations
         var note =
-            "first launch of \(new.manifest.id): \(firstLaunchMutations) mutations; \(firstLaunchMutations) crash points and \(pairs) pairs explored"
+            "first launch of \(new.manifest.id): \(firstLaunchMutations) mutations; \(firstLaunchMutations) \(kind.point)s and \(pairs) pairs explored"
         if !sampled.isEmpty {
             note +=
-                "; pairs sampled (\(Self.pairLimit) of each) after crash points \(sampled.map(String.init).joined(separator: ", "))"
+                "; pairs sampled (\(Self.pairLimit) of each) after \(kind.point)s \(sampled.map(String.init).joined(separator: ", "))"
         }
         let covered = attempts.filter { $0.coveredBy != nil }.count
         note +=
-            "; \(explored.count) distinct states after a crash, \(covered) attempts covered by an equal state; \(template.launches) launches"
+            "; \(explored.count) distinct states after a \(kind.word), \(covered) attempts covered by an equal state; \(template.launches) launches"
         return (attempts, note)
     }
 

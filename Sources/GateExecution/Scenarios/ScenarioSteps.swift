@@ -43,6 +43,7 @@ extension Scenario {
         case .malformed: MalformedSteps.self
         case .writeFailure: WriteFailureSteps.self
         case .crashPoints: CrashPointsSteps.self
+        case .powerLoss: PowerLossSteps.self
         case .prewarm: PrewarmSteps.self
         case .lockedBackground: LockedBackgroundSteps.self
         case .reinstall: ReinstallSteps.self

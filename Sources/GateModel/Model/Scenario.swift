@@ -10,6 +10,7 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
     case malformed = "malformed"
     case writeFailure = "write-failure"
     case crashPoints = "crash-points"
+    case powerLoss = "power-loss"
     case prewarm = "prewarm"
     case lockedBackground = "locked-background"
     case reinstall = "reinstall"
@@ -39,7 +40,7 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
             case .relaunch: [.idempotent]
             case .malformed: [.malformedKeepsOld]
             case .writeFailure: [.crashSafe, .readsOldData]
-            case .crashPoints: [.crashSafe]
+            case .crashPoints, .powerLoss: [.crashSafe]
             case .prewarm, .lockedBackground: [.lockedLaunchSafe]
             case .reinstall: [.reinstallSweeps]
             case .markerWithoutData: [.readsOldData]
@@ -87,16 +88,22 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
     /// device (`--scenarios` can leave them out for a quicker gate).
     public var isExploration: Bool {
         switch self {
-        case .crashPoints, .writeFailure, .prewarm, .lockedBackground: true
+        case .crashPoints, .powerLoss, .writeFailure, .prewarm, .lockedBackground: true
         default: false
         }
     }
 
+    /// Whether the scenario runs only when `--scenarios` names it: power-loss, whose model asks more
+    /// of an app than a crash does (docs/file-supervision.md, "Power loss"), and which the sample's
+    /// frozen releases fail (the README's scenario table).
+    public var isOptIn: Bool { self == .powerLoss }
+
     /// Whether the scenario runs on a fresh install (`none-to-X`) rather than on an upgrade path.
     public var isFreshInstall: Bool { self == .freshInstall }
 
-    /// The scenarios `gate` runs when none are named: every scenario, exploration included.
-    public static var gateDefault: [Scenario] { allCases }
+    /// The scenarios `gate` runs when none are named: every scenario, exploration included, but the
+    /// opt-in ones (``isOptIn``).
+    public static var gateDefault: [Scenario] { allCases.filter { !$0.isOptIn } }
 
     /// Parses a comma-separated list of scenario ids, such as `--scenarios upgrade,relaunch`.
     /// - Throws: ``GateError/invalidValue(field:value:reason:)`` naming the field and the unknown id.

@@ -9,7 +9,8 @@ enum LaunchCommand {
         ["launch"], summary: "Launch an installed app as a process and wait for it.",
         arguments: [CommonOptions.device, CommonOptions.bundleID],
         options: [
-            Options.timeout, Options.log, Options.crashAfter, Options.faultPlan, CommonOptions.json, CommonOptions.devicesRoot,
+            Options.timeout, Options.log, Options.crashAfter, Options.powerLoss, Options.faultPlan, CommonOptions.json,
+            CommonOptions.devicesRoot,
         ],
         passthrough: ArgumentSpec("ARGS", "Launch arguments for the app; -Key value pairs also reach its preferences."),
         discussion: """
@@ -42,6 +43,9 @@ enum LaunchCommand {
             "--log", value: "FILE", "Where the app's stdout and stderr go (default: <device>/logs/<bundle id>.log).")
         static let crashAfter = OptionSpec(
             "--crash-after", value: "K", "Kill the app right after its K-th store mutation (a crash point).")
+        static let powerLoss = OptionSpec(
+            "--power-loss",
+            "With --crash-after: the crash is a device power loss, which also takes the launch's preference sets and unsynced file data.")
         static let faultPlan = OptionSpec("--fault-plan", value: "FILE", "A fault plan (JSON) for the app's store operations.")
 
         /// The launch, but for its arguments (those after `--`).
@@ -61,6 +65,12 @@ enum LaunchCommand {
             }
             if let point = try options.integer(Self.crashAfter, in: 1...1_000_000) {
                 launch.faultPlan.crashAfterMutation = point
+            }
+            if options.flag(Self.powerLoss) {
+                guard launch.faultPlan.crashAfterMutation != nil else {
+                    throw UsageError.missingOption("--crash-after (for --power-loss)", command: "launch")
+                }
+                launch.faultPlan.powerLoss = true
             }
             launch.logPath = options.value(Self.log).map(options.absolute)
             json = options.flag(CommonOptions.json)

@@ -46,7 +46,7 @@ struct MutantsOptions {
     static let builds = OptionSpec(
         "--builds", value: "IDS", "The released builds, oldest first, comma-separated (default: v1,v2,v3).")
     static let scenarios = OptionSpec(
-        "--scenarios", value: "LIST", "The scenarios, comma-separated (default: every scenario, exploration included).")
+        "--scenarios", value: "LIST", "The scenarios, comma-separated (default: every scenario but the opt-in power-loss, exploration included).")
     static let caseID = OptionSpec(
         "--case-id", value: "ID", "The test-case id the secrets derive from (default: random, recorded in each run.json).")
 
@@ -66,7 +66,7 @@ struct MutantsOptions {
         source = BuildSource(options)
         released = options.value(Self.builds).map(GateSettings.list) ?? GateRequest.defaultBuilds
         _ = try GatePlan.defaultPaths(builds: released)
-        scenarios = try options.value(Self.scenarios).map { try Scenario.parseList($0) } ?? Scenario.allCases
+        scenarios = try options.value(Self.scenarios).map { try Scenario.parseList($0) } ?? Scenario.gateDefault
         caseID = try CaseIDOption.read(options, Self.caseID)
         execution = try CellExecution(options)
         out = OutOption(options, Self.out, force: nil).folder(else: options.absolute(Self.defaultOut))
