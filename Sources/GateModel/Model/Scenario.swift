@@ -65,7 +65,7 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
         switch self {
         case .upgrade, .skipVersion, .relaunch, .isolation, .artefactWindow, .lockedReads: true
         // Each attempt's launches after its recovery (crash, failed write, locked or prewarmed first launch).
-        case .writeFailure, .crashPoints, .prewarm, .lockedBackground: true
+        case .writeFailure, .crashPoints, .powerLoss, .prewarm, .lockedBackground: true
         default: false
         }
     }

@@ -16,7 +16,7 @@ import Testing
             ])
         #expect(
             Scenario.allCases.map(\.rawValue) == [
-                "fresh-install", "upgrade", "skip-version", "relaunch", "malformed", "write-failure", "crash-points", "prewarm",
+                "fresh-install", "upgrade", "skip-version", "relaunch", "malformed", "write-failure", "crash-points", "power-loss", "prewarm",
                 "locked-background", "reinstall", "marker-without-data", "stale-leftovers", "entitlements", "isolation",
                 "cleanup",
                 "artefact-window", "locked-reads",
@@ -30,7 +30,7 @@ import Testing
             (.upgrade, [.readsOldData, .staysSignedIn]), (.skipVersion, [.readsOldData, .staysSignedIn]),
             (.relaunch, [.idempotent, .readsOldData, .staysSignedIn]),
             (.malformed, [.malformedKeepsOld]), (.writeFailure, [.crashSafe, .readsOldData, .staysSignedIn]),
-            (.crashPoints, [.crashSafe, .staysSignedIn]),
+            (.crashPoints, [.crashSafe, .staysSignedIn]), (.powerLoss, [.crashSafe, .staysSignedIn]),
             (.prewarm, [.lockedLaunchSafe, .staysSignedIn]), (.lockedBackground, [.lockedLaunchSafe, .staysSignedIn]),
             (.reinstall, [.reinstallSweeps, .readsOldData, .idempotent]),
             (.markerWithoutData, [.readsOldData, .idempotent]), (.staleLeftovers, [.noFalsePass]),
@@ -49,10 +49,12 @@ import Testing
         #expect(covered == Set(GateCondition.allCases))
     }
 
-    @Test("the default gate runs every scenario; exactly four are exploration")
+    @Test("the default gate runs every scenario but the opt-in power-loss; exactly five are exploration")
     func gateDefault() {
-        #expect(Scenario.gateDefault == Scenario.allCases)
-        #expect(Set(Scenario.allCases.filter(\.isExploration)) == [.crashPoints, .writeFailure, .prewarm, .lockedBackground])
+        #expect(Scenario.gateDefault == Scenario.allCases.filter { $0 != .powerLoss })
+        #expect(Scenario.allCases.filter(\.isOptIn) == [.powerLoss])
+        #expect(
+            Set(Scenario.allCases.filter(\.isExploration)) == [.crashPoints, .powerLoss, .writeFailure, .prewarm, .lockedBackground])
     }
 
     @Test(
