@@ -55,4 +55,17 @@ struct SimRuntimeTests {
         #expect(text.contains("\"runtime\":\"iOS 16.4\""))
         #expect(try context.encoded() == text)  // deterministic
     }
+
+    @Test("a fault plan without a power loss keeps its bytes (no powerLoss key); one with it round-trips")
+    func powerLossCoding() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let plain = String(decoding: try encoder.encode(FaultPlan(crashAfterMutation: 3)), as: UTF8.self)
+        #expect(plain == #"{"crashAfterMutation":3,"faults":[]}"#)
+        let lost = FaultPlan.powerLoss(afterMutation: 3)
+        let text = try encoder.encode(lost)
+        #expect(String(decoding: text, as: UTF8.self) == #"{"crashAfterMutation":3,"faults":[],"powerLoss":true}"#)
+        #expect(try JSONDecoder().decode(FaultPlan.self, from: text) == lost)
+        #expect(try JSONDecoder().decode(FaultPlan.self, from: Data(plain.utf8)).powerLoss == false)
+    }
 }

@@ -74,6 +74,12 @@ import Testing
         let report = try JSONSerialization.jsonObject(with: Data(crash.output.utf8)) as? [String: Any]
         #expect(report?["endedAtCrashPoint"] as? Bool == true)
         #expect(report?["signal"] as? Int == 9)
+        let powerLoss = cli.run(["launch", udid, "com.example.tiny", "--crash-after", "1", "--power-loss", "--", "-TinyMode", "seed"])
+        #expect(powerLoss.code == 0, "a power loss at the planned point is that point: \(powerLoss.error)")
+        #expect(powerLoss.output.contains("at planned crash point 1"))
+        let alone = cli.run(["launch", udid, "com.example.tiny", "--power-loss"])
+        #expect(alone.code == 2)
+        #expect(alone.error == "error: launch: option --crash-after (for --power-loss) is required; see upgrade-runner launch --help\n")
     }
 
     @Test("entitlements diff: 0 when the new build reaches every old group, 1 when not, with item counts from a device")

@@ -67,6 +67,59 @@ struct FileCallFindingsTests {
         )
     }
 
+    private func powerLost(_ entries: [SeamEntry]) -> LaunchRecord {
+        var record = crashed(entries)
+        record.faultPlan = .powerLoss(afterMutation: entries.compactMap(\.mutation).max() ?? 0)
+        return record
+    }
+
+    private func judge(_ steps: [AttemptRecord.Step]) -> ExplorationAttempt {
+        var record = AttemptRecord(id: "power loss 2")
+        record.seeded = ["refreshToken"]
+        record.steps = steps
+        return ExplorationInvariants.judge(record, in: CellContext(declarations: declarations, newBuild: "v2", checkers: []))
+    }
+
+    @Test("a power loss right after the app unlinked the legacy file says a power loss, and what it took")
+    func powerLossAtUnlink() {
+        let record = powerLost([
+            entry(1, "preferences.write", store: "preferences", name: "installed", mutation: 1),
+            entry(2, "fs.unlink", name: "Library/Application Support/account.archive", mutation: 2),
+            entry(3, "power.loss", store: "preferences", name: "installed", mutation: nil),
+        ])
+        #expect(record.lostToPowerLoss == [SeamSubject(store: "preferences", name: "installed")])
+        let attempt = judge([.located(["refreshToken": []], when: "after the power loss", crashed: record)])
+        #expect(
+            attempt.reasons == [
+                "I1 refreshToken: Library/Application Support/account.archive: unlink (mutation 2) came before any keychain write of refreshToken; a power loss there leaves it in neither place; the power loss took the launch's preference sets (installed)"
+            ])
+        #expect(
+            ExplorationAttempt.excerpt(record).last == "02-v2-launch power loss took preferences installed",
+            "the power.loss lines are one line after the calls, not calls of their own")
+    }
+
+    @Test("a secret lost after recovery is explained by what the power loss took and what the recovery then deleted")
+    func powerLossThenSweep() {
+        let lost = powerLost([
+            entry(1, "preferences.write", store: "preferences", name: "installed", mutation: 1),
+            entry(2, "SecItemAdd", store: "genp", name: "x", mutation: 2),
+            entry(3, "power.loss", store: "preferences", name: "installed", mutation: nil),
+            entry(4, "power.loss", name: "Documents/notes.txt", mutation: nil),
+        ])
+        var recovery = crashed([entry(1, "SecItemDelete", store: "genp", name: "", mutation: 1)])
+        recovery.index = 3
+        recovery.termination = .exited(0)
+        let attempt = judge([
+            .located(["refreshToken": [.keychain]], when: "after the power loss", crashed: lost),
+            .launch(recovery, needed: .crashSafe),
+            .located(["refreshToken": []], when: "after recovery", crashed: nil),
+        ])
+        #expect(
+            attempt.reasons.contains(
+                "I1 refreshToken: in neither the keychain nor a legacy store after recovery; the power loss right after mutation 2 (SecItemAdd genp x) took the launch's preference sets (installed) and the unsynced data of Documents/notes.txt, then 03-v2-launch ran SecItemDelete on genp"
+            ), "\(attempt.reasons)")
+    }
+
     @Test("write-failure fails each file call with EIO, ENOSPC and EACCES, never with a lost write")
     func fileFaults() {
         #expect(Explorer.faults(for: .fsWrite) == [.status(EIO), .status(ENOSPC), .status(EACCES)])
