@@ -31,18 +31,29 @@ public protocol AppBuild: Sendable {
     /// ``verify(_:)``. Nil (the default) registers none: preflight says so, and the default verify
     /// then reads the declared stores generically.
     func startupRead(_ launch: HarnessLaunch) async -> [SecretRead]?
+    /// What this release's own launches leave on a device it ran on, beside its data (an install
+    /// marker, a schema version), so that a successor's first launch meets a seeded device as it
+    /// meets a user's. The harness calls it after the seed and the malformed seed. Default: nothing.
+    func afterSeed(_ launch: HarnessLaunch) async
 }
 
 extension AppBuild {
     /// Registers no startup read.
     public func startupRead(_ launch: HarnessLaunch) async -> [SecretRead]? { nil }
 
-    /// Runs the hook that `launch.mode` selects, then the app's startup read (unless the hook
-    /// reported one).
+    /// Leaves nothing beside the seeded data.
+    public func afterSeed(_ launch: HarnessLaunch) async {}
+
+    /// Runs the hook that `launch.mode` selects (a seed's followed by ``afterSeed(_:)``), then the
+    /// app's startup read (unless the hook reported one).
     public func run(_ launch: HarnessLaunch) async {
         switch launch.mode {
-        case .seed: await seed(launch)
-        case .seedMalformed: await seedMalformed(launch)
+        case .seed:
+            await seed(launch)
+            await afterSeed(launch)
+        case .seedMalformed:
+            await seedMalformed(launch)
+            await afterSeed(launch)
         case .verify: await verify(launch)
         case .cleanup: await cleanup(launch)
         case .launch: await self.launch(launch)

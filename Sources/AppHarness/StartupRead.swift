@@ -29,6 +29,13 @@ public struct SecretRead: Sendable {
         self.init(label, from: location, operation: operation, status: 0, value: text.map { Data($0.utf8) })
     }
 
+    /// The app's own report of a read (``SecretReport``) that returned `text` (nil: none).
+    public init(_ report: some SecretReport, text: String?) {
+        self.init(
+            report.label, from: report.location, operation: report.operation, status: report.status,
+            value: text.map { Data($0.utf8) })
+    }
+
     /// The contract's word for this read of a secret whose case value is `expected`: `found` when
     /// the app got those bytes, `mismatch` when it got others, `missing`, `locked` or `failed` by
     /// the status (``ItemResult/ofRead(status:value:expected:at:)``).
