@@ -67,6 +67,13 @@ struct BuildPreflightTests {
             #expect(message.contains("build.json"), "\(message)")
             #expect(message.contains(#"field "id" is "v4" but its executable"#) && message.contains(#"was built as "v3""#), "\(message)")
         }
+        // The same executable declared as a stand-in (scripts/import-app.sh --stand-in) passes.
+        let manifest = directory.file("builds/v4/build.json")
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: manifest))) as? [String: Any])
+        object["standIn"] = true
+        try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: manifest))
+        let standIn = try BuildCatalog(folder: directory.file("builds"), productsFolder: directory.file("products")).build("v4")
+        try BuildPreflight.check([standIn], runtime: .current, timeout: 30)
     }
 
     @Test("of several bad builds, the error names the first in build-id order, however they were given")

@@ -112,7 +112,8 @@ enum ReinstallSweeps: CellChecker {
         }
         let ownKinds = Set(own.map(\.kind)).union(declared)
         return Set(planted).intersection(after.keychain).sorted().map { item in
-            let kind = item.synchronizable ? "a synchronizable \(item.itemClass)" : "\(item.itemClass.first.map { "aeiou".contains($0) } == true ? "an" : "a") \(item.itemClass)"
+            let article = "aeiou".contains(item.itemClass.prefix(1)) ? "an" : "a"
+            let kind = item.synchronizable ? "a synchronizable \(item.itemClass)" : "\(article) \(item.itemClass)"
             if sweeps && ownKinds.contains(item.kind) {
                 return evidence.finding(
                     condition, .fail, item: item.key,

@@ -145,19 +145,22 @@ struct AvailabilityCheckerTests {
         return cell
     }
 
-    @Test("malformed-keeps-old passes an attempt whose malformed store is kept and reported while the others read back")
-    func matrixPasses() {
-        let cell = malformed(
+    /// A malformed cell that passes: its matrix attempt kept and reported authToken, and deviceKey read back.
+    private var passingMalformed: CellEvidence {
+        malformed(
             keptDigest: "bad", launchResults: [("authToken", .mismatch)],
             verifyResults: [("authToken", .mismatch), ("deviceKey", .found)])
+    }
+
+    @Test("malformed-keeps-old passes an attempt whose malformed store is kept and reported while the others read back")
+    func matrixPasses() {
+        let cell = passingMalformed
         #expect(MalformedKeepsOld.check(cell).map(\.verdict) == [.pass])
     }
 
     @Test("malformed-keeps-old judges content, not identity: a renamed item with the same bytes is kept, a dropped one is not")
     func malformedContent() {
-        var cell = malformed(
-            keptDigest: "bad", launchResults: [("authToken", .mismatch)],
-            verifyResults: [("authToken", .mismatch), ("deviceKey", .found)])
+        var cell = passingMalformed
         cell.facts = .malformed([])
         // Read old, add new under another account and class, delete old: the bytes are still in the keychain.
         let renamed = item("authToken-v2", digest: "bad", itemClass: "inet")
@@ -171,9 +174,7 @@ struct AvailabilityCheckerTests {
 
     @Test("malformed-keeps-old judges secrets that share one file together: one report for the file, the others read back")
     func malformedSharedFile() {
-        var cell = malformed(
-            keptDigest: "bad", launchResults: [("authToken", .mismatch)],
-            verifyResults: [("authToken", .mismatch), ("deviceKey", .found)])
+        var cell = passingMalformed
         var attempt = cell.malformedAttempts[0]
         attempt.labels = ["authToken", "refreshToken"]
         attempt.seeded = ["authToken", "deviceKey", "refreshToken"]
@@ -191,9 +192,7 @@ struct AvailabilityCheckerTests {
 
     @Test("malformed-keeps-old sees the app groups: a group file or group preference deleted or rewritten fails")
     func malformedGroups() {
-        var cell = malformed(
-            keptDigest: "bad", launchResults: [("authToken", .mismatch)],
-            verifyResults: [("authToken", .mismatch), ("deviceKey", .found)])
+        var cell = passingMalformed
         cell.facts = .malformed([])
         var seeded = cell.snapshots[.afterSeed]!
         seeded.groupFiles = ["group.x/token": "g"]
@@ -283,7 +282,10 @@ struct AvailabilityCheckerTests {
         let planted = item("local", digest: "p")
         let findings = ReinstallSweeps.check(reinstall(before: [item("authToken", digest: "a"), planted], after: [planted]))
         #expect(findings.map(\.verdict) == [.fail] && findings[0].warning == nil)
-        #expect(findings[0].message.contains("of a kind the app writes itself"))
+        #expect(findings[0].message.contains("a genp item planted before the reinstall survived it, of a kind the app writes itself"))
+        let inet = item("sweep.example.com", digest: "i", itemClass: "inet")
+        let hygiene = ReinstallSweeps.check(reinstall(before: [item("authToken", digest: "a"), inet], after: [inet]))
+        #expect(hygiene.map(\.warning) == [true] && hygiene[0].message.contains("hygiene: an inet item planted"))
     }
 
     @Test("reinstall-sweeps: the previous install's own item surviving or its secret read is a FAIL under sweeps")
