@@ -79,11 +79,14 @@ struct CaseDeclarations: Sendable {
         }
     }
 
-    /// Whether a preference key is one of either build's bookkeeping items (an install marker, a
-    /// schema version): a migration marker, not legacy data.
-    func isBookkeepingPreference(_ key: String) -> Bool {
+    /// Whether a preference key of the app's own domain (`suite` nil) or of an app group's is one of
+    /// either build's bookkeeping items (an install marker, a schema version): a migration marker,
+    /// not legacy data.
+    func isBookkeepingPreference(_ key: String, suite: String?) -> Bool {
         (old.bookkeeping + new.bookkeeping).contains { declared in
-            if case .preference(let declaredKey, _) = declared.store { return declaredKey == key }
+            if case .preference(let declaredKey, let declaredSuite) = declared.store {
+                return declaredKey == key && declaredSuite == suite
+            }
             return false
         }
     }

@@ -21,16 +21,23 @@ enum MalformedKeepsOld: CellChecker {
             return [evidence.finding(condition, .unknown, "the scenario did not reach the new build's launches")]
         }
         var findings: [GateFinding] = []
-        let stores = [
-            ("preference", before.preferences, after.preferences), ("file", before.files, after.files),
-            ("app group file", before.groupFiles, after.groupFiles),
-            ("app group preference", before.groupPreferences, after.groupPreferences),
+        // A preference the builds declare as bookkeeping (a schema marker) is not legacy data, as the
+        // keychain's bookkeeping items below are not; a group's is named `<group>/<key>`.
+        let declarations = evidence.declarations
+        let stores: [(String, [String: String], [String: String], (String) -> Bool)] = [
+            ("preference", before.preferences, after.preferences, { declarations.isBookkeepingPreference($0, suite: nil) }),
+            ("file", before.files, after.files, { _ in false }),
+            ("app group file", before.groupFiles, after.groupFiles, { _ in false }),
+            (
+                "app group preference", before.groupPreferences, after.groupPreferences,
+                { name in
+                    let parts = name.split(separator: "/", maxSplits: 1).map(String.init)
+                    return parts.count == 2 && declarations.isBookkeepingPreference(parts[1], suite: parts[0])
+                }
+            ),
         ]
-        for (kind, old, new) in stores {
-            // A preference the builds declare as bookkeeping (a schema marker) is not legacy data,
-            // as the keychain's bookkeeping items below are not.
-            for (name, digest) in old.sorted(by: { $0.key < $1.key })
-            where new[name] != digest && !(kind.hasSuffix("preference") && isBookkeeping(preference: name, evidence)) {
+        for (kind, old, new, isBookkeeping) in stores {
+            for (name, digest) in old.sorted(by: { $0.key < $1.key }) where new[name] != digest && !isBookkeeping(name) {
                 findings.append(
                     evidence.finding(
                         condition, .fail, item: name, "legacy \(kind) " + (new[name] == nil ? "deleted" : "overwritten")))
@@ -123,13 +130,6 @@ enum MalformedKeepsOld: CellChecker {
                 ))
         }
         return findings
-    }
-
-    /// Whether the preference `name` (`<group>/<key>` for an app group's) is a bookkeeping item of
-    /// either build.
-    private static func isBookkeeping(preference name: String, _ evidence: CellEvidence) -> Bool {
-        evidence.declarations.isBookkeepingPreference(name)
-            || evidence.declarations.isBookkeepingPreference(String(name.split(separator: "/", maxSplits: 1).last ?? ""))
     }
 
     /// What a snapshot holds in the old build's store `store`: a preference's or file's digest (an

@@ -153,9 +153,17 @@ struct FileCallFindingsTests {
     func bookkeepingPreference() {
         let old = BuildDeclaration(secrets: [DeclaredItem(label: "token", store: .preference(key: "token", suite: nil))])
         let new = BuildDeclaration(
-            secrets: [], bookkeeping: [DeclaredItem(label: "schema", store: .preference(key: "mail.schema", suite: nil))])
+            secrets: [],
+            bookkeeping: [
+                DeclaredItem(label: "schema", store: .preference(key: "mail.schema", suite: nil)),
+                DeclaredItem(label: "shared", store: .preference(key: "shared.schema", suite: "group.x")),
+            ])
         let declarations = CaseDeclarations(caseID: "c", old: old, new: new)
-        #expect(declarations.isBookkeepingPreference("mail.schema"))
-        #expect(!declarations.isBookkeepingPreference("token"))
+        #expect(declarations.isBookkeepingPreference("mail.schema", suite: nil))
+        #expect(!declarations.isBookkeepingPreference("token", suite: nil))
+        // A group's marker is its group's: the same key in the app's own domain, or another group's, is not.
+        #expect(declarations.isBookkeepingPreference("shared.schema", suite: "group.x"))
+        #expect(!declarations.isBookkeepingPreference("shared.schema", suite: nil))
+        #expect(!declarations.isBookkeepingPreference("mail.schema", suite: "group.x"))
     }
 }
