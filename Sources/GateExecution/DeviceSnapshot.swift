@@ -53,14 +53,15 @@ struct DeviceSnapshot: Codable, Hashable, Sendable {
     var groupPreferences: [String: String] = [:]
 
     /// Takes a snapshot of `device` for the app `bundleID` and its app `groups`, marking the items
-    /// `isBookkeeping` names. `keychain`: the device's items, when the caller has just read them.
+    /// `isBookkeeping` names. `keychain`: the device's items, read by the caller
+    /// (``ScenarioDevice/keychainItems()``).
     static func take(
         _ device: Device, bundleID: String, groups: [String] = [], isBookkeeping: (KeychainItemRecord) -> Bool = { _ in false },
-        keychain: [KeychainItemRecord]? = nil
+        keychain: [KeychainItemRecord]
     ) throws -> DeviceSnapshot {
         let redaction = try DeviceRedaction(device)
         func digest(_ data: Data) -> String { redaction.digest(data) }
-        let items = try (keychain ?? device.keychainItems()).map { record in
+        let items = keychain.map { record in
             Item(
                 itemClass: record.itemClass, accessGroup: record.accessGroup, service: record.service ?? "",
                 account: record.account ?? "", accessible: record.accessible, synchronizable: record.synchronizable,

@@ -89,7 +89,7 @@ struct Explorer {
         _ device: ScenarioDevice, when: String, _ record: inout AttemptRecord, crashed: LaunchRecord? = nil,
         keychain: [KeychainItemRecord]? = nil
     ) throws {
-        let places = try locator.locate(on: device.device, app: new, keychain: keychain)
+        let places = locator.locate(on: device.device, app: new, keychain: try keychain ?? device.keychainItems())
         record.record(.located(places, when: when, crashed: crashed))
     }
 
@@ -114,7 +114,7 @@ struct Explorer {
     /// secrets are at the end.
     func recovered(_ device: ScenarioDevice, recovery: LaunchRecord, _ record: inout AttemptRecord) throws {
         // One read of the keychain serves the three checks of this state.
-        let keychain = try device.device.keychainItems()
+        let keychain = try device.keychainItems()
         try locate(device, when: "after recovery", &record, keychain: keychain)
         let items = keychain.filter { new.identity.accessGroups.contains($0.accessGroup) }
         record.record(.itemsAfterRecovery(items, recovery: recovery))

@@ -2,6 +2,7 @@ import Foundation
 import GateModel
 import SimDevice
 import SimRuntime
+import SimSecurity
 
 /// One launch as the gate records it: what the launch was given and what it left, read once right
 /// after it while the device still holds what it left. Facts only; the checkers judge them
@@ -74,15 +75,18 @@ struct LaunchRecord: Sendable {
     /// Records where the case's secrets `labels` are on `device` for the app `build`, right after
     /// the launch: after a verify launch (reads-old-data's ground truth), and after one whose
     /// report claims one of them (honest-status's); other launches do not read the device.
+    /// `keychain` reads the device's keychain items (``ScenarioDevice/keychainItems()``).
     /// - Throws: the device error of a verify launch's read (it stops the cell); another launch's
     ///   is recorded (``secretPlacesFailure``) for honest-status.
-    mutating func locateSecrets(on device: Device, app build: Build, labels: [String]) throws {
+    mutating func locateSecrets(
+        on device: Device, app build: Build, labels: [String], keychain: () throws -> [KeychainItemRecord]
+    ) throws {
         let locator = SecretLocator(caseID: caseID, labels: labels)
         if mode == .verify {
-            secretPlaces = try locator.locate(on: device, app: build)
+            secretPlaces = locator.locate(on: device, app: build, keychain: try keychain())
         } else if let status, !HonestStatus.claims(status, of: mode, labels: labels).isEmpty {
             do {
-                secretPlaces = try locator.locate(on: device, app: build)
+                secretPlaces = locator.locate(on: device, app: build, keychain: try keychain())
             } catch {
                 secretPlacesFailure = "\(error)"
             }

@@ -93,7 +93,7 @@ final class ScenarioDevice {
         record.read(status: result.statusFile)
         // Where the case's secrets are, while the device holds what the launch left.
         if !LaunchedProcesses.isStopped {
-            try record.locateSecrets(on: device, app: build, labels: declarations.secretLabels)
+            try record.locateSecrets(on: device, app: build, labels: declarations.secretLabels, keychain: keychainItems)
         }
         if let data = result.statusFile {
             try ArtifactFile.write(data, to: ArtifactLayout.statusFile(in: cellFolder, stem: stem))
@@ -119,7 +119,7 @@ final class ScenarioDevice {
         // which keeps it; reading device.json back would be one more device read per state.
         let record = session.record
         add("\(record.lockState.rawValue) \(record.clock.timeIntervalSince1970)")
-        for item in try keychain ?? device.keychainItems() {
+        for item in try keychain ?? keychainItems() {
             add(item.itemClass)
             for (key, value) in item.attributes.sorted(by: { $0.key < $1.key }) { add(key + "=" + value) }
             add(item.data ?? Data())
@@ -137,7 +137,13 @@ final class ScenarioDevice {
     func snapshot(_ build: Build, keychain: [KeychainItemRecord]? = nil) throws -> DeviceSnapshot {
         try DeviceSnapshot.take(
             device, bundleID: build.manifest.bundleID, groups: build.identity.applicationGroups,
-            isBookkeeping: declarations.isBookkeeping, keychain: keychain)
+            isBookkeeping: declarations.isBookkeeping, keychain: keychain ?? keychainItems())
+    }
+
+    /// Every keychain item on the device now, through the session's open connection (the last
+    /// read's items again while no launch has changed the store since).
+    func keychainItems() throws -> [KeychainItemRecord] {
+        try session.keychainItems()
     }
 
     func advanceClock(days: Double) throws {

@@ -26,10 +26,10 @@ struct SecretLocator {
     }
 
     /// Each secret's places on `device`, for the app `build` (its access groups and data container).
-    /// `keychain`: the device's items, when the caller has just read them.
-    func locate(on device: Device, app build: Build, keychain: [KeychainItemRecord]? = nil) throws -> [String: Place] {
+    /// `keychain`: the device's items, read by the caller (``ScenarioDevice/keychainItems()``).
+    func locate(on device: Device, app build: Build, keychain: [KeychainItemRecord]) -> [String: Place] {
         let groups = Set(build.identity.accessGroups)
-        let items = try (keychain ?? device.keychainItems()).filter { groups.contains($0.accessGroup) }.compactMap(\.data)
+        let items = keychain.filter { groups.contains($0.accessGroup) }.compactMap(\.data)
         var legacy: [Data] = []
         // The data container (its tmp/ holds the status file, not the app's data) and the app's groups' containers.
         let containers =

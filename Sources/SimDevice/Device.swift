@@ -81,7 +81,18 @@ public struct Device: Sendable {
     }
 
     /// Every keychain item on the device, whatever its access group or protection class.
+    ///
+    /// Each call opens the database and closes it again; a session reads through one connection
+    /// it keeps (``DeviceSession/keychainItems()``).
     public func keychainItems() throws(DeviceError) -> [KeychainItemRecord] {
+        try Self.items(of: try openKeychain(), path: layout.keychainPath)
+    }
+
+    /// The device's keychain opened as a host-side reader: the store as its apps open it, an open
+    /// error reported by the caller, not on standard error.
+    /// - Throws: ``DeviceError/missingFile(_:what:)`` when there is no database,
+    ///   ``DeviceError/malformedFile(_:reason:)`` when it cannot be opened as a keychain.
+    func openKeychain() throws(DeviceError) -> Keychain {
         guard FileManager.default.fileExists(atPath: layout.keychainPath) else {
             throw .missingFile(layout.keychainPath, what: "keychain database")
         }
@@ -92,10 +103,15 @@ public struct Device: Sendable {
         if let problem = keychain.openError {
             throw .malformedFile(layout.keychainPath, reason: "\(problem.reason) (\(SecurityStatus(problem.status)))")
         }
+        return keychain
+    }
+
+    /// Every item of `keychain`, the database at `path`.
+    static func items(of keychain: Keychain, path: String) throws(DeviceError) -> [KeychainItemRecord] {
         do {
             return try keychain.dump()
         } catch {
-            throw .malformedFile(layout.keychainPath, reason: "\(error)")
+            throw .malformedFile(path, reason: "\(error)")
         }
     }
 

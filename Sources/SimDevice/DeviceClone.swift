@@ -12,7 +12,9 @@ extension DeviceSet {
     /// Installed executables are hard-linked (no executable is written, so a concurrent spawn never
     /// finds one busy), other files copied; the source's lock file and logs are not.
     public func clone(_ source: Device, name: String, udid: String = UUID().uuidString) throws(DeviceError) -> Device {
-        try assemble(udid: udid) { staging throws in
+        // A session's connection to the source's keychain would lose its locks to the copy's reads.
+        KeychainReader.close(readerOf: source.layout.keychainPath)
+        return try assemble(udid: udid) { staging throws in
             try Self.copyTree(from: source.layout.directory, to: staging.directory)
             var record = source.record
             record.udid = udid

@@ -1,5 +1,6 @@
 import Foundation
 import SimRuntime
+import SimSecurity
 
 /// A device taken by one run: the only way to change a device.
 ///
@@ -14,6 +15,7 @@ public final class DeviceSession: @unchecked Sendable {
     // the containers while it holds the device, so it is kept until an install, uninstall or erase.
     private var targets: [String: LaunchTarget] = [:]
     private let targetLock = NSLock()
+    private let keychainReader = KeychainReader()
 
     init(device: Device, lock: DeviceLock) {
         self.current = device
@@ -28,7 +30,19 @@ public final class DeviceSession: @unchecked Sendable {
     public var udid: String { device.udid }
 
     /// Gives the device back to other runs.
-    public func release() { deviceLock.release() }
+    public func release() {
+        keychainReader.close()
+        deviceLock.release()
+    }
+
+    deinit { keychainReader.close() }
+
+    /// Every keychain item on the device, as ``Device/keychainItems()`` reads them, through one
+    /// connection the session keeps open between reads (``KeychainReader``): the items of the
+    /// last read again while no other connection has committed a change since.
+    public func keychainItems() throws(DeviceError) -> [KeychainItemRecord] {
+        try keychainReader.items(of: device)
+    }
 
     /// The installed app and its containers, from the cache or the device.
     func launchTarget(_ bundleID: String) throws(DeviceError) -> LaunchTarget {
@@ -131,6 +145,7 @@ public final class DeviceSession: @unchecked Sendable {
     /// Factory reset: every app, container and keychain item goes; the device is shut down.
     /// Its name, runtime, clock and digest key stay.
     public func erase() throws(DeviceError) {
+        keychainReader.close()
         for folder in [layout.dataDirectory, layout.stagingDirectory, layout.logsDirectory, layout.historyPath]
         where FileManager.default.fileExists(atPath: folder) {
             do {
@@ -147,6 +162,7 @@ public final class DeviceSession: @unchecked Sendable {
 
     /// Removes the device folder. The session is of no further use.
     public func delete() throws(DeviceError) {
+        keychainReader.close()
         do {
             try FileManager.default.removeItem(atPath: layout.directory)
         } catch {

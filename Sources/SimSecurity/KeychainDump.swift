@@ -35,6 +35,17 @@ extension Keychain {
         }
     }
 
+    /// A number that changes when another connection (another process, or another ``Keychain``
+    /// value) commits a change to the store: SQLite's `PRAGMA data_version`. A reader that keeps
+    /// one keychain open (the runner, between an app's launches) knows by it that its last
+    /// ``dump()`` still holds, without reading the items again. This keychain's own calls do not
+    /// change it.
+    public func dataVersion() throws -> Int64 {
+        if let openError { throw openError }
+        guard let store else { return 0 }
+        return try lockedStore { try store.database.scalarInt("PRAGMA data_version") ?? 0 }
+    }
+
     private func record(_ row: StoredRow, itemClass: ItemClass) -> KeychainItemRecord {
         var attributes: [String: String] = [:]
         for (key, value) in ResultBuilder.attributes(of: row, itemClass: itemClass) {

@@ -66,7 +66,7 @@ extension Explorer {
                     }
                     record.log = ExplorationAttempt.excerpt(crashed)
                     // One read of the keychain serves the fingerprint and I1.
-                    let keychain = try device.device.keychainItems()
+                    let keychain = try device.keychainItems()
                     guard try claim(device, keychain: keychain, explored: &explored, &record) else { return }
                     let folder = "\(kind.word)-\(k)".replacingOccurrences(of: " ", with: "-")
                     template.afterCrash[k] = try ScenarioDevice(
@@ -95,7 +95,7 @@ extension Explorer {
                         }
                         record.log = ExplorationAttempt.excerpt(second, last: 2)
                         // One read of the keychain serves the fingerprint and I6.
-                        let keychain = try device.device.keychainItems()
+                        let keychain = try device.keychainItems()
                         guard try claim(device, keychain: keychain, explored: &explored, &record) else { return }
                         try locate(
                             device, when: "after a \(kind.word) during recovery (I6)", &record,

@@ -12,7 +12,7 @@ enum EntitlementsSteps: ScenarioSteps {
         try cell.seed(device, &evidence)
         guard let previous = cell.previous else { return }
         var counts: [String: Int] = [:]
-        for item in try device.device.keychainItems() { counts[item.accessGroup, default: 0] += 1 }
+        for item in try device.keychainItems() { counts[item.accessGroup, default: 0] += 1 }
         let report = try EntitlementsDiffer.diff(old: previous, new: cell.new, itemCounts: counts)
         evidence.facts = .entitlements(EntitlementsFacts(exitCode: report.exitCode, summary: report.summary))
         try ArtifactFile.write(

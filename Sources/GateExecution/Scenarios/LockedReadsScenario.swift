@@ -114,7 +114,7 @@ enum LockedReadsSteps: ScenarioSteps {
         // On a route the reference is the first build's stores, read before the hops.
         try cell.seed(device, &evidence, hops: false)
         var facts: [AvailabilityFact] = []
-        let seededKeychain = try device.device.keychainItems()
+        let seededKeychain = try device.keychainItems()
         for label in evidence.seeded {
             let store = declarations.old.secret(label)?.store
             let place = try store.flatMap { try SecretPlace.find($0, on: device.device, app: old, keychain: seededKeychain) }
@@ -122,7 +122,7 @@ enum LockedReadsSteps: ScenarioSteps {
         }
         try cell.hop(device)
         try cell.upgrade(device, &evidence)
-        let upgradedKeychain = try device.device.keychainItems()
+        let upgradedKeychain = try device.keychainItems()
         for index in facts.indices {
             let store = declarations.new.secret(facts[index].label)?.store
             facts[index].new = try store.flatMap {

@@ -69,7 +69,8 @@ extension CellRunner {
     /// nowhere on the device after it (a store the seed leaves valid keeps the case's value).
     func malformedStores(_ device: ScenarioDevice, seeded: [String]) throws -> [String] {
         guard let old else { return [] }
-        let places = try SecretLocator(caseID: caseID, labels: seeded).locate(on: device.device, app: old)
+        let keychain = try device.keychainItems()
+        let places = SecretLocator(caseID: caseID, labels: seeded).locate(on: device.device, app: old, keychain: keychain)
         return declarations.old.secretLabels.filter { seeded.contains($0) && places[$0, default: []].isEmpty }
     }
 

@@ -56,7 +56,7 @@ extension Explorer {
                             record.log = ExplorationAttempt.excerpt(faulted)
                             guard record.needs(faulted) else { return }
                             // One read of the keychain serves I1 and the fingerprint.
-                            let keychain = try device.device.keychainItems()
+                            let keychain = try device.keychainItems()
                             try locate(device, when: "after the failed write", &record, keychain: keychain)
                             guard try claim(device, keychain: keychain, explored: &explored, &record) else { return }
                             let recovery = try device.launch(new, .launch)
