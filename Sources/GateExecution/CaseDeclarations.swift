@@ -15,6 +15,11 @@ struct CaseDeclarations: Sendable {
     /// The new build's declared policies (``BuildPolicies``), and the old build's.
     let newPolicies: BuildPolicies
     let oldPolicies: BuildPolicies
+    /// Every secret label either build declares: the old build's in its order, then the new build's others.
+    let secretLabels: [String]
+    /// Where the case's declared secrets are on a device: made once for the cell, not per launch
+    /// (each value is derived from the case id).
+    let locator: SecretLocator
 
     /// The secret labels the build installed before the new one (a route's last hop, else the old
     /// build) declares in a keychain item: what survives an uninstall, as on iOS.
@@ -40,6 +45,10 @@ struct CaseDeclarations: Sendable {
         self.newPolicies = newPolicies ?? BuildPolicies()
         previousKeychainLabels = Set(
             ((previous ?? old)?.secrets ?? []).filter { $0.store.location == .keychain }.map(\.label))
+        var labels = self.old.secretLabels
+        for label in self.new.secretLabels where !labels.contains(label) { labels.append(label) }
+        secretLabels = labels
+        locator = SecretLocator(caseID: caseID, labels: labels)
     }
 
     /// Whether the new build declares that a reinstall keeps the user signed in.
@@ -56,13 +65,6 @@ struct CaseDeclarations: Sendable {
 
     /// No declaration at all (evidence made by hand, in tests).
     static let none = CaseDeclarations(caseID: "", old: nil, new: nil)
-
-    /// Every secret label either build declares: the old build's in its order, then the new build's others.
-    var secretLabels: [String] {
-        var labels = old.secretLabels
-        for label in new.secretLabels where !labels.contains(label) { labels.append(label) }
-        return labels
-    }
 
     /// Whether `name` (a status item's name) is a declared secret of either build.
     func isSecret(_ name: String) -> Bool { old.secret(name) != nil || new.secret(name) != nil }

@@ -24,7 +24,7 @@ struct Explorer {
     /// moves on. Waiting out a real timeout would only cost wall time for the same outcome.
     static let shortWait = ["-UITestProtectedDataTimeout", "0"]
 
-    var locator: SecretLocator { SecretLocator(caseID: cell.caseID, labels: cell.declarations.secretLabels) }
+    var locator: SecretLocator { cell.declarations.locator }
 
     // MARK: Preparing and checking
 

@@ -72,16 +72,17 @@ struct LaunchRecord: Sendable {
         }
     }
 
-    /// Records where the case's secrets `labels` are on `device` for the app `build`, right after
-    /// the launch: after a verify launch (reads-old-data's ground truth), and after one whose
-    /// report claims one of them (honest-status's); other launches do not read the device.
-    /// `keychain` reads the device's keychain items (``ScenarioDevice/keychainItems()``).
+    /// Records where the case's secrets (`locator`'s, for this launch's case) are on `device` for
+    /// the app `build`, right after the launch: after a verify launch (reads-old-data's ground
+    /// truth), and after one whose report claims one of them (honest-status's); other launches do
+    /// not read the device. `keychain` reads the device's keychain items
+    /// (``ScenarioDevice/keychainItems()``).
     /// - Throws: the device error of a verify launch's read (it stops the cell); another launch's
     ///   is recorded (``secretPlacesFailure``) for honest-status.
     mutating func locateSecrets(
-        on device: Device, app build: Build, labels: [String], keychain: () throws -> [KeychainItemRecord]
+        on device: Device, app build: Build, locator: SecretLocator, keychain: () throws -> [KeychainItemRecord]
     ) throws {
-        let locator = SecretLocator(caseID: caseID, labels: labels)
+        let labels = locator.labels
         if mode == .verify {
             secretPlaces = locator.locate(on: device, app: build, keychain: try keychain())
         } else if let status, !HonestStatus.claims(status, of: mode, labels: labels).isEmpty {

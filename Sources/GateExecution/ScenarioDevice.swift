@@ -93,7 +93,11 @@ final class ScenarioDevice {
         record.read(status: result.statusFile)
         // Where the case's secrets are, while the device holds what the launch left.
         if !LaunchedProcesses.isStopped {
-            try record.locateSecrets(on: device, app: build, labels: declarations.secretLabels, keychain: keychainItems)
+            // The cell's locator, or one for the extra case a launch was given.
+            let locator =
+                launchCase == self.caseID
+                ? declarations.locator : SecretLocator(caseID: launchCase, labels: declarations.secretLabels)
+            try record.locateSecrets(on: device, app: build, locator: locator, keychain: keychainItems)
         }
         if let data = result.statusFile {
             try ArtifactFile.write(data, to: ArtifactLayout.statusFile(in: cellFolder, stem: stem))

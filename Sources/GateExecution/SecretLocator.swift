@@ -19,10 +19,13 @@ struct SecretLocator {
     }
 
     let secrets: [(label: String, value: Data)]
+    /// The labels, in the order given.
+    let labels: [String]
 
     /// The locator of the secrets `labels` (the cell's declared secrets) of case `caseID`.
     init(caseID: String, labels: [String]) {
         secrets = CaseSecrets(caseID: caseID).labelled(labels).map { ($0.label, Data($0.value.utf8)) }
+        self.labels = labels
     }
 
     /// Each secret's places on `device`, for the app `build` (its access groups and data container).

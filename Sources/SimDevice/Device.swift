@@ -128,11 +128,33 @@ public struct Device: Sendable {
         } catch {
             throw .notWritable(layout.directory, reason: error.localizedDescription)
         }
-        var configuration = Keychain.Configuration(storage: .file(layout.keychainPath))
-        configuration.durability = .processKill
-        let keychain = Keychain(configuration)
-        if let problem = keychain.openError { throw .fileSystem(layout.keychainPath, reason: "\(problem)") }
+        if let empty = emptyKeychainLock.withLock({ emptyKeychain }) {
+            let failure = AtomicFile.writeInPlace(empty, to: layout.keychainPath)
+            guard failure == 0 else {
+                throw .fileSystem(layout.keychainPath, reason: "cannot be written (\(FileFailure.posix(failure)))")
+            }
+            return
+        }
+        do {
+            var configuration = Keychain.Configuration(storage: .file(layout.keychainPath))
+            configuration.durability = .processKill
+            let keychain = Keychain(configuration)
+            if let problem = keychain.openError { throw DeviceError.fileSystem(layout.keychainPath, reason: "\(problem)") }
+        }
+        // Closed, the store is one file (its log checkpointed and removed): the next device's.
+        let folder = try? FileManager.default.contentsOfDirectory(atPath: layout.keychainDirectory)
+        if folder == [(layout.keychainPath as NSString).lastPathComponent],
+            let bytes = FileManager.default.contents(atPath: layout.keychainPath)
+        {
+            emptyKeychainLock.withLock { emptyKeychain = emptyKeychain ?? bytes }
+        }
     }
+
+    /// An empty keychain database as the store creates it (schema, version row), kept from the
+    /// first device this process made: every later device and erase gets these bytes in one write,
+    /// not the same schema made again by a dozen SQL statements (a gate makes hundreds of devices).
+    nonisolated(unsafe) private static var emptyKeychain: Data?
+    private static let emptyKeychainLock = NSLock()
 
     static func writeDigestKey(_ layout: DeviceLayout) throws(DeviceError) {
         var generator = SystemRandomNumberGenerator()

@@ -83,9 +83,11 @@ extension DeviceSession {
         }
         // The seam appends; each launch starts its logs empty. Creating them here also names an
         // unwritable log in the error, rather than the executable that posix_spawn would name.
-        for (path, what) in [(logPath, "log"), (mutationLogPath, "mutation log")]
-        where !FileManager.default.createFile(atPath: path, contents: nil) {
-            throw .notWritable(path, reason: "cannot create the launch's \(what)")
+        // One open each (FileManager's createFile writes a temporary file and renames it).
+        for (path, what) in [(logPath, "log"), (mutationLogPath, "mutation log")] {
+            let file = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard file >= 0 else { throw .notWritable(path, reason: "cannot create the launch's \(what)") }
+            close(file)
         }
         // The record is the truth; the file apps read is rewritten in case someone edited one of them.
         try refreshLockStateFile()

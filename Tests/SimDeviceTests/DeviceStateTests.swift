@@ -53,4 +53,21 @@ import TestSupport
         let second = try fixture.device.acquire()
         second.release()
     }
+
+    @Test("every new device's keychain is the same empty store, one file, which a launched app writes to")
+    func newKeychains() throws {
+        let fixture = try Fixture("state")
+        let other = try fixture.set.create(name: "Other")
+        let files = { (device: Device) in try FileManager.default.contentsOfDirectory(atPath: device.layout.keychainDirectory) }
+        #expect(try files(fixture.device) == ["keychain-2-debug.db"] && files(other) == ["keychain-2-debug.db"])
+        #expect(
+            FileManager.default.contents(atPath: other.layout.keychainPath)
+                == FileManager.default.contents(atPath: fixture.device.layout.keychainPath))
+        let session = try other.acquire()
+        defer { session.release() }
+        try session.install(try fixture.build("v1"))
+        try session.boot()
+        #expect(try session.launch("com.example.tiny", LaunchOptions(arguments: ["-TinyMode", "seed"])).exitedCleanly)
+        #expect(try session.keychainItems().map(\.account) == ["token"])
+    }
 }

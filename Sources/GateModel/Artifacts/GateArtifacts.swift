@@ -126,10 +126,33 @@ package enum ArtifactFile {
         }
     }
 
+    /// Creates `folder` and any folder above it that is missing (none when it exists).
     package static func createFolder(_ folder: String) throws(GateError) {
-        do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
-            throw .io(error, "creating the folder", folder)
-        }
+        let failure = makeFolder(folder)
+        guard failure == 0 else { throw .io(path: folder, doing: "creating the folder", cause: FileFailure.posix(failure)) }
+    }
+
+    /// `mkdir -p` in POSIX calls: one `mkdir` for a folder whose parent exists, which is what a
+    /// cell's and each attempt's folders are (Foundation's `createDirectory` looked at every
+    /// component of the path first, for every folder of every attempt). 0, or the errno of the
+    /// first `mkdir` that failed.
+    private static func makeFolder(_ folder: String) -> Int32 {
+        if mkdir(folder, 0o777) == 0 { return 0 }
+        var failure = errno
+        if isFolder(folder) { return 0 }
+        guard failure == ENOENT else { return failure }
+        let parent = (folder as NSString).deletingLastPathComponent
+        guard !parent.isEmpty, parent != folder else { return failure }
+        let above = makeFolder(parent)
+        guard above == 0 else { return above }
+        if mkdir(folder, 0o777) == 0 { return 0 }
+        failure = errno
+        return isFolder(folder) ? 0 : failure
+    }
+
+    private static func isFolder(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
     }
 
     /// Sets the permission bits of `path` (an archived executable is 0755).

@@ -37,7 +37,8 @@ struct HonestStatusTests {
                 deviceDirectory: device.layout.directory)
             record.read(status: data)
             do {
-                try record.locateSecrets(on: device, app: build, labels: labels, keychain: device.keychainItems)
+                try record.locateSecrets(
+                    on: device, app: build, locator: SecretLocator(caseID: "hs", labels: labels), keychain: device.keychainItems)
             } catch {
                 return ["the device could not be read: \(error)"]
             }
