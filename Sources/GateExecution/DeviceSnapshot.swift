@@ -52,14 +52,15 @@ struct DeviceSnapshot: Codable, Hashable, Sendable {
     var groupFiles: [String: String] = [:]
     var groupPreferences: [String: String] = [:]
 
-    /// Takes a snapshot of `device` for the app `bundleID` and its app `groups`, marking the items
-    /// `isBookkeeping` names. `keychain`: the device's items, read by the caller
+    /// Takes a snapshot of the device `session` holds for the app `bundleID` and its app `groups`,
+    /// marking the items `isBookkeeping` names. `keychain`: the device's items, read by the caller
     /// (``ScenarioDevice/keychainItems()``).
     static func take(
-        _ device: Device, bundleID: String, groups: [String] = [], isBookkeeping: (KeychainItemRecord) -> Bool = { _ in false },
+        _ session: DeviceSession, bundleID: String, groups: [String] = [],
+        isBookkeeping: (KeychainItemRecord) -> Bool = { _ in false },
         keychain: [KeychainItemRecord]
     ) throws -> DeviceSnapshot {
-        let redaction = try DeviceRedaction(device)
+        let redaction = try session.deviceRedaction()
         func digest(_ data: Data) -> String { redaction.digest(data) }
         let items = keychain.map { record in
             Item(
@@ -86,12 +87,12 @@ struct DeviceSnapshot: Codable, Hashable, Sendable {
             return files
         }
         var snapshot = DeviceSnapshot(keychain: items, preferences: [:], files: [:])
-        if let container = device.dataContainer(bundleID)?.path {
+        if let container = session.dataContainer(bundleID)?.path {
             snapshot.preferences = preferences(at: container + "/" + AppContainers.preferencesFilePath(domain: bundleID))
             snapshot.files = files(under: container, pruning: [AppContainers.tmpPath, AppContainers.preferencesPath])
         }
         for group in groups.sorted() {
-            guard let container = device.groupContainer(group)?.path else { continue }
+            guard let container = session.groupContainer(group)?.path else { continue }
             let plist = AppContainers.preferencesFilePath(domain: group)
             for (path, digest) in files(under: container, pruning: []) where path != plist {
                 snapshot.groupFiles[group + "/" + path] = digest

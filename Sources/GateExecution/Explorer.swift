@@ -89,7 +89,7 @@ struct Explorer {
         _ device: ScenarioDevice, when: String, _ record: inout AttemptRecord, crashed: LaunchRecord? = nil,
         keychain: [KeychainItemRecord]? = nil
     ) throws {
-        let places = locator.locate(on: device.device, app: new, keychain: try keychain ?? device.keychainItems())
+        let places = locator.locate(on: device.session, app: new, keychain: try keychain ?? device.keychainItems())
         record.record(.located(places, when: when, crashed: crashed))
     }
 

@@ -2,7 +2,6 @@ import Foundation
 import GateModel
 import SimDevice
 import SimRuntime
-import SimSecurity
 
 /// One launch as the gate records it: what the launch was given and what it left, read once right
 /// after it while the device still holds what it left. Facts only; the checkers judge them
@@ -72,22 +71,21 @@ struct LaunchRecord: Sendable {
         }
     }
 
-    /// Records where the case's secrets (`locator`'s, for this launch's case) are on `device` for
-    /// the app `build`, right after the launch: after a verify launch (reads-old-data's ground
-    /// truth), and after one whose report claims one of them (honest-status's); other launches do
-    /// not read the device. `keychain` reads the device's keychain items
-    /// (``ScenarioDevice/keychainItems()``).
+    /// Records where the case's secrets (`locator`'s, for this launch's case) are on the device
+    /// `session` holds, for the app `build`, right after the launch: after a verify launch
+    /// (reads-old-data's ground truth), and after one whose report claims one of them
+    /// (honest-status's); other launches do not read the device.
     /// - Throws: the device error of a verify launch's read (it stops the cell); another launch's
     ///   is recorded (``secretPlacesFailure``) for honest-status.
     mutating func locateSecrets(
-        on device: Device, app build: Build, locator: SecretLocator, keychain: () throws -> [KeychainItemRecord]
+        on session: DeviceSession, app build: Build, locator: SecretLocator
     ) throws {
         let labels = locator.labels
         if mode == .verify {
-            secretPlaces = locator.locate(on: device, app: build, keychain: try keychain())
+            secretPlaces = locator.locate(on: session, app: build, keychain: try session.keychainItems())
         } else if let status, !HonestStatus.claims(status, of: mode, labels: labels).isEmpty {
             do {
-                secretPlaces = locator.locate(on: device, app: build, keychain: try keychain())
+                secretPlaces = locator.locate(on: session, app: build, keychain: try session.keychainItems())
             } catch {
                 secretPlacesFailure = "\(error)"
             }

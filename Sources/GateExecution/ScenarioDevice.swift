@@ -97,7 +97,7 @@ final class ScenarioDevice {
             let locator =
                 launchCase == self.caseID
                 ? declarations.locator : SecretLocator(caseID: launchCase, labels: declarations.secretLabels)
-            try record.locateSecrets(on: device, app: build, locator: locator, keychain: keychainItems)
+            try record.locateSecrets(on: session, app: build, locator: locator)
         }
         if let data = result.statusFile {
             try ArtifactFile.write(data, to: ArtifactLayout.statusFile(in: cellFolder, stem: stem))
@@ -140,7 +140,7 @@ final class ScenarioDevice {
 
     func snapshot(_ build: Build, keychain: [KeychainItemRecord]? = nil) throws -> DeviceSnapshot {
         try DeviceSnapshot.take(
-            device, bundleID: build.manifest.bundleID, groups: build.identity.applicationGroups,
+            session, bundleID: build.manifest.bundleID, groups: build.identity.applicationGroups,
             isBookkeeping: declarations.isBookkeeping, keychain: keychain ?? keychainItems())
     }
 

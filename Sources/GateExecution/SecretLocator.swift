@@ -28,16 +28,16 @@ struct SecretLocator {
         self.labels = labels
     }
 
-    /// Each secret's places on `device`, for the app `build` (its access groups and data container).
-    /// `keychain`: the device's items, read by the caller (``ScenarioDevice/keychainItems()``).
-    func locate(on device: Device, app build: Build, keychain: [KeychainItemRecord]) -> [String: Place] {
+    /// Each secret's places on the device `session` holds, for the app `build` (its access groups and
+    /// data container). `keychain`: the device's items, read by the caller (``ScenarioDevice/keychainItems()``).
+    func locate(on session: DeviceSession, app build: Build, keychain: [KeychainItemRecord]) -> [String: Place] {
         let groups = Set(build.identity.accessGroups)
         let items = keychain.filter { groups.contains($0.accessGroup) }.compactMap(\.data)
         var legacy: [Data] = []
         // The data container (its tmp/ holds the status file, not the app's data) and the app's groups' containers.
         let containers =
-            [device.dataContainer(build.manifest.bundleID)?.path]
-            + build.identity.applicationGroups.map { device.groupContainer($0)?.path }
+            [session.dataContainer(build.manifest.bundleID)?.path]
+            + build.identity.applicationGroups.map { session.groupContainer($0)?.path }
         for container in containers.compactMap({ $0 }) {
             for relative in FileTree.files(under: container, pruning: ["tmp"]) {
                 if let data = FileManager.default.contents(atPath: container + "/" + relative) { legacy.append(data) }

@@ -16,6 +16,14 @@ public final class DeviceSession: @unchecked Sendable {
     private var targets: [String: LaunchTarget] = [:]
     private let targetLock = NSLock()
     private let keychainReader = KeychainReader()
+    // The containers of each kind and the installed apps, read once and kept, on the same terms as
+    // the launch targets: the gate looks up the app's containers after most launches (where the
+    // case's secrets are, snapshots), and each lookup read every container's metadata file.
+    private var containerIndex: [ContainerKind: [Container]] = [:]
+    private var installed: [InstalledApp]?
+    // Counts the changes, so that a read made before one is not kept after it.
+    private var containerGeneration = 0
+    private var redaction: DeviceRedaction?
 
     init(device: Device, lock: DeviceLock) {
         self.current = device
@@ -52,28 +60,75 @@ public final class DeviceSession: @unchecked Sendable {
         targetLock.lock()
         defer { targetLock.unlock() }
         if let cached = state.withLock({ targets[bundleID] }) { return cached }
-        let device = self.device
-        let app = try device.installedApp(bundleID)
+        guard let app = installedApps().first(where: { $0.bundleID == bundleID }) else {
+            throw .notInstalled(bundleID: bundleID, udid: udid)
+        }
         let data: String
-        if let existing = device.dataContainer(bundleID) {
+        if let existing = dataContainer(bundleID) {
             data = existing.path
         } else {
             data = try ContainerDirectory.create(
                 .data, identifier: bundleID,
                 at: layout.containersDirectory(.data) + "/" + UUID().uuidString
             ).path
+            containersChanged()
         }
         var groups: [String: String] = [:]
         for group in app.record.identity.applicationGroups {
-            if let container = device.groupContainer(group) { groups[group] = container.path }
+            if let container = groupContainer(group) { groups[group] = container.path }
         }
         let target = LaunchTarget(app: app, dataContainer: data, groups: groups)
         state.withLock { targets[bundleID] = target }
         return target
     }
 
-    /// Forgets cached launch targets after the containers changed.
-    func containersChanged() { state.withLock { targets.removeAll() } }
+    /// Forgets cached launch targets, containers and installed apps after the containers changed.
+    func containersChanged() {
+        state.withLock {
+            targets.removeAll()
+            containerIndex.removeAll()
+            installed = nil
+            containerGeneration += 1
+        }
+    }
+
+    /// The device's installed apps (``Device/installedApps()``), read once until an install,
+    /// uninstall or erase through this session.
+    public func installedApps() -> [InstalledApp] {
+        let (cached, generation) = state.withLock { (installed, containerGeneration) }
+        if let cached { return cached }
+        let apps = device.installedApps()
+        state.withLock { if containerGeneration == generation { installed = apps } }
+        return apps
+    }
+
+    /// The data container of `bundleID` (``Device/dataContainer(_:)``), from the containers read
+    /// once until this session changes them.
+    public func dataContainer(_ bundleID: String) -> Container? {
+        containers(.data).first { $0.identifier == bundleID }
+    }
+
+    /// The shared container of an app group (``Device/groupContainer(_:)``), from the containers
+    /// read once until this session changes them.
+    public func groupContainer(_ groupID: String) -> Container? {
+        containers(.appGroup).first { $0.identifier == groupID }
+    }
+
+    private func containers(_ kind: ContainerKind) -> [Container] {
+        let (cached, generation) = state.withLock { (containerIndex[kind], containerGeneration) }
+        if let cached { return cached }
+        let found = ContainerDirectory.all(kind, in: layout)
+        state.withLock { if containerGeneration == generation { containerIndex[kind] = found } }
+        return found
+    }
+
+    /// The device's redaction (``DeviceRedaction``), its digest key read once.
+    public func deviceRedaction() throws(DeviceError) -> DeviceRedaction {
+        if let cached = state.withLock({ redaction }) { return cached }
+        let made = try DeviceRedaction(device)
+        state.withLock { redaction = made }
+        return made
+    }
 
     /// Rewrites the lock-state file apps read from the record, under the record's lock: a lock or
     /// unlock on another thread (the runner unlocking while a prewarmed app waits) can then never be

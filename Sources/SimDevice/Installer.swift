@@ -11,7 +11,7 @@ extension DeviceSession {
     @discardableResult
     public func install(_ build: Build) throws(DeviceError) -> InstalledApp {
         let manifest = build.manifest
-        let previous = device.installedApps().first { $0.bundleID == manifest.bundleID }
+        let previous = installedApps().first { $0.bundleID == manifest.bundleID }
         let kind: InstallKind
         if let previous {
             switch BuildManifest.compareBuildNumbers(manifest.buildNumber, previous.record.buildNumber) {
@@ -23,7 +23,9 @@ extension DeviceSession {
             kind = .install
         }
 
+        // What the session keeps of the containers goes before they change, and again after.
         containersChanged()
+        defer { containersChanged() }
         let uuid = UUID().uuidString
         let staged = layout.stagingDirectory + "/" + uuid
         let container = try ContainerDirectory.create(.bundle, identifier: manifest.bundleID, uuid: uuid, at: staged)
@@ -130,6 +132,7 @@ extension DeviceSession {
         let bundles = ContainerDirectory.find(.bundle, identifier: bundleID, in: layout)
         guard !bundles.isEmpty else { throw .notInstalled(bundleID: bundleID, udid: udid) }
         containersChanged()
+        defer { containersChanged() }
         for container in bundles + ContainerDirectory.find(.data, identifier: bundleID, in: layout) {
             do {
                 try FileManager.default.removeItem(atPath: container.path)

@@ -16,29 +16,26 @@ struct HonestStatusTests {
     /// A fresh booted device (nothing installed) and the check of a v2 verify launch of case `hs` on it:
     /// the launch's record made as ``ScenarioDevice`` makes it (its status file read, the device read
     /// right after it), then judged by honest-status.
-    private func fixture() throws -> (TemporaryDirectory, Device, Check) {
+    private func fixture() throws -> (TemporaryDirectory, DeviceSession, Check) {
         let folder = try TemporaryDirectory("honest-status")
         let session = try DeviceSet(root: folder.path).create(name: "d", runtime: .current, clock: ScenarioDevice.epoch)
             .acquire()
         try session.boot(lockState: .unlocked)
-        let device = session.device
-        session.release()
-        return (folder, device, Check(build: try Self.catalog.build("v2"), labels: ["authToken", "session"]))
+        return (folder, session, Check(build: try Self.catalog.build("v2"), labels: ["authToken", "session"]))
     }
 
     private struct Check {
         let build: Build
         let labels: [String]
 
-        func problems(_ data: Data?, exitedCleanly: Bool, on device: Device) -> [String] {
+        func problems(_ data: Data?, exitedCleanly: Bool, on device: DeviceSession) -> [String] {
             var record = LaunchRecord(
                 index: 3, build: "v2", mode: .verify, caseID: "hs", runtime: .current,
                 termination: exitedCleanly ? .exited(0) : .signaled(9), endedAtCrashPoint: false, duration: 0, mutations: [],
                 deviceDirectory: device.layout.directory)
             record.read(status: data)
             do {
-                try record.locateSecrets(
-                    on: device, app: build, locator: SecretLocator(caseID: "hs", labels: labels), keychain: device.keychainItems)
+                try record.locateSecrets(on: device, app: build, locator: SecretLocator(caseID: "hs", labels: labels))
             } catch {
                 return ["the device could not be read: \(error)"]
             }
