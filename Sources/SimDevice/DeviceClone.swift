@@ -31,6 +31,8 @@ extension DeviceSet {
             throw DeviceError.fileSystem(source, reason: "cannot list the device")
         }
         try FileManager.default.createDirectory(atPath: destination, withIntermediateDirectories: true)
+        // Installed bundles' files, by their path below the device's folder.
+        let bundles = "data/Containers/" + ContainerKind.bundle.relativePath + "/"
         // The logs folder is made, empty: a clone's launches log afresh.
         for entry in FileTree.entries(under: source, pruning: ["logs"]) where entry.relative != "device.lock" {
             let from = source + "/" + entry.relative, to = destination + "/" + entry.relative
@@ -39,7 +41,7 @@ extension DeviceSet {
                 guard mkdir(to, 0o777) == 0 || errno == EEXIST else { throw failure(to, "cannot make the folder") }
                 try copyProtection(from, to)
             case .file:
-                if entry.relative.contains("/Containers/Bundle/"), link(from, to) == 0 { continue }
+                if entry.relative.hasPrefix(bundles), link(from, to) == 0 { continue }
                 guard FileCopy.copy(from: from, to: to) != nil else { throw failure(to, "cannot copy the file") }
                 try copyProtection(from, to)
             case .symbolicLink:

@@ -209,9 +209,19 @@ public final class MutationLogFile: Sendable {
 
     /// Reads a mutation log back; lines that do not parse (a torn tail) are skipped.
     public static func read(_ path: String) -> [SeamEntry] {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
+        guard let data = FileManager.default.contents(atPath: path), !data.isEmpty else { return [] }
+        let lines = data.split(separator: 0x0A)
         let decoder = JSONDecoder()
-        return text.split(separator: "\n").compactMap { try? decoder.decode(SeamEntry.self, from: Data($0.utf8)) }
+        // The whole log as one JSON array, one decode (the runner reads a log after every launch);
+        // line by line only when a line does not parse.
+        var array = Data("[".utf8)
+        for (index, line) in lines.enumerated() {
+            if index > 0 { array.append(0x2C) }
+            array.append(contentsOf: line)
+        }
+        array.append(0x5D)
+        if let entries = try? decoder.decode([SeamEntry].self, from: array) { return entries }
+        return lines.compactMap { try? decoder.decode(SeamEntry.self, from: Data($0)) }
     }
 
     private static let encoder: JSONEncoder = {

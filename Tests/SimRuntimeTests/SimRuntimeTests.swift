@@ -68,4 +68,24 @@ struct SimRuntimeTests {
         #expect(try JSONDecoder().decode(FaultPlan.self, from: text) == lost)
         #expect(try JSONDecoder().decode(FaultPlan.self, from: Data(plain.utf8)).powerLoss == false)
     }
+
+    @Test("a mutation log reads back every whole line, and skips a torn last line")
+    func mutationLogReadsBack() throws {
+        let tmp = try TemporaryDirectory()
+        let path = tmp.file("mutations.jsonl")
+        let file = try #require(MutationLogFile(path: path))
+        let seam = Seam(sink: { file.append($0) })
+        _ = seam.perform(.secItemAdd, SeamSubject(store: "genp", service: "s", account: "a")) { 0 }
+        _ = seam.perform(.secItemCopyMatching, SeamSubject(store: "genp", service: "s", account: "a")) { -25300 }
+        _ = seam.perform(.secItemDelete, SeamSubject(store: "genp", service: "s", account: "a")) { 0 }
+        let whole = MutationLogFile.read(path)
+        #expect(whole.map(\.operation) == [.secItemAdd, .secItemCopyMatching, .secItemDelete])
+        #expect(whole.map(\.status) == [0, -25300, 0] && whole.map(\.mutation) == [1, nil, 2])
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        handle.seekToEndOfFile()
+        handle.write(Data("{\"sequence\":4,\"oper".utf8))
+        try handle.close()
+        #expect(MutationLogFile.read(path) == whole)
+        #expect(MutationLogFile.read(tmp.file("none.jsonl")).isEmpty)
+    }
 }
