@@ -233,7 +233,7 @@ let package = Package(
         .testTarget(
             name: "LedgerTests",
             dependencies: [
-                "LedgerKit", "LedgerRelease3", "AppHarness", "SimDevice", "SimSecurity", "Security", "SimRuntime", "TestSupport",
+                "LedgerKit", "LedgerRelease3", "AppHarness", "SimDevice", "SimSecurity", "SimRuntime", "TestSupport",
             ]),
         // The team-transfer builds through the real gate and the command line.
         .testTarget(name: "TransferTests", dependencies: ["UpgradeRunner", "TestSupport"]),

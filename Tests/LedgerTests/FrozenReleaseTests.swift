@@ -73,11 +73,11 @@ import TestSupport
         for release in 1...FrozenReleases.count {
             for (path, text) in try FrozenReleases.sources(of: release, root: Self.root) {
                 let allowed = FrozenReleases.allowedModules(release: release, executable: path.hasSuffix("main.swift"))
-                problems += FrozenReleases.imports(in: text).filter { !allowed.contains($0.module) }
+                problems += SwiftImports.modules(in: text).filter { !allowed.contains($0.module) }
                     .map { "\(path):\($0.line): imports \($0.module)" }
             }
         }
-        problems += FrozenReleases.manifestProblems(try FrozenReleases.dumpedManifest(root: Self.root))
+        problems += FrozenReleases.manifestProblems(try PackageDump.load(root: Self.root))
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
     }
 
@@ -93,7 +93,7 @@ import TestSupport
             """
         let allowed = FrozenReleases.allowedModules(release: 2, executable: false)
         #expect(
-            FrozenReleases.imports(in: text).filter { !allowed.contains($0.module) }.map(\.module) == [
+            SwiftImports.modules(in: text).filter { !allowed.contains($0.module) }.map(\.module) == [
                 "LedgerRelease3", "LedgerKit",
             ])
         func target(
@@ -221,47 +221,6 @@ enum FrozenReleases {
         }
     }
 
-    /// The modules a Swift source imports (`import X`, `@_exported import X`, `import struct X.Y`), with their lines.
-    static func imports(in text: String) -> [(module: String, line: Int)] {
-        let kinds: Set<Substring> = ["typealias", "struct", "class", "enum", "protocol", "let", "var", "func"]
-        return text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap {
-            index, line -> (module: String, line: Int)? in
-            var words = line.split(whereSeparator: \.isWhitespace)[...]
-            while let first = words.first, first.hasPrefix("@") { words = words.dropFirst() }
-            guard words.first == "import", var module = words.dropFirst().first else { return nil }
-            if kinds.contains(module), let next = words.dropFirst(2).first { module = next }
-            return (String(module.split(separator: ".").first ?? module), index + 1)
-        }
-    }
-
-    /// The package's manifest as SwiftPM reads it (`swift package dump-package`), so that the check
-    /// sees each target's resolved dependencies, path, sources and exclusions whatever the text's
-    /// layout (a helper such as `appBuild` with default dependencies included).
-    static func dumpedManifest(root: URL) throws -> PackageDump {
-        // SwiftPM's lock files for a scratch path go to the temporary folder, named after the path:
-        // with TMPDIR inside the folder this removes, the dump leaves nothing behind in /tmp.
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("frozen-dump-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("tmp"), withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let scratch = folder.appendingPathComponent("scratch")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swift", "package", "--package-path", root.path, "--scratch-path", scratch.path, "dump-package"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["TMPDIR"] = folder.appendingPathComponent("tmp").path
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw CocoaError(.fileReadCorruptFile, userInfo: [NSFilePathErrorKey: "Package.swift"])
-        }
-        return try JSONDecoder().decode(PackageDump.self, from: data)
-    }
-
     /// What is wrong with the releases' targets in a package: a target missing or of the wrong kind,
     /// built from another folder than its release's (a `path:`, `sources:` or `exclude:` that
     /// leaves the locked files out), a release library depending on anything but the platform
@@ -294,22 +253,4 @@ enum FrozenReleases {
         }
         return problems
     }
-}
-
-/// The part of `swift package dump-package`'s JSON the frozen-release check reads.
-struct PackageDump: Decodable {
-    struct Target: Decodable {
-        var name: String
-        var type: String
-        var path: String?
-        var sources: [String]?
-        var exclude: [String]?
-        /// Each dependency as dump-package writes it: `{"byName": ["X", null]}`, `{"target": [...]}`
-        /// or `{"product": ["X", "package", ...]}`.
-        var dependencies: [[String: [String?]]]
-
-        /// The names of the targets and products it depends on.
-        var dependencyNames: [String] { dependencies.compactMap { $0.values.first?.first ?? nil } }
-    }
-    var targets: [Target]
 }
