@@ -22,7 +22,7 @@ struct CellEvidence: Sendable {
     /// Set when the scenario could not be carried out (a device error): every condition is UNKNOWN.
     var aborted: String?
 
-    var path: String { unit.pathID }
+    var path: RuntimePath { unit.runtimePath }
     var scenario: Scenario { unit.scenario }
 
     /// The launches of `build` in `mode`, in order.

@@ -36,7 +36,7 @@ enum PreExisting {
         // then the original's own warning does).
         let judged = findings.filter { $0.warning != true }
         for condition in failed where Verdict.combine(judged.filter { $0.condition == condition }.map(\.verdict)) == .fail {
-            cells[GateCell(path: original.pathID, scenario: original.scenario, condition: condition)] = baseline.description
+            cells[GateCell(path: original.runtimePath, scenario: original.scenario, condition: condition)] = baseline.description
         }
         return cells
     }

@@ -18,7 +18,7 @@ enum RunFolders {
     static func write(_ inputs: RunInputs, at folder: String) throws -> GateReport {
         let cells = try inputs.plan().expectedCells(in: inputs.shard)
         let findings = cells.map {
-            GateFinding($0.condition, path: $0.path, scenario: $0.scenario, verdict: .pass, detail: "checked")
+            GateFinding($0.condition, path: $0.runtimePath, scenario: $0.scenario, verdict: .pass, detail: "checked")
         }
         try GateArtifacts.begin(inputs: inputs, plan: try inputs.plan(), at: folder, force: false)
         for unit in try inputs.plan().units(in: inputs.shard) {

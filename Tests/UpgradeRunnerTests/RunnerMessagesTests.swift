@@ -98,7 +98,7 @@ struct RunnerMessagesTests {
         var inputs = SampleGate.inputs()
         inputs.caseID = "case-7"
         let finding = GateFinding(
-            .readsOldData, path: "v1-to-v2", scenario: .upgrade, verdict: .fail,
+            .readsOldData, path: .id("v1-to-v2"), scenario: .upgrade, verdict: .fail,
             detail: "the launch left <devices>/x behind")
         let cells = try inputs.plan().expectedCells(in: nil)
         let report = GateEngine.evaluate(expected: cells, findings: [finding])

@@ -20,20 +20,20 @@ enum NoSecretInArtifactsChecker {
             for leak in leaks {
                 findings.append(
                     GateFinding(
-                        .noSecretInArtifacts, path: cell.path, scenario: cell.scenario, item: leak.file,
+                        .noSecretInArtifacts, path: cell.runtimePath, scenario: cell.scenario, item: leak.file,
                         verdict: .fail,
                         detail: "holds secret #\(leak.secretIndex) (\(leak.secretLabel)) as \(leak.encoding.rawValue)"))
             }
             for file in unreadable {
                 findings.append(
                     GateFinding(
-                        .noSecretInArtifacts, path: cell.path, scenario: cell.scenario, item: file,
+                        .noSecretInArtifacts, path: cell.runtimePath, scenario: cell.scenario, item: file,
                         verdict: .unknown, detail: "could not be read, so the leak scan cannot vouch for it"))
             }
             if leaks.isEmpty && unreadable.isEmpty {
                 findings.append(
                     GateFinding(
-                        .noSecretInArtifacts, path: cell.path, scenario: cell.scenario, verdict: .pass,
+                        .noSecretInArtifacts, path: cell.runtimePath, scenario: cell.scenario, verdict: .pass,
                         detail: "no seeded secret under \(prefix) in any encoding"))
             }
         }

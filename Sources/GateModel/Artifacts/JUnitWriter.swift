@@ -1,3 +1,5 @@
+import UpgradeContract
+
 /// Writes `junit.xml` in the de facto Ant/Jenkins junit-4 shape: one `testsuite` per path, one
 /// `testcase` per (path, scenario) with `classname` = path id and `name` = scenario id.
 ///
@@ -17,7 +19,7 @@ enum JUnitWriter {
         var suites: [Suite] = report.paths.map { path in
             let decides = report.decides(path.path)
             return Suite(
-                name: path.path, verdict: path.verdict, decides: decides,
+                name: path.path, runtime: path.runtimePath.runtime, verdict: path.verdict, decides: decides,
                 cases: path.scenarios.map { scenario in
                     let reasons = scenario.conditions.filter { $0.verdict == scenario.verdict && $0.verdict != .pass }
                         .flatMap { cell in cell.reasons.map { "\(cell.condition): \($0)" } }
@@ -65,7 +67,7 @@ enum JUnitWriter {
         ]
         // A matrix suite (`iOS-15.0/v1-to-v2`) names the one runtime its cases ran on.
         func properties(of suite: Suite) -> [(String, String)] {
-            guard let runtime = RuntimePath(id: suite.name)?.runtime else { return runWide }
+            guard let runtime = suite.runtime else { return runWide }
             return runWide.map { $0.0 == "runtime" ? ($0.0, runtime.description) : $0 }
         }
         var lines = [#"<?xml version="1.0" encoding="UTF-8"?>"#]
@@ -113,6 +115,8 @@ enum JUnitWriter {
 
     private struct Suite {
         var name: String
+        /// The one runtime a matrix path's cases ran on (nil outside a matrix, and for `gate`).
+        var runtime: RuntimeVersion? = nil
         var verdict: Verdict
         /// False for a path of shipped history (``GateReport/history``).
         var decides = true

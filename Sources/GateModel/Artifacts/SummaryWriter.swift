@@ -159,8 +159,8 @@ enum SummaryWriter {
     /// and the runtime the cell ran on, so that it seeds the same secrets and answers the same codes.
     static func rerunCommands(report: GateReport, inputs: RunInputs) -> [String] {
         var seen: Set<String> = []
-        return report.problems.compactMap { problem -> String? in
-            guard let matrixPath = RuntimePath(id: problem.path) else { return nil }
+        return report.problems(history: false).compactMap { problem -> String? in
+            let matrixPath = problem.path
             let path = matrixPath.pair
             var words = ["upgrade-runner", "run"]
             if path.isMultiHop {

@@ -50,10 +50,10 @@ package enum GateEngine {
             cellResults[cell] = .init(condition: cell.condition, verdict: verdict, reasons: reasons, findings: sorted)
         }
 
-        let pathIDs = Set(cellResults.keys.map(\.path)).sorted()
+        let runtimePaths = Set(cellResults.keys.map(\.runtimePath)).sorted()
         var paths: [GateReport.PathResult] = []
-        for path in pathIDs {
-            let cells = cellResults.filter { $0.key.path == path }
+        for path in runtimePaths {
+            let cells = cellResults.filter { $0.key.runtimePath == path }
             var scenarios: [GateReport.ScenarioResult] = []
             for scenario in Set(cells.keys.map(\.scenario)).sorted() {
                 let results = cells.filter { $0.key.scenario == scenario }.sorted { $0.key < $1.key }.map(\.value)
@@ -65,10 +65,10 @@ package enum GateEngine {
         // Pre-existing cells that failed here (a baseline is judged only for a FAIL; an entry for another is no finding).
         let shown = preExisting.filter { cellResults[$0.key]?.verdict == .fail }
         // Shipped history: the paths that end at a build older than the release under test.
-        let history = release.map { release in pathIDs.filter { !decides($0, release: release) } } ?? []
+        let history = release.map { release in runtimePaths.filter { !decides($0, release: release) } } ?? []
         // A pre-existing FAIL is the old release's: it decides only with `strict`.
         let excused = strict ? [:] : shown
-        var deciding = cellResults.filter { !history.contains($0.key.path) }
+        var deciding = cellResults.filter { !history.contains($0.key.runtimePath) }
         for cell in excused.keys where deciding[cell] != nil {
             deciding[cell]!.verdict = .pass
             deciding[cell]!.reasons = []
@@ -117,7 +117,7 @@ package enum GateEngine {
             notChecked: GateCondition.allCases.filter { !checked.contains($0) },
             paths: paths, runFindings: runSorted,
             reasons: failReasons + incompleteSorted + unknownReasons, runtimeVerdicts: runtimeResults(paths),
-            release: release, history: history.isEmpty ? nil : history,
+            release: release, history: history.isEmpty ? nil : history.map(\.id),
             preExisting: shown.isEmpty
                 ? nil : shown.keys.sorted().map { GateReport.PreExisting(cell: $0.description, shownBy: shown[$0]!) },
             strict: strict ? true : nil,
@@ -131,16 +131,14 @@ package enum GateEngine {
         return lines.isEmpty ? nil : lines
     }
 
-    /// Whether the path `pathID` (a runtime matrix's `iOS-15.0/v1-to-v2` too) ends at `release`.
-    static func decides(_ pathID: String, release: String) -> Bool {
-        RuntimePath(id: pathID)?.pair.new == release
-    }
+    /// Whether `path` (a runtime matrix's `iOS-15.0/v1-to-v2` too) ends at `release`.
+    static func decides(_ path: RuntimePath, release: String) -> Bool { path.pair.new == release }
 
     /// The verdict per runtime when the paths are a runtime matrix's (``RuntimePath``), else nil.
     static func runtimeResults(_ paths: [GateReport.PathResult]) -> [GateReport.RuntimeResult]? {
         var byRuntime: [RuntimeVersion: [GateReport.PathResult]] = [:]
         for path in paths {
-            guard let runtime = RuntimePath(id: path.path)?.runtime else { continue }
+            guard let runtime = path.runtimePath.runtime else { continue }
             byRuntime[runtime, default: []].append(path)
         }
         guard !byRuntime.isEmpty else { return nil }

@@ -115,9 +115,23 @@ public struct GateReport: Codable, Equatable, Sendable {
 
     /// A path's verdict and its scenarios.
     public struct PathResult: Codable, Equatable, Sendable {
-        public package(set) var path: String
+        /// The path.
+        public package(set) var runtimePath: RuntimePath
+        /// The path's id (`v1-to-v2`, `iOS-15.0/v1-to-v2` in a matrix).
+        public var path: String { runtimePath.id }
         public package(set) var verdict: Verdict
         public package(set) var scenarios: [ScenarioResult]
+
+        package init(path: RuntimePath, verdict: Verdict, scenarios: [ScenarioResult]) {
+            self.runtimePath = path
+            self.verdict = verdict
+            self.scenarios = scenarios
+        }
+
+        /// The document's keys: the path is stored as its id under `path`.
+        private enum CodingKeys: String, CodingKey {
+            case runtimePath = "path", verdict, scenarios
+        }
     }
 
     /// A scenario's verdict on one path, and its cells.
@@ -149,17 +163,18 @@ public struct GateReport: Codable, Equatable, Sendable {
 
     /// The (path, scenario) results whose verdict is FAIL or UNKNOWN, with their reasons, FAIL first.
     public var problems: [(path: String, scenario: Scenario, verdict: Verdict, reasons: [String])] {
-        problems(history: false)
+        problems(history: false).map { ($0.path.id, $0.scenario, $0.verdict, $0.reasons) }
     }
 
     /// The (path, scenario) results of shipped history (``history``) whose verdict is FAIL or
     /// UNKNOWN, FAIL first: reported, not deciding.
     public var historyProblems: [(path: String, scenario: Scenario, verdict: Verdict, reasons: [String])] {
-        problems(history: true)
+        problems(history: true).map { ($0.path.id, $0.scenario, $0.verdict, $0.reasons) }
     }
 
-    private func problems(history: Bool) -> [(path: String, scenario: Scenario, verdict: Verdict, reasons: [String])] {
-        var rows: [(path: String, scenario: Scenario, verdict: Verdict, reasons: [String])] = []
+    /// ``problems`` (or, with `history`, ``historyProblems``) with each path as the type.
+    package func problems(history: Bool) -> [(path: RuntimePath, scenario: Scenario, verdict: Verdict, reasons: [String])] {
+        var rows: [(path: RuntimePath, scenario: Scenario, verdict: Verdict, reasons: [String])] = []
         let excused = excused
         for path in paths where decides(path.path) != history {
             for scenario in path.scenarios where scenario.verdict != .pass {
@@ -168,7 +183,7 @@ public struct GateReport: Codable, Equatable, Sendable {
                 // A scenario whose every failure is pre-existing is not a problem of the release.
                 if kept.isEmpty { continue }
                 let reasons = kept.flatMap { cell in cell.reasons.map { "\(cell.condition): \($0)" } }
-                rows.append((path.path, scenario.scenario, scenario.verdict, reasons))
+                rows.append((path.runtimePath, scenario.scenario, scenario.verdict, reasons))
             }
         }
         return rows.enumerated().sorted { a, b in

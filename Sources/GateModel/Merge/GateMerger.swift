@@ -156,10 +156,10 @@ package enum GateMerger {
             for entry in document.report.preExisting ?? [] {
                 let parts = entry.cell.split(separator: "/").map(String.init)
                 guard parts.count >= 3, let scenario = Scenario(rawValue: parts[parts.count - 2]),
-                    let condition = GateCondition(rawValue: parts[parts.count - 1])
+                    let condition = GateCondition(rawValue: parts[parts.count - 1]),
+                    let path = RuntimePath(id: parts.dropLast(2).joined(separator: "/"))
                 else { continue }
-                preExisting[GateCell(path: parts.dropLast(2).joined(separator: "/"), scenario: scenario, condition: condition)] =
-                    entry.shownBy
+                preExisting[GateCell(path: path, scenario: scenario, condition: condition)] = entry.shownBy
             }
             incomplete += document.report.incomplete.map { "shard \(sibling): \($0)" }
         }

@@ -6,8 +6,11 @@ import UpgradeContract
 public struct GateFinding: Hashable, Codable, Sendable, Comparable {
     /// The condition judged.
     public package(set) var condition: GateCondition
-    /// The path id (`v1-to-v2`, `none-to-v3`), or nil for a finding about the whole run.
-    public package(set) var path: String?
+    /// The path (`v1-to-v2`, `none-to-v3`, `iOS-15.0/v1-to-v2` in a matrix), or nil for a finding
+    /// about the whole run.
+    public package(set) var runtimePath: RuntimePath?
+    /// The path's id, as documents and people name it.
+    public var path: String? { runtimePath?.id }
     /// The scenario, or nil for a finding about the whole run.
     public package(set) var scenario: Scenario?
     /// The item concerned: a keychain item's name, a preference key, an artifact file.
@@ -31,13 +34,13 @@ public struct GateFinding: Hashable, Codable, Sendable, Comparable {
     /// ``describe(item:operation:status:runtime:detail:statusText:)`` with the status as its bare
     /// number (the model has no keychain: the execution side words a status by its name).
     public init(
-        _ condition: GateCondition, path: String?, scenario: Scenario?, item: String? = nil,
+        _ condition: GateCondition, path: RuntimePath?, scenario: Scenario?, item: String? = nil,
         verdict: Verdict, operation: String? = nil, status: Int32? = nil,
         runtime: RuntimeVersion? = nil, detail: String, message: String? = nil, warning: Bool = false
     ) {
         self.warning = warning ? true : nil
         self.condition = condition
-        self.path = path
+        self.runtimePath = path
         self.scenario = scenario
         self.item = item
         self.verdict = verdict
@@ -51,10 +54,15 @@ public struct GateFinding: Hashable, Codable, Sendable, Comparable {
                 runtime: runtime, detail: detail, statusText: { String($0) })
     }
 
+    /// The document's keys: the path is stored as its id under `path`.
+    private enum CodingKeys: String, CodingKey {
+        case condition, runtimePath = "path", scenario, item, verdict, operation, status, runtime, message
+    }
+
     /// The cell this finding judges, when it names a path and a scenario.
     public var cell: GateCell? {
-        guard let path, let scenario else { return nil }
-        return GateCell(path: path, scenario: scenario, condition: condition)
+        guard let runtimePath, let scenario else { return nil }
+        return GateCell(path: runtimePath, scenario: scenario, condition: condition)
     }
 
     /// Builds a one-line message: `authToken: SecItemAdd answered -25308 (errSecInteractionNotAllowed)
@@ -103,18 +111,25 @@ public struct GateFinding: Hashable, Codable, Sendable, Comparable {
 
 /// One expected judgement: a condition on a (path, scenario). A cell with no finding is UNKNOWN.
 public struct GateCell: Hashable, Codable, Sendable, Comparable, CustomStringConvertible {
-    /// The path id.
-    public package(set) var path: String
+    /// The path.
+    public package(set) var runtimePath: RuntimePath
+    /// The path's id.
+    public var path: String { runtimePath.id }
     /// The scenario run on that path.
     public package(set) var scenario: Scenario
     /// The condition the scenario checks.
     public package(set) var condition: GateCondition
 
     /// A cell.
-    public init(path: String, scenario: Scenario, condition: GateCondition) {
-        self.path = path
+    public init(path: RuntimePath, scenario: Scenario, condition: GateCondition) {
+        self.runtimePath = path
         self.scenario = scenario
         self.condition = condition
+    }
+
+    /// The document's keys: the path is stored as its id under `path`.
+    private enum CodingKeys: String, CodingKey {
+        case runtimePath = "path", scenario, condition
     }
 
     /// `v1-to-v2/upgrade/reads-old-data`.
@@ -122,6 +137,6 @@ public struct GateCell: Hashable, Codable, Sendable, Comparable, CustomStringCon
 
     /// Cells sort by path id, then scenario and condition in declaration order.
     public static func < (lhs: GateCell, rhs: GateCell) -> Bool {
-        (lhs.path, lhs.scenario, lhs.condition) < (rhs.path, rhs.scenario, rhs.condition)
+        (lhs.runtimePath, lhs.scenario, lhs.condition) < (rhs.runtimePath, rhs.scenario, rhs.condition)
     }
 }

@@ -8,7 +8,12 @@ import UpgradeContract
 /// A one-runtime gate keeps the bare id, so its artifacts are byte for byte those of a gate before
 /// the matrix existed. Build ids hold no slash (``BuildPair/validate(buildID:)``), so the first
 /// slash, if any, ends the runtime.
-public struct RuntimePath: Hashable, Sendable, CustomStringConvertible {
+///
+/// A cell, a finding and a path's result hold their path as this type from the plan to the
+/// documents: the id is what a document stores (its JSON is the id, ``init(from:)`` parses it when
+/// a document is read back) and what people read, never something the gate parses again to learn
+/// the runtime or the builds.
+public struct RuntimePath: Hashable, Sendable, Comparable, Codable, CustomStringConvertible {
     /// The runtime of a matrix cell; nil for a one-runtime gate.
     public package(set) var runtime: RuntimeVersion?
     /// The upgrade path.
@@ -37,6 +42,25 @@ public struct RuntimePath: Hashable, Sendable, CustomStringConvertible {
 
     /// The id.
     public var description: String { id }
+
+    /// Paths sort by id, as reports list them.
+    public static func < (lhs: RuntimePath, rhs: RuntimePath) -> Bool { lhs.id < rhs.id }
+
+    /// Reads the id a document stores.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let id = try container.decode(String.self)
+        guard let path = RuntimePath(id: id) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "\"\(id)\" is not a path id such as v1-to-v2")
+        }
+        self = path
+    }
+
+    /// Stores the id.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(id)
+    }
 }
 
 extension RuntimeVersion {

@@ -17,8 +17,11 @@ package struct PlanUnit: Hashable, Sendable, Codable, Comparable, CustomStringCo
         self.runtime = runtime
     }
 
+    /// The path on its runtime, as cells and findings hold it.
+    package var runtimePath: RuntimePath { RuntimePath(runtime: runtime, pair: path) }
+
     /// The path as reports name it: `v1-to-v2`, or `iOS-15.0/v1-to-v2` in a matrix (see ``RuntimePath``).
-    package var pathID: String { RuntimePath(runtime: runtime, pair: path).id }
+    package var pathID: String { runtimePath.id }
 
     /// The unit's folder under the output folder: `paths/v1-to-v2/upgrade` (`paths/iOS-15.0/v1-to-v2/upgrade`).
     package var folder: String { ArtifactLayout.cellFolder(path: pathID, scenario: scenario) }
@@ -33,7 +36,8 @@ package struct PlanUnit: Hashable, Sendable, Codable, Comparable, CustomStringCo
         for everywhere in GateCondition.everywhere where !conditions.contains(everywhere) {
             conditions.append(everywhere)
         }
-        return conditions.map { GateCell(path: pathID, scenario: scenario, condition: $0) }
+        let path = runtimePath
+        return conditions.map { GateCell(path: path, scenario: scenario, condition: $0) }
     }
 
     /// Units sort by path id (runtime first in a matrix), then scenario in declaration order (docs/architecture.md's table): the

@@ -29,7 +29,7 @@ enum SampleGate {
             if cell.path == "v1-to-v2" && cell.scenario == .upgrade && cell.condition == .readsOldData {
                 findings.append(
                     GateFinding(
-                        .readsOldData, path: cell.path, scenario: cell.scenario, item: "refreshToken", verdict: .fail,
+                        .readsOldData, path: cell.runtimePath, scenario: cell.scenario, item: "refreshToken", verdict: .fail,
                         operation: "SecItemCopyMatching", status: -25300, runtime: runtime, detail: "",
                         message: GateFinding.describe(
                             item: "refreshToken", operation: "SecItemCopyMatching", status: -25300, runtime: runtime,
@@ -39,7 +39,7 @@ enum SampleGate {
                 continue
             }
             findings.append(
-                GateFinding(cell.condition, path: cell.path, scenario: cell.scenario, verdict: .pass, detail: "checked"))
+                GateFinding(cell.condition, path: cell.runtimePath, scenario: cell.scenario, verdict: .pass, detail: "checked"))
         }
         findings.append(
             GateFinding(
@@ -63,11 +63,11 @@ enum SampleGate {
     @Test("a failed route cell's rerun line is a gate over that route; a pair's stays run --from --to")
     func rerunRoute() {
         let cells = [
-            GateCell(path: "v1-to-v2-to-v3", scenario: .cleanup, condition: .readsOldData),
-            GateCell(path: "v1-to-v2", scenario: .upgrade, condition: .readsOldData),
+            GateCell(path: .id("v1-to-v2-to-v3"), scenario: .cleanup, condition: .readsOldData),
+            GateCell(path: .id("v1-to-v2"), scenario: .upgrade, condition: .readsOldData),
         ]
         let findings = cells.map {
-            GateFinding($0.condition, path: $0.path, scenario: $0.scenario, verdict: .fail, detail: "lost")
+            GateFinding($0.condition, path: $0.runtimePath, scenario: $0.scenario, verdict: .fail, detail: "lost")
         }
         let lines = SummaryWriter.rerunCommands(
             report: GateEngine.evaluate(expected: cells, findings: findings), inputs: SampleGate.inputs())
@@ -104,7 +104,7 @@ enum SampleGate {
         let report = GateEngine.evaluate(
             expected: cells,
             findings: cells.map {
-                GateFinding($0.condition, path: $0.path, scenario: $0.scenario, verdict: .pass, detail: "ok")
+                GateFinding($0.condition, path: $0.runtimePath, scenario: $0.scenario, verdict: .pass, detail: "ok")
             })
         #expect(report.verdict == .pass)
         check(GateArtifacts.summaryMarkdown(report: report, inputs: inputs), golden: "summary-pass.md")

@@ -17,7 +17,7 @@ import Testing
         inputs.shard = try ShardSpec(index: index, count: count)
         let cells = try inputs.plan().expectedCells(in: inputs.shard)
         let findings = cells.map {
-            GateFinding($0.condition, path: $0.path, scenario: $0.scenario, verdict: fail($0) ? .fail : .pass, detail: "checked")
+            GateFinding($0.condition, path: $0.runtimePath, scenario: $0.scenario, verdict: fail($0) ? .fail : .pass, detail: "checked")
         }
         let folder = root.file("shard-\(index)")
         try GateArtifacts.begin(inputs: inputs, plan: try inputs.plan(), at: folder, force: false)
@@ -38,7 +38,7 @@ import Testing
         let whole = GateEngine.evaluate(
             expected: cells,
             findings: cells.map {
-                GateFinding($0.condition, path: $0.path, scenario: $0.scenario, verdict: .pass, detail: "checked")
+                GateFinding($0.condition, path: $0.runtimePath, scenario: $0.scenario, verdict: .pass, detail: "checked")
             }, release: inputs.releaseUnderTest)
         try GateArtifacts.write(report: whole, inputs: inputs, to: root.file("whole"))
         for name in ["run.json", "gate.json", "junit.xml", "summary.md"] {

@@ -84,7 +84,7 @@ import Testing
             named == "authToken: SecItemCopyMatching answered -25300 (errSecItemNotFound) on iOS 17.5: the migrated item is missing")
         // The model alone has no keychain: its default message gives the bare number.
         let finding = GateFinding(
-            .readsOldData, path: "v1-to-v2", scenario: .upgrade, item: "authToken", verdict: .fail,
+            .readsOldData, path: .id("v1-to-v2"), scenario: .upgrade, item: "authToken", verdict: .fail,
             operation: "SecItemCopyMatching", status: -25300, runtime: RuntimeVersion(major: 17, minor: 5),
             detail: "the migrated item is missing")
         #expect(finding.message == "authToken: SecItemCopyMatching answered -25300 on iOS 17.5: the migrated item is missing")
@@ -107,13 +107,13 @@ import Testing
 
 @Suite struct GateEngineTests {
     let cells = [
-        GateCell(path: "v1-to-v2", scenario: .upgrade, condition: .readsOldData),
-        GateCell(path: "v1-to-v2", scenario: .upgrade, condition: .noSecretInArtifacts),
-        GateCell(path: "none-to-v2", scenario: .freshInstall, condition: .idempotent),
+        GateCell(path: .id("v1-to-v2"), scenario: .upgrade, condition: .readsOldData),
+        GateCell(path: .id("v1-to-v2"), scenario: .upgrade, condition: .noSecretInArtifacts),
+        GateCell(path: .id("none-to-v2"), scenario: .freshInstall, condition: .idempotent),
     ]
 
     func pass(_ cell: GateCell) -> GateFinding {
-        GateFinding(cell.condition, path: cell.path, scenario: cell.scenario, verdict: .pass, detail: "ok")
+        GateFinding(cell.condition, path: cell.runtimePath, scenario: cell.scenario, verdict: .pass, detail: "ok")
     }
 
     @Test("every cell passing gives PASS everywhere")
@@ -139,7 +139,7 @@ import Testing
     func failWins() {
         var findings = cells.dropLast().map(pass)
         findings.append(
-            GateFinding(.readsOldData, path: "v1-to-v2", scenario: .upgrade, item: "session", verdict: .fail, detail: "gone"))
+            GateFinding(.readsOldData, path: .id("v1-to-v2"), scenario: .upgrade, item: "session", verdict: .fail, detail: "gone"))
         let report = GateEngine.evaluate(expected: cells, findings: findings)
         #expect(report.verdict == .fail)
         #expect(report.conditions.first { $0.condition == .readsOldData }?.failed == 1)
@@ -149,7 +149,7 @@ import Testing
     @Test("a FAIL for a cell the plan did not expect still fails the gate")
     func unexpectedFail() {
         let stray = GateFinding(
-            .isolation, path: "v1-to-v2", scenario: .isolation, verdict: .fail, detail: "read another team's item")
+            .isolation, path: .id("v1-to-v2"), scenario: .isolation, verdict: .fail, detail: "read another team's item")
         let report = GateEngine.evaluate(expected: cells, findings: cells.map(pass) + [stray])
         #expect(report.verdict == .fail)
     }
@@ -173,8 +173,8 @@ import Testing
     func orderIndependent() {
         let findings =
             cells.map(pass) + [
-                GateFinding(.readsOldData, path: "v1-to-v2", scenario: .upgrade, item: "b", verdict: .fail, detail: "x"),
-                GateFinding(.readsOldData, path: "v1-to-v2", scenario: .upgrade, item: "a", verdict: .fail, detail: "y"),
+                GateFinding(.readsOldData, path: .id("v1-to-v2"), scenario: .upgrade, item: "b", verdict: .fail, detail: "x"),
+                GateFinding(.readsOldData, path: .id("v1-to-v2"), scenario: .upgrade, item: "a", verdict: .fail, detail: "y"),
             ]
         #expect(
             GateEngine.evaluate(expected: cells, findings: findings)

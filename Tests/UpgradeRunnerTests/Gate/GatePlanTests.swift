@@ -55,7 +55,7 @@ import Testing
             ])
         #expect(
             plan.expectedCells(in: nil).contains(
-                GateCell(path: "v1-to-v2", scenario: .reinstall, condition: .noSecretInArtifacts)))
+                GateCell(path: .id("v1-to-v2"), scenario: .reinstall, condition: .noSecretInArtifacts)))
     }
 
     @Test("the default routes: every direct jump plus the chain through every build, closed under prefixes")

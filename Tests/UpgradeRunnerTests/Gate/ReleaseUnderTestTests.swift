@@ -7,13 +7,13 @@ import Testing
 /// shipped history, reported in gate.json, summary.md and junit.xml without deciding.
 @Suite struct ReleaseUnderTestTests {
     private func cell(_ path: String, _ condition: GateCondition = .readsOldData) -> GateCell {
-        GateCell(path: path, scenario: .upgrade, condition: condition)
+        GateCell(path: .id(path), scenario: .upgrade, condition: condition)
     }
 
     private func report(failing: String, release: String?) -> GateReport {
         let cells = ["v1-to-v2", "v1-to-v3", "v2-to-v3"].map { cell($0) }
         let findings = cells.map {
-            GateFinding($0.condition, path: $0.path, scenario: $0.scenario, verdict: $0.path == failing ? .fail : .pass, detail: "checked")
+            GateFinding($0.condition, path: $0.runtimePath, scenario: $0.scenario, verdict: $0.path == failing ? .fail : .pass, detail: "checked")
         }
         return GateEngine.evaluate(expected: cells, findings: findings, release: release)
     }
@@ -38,8 +38,8 @@ import Testing
 
     @Test("a matrix path decides by its last build, whatever its runtime")
     func matrix() {
-        #expect(GateEngine.decides("iOS-15.0/v1-to-v3", release: "v3") && !GateEngine.decides("iOS-15.0/v1-to-v2", release: "v3"))
-        #expect(GateEngine.decides("v1-to-v2-to-v3", release: "v3") && !GateEngine.decides("none-to-v2", release: "v3"))
+        #expect(GateEngine.decides(.id("iOS-15.0/v1-to-v3"), release: "v3") && !GateEngine.decides(.id("iOS-15.0/v1-to-v2"), release: "v3"))
+        #expect(GateEngine.decides(.id("v1-to-v2-to-v3"), release: "v3") && !GateEngine.decides(.id("none-to-v2"), release: "v3"))
     }
 
     @Test("summary.md names the release and lists history's failures apart; junit.xml does not fail them")
@@ -62,11 +62,11 @@ import Testing
 
 /// Pre-existing: a deciding FAIL the old build in the new build's place fails too.
 @Suite struct PreExistingTests {
-    private let cells = ["v1-to-v3", "v2-to-v3"].map { GateCell(path: $0, scenario: .reinstall, condition: .reinstallSweeps) }
+    private let cells = ["v1-to-v3", "v2-to-v3"].map { GateCell(path: .id($0), scenario: .reinstall, condition: .reinstallSweeps) }
 
     private func report(strict: Bool) -> GateReport {
         let findings = cells.map {
-            GateFinding($0.condition, path: $0.path, scenario: $0.scenario, verdict: $0.path == "v1-to-v3" ? .fail : .pass, detail: "swept nothing")
+            GateFinding($0.condition, path: $0.runtimePath, scenario: $0.scenario, verdict: $0.path == "v1-to-v3" ? .fail : .pass, detail: "swept nothing")
         }
         return GateEngine.evaluate(
             expected: cells, findings: findings, release: "v3", preExisting: [cells[0]: "v1-to-v1/reinstall"], strict: strict)
@@ -109,7 +109,7 @@ import Testing
     private let history = PlanUnit(path: BuildPair(old: "v1", new: "v2"), scenario: .upgrade)
 
     private func finding(_ unit: PlanUnit, _ condition: GateCondition, _ verdict: Verdict) -> GateFinding {
-        GateFinding(condition, path: unit.pathID, scenario: unit.scenario, verdict: verdict, detail: "d")
+        GateFinding(condition, path: unit.runtimePath, scenario: unit.scenario, verdict: verdict, detail: "d")
     }
 
     @Test("only a deciding cell's FAILs get a baseline, and not the leak scan's")
@@ -132,13 +132,13 @@ import Testing
         let cells = PreExisting.judged(
             original: upgrade, baseline: baseline, failed: [.readsOldData, .honestStatus],
             findings: [finding(baseline, .readsOldData, .fail), finding(baseline, .honestStatus, .pass)])
-        #expect(cells == [GateCell(path: "v1-to-v3", scenario: .upgrade, condition: .readsOldData): "v1-to-v1/upgrade"])
+        #expect(cells == [GateCell(path: .id("v1-to-v3"), scenario: .upgrade, condition: .readsOldData): "v1-to-v1/upgrade"])
         // A hygiene warning of the baseline is no FAIL of the old release; nor does a warning get a baseline.
         let warned = GateFinding(
-            .reinstallSweeps, path: baseline.pathID, scenario: baseline.scenario, verdict: .fail, detail: "hygiene", warning: true)
+            .reinstallSweeps, path: baseline.runtimePath, scenario: baseline.scenario, verdict: .fail, detail: "hygiene", warning: true)
         #expect(PreExisting.judged(original: upgrade, baseline: baseline, failed: [.reinstallSweeps], findings: [warned]).isEmpty)
         let original = GateFinding(
-            .reinstallSweeps, path: upgrade.pathID, scenario: upgrade.scenario, verdict: .fail, detail: "hygiene", warning: true)
+            .reinstallSweeps, path: upgrade.runtimePath, scenario: upgrade.scenario, verdict: .fail, detail: "hygiene", warning: true)
         #expect(PreExisting.baselines(units: [upgrade], findings: [[original]], release: "v3").isEmpty)
     }
 }

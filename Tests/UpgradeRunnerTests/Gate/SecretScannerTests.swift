@@ -86,9 +86,9 @@ import Testing
     @Test("leaks become findings on their cell, elsewhere on the whole run; clean cells pass")
     func findings() throws {
         let cells = [
-            GateCell(path: "v1-to-v2", scenario: .upgrade, condition: .noSecretInArtifacts),
-            GateCell(path: "v1-to-v2", scenario: .relaunch, condition: .noSecretInArtifacts),
-            GateCell(path: "v1-to-v2", scenario: .upgrade, condition: .readsOldData),
+            GateCell(path: .id("v1-to-v2"), scenario: .upgrade, condition: .noSecretInArtifacts),
+            GateCell(path: .id("v1-to-v2"), scenario: .relaunch, condition: .noSecretInArtifacts),
+            GateCell(path: .id("v1-to-v2"), scenario: .upgrade, condition: .readsOldData),
         ]
         let result = SecretScanResult(
             leaks: [
@@ -109,7 +109,7 @@ import Testing
 
     @Test("an unreadable file makes its cell UNKNOWN, not PASS")
     func unreadable() {
-        let cell = GateCell(path: "none-to-v1", scenario: .freshInstall, condition: .noSecretInArtifacts)
+        let cell = GateCell(path: .id("none-to-v1"), scenario: .freshInstall, condition: .noSecretInArtifacts)
         let result = SecretScanResult(
             leaks: [], unreadable: ["paths/none-to-v1/fresh-install/status/01.json"], filesScanned: 0, bytesScanned: 0,
             patterns: 1)

@@ -11,7 +11,7 @@ import Testing
         let unit = PlanUnit(path: BuildPair(id: path)!, scenario: scenario)
         let findings = unit.cells.map { cell in
             GateFinding(
-                cell.condition, path: cell.path, scenario: cell.scenario, verdict: verdicts[cell.condition] ?? .pass,
+                cell.condition, path: cell.runtimePath, scenario: cell.scenario, verdict: verdicts[cell.condition] ?? .pass,
                 detail: "synthetic")
         }
         return GateEngine.evaluate(expected: unit.cells, findings: findings)

@@ -233,12 +233,12 @@ struct CheckerTests {
 struct ReplayVerdictTests {
     @Test("a cell whose verdict changed is reported, and the overall verdict with it")
     func verdictChanges() {
-        let cell = GateCell(path: "v1-to-v2", scenario: .cleanup, condition: .cleanupExact)
+        let cell = GateCell(path: .id("v1-to-v2"), scenario: .cleanup, condition: .cleanupExact)
         func report(_ verdict: Verdict) -> GateReport {
             GateEngine.evaluate(
                 expected: [cell],
                 findings: [
-                    GateFinding(.cleanupExact, path: "v1-to-v2", scenario: .cleanup, verdict: verdict, detail: "x")
+                    GateFinding(.cleanupExact, path: .id("v1-to-v2"), scenario: .cleanup, verdict: verdict, detail: "x")
                 ])
         }
         #expect(ReplayCommand.verdictChanges(archived: report(.pass), replay: report(.pass)).isEmpty)
