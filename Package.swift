@@ -224,7 +224,7 @@ let package = Package(
             dependencies: ["SimSecurity", "Security", "SimRuntime"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
-        .testTarget(name: "SimDeviceTests", dependencies: ["SimDevice", "SimRuntime", "SimSecurity", "TestSupport"]),
+        .testTarget(name: "SimDeviceTests", dependencies: ["SimDevice", "SimRuntime", "SimSecurity", "FileUtility", "TestSupport"]),
         .testTarget(
             name: "EntitlementsTests", dependencies: ["Entitlements", "UpgradeContract", "TestSupport"],
             resources: [.copy("Fixtures")]),

@@ -1,4 +1,3 @@
-import FileUtility
 import Foundation
 import GateModel
 import SimDevice
@@ -77,27 +76,28 @@ struct DeviceSnapshot: Codable, Hashable, Sendable {
                 digest((try? PropertyListSerialization.data(fromPropertyList: value, format: .binary, options: 0)) ?? Data())
             }
         }
-        /// Each file under `root` (`pruning` left out) to the digest of its bytes.
-        func files(under root: String, pruning: Set<String>) -> [String: String] {
+        /// Each file of `container` (`pruning` left out) to the digest of its bytes, from the
+        /// session's one read of the container per device state.
+        func files(in container: Container, pruning: Set<String>) -> [String: String] {
             var files: [String: String] = [:]
-            for relative in FileTree.files(under: root, pruning: pruning)
-            where !(relative as NSString).lastPathComponent.hasPrefix(".com.") {
-                files[relative] = digest(FileManager.default.contents(atPath: root + "/" + relative) ?? Data())
+            for file in session.files(in: container, pruning: pruning)
+            where !(file.relative as NSString).lastPathComponent.hasPrefix(".com.") {
+                files[file.relative] = digest(file.contents ?? Data())
             }
             return files
         }
         var snapshot = DeviceSnapshot(keychain: items, preferences: [:], files: [:])
-        if let container = session.dataContainer(bundleID)?.path {
-            snapshot.preferences = preferences(at: container + "/" + AppContainers.preferencesFilePath(domain: bundleID))
-            snapshot.files = files(under: container, pruning: [AppContainers.tmpPath, AppContainers.preferencesPath])
+        if let container = session.dataContainer(bundleID) {
+            snapshot.preferences = preferences(at: container.path + "/" + AppContainers.preferencesFilePath(domain: bundleID))
+            snapshot.files = files(in: container, pruning: [AppContainers.tmpPath, AppContainers.preferencesPath])
         }
         for group in groups.sorted() {
-            guard let container = session.groupContainer(group)?.path else { continue }
+            guard let container = session.groupContainer(group) else { continue }
             let plist = AppContainers.preferencesFilePath(domain: group)
-            for (path, digest) in files(under: container, pruning: []) where path != plist {
+            for (path, digest) in files(in: container, pruning: []) where path != plist {
                 snapshot.groupFiles[group + "/" + path] = digest
             }
-            for (key, digest) in preferences(at: container + "/" + plist) {
+            for (key, digest) in preferences(at: container.path + "/" + plist) {
                 snapshot.groupPreferences[group + "/" + key] = digest
             }
         }

@@ -129,10 +129,10 @@ final class ScenarioDevice {
             add(item.data ?? Data())
             add(item.persistentReference)
         }
-        for root in [session.layout.containersDirectory(.data), session.layout.containersDirectory(.appGroup)] {
-            for relative in FileTree.files(under: root) where !relative.hasSuffix("/" + LaunchStatus.relativePath) {
-                add(relative)
-                add(FileManager.default.contents(atPath: root + "/" + relative) ?? Data())
+        for kind in [ContainerKind.data, .appGroup] {
+            for file in session.files(of: kind) where !file.relative.hasSuffix("/" + LaunchStatus.relativePath) {
+                add(file.relative)
+                add(file.contents ?? Data())
             }
         }
         return hasher.finalize().hexDigits

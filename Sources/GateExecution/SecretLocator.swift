@@ -1,4 +1,3 @@
-import FileUtility
 import Foundation
 import GateModel
 import SimDevice
@@ -36,12 +35,10 @@ struct SecretLocator {
         var legacy: [Data] = []
         // The data container (its tmp/ holds the status file, not the app's data) and the app's groups' containers.
         let containers =
-            [session.dataContainer(build.manifest.bundleID)?.path]
-            + build.identity.applicationGroups.map { session.groupContainer($0)?.path }
+            [session.dataContainer(build.manifest.bundleID)]
+            + build.identity.applicationGroups.map { session.groupContainer($0) }
         for container in containers.compactMap({ $0 }) {
-            for relative in FileTree.files(under: container, pruning: ["tmp"]) {
-                if let data = FileManager.default.contents(atPath: container + "/" + relative) { legacy.append(data) }
-            }
+            legacy += session.files(in: container, pruning: ["tmp"]).compactMap(\.contents)
         }
         var places: [String: Place] = [:]
         for (label, value) in secrets {

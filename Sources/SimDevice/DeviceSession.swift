@@ -1,3 +1,4 @@
+import FileUtility
 import Foundation
 import SimRuntime
 import SimSecurity
@@ -24,6 +25,11 @@ public final class DeviceSession: @unchecked Sendable {
     // Counts the changes, so that a read made before one is not kept after it.
     private var containerGeneration = 0
     private var redaction: DeviceRedaction?
+    // Every file of the containers of a kind with its bytes, read once per device state: only a
+    // launch (an app's process), an install, an uninstall or an erase through this session changes
+    // what the containers hold, and each forgets it. The gate reads a state's files up to three
+    // times (where the case's secrets are, the state's fingerprint, a snapshot).
+    private var containerFiles: [ContainerKind: [ContainerFile]] = [:]
 
     init(device: Device, lock: DeviceLock) {
         self.current = device
@@ -88,7 +94,43 @@ public final class DeviceSession: @unchecked Sendable {
             targets.removeAll()
             containerIndex.removeAll()
             installed = nil
+            containerFiles.removeAll()
             containerGeneration += 1
+        }
+    }
+
+    /// Forgets the containers' files (``files(of:)``): an app may have changed them.
+    func contentsChanged() {
+        state.withLock {
+            containerFiles.removeAll()
+            containerGeneration += 1
+        }
+    }
+
+    /// Every regular file under the containers folder of `kind` (`<uuid>/Documents/...`, in
+    /// ``FileTree`` order), with its bytes: read once until a launch, install, uninstall or erase
+    /// through this session.
+    public func files(of kind: ContainerKind) -> [ContainerFile] {
+        let (cached, generation) = state.withLock { (containerFiles[kind], containerGeneration) }
+        if let cached { return cached }
+        let root = layout.containersDirectory(kind)
+        let read = FileTree.files(under: root).map {
+            ContainerFile(relative: $0, contents: FileManager.default.contents(atPath: root + "/" + $0))
+        }
+        state.withLock { if containerGeneration == generation { containerFiles[kind] = read } }
+        return read
+    }
+
+    /// Every regular file of `container` (paths relative to it), with its bytes, as
+    /// `FileTree.files(under: container.path, pruning: pruned)` lists them: from ``files(of:)``.
+    public func files(in container: Container, pruning pruned: Set<String> = []) -> [ContainerFile] {
+        let prefix = container.uuid + "/"
+        let skipped = pruned.map { $0 + "/" }
+        return files(of: container.kind).compactMap { file in
+            guard file.relative.hasPrefix(prefix) else { return nil }
+            let relative = String(file.relative.dropFirst(prefix.count))
+            guard !skipped.contains(where: { relative.hasPrefix($0) }) else { return nil }
+            return ContainerFile(relative: relative, contents: file.contents)
         }
     }
 
@@ -232,6 +274,12 @@ extension Device {
         self.layout = layout
         self.record = record
     }
+}
+
+/// A file of a container, with its bytes (nil when it could not be read).
+public struct ContainerFile: Sendable, Equatable {
+    public var relative: String
+    public var contents: Data?
 }
 
 /// What launching one bundle id needs: the installed app, its data container, its group containers.

@@ -70,6 +70,9 @@ extension DeviceSession {
     /// - Throws: when the device is shut down, the app is not installed, or it cannot be started.
     ///   How the app ended (a crash, a timeout) is a result, not an error.
     public func launch(_ bundleID: String, _ options: LaunchOptions = LaunchOptions()) throws(DeviceError) -> LaunchResult {
+        // The app changes the containers' files: what was read of them goes, now and when it has ended.
+        contentsChanged()
+        defer { contentsChanged() }
         try requireBooted()
         let target = try launchTarget(bundleID)
         let app = target.app

@@ -1,3 +1,4 @@
+import FileUtility
 import Foundation
 import SimDevice
 import SimRuntime
@@ -5,9 +6,10 @@ import SimSecurity
 import TestSupport
 import Testing
 
-/// A session reads its device's keychain through one connection it keeps open (KeychainReader).
-@Suite("A session's keychain reads")
-struct KeychainReaderTests {
+/// A session reads its device's keychain through one connection it keeps open (KeychainReader),
+/// and its containers' files once per device state.
+@Suite("A session's reads of its device")
+struct SessionReadTests {
     /// Adds `count` generic passwords (`<prefix>-0`, ...) from another process, as an app does.
     private func write(_ count: Int, _ prefix: String, to device: Device) throws {
         let run = try ProcessRun.run(
@@ -57,5 +59,27 @@ struct KeychainReaderTests {
         #expect(try accounts(session) == ["one"], "a read with nothing changed gives the same items")
         try session.erase()
         #expect(try accounts(session) == [])
+    }
+
+    @Test("the containers' files are read again after each launch, and are what a walk of the container finds")
+    func filesFollowLaunches() throws {
+        let fixture = try Fixture("reader")
+        let session = try fixture.bootedWithTinyApp()
+        defer { session.release() }
+        func status() throws -> String? {
+            let container = try #require(session.dataContainer("com.example.tiny"))
+            let file = session.files(in: container, pruning: ["tmp"]).first { $0.relative == "Documents/tiny-status.json" }
+            return file?.contents.map { String(decoding: $0, as: UTF8.self) }
+        }
+        for expected in ["\"counter\":1", "\"counter\":2"] {
+            #expect(try session.launch("com.example.tiny", LaunchOptions(arguments: ["-TinyMode", "prefs"])).exitedCleanly)
+            let text = try status()
+            #expect(text?.contains(expected) == true, "\(text ?? "no status")")
+        }
+        let container = try #require(session.dataContainer("com.example.tiny"))
+        let walked = FileTree.files(under: container.path, pruning: ["tmp"])
+        #expect(session.files(in: container, pruning: ["tmp"]).map(\.relative) == walked)
+        #expect(walked.contains("Library/Preferences/com.example.tiny.plist"))
+        #expect(session.files(of: .data).map(\.relative).contains(container.uuid + "/Documents/tiny-status.json"))
     }
 }
