@@ -46,6 +46,7 @@ final class ScenarioDevice {
     ) throws {
         if LaunchedProcesses.isStopped { throw DeviceError.interrupted }
         session = try devices.clone(source.device, name: name).acquire()
+        session.adoptContainerReads(of: source.session)
         self.cellFolder = cellFolder
         caseID = source.caseID
         declarations = source.declarations

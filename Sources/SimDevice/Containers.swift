@@ -91,12 +91,47 @@ public enum ContainerDirectory {
             for sub in [""] + subfolders {
                 try FileManager.default.createDirectory(atPath: folder + "/" + sub, withIntermediateDirectories: true)
             }
-            let data = try PropertyListSerialization.data(fromPropertyList: metadata, format: .xml, options: 0)
+            let data = try metadataFile(metadata, kind: kind, identifier: identifier, uuid: uuid)
             let failure = AtomicFile.write(data, to: folder + "/" + metadataFileName)
             if failure != 0 { throw NSError(domain: NSPOSIXErrorDomain, code: Int(failure)) }
         } catch {
             throw .fileSystem(folder, reason: "cannot create container (\(error.localizedDescription))")
         }
         return Container(kind: kind, identifier: identifier, uuid: uuid, path: folder)
+    }
+
+    /// The metadata file's bytes: encoded once per kind and identifier with a stand-in UUID, which
+    /// each container's own replaces (a UUID needs no escaping in XML). A gate creates hundreds of
+    /// containers for the same few apps.
+    private static func metadataFile(
+        _ metadata: [String: Any], kind: ContainerKind, identifier: String, uuid: String
+    ) throws -> Data {
+        let key = [kind.rawValue, identifier]
+        let text: String
+        if let known = metadataTexts.withLock({ $0[key] }) {
+            text = known
+        } else {
+            var template = metadata
+            template["MCMMetadataUUID"] = standInUUID
+            let data = try PropertyListSerialization.data(fromPropertyList: template, format: .xml, options: 0)
+            text = String(decoding: data, as: UTF8.self)
+            metadataTexts.withLock { $0[key] = text }
+        }
+        return Data(text.replacingOccurrences(of: standInUUID, with: uuid).utf8)
+    }
+
+    private static let standInUUID = "00000000-0000-0000-0000-000000000000"
+    private static let metadataTexts = Memo<[String], String>()
+}
+
+/// A dictionary shared by threads, for values a process makes once.
+final class Memo<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var values: [Key: Value] = [:]
+
+    func withLock<T>(_ body: (inout [Key: Value]) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&values)
     }
 }

@@ -144,6 +144,31 @@ public final class DeviceSession: @unchecked Sendable {
         return apps
     }
 
+    /// Takes what `source` has read of its containers (their index and the installed apps) for this
+    /// session's device, a copy of `source`'s made since (``DeviceSet/clone(_:name:udid:)``): the
+    /// same containers, each under this device's folder. A copy's first launch then reads no
+    /// container's metadata again.
+    public func adoptContainerReads(of source: DeviceSession) {
+        let from = source.layout.directory + "/", to = layout.directory + "/"
+        let (index, apps) = source.state.withLock { (source.containerIndex, source.installed) }
+        func moved(_ container: Container) -> Container? {
+            guard container.path.hasPrefix(from) else { return nil }
+            var copy = container
+            copy.path = to + container.path.dropFirst(from.count)
+            return copy
+        }
+        state.withLock {
+            for (kind, containers) in index where containerIndex[kind] == nil {
+                let copies = containers.compactMap(moved)
+                if copies.count == containers.count { containerIndex[kind] = copies }
+            }
+            if installed == nil, let apps {
+                let copies = apps.compactMap { app in moved(app.container).map { InstalledApp(container: $0, record: app.record) } }
+                if copies.count == apps.count { installed = copies }
+            }
+        }
+    }
+
     /// The data container of `bundleID` (``Device/dataContainer(_:)``), from the containers read
     /// once until this session changes them.
     public func dataContainer(_ bundleID: String) -> Container? {

@@ -37,7 +37,8 @@ extension DeviceSession {
             try FileManager.default.createDirectory(atPath: appFolder, withIntermediateDirectories: true)
             try FileManager.default.copyItem(atPath: build.folder + "/build.json", toPath: appFolder + "/build.json")
             try FileManager.default.copyItem(atPath: build.entitlementsPath, toPath: entitlements)
-            try Self.infoPlist(manifest).write(to: URL(fileURLWithPath: appFolder + "/" + Self.infoPlistName))
+            let failure = AtomicFile.writeInPlace(try Self.infoPlist(manifest), to: appFolder + "/" + Self.infoPlistName)
+            if failure != 0 { throw NSError(domain: NSPOSIXErrorDomain, code: Int(failure)) }
             // A hard link installs the executable without writing it (no descriptor open for writing
             // that a concurrent spawn could inherit, no copy); across file systems it is copied.
             if link(build.executablePath, executable) != 0 {
@@ -113,13 +114,20 @@ extension DeviceSession {
     static let infoPlistName = "Info.plist"
 
     static func infoPlist(_ manifest: BuildManifest) throws -> Data {
+        let key = [manifest.bundleID, manifest.executable, manifest.marketingVersion, manifest.buildNumber]
+        if let known = infoPlists.withLock({ $0[key] }) { return known }
         let info: [String: Any] = [
             "CFBundleIdentifier": manifest.bundleID, "CFBundleExecutable": manifest.executable,
             "CFBundleShortVersionString": manifest.marketingVersion, "CFBundleVersion": manifest.buildNumber,
             "CFBundlePackageType": "APPL",
         ]
-        return try PropertyListSerialization.data(fromPropertyList: info, format: .xml, options: 0)
+        let data = try PropertyListSerialization.data(fromPropertyList: info, format: .xml, options: 0)
+        infoPlists.withLock { $0[key] = data }
+        return data
     }
+
+    /// Each build's Info.plist, made once per process: a gate installs the same few builds hundreds of times.
+    private static let infoPlists = Memo<[String], Data>()
 
     private static func sameSize(_ a: String, _ b: String) -> Bool {
         var first = stat(), second = stat()

@@ -82,4 +82,22 @@ struct SessionReadTests {
         #expect(walked.contains("Library/Preferences/com.example.tiny.plist"))
         #expect(session.files(of: .data).map(\.relative).contains(container.uuid + "/Documents/tiny-status.json"))
     }
+
+    @Test("a copy's session takes the source's container reads, under its own folder: what it would read itself")
+    func copyAdoptsReads() throws {
+        let fixture = try Fixture("reader")
+        let session = try fixture.bootedWithTinyApp()
+        defer { session.release() }
+        #expect(try session.launch("com.example.tiny", LaunchOptions(arguments: ["-TinyMode", "seed"])).exitedCleanly)
+        let source = try #require(session.dataContainer("com.example.tiny"))
+        #expect(session.installedApps().count == 1)
+        let copy = try fixture.set.clone(session.device, name: "Copy").acquire()
+        defer { copy.release() }
+        copy.adoptContainerReads(of: session)
+        let adopted = try #require(copy.dataContainer("com.example.tiny"))
+        #expect(adopted.path == copy.layout.directory + source.path.dropFirst(session.layout.directory.count))
+        #expect(adopted == copy.device.dataContainer("com.example.tiny"))
+        #expect(copy.installedApps() == copy.device.installedApps())
+        #expect(try copy.launch("com.example.tiny", LaunchOptions()).exitedCleanly)
+    }
 }
