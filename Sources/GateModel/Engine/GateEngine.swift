@@ -121,7 +121,7 @@ package enum GateEngine {
             preExisting: shown.isEmpty
                 ? nil : shown.keys.sorted().map { GateReport.PreExisting(cell: $0.description, shownBy: shown[$0]!) },
             strict: strict ? true : nil,
-            warnings: warnings(warned, deciding: { !history.contains($0.path) }),
+            warnings: warnings(warned, deciding: { !history.contains($0.runtimePath) }),
             policies: policies.isEmpty ? nil : policies.sorted())
     }
 

@@ -8,14 +8,14 @@ import UpgradeContract
 /// Hygiene warnings (a FAIL that decides only under --strict) and declared policies, as the engine,
 /// summary.md, junit.xml and build.json carry them.
 @Suite struct WarningsAndPoliciesTests {
-    private let cell = GateCell(path: "v1-to-v2", scenario: .reinstall, condition: .reinstallSweeps)
+    private let cell = GateCell(path: .id("v1-to-v2"), scenario: .reinstall, condition: .reinstallSweeps)
 
     private func report(strict: Bool, policies: [GateReport.Policy] = []) -> GateReport {
         let findings = [
             GateFinding(
-                cell.condition, path: cell.path, scenario: cell.scenario, item: "keys/T.app//", verdict: .fail,
+                cell.condition, path: cell.runtimePath, scenario: cell.scenario, item: "keys/T.app//", verdict: .fail,
                 detail: "hygiene: a keys item planted before the reinstall survived it", warning: true),
-            GateFinding(cell.condition, path: cell.path, scenario: cell.scenario, verdict: .pass, detail: "swept"),
+            GateFinding(cell.condition, path: cell.runtimePath, scenario: cell.scenario, verdict: .pass, detail: "swept"),
         ]
         return GateEngine.evaluate(expected: [cell], findings: findings, strict: strict, policies: policies)
     }
@@ -48,7 +48,7 @@ import UpgradeContract
         // Nothing of either is written when there is none: gate.json's bytes stay those of before.
         let plain = GateEngine.evaluate(
             expected: [cell],
-            findings: [GateFinding(cell.condition, path: cell.path, scenario: cell.scenario, verdict: .pass, detail: "swept")])
+            findings: [GateFinding(cell.condition, path: cell.runtimePath, scenario: cell.scenario, verdict: .pass, detail: "swept")])
         #expect(plain.warnings == nil && plain.policies == nil)
         #expect(!SummaryWriter.render(report: plain, inputs: inputs).contains("###"))
     }
