@@ -13,6 +13,13 @@ struct CellEvidence: Sendable {
     /// What the cell's builds keep where (their labels are the secrets' names everywhere below).
     var declarations = CaseDeclarations.none
     var launches: [LaunchRecord] = []
+    /// Each launch and the same launch in the cell's run at a second clock (``ClockTwin``), where
+    /// the scenario asks for it; why that run did not finish, when it did not.
+    var clockTwins: [ClockTwinPair] = []
+    var clockTwinFailure: String?
+    /// Whether the cell ran again at a second clock (its scenario asks for it, and the run is not
+    /// `--inputs minimal`).
+    var secondClock = false
     /// Snapshots by moment.
     var snapshots: [Moment: DeviceSnapshot] = [:]
     /// The old build's declared secrets that its seed launch reported written.
@@ -105,8 +112,8 @@ struct CellEvidence: Sendable {
 /// record it (`Scenarios/`, ``Explorer``).
 enum ScenarioFacts: Sendable {
     case none
-    /// upgrade, skip-version: the verify repeated with the clock moved.
-    case upgrade(ClockShift)
+    /// seed-variants: one attempt per store the old build's seed writes without a secret in it.
+    case seedVariants([SeedVariant])
     /// crash-points, write-failure, prewarm, locked-background: the judged attempts.
     case exploration(ExplorationFacts)
     /// malformed: the matrix, one attempt per store the old build's malformed seed malforms.

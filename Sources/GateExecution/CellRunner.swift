@@ -30,6 +30,11 @@ struct CellRunner {
     let devices: DeviceSet
     let outFolder: String
     let timeout: Double
+    /// Whether the cells that ask for it run again at a second clock for honest-status
+    /// (``ClockTwin``; not under `--inputs minimal`).
+    var secondClock = true
+    /// Every launch of the cell's devices (each copy and each fresh device it makes adds to it).
+    let launchCount = LaunchCount()
 
     var cellFolder: String { outFolder + "/" + unit.folder }
 
@@ -56,17 +61,17 @@ struct CellRunner {
     static let interrupted = "the runner was interrupted (SIGINT or SIGTERM) before the cell finished"
 
     /// Runs the scenario, judges it, and returns the evidence and the findings.
-    func run() -> (evidence: CellEvidence, findings: [GateFinding]) {
+    func run() -> (evidence: CellEvidence, findings: [GateFinding], inputs: CellInputs) {
         var evidence = CellEvidence(unit: unit, runtime: runtime, caseID: caseID)
         evidence.declarations = declarations
         let device: ScenarioDevice
         do {
             device = try ScenarioDevice(
                 devices: devices, name: "\(unit.pathID)-\(unit.scenario)", runtime: runtime,
-                cellFolder: cellFolder, declarations: declarations, timeout: timeout)
+                cellFolder: cellFolder, declarations: declarations, timeout: timeout, launchCount: launchCount)
         } catch {
             evidence.aborted = "cannot prepare a device: \(error)"
-            return (evidence, CellJudge.judge(evidence))
+            return (evidence, CellJudge.judge(evidence), inputs(evidence, launches: 0))
         }
         do {
             try unit.scenario.steps.run(self, on: device, &evidence)
@@ -76,12 +81,35 @@ struct CellRunner {
         // A cell the interrupt cut short proves nothing either way, whatever its launches showed.
         if LaunchedProcesses.isStopped { evidence.aborted = Self.interrupted }
         evidence.launches = device.launches
+        if unit.scenario.steps.twinsLaunches && secondClock && evidence.aborted == nil {
+            evidence.secondClock = true
+            do {
+                evidence.clockTwins = try ClockTwin.run(self, pairedWith: device.launches)
+            } catch {
+                evidence.clockTwinFailure = "the run at a second clock stopped: \(error)"
+            }
+            if LaunchedProcesses.isStopped { evidence.aborted = Self.interrupted }
+        }
         assert(
             evidence.aborted != nil || Set(evidence.snapshots.keys) == unit.scenario.steps.moments,
             "\(unit.scenario) snapshots \(evidence.snapshots.keys.map(\.rawValue).sorted()), not the moments it declares")
         let findings = CellJudge.judge(evidence)
         device.finish(keepSnapshotFor: findings.contains { $0.verdict != .pass } ? new : nil)
-        return (evidence, findings)
+        return (evidence, findings, inputs(evidence, launches: launchCount.value))
+    }
+
+    /// What the cell ran, for the report's inputs table: its launches, the clocks its new build
+    /// first launched at (offsets from the cell's fixed date) and its seed variants.
+    private func inputs(_ evidence: CellEvidence, launches: Int) -> CellInputs {
+        var clocks: [String] = []
+        if unit.scenario == .lateUpgrade { clocks.append("+\(Int(LateUpgradeSteps.offset(caseID: caseID) / 86_400)) d") }
+        if unit.scenario.steps.twinsLaunches && secondClock {
+            if clocks.isEmpty { clocks.append("+0 d") }
+            clocks.append("+\(Int(ClockTwin.offset(caseID: caseID) / 86_400)) d, every date")
+        }
+        return CellInputs(
+            cell: unit.description, launches: launches, clocks: clocks.isEmpty ? nil : clocks,
+            variants: evidence.seedVariants?.map(\.id))
     }
 
     func seed(

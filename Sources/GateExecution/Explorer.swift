@@ -56,7 +56,7 @@ struct Explorer {
             let device = try ScenarioDevice(
                 devices: cell.devices, name: "\(cell.unit.pathID)-\(cell.unit.scenario)-template",
                 runtime: cell.runtime, cellFolder: cell.cellFolder + "/attempts/template",
-                declarations: cell.declarations, timeout: cell.timeout)
+                declarations: cell.declarations, timeout: cell.timeout, launchCount: cell.launchCount)
             template.device = device
             try device.install(old)
             let seed = try device.launch(old, .seed)

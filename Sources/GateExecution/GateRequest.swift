@@ -23,6 +23,9 @@ public struct GateRequest: Sendable {
     public var strict = false
     /// The scenarios (`--scenarios`; default: all, exploration included).
     public var scenarios: [Scenario]
+    /// Which of the inputs the gate varies to use (`--inputs`; default: all of them). The minimal
+    /// set leaves out late-upgrade and seed-variants and honest-status's second clock.
+    public var inputSet = InputSet.full
     /// One deterministic slice of the cells (`--shard`).
     public var shard: ShardSpec?
     /// The devices' runtime (`--runtime`; default iOS 17.5).
@@ -89,6 +92,12 @@ public struct GateRequest: Sendable {
         let resolved = try GatePipeline.resolve(builds, in: catalog)
         // A gate's builds go oldest first; `run` takes the one path it is given, a downgrade too.
         if path == nil { try Self.checkOrder(builds, resolved) }
+        let scenarios = inputSet == .minimal ? scenarios.filter { !InputSet.fullOnly.contains($0) } : scenarios
+        if scenarios.isEmpty {
+            throw GateError.invalidValue(
+                field: .inputSet, value: inputSet.rawValue,
+                reason: "leaves out every scenario asked for (\(self.scenarios.map(\.rawValue).joined(separator: ",")))")
+        }
         var inputs = RunInputs(
             builds: builds, path: path, runtime: runtime, caseID: caseID, scenarios: scenarios,
             buildFiles: [:], runnerVersion: UpgradeRunnerVersion.current, shard: shard,
@@ -96,6 +105,7 @@ public struct GateRequest: Sendable {
         inputs.runtimes = runtimes
         inputs.release = path == nil ? release : nil
         inputs.strict = strict ? true : nil
+        inputs.inputSet = inputSet == .minimal ? .minimal : nil
         return try GatePipeline(
             inputs: inputs, builds: resolved, out: out, jobs: jobs, timeout: timeout, force: force, progress: progress,
             archiveInputs: archiveInputs

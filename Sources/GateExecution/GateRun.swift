@@ -56,21 +56,24 @@ struct GateRun {
         let order = units.indices.sorted {
             (units[$0].scenario.isExploration ? 0 : 1, $0) < (units[$1].scenario.isExploration ? 0 : 1, $1)
         }
-        let runCell: @Sendable (PlanUnit, String) -> [GateFinding] = { unit, folder in
-            CellRunner(
+        let secondClock = inputs.inputSet != .minimal
+        let runCell: @Sendable (PlanUnit, String) -> (findings: [GateFinding], inputs: CellInputs) = { unit, folder in
+            var cell = CellRunner(
                 unit: unit, old: unit.path.old.flatMap { builds[$0] }, via: unit.path.via.map { builds[$0]! },
                 new: builds[unit.path.new]!,
                 runtime: unit.runtime ?? inputs.runtime, caseID: inputs.caseID, devices: devices,
-                outFolder: folder, timeout: timeout
-            ).run().findings
+                outFolder: folder, timeout: timeout)
+            cell.secondClock = secondClock
+            let (_, findings, ran) = cell.run()
+            return (findings, ran)
         }
         Self.inParallel(units.count, workers: workers) { position in
             let index = order[position]
             let unit = units[index]
             let start = DispatchTime.now().uptimeNanoseconds
-            let findings = runCell(unit, outFolder)
+            let (findings, ran) = runCell(unit, outFolder)
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-            results.set(index, findings: findings, seconds: seconds)
+            results.set(index, findings: findings, seconds: seconds, inputs: ran)
             progress.finished(unit.description, Verdict.combine(findings.map(\.verdict)), seconds: seconds)
         }
         // The old build in the new build's place, for each deciding cell that failed.
@@ -80,7 +83,7 @@ struct GateRun {
         Self.inParallel(baselines.count, workers: max(1, min(jobs, baselines.count))) { position in
             let (original, baseline, failed) = baselines[position]
             let start = DispatchTime.now().uptimeNanoseconds
-            let findings = runCell(baseline, outFolder + "/" + ArtifactLayout.baseline)
+            let findings = runCell(baseline, outFolder + "/" + ArtifactLayout.baseline).findings
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             preExisting.add(PreExisting.judged(original: original, baseline: baseline, failed: failed, findings: findings))
             progress.finished(
@@ -97,9 +100,10 @@ struct GateRun {
         var findings = FindingSanitizer(secrets: secrets, workRoot: workRoot).clean(results.findings)
         let scan = try SecretScanner.scan(directory: outFolder, secrets: secrets)
         findings += NoSecretInArtifactsChecker.findings(for: scan, cells: expected)
-        let report = GateEngine.evaluate(
+        var report = GateEngine.evaluate(
             expected: expected, findings: findings, release: inputs.releaseUnderTest, preExisting: preExisting.cells,
             strict: inputs.strict ?? false, policies: policies)
+        report.inputs = results.inputs
         try writeTimings(units: units, seconds: results.seconds, scan: scan)
         try GateArtifacts.write(report: report, inputs: inputs, to: outFolder)
         completed = true
@@ -172,16 +176,21 @@ private final class CellResults: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: [[GateFinding]]
     private var times: [Double]
+    private var ran: [CellInputs?]
     init(count: Int) {
         stored = Array(repeating: [], count: count)
         times = Array(repeating: 0, count: count)
+        ran = Array(repeating: nil, count: count)
     }
-    func set(_ index: Int, findings: [GateFinding], seconds: Double) {
+    func set(_ index: Int, findings: [GateFinding], seconds: Double, inputs: CellInputs) {
         lock.withLock {
             stored[index] = findings
             times[index] = seconds
+            ran[index] = inputs
         }
     }
+    /// What each unit that ran ran, in the units' order.
+    var inputs: [CellInputs] { lock.withLock { ran.compactMap { $0 } } }
     var findings: [GateFinding] { lock.withLock { stored.flatMap { $0 } } }
     /// Each unit's findings, in the units' order.
     var all: [[GateFinding]] { lock.withLock { stored } }

@@ -14,6 +14,8 @@ final class ScenarioDevice {
     /// What the cell's builds keep where: snapshots mark the bookkeeping items by it.
     let declarations: CaseDeclarations
     private(set) var launches: [LaunchRecord] = []
+    /// Every launch of the cell's devices: this one's, and those of every copy made from it.
+    let launchCount: LaunchCount
     private let timeout: Double
     /// Launches made on the device this one was cloned from, when its numbering continues theirs.
     private var numberedBefore = 0
@@ -21,13 +23,16 @@ final class ScenarioDevice {
     /// The device clock every cell starts from, fixed so that runs repeat exactly.
     static let epoch = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01T00:00:00Z
 
+    /// A new device whose clock starts at `clock` (the cell's fixed ``epoch``, or for honest-status's
+    /// run at a second clock, ``ClockTwin``, a date after it).
     init(
         devices: DeviceSet, name: String, runtime: RuntimeVersion, cellFolder: String,
-        declarations: CaseDeclarations, timeout: Double
+        declarations: CaseDeclarations, timeout: Double, clock: Date = ScenarioDevice.epoch, launchCount: LaunchCount
     ) throws {
         if LaunchedProcesses.isStopped { throw DeviceError.interrupted }
-        let device = try devices.create(name: name, runtime: runtime, clock: Self.epoch)
+        let device = try devices.create(name: name, runtime: runtime, clock: clock)
         session = try device.acquire()
+        self.launchCount = launchCount
         self.cellFolder = cellFolder
         self.caseID = declarations.caseID
         self.declarations = declarations
@@ -47,6 +52,7 @@ final class ScenarioDevice {
         if LaunchedProcesses.isStopped { throw DeviceError.interrupted }
         session = try devices.clone(source.device, name: name).acquire()
         session.adoptContainerReads(of: source.session)
+        launchCount = source.launchCount
         self.cellFolder = cellFolder
         caseID = source.caseID
         declarations = source.declarations
@@ -80,6 +86,7 @@ final class ScenarioDevice {
         var arguments = [LaunchMode.caseIDArgument, caseID ?? self.caseID] + extraArguments
         if let flag = mode.argument { arguments.insert(flag, at: 0) }
         let stem = LaunchRecord.stem(index: index, build: build.manifest.id, mode: mode)
+        launchCount.add()
         let result = try session.launch(
             build.manifest.bundleID,
             LaunchOptions(
@@ -175,4 +182,13 @@ final class ScenarioDevice {
         try? session.delete()
         session.release()
     }
+}
+
+/// A count of launches that every device of one cell adds to (``CellInputs/launches``).
+final class LaunchCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    func add() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
 }

@@ -99,8 +99,9 @@ public final class DeviceSession: @unchecked Sendable {
         }
     }
 
-    /// Forgets the containers' files (``files(of:)``): an app may have changed them.
-    func contentsChanged() {
+    /// Forgets the containers' files (``files(of:)``): an app may have changed them, or the runner
+    /// did (a scenario that removes a file between launches).
+    public func contentsChanged() {
         state.withLock {
             containerFiles.removeAll()
             containerGeneration += 1

@@ -14,6 +14,7 @@ extension GateField {
         case .jobs: "--jobs"
         case .timeout: "--timeout"
         case .out: "--out"
+        case .inputSet: "--inputs"
         case .shardFolders: "merge"
         case .named(let name): name
         }

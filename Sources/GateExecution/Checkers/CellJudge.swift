@@ -86,7 +86,7 @@ enum CellJudge {
             guard let checker = checker(for: condition) else {
                 return [evidence.finding(condition, .unknown, "condition \(condition) is not judged per cell")]
             }
-            let findings = checker.check(evidence)
+            let findings = evidence.judgedPerVariant(condition, by: checker)
             return findings.isEmpty ? [evidence.finding(condition, .unknown, "the checker found nothing to judge")] : findings
         }
     }

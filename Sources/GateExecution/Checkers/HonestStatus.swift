@@ -17,8 +17,9 @@ import SimSecurity
 ///   is on the device where the report says (a keychain item the app can reach, or a file or
 ///   preference of the app's), as the runner found its bytes there.
 /// - The app made no file call outside its data container and app groups.
-/// - On an upgrade or skip-version path the verify runs once more with only the device clock moved,
-///   and both status files must be the same bytes (``ClockShift``): nothing in them is the time.
+/// - At two clocks: the cells that run a path's plain sequence (fresh install, upgrade,
+///   skip-version, late-upgrade) run again with every date moved (``ClockTwin``), and each seed,
+///   plain and verify launch's status file must be the same bytes at both: nothing in them is the time.
 ///
 /// The exploration scenarios' launches are judged per attempt by ``ExplorationInvariants``, which
 /// applies ``problems(_:in:)``; the app's report is never what makes this condition pass, the
@@ -30,19 +31,14 @@ enum HonestStatus: LaunchChecker {
         if evidence.scenario.isExploration { return evidence.explorationFindings(condition) }
         var findings = launchFailures(evidence)
         var shifted = ""
-        if [.upgrade, .skipVersion].contains(evidence.scenario) {
-            guard let shift = evidence.clockShift else {
-                return findings + [evidence.finding(condition, .unknown, "the clock-shifted verify did not run")]
+        if evidence.secondClock {
+            let twins = clockTwinFindings(evidence)
+            guard let twins else {
+                let reason = evidence.clockTwinFailure ?? "the cell's run at a second clock made no launch"
+                return findings + [evidence.finding(condition, .unknown, reason)]
             }
-            let bytes = shift.stems.map { stem in evidence.launches.first { $0.stem == stem }?.statusBytes }
-            if bytes[0] == nil || bytes[0] != bytes[1] {
-                findings.append(
-                    evidence.finding(
-                        condition, .fail, item: shift.stems[1],
-                        "with only the device clock moved by \(Int(shift.seconds)) s, the verify status file "
-                            + "differs from \(shift.stems[0]): it holds something not derived from the inputs (the time?)"))
-            }
-            shifted = "; the verify's status file is the same bytes with the clock moved \(Int(shift.seconds)) s"
+            findings += twins.findings
+            shifted = twins.pass
         }
         if findings.isEmpty {
             let files = evidence.launches.filter { $0.status != nil }.count
@@ -53,6 +49,37 @@ enum HonestStatus: LaunchChecker {
                         + "their words agreeing with their OSStatus and the device" + shifted))
         }
         return findings
+    }
+
+    /// Each launch against the same launch in the cell's run at a second clock: a FAIL where its
+    /// status file is other bytes, or where only one of the two exited cleanly or ran at all; with
+    /// the words of the PASS. Nil when the second run did not finish.
+    private static func clockTwinFindings(_ evidence: CellEvidence) -> (findings: [GateFinding], pass: String)? {
+        guard evidence.clockTwinFailure == nil, let seconds = evidence.clockTwins.first?.seconds else { return nil }
+        var findings: [GateFinding] = []
+        for twin in evidence.clockTwins {
+            guard let launch = evidence.launches.first(where: { $0.stem == twin.stem }) else { continue }
+            let moved = "with every date of the cell moved by \(Int(twin.seconds)) s"
+            if !twin.ran {
+                findings.append(
+                    evidence.finding(condition, .fail, item: twin.stem, "\(moved), the cell made no such launch"))
+            } else if launch.exitedCleanly != twin.exitedCleanly {
+                findings.append(
+                    evidence.finding(
+                        condition, .fail, item: twin.stem,
+                        "\(moved), the same launch \(twin.termination) (at the cell's clock: \(launch.termination))"))
+            } else if launch.statusBytes != twin.statusBytes {
+                findings.append(
+                    evidence.finding(
+                        condition, .fail, item: twin.stem,
+                        "\(moved), the status file differs from the launch at the cell's clock: it holds something "
+                            + "not derived from the inputs (the time?)"))
+            }
+        }
+        let pass =
+            "; each of the \(evidence.clockTwins.count) launch(es) wrote the same bytes with every date of the cell "
+            + "moved \(Int(seconds)) s"
+        return (findings, pass)
     }
 
     /// What is wrong with `launch`'s status file, in the app's words; empty when it is honest.

@@ -7,6 +7,7 @@ import GateModel
 enum FreshInstallSteps: ScenarioSteps {
     static let moments: Set<Moment> = [.afterFirstLaunch, .afterSecondLaunch]
     static let idempotenceMoments: [Moment] = [.afterFirstLaunch, .afterSecondLaunch]
+    static let twinsLaunches = true
 
     static func run(_ cell: CellRunner, on device: ScenarioDevice, _ evidence: inout CellEvidence) throws {
         try device.install(cell.new)

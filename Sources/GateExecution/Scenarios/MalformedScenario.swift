@@ -101,7 +101,8 @@ extension CellRunner {
         do {
             let device = try ScenarioDevice(
                 devices: devices, name: "\(unit.pathID)-\(unit.scenario)-\(label)", runtime: runtime,
-                cellFolder: cellFolder + "/attempts/" + label, declarations: declarations, timeout: timeout)
+                cellFolder: cellFolder + "/attempts/" + label, declarations: declarations, timeout: timeout,
+                launchCount: launchCount)
             defer {
                 attempt.launches = device.launches
                 device.finish(keepSnapshotFor: nil)

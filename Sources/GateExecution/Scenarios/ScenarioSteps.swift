@@ -21,6 +21,11 @@ protocol ScenarioSteps {
     /// `missing` once the test's cleanup ran.
     static var removal: (wanted: ItemResult, when: String)? { get }
 
+    /// Whether the cell's steps run a second time with every date moved, so that honest-status
+    /// compares each launch's status file at two clocks (``ClockTwin``). Default: no; the cells
+    /// that run a path's plain sequence (fresh install, the upgrades) do.
+    static var twinsLaunches: Bool { get }
+
     /// Runs the scenario's steps on `device` (fresh, empty, with the cell's fixed clock), leaving
     /// what the checkers need in `evidence`.
     /// - Throws: a device error, which aborts the cell (its conditions UNKNOWN).
@@ -30,6 +35,7 @@ protocol ScenarioSteps {
 extension ScenarioSteps {
     static var idempotenceMoments: [Moment] { [.beforeFinalRelaunch, .afterFinalRelaunch] }
     static var removal: (wanted: ItemResult, when: String)? { nil }
+    static var twinsLaunches: Bool { false }
 }
 
 extension Scenario {
@@ -39,6 +45,8 @@ extension Scenario {
         case .freshInstall: FreshInstallSteps.self
         case .upgrade: UpgradeSteps.self
         case .skipVersion: SkipVersionSteps.self
+        case .lateUpgrade: LateUpgradeSteps.self
+        case .seedVariants: SeedVariantsSteps.self
         case .relaunch: RelaunchSteps.self
         case .malformed: MalformedSteps.self
         case .writeFailure: WriteFailureSteps.self

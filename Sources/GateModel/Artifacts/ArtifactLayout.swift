@@ -33,6 +33,13 @@ public enum ArtifactLayout {
     public static let entitlementsDiff = "entitlements.diff"
     /// An exploration cell's attempts, in its cell's folder.
     public static let attemptsFile = "attempts.json"
+    /// seed-variants: which store each numbered folder of `variants/` goes without, in its cell's folder.
+    public static let variantsFile = "variants.json"
+    /// seed-variants: the folder of the variants' launches (`variants/1/status/...`), in its cell's folder.
+    public static let variantsFolder = "variants"
+    /// The status files and logs of the launches run on a copy of the device with the clock
+    /// moved (honest-status at two clocks), in their cell's folder.
+    public static let clockShiftedFolder = "clock-shifted"
     /// A failed cell's redacted device snapshot, a folder in its cell's folder.
     public static let deviceSnapshot = "device"
     /// The folder of every cell, under the output folder.

@@ -85,6 +85,16 @@ enum SummaryWriter {
             lines.append("")
         }
 
+        let ran = inputsRows(report, flavor: flavor)
+        if !ran.isEmpty {
+            lines.append("### Inputs")
+            lines.append("")
+            lines.append("| path | cells | launches | clocks of the first new launch | seed variants |")
+            lines.append("| --- | ---: | ---: | --- | --- |")
+            lines.append(contentsOf: ran)
+            lines.append("")
+        }
+
         var problems: [String] = []
         for problem in report.problems {
             let head = "\(mark(problem.verdict)) `\(problem.path)` \(problem.scenario)"
@@ -174,6 +184,30 @@ enum SummaryWriter {
             words += ["--runtime", "\"\(matrixPath.runtime ?? inputs.runtime)\""]
             let line = words.joined(separator: " ")
             return seen.insert(line).inserted ? line : nil
+        }
+    }
+
+    /// One row per path, in the report's path order: its cells, the launches of all their devices,
+    /// the clocks its new build first launched at besides the cell's fixed date (late-upgrade's, and
+    /// honest-status's second clock), and its seed variants.
+    private static func inputsRows(_ report: GateReport, flavor: Flavor) -> [String] {
+        guard let inputs = report.inputs, !inputs.isEmpty else { return [] }
+        var byPath: [String: [CellInputs]] = [:]
+        for cell in inputs {
+            let path = cell.cell.split(separator: "/").dropLast().joined(separator: "/")
+            byPath[path, default: []].append(cell)
+        }
+        return report.paths.compactMap { path -> String? in
+            guard let cells = byPath[path.path] else { return nil }
+            let launches = cells.map(\.launches).reduce(0, +)
+            var clocks: [String] = []
+            for cell in cells {
+                for clock in cell.clocks ?? [] where !clocks.contains(clock) { clocks.append(clock) }
+            }
+            let variants = cells.flatMap { $0.variants ?? [] }
+            let variantText = variants.isEmpty ? "—" : "\(variants.count): " + variants.joined(separator: "; ")
+            let clockText = clocks.isEmpty ? "+0 d" : clocks.joined(separator: "; ")
+            return "| `\(path.path)` | \(cells.count) | \(launches) | \(text(clockText, flavor: flavor)) | \(text(variantText, flavor: flavor)) |"
         }
     }
 

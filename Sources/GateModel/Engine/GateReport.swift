@@ -70,6 +70,11 @@ public struct GateReport: Codable, Equatable, Sendable {
         }
     }
 
+    /// What each planned cell ran, in plan order: its launches and the inputs the gate varies in it
+    /// (clocks, seed variants), so that a team sees where the launches go. Nil (absent from
+    /// gate.json) in a merged report and in documents from before it existed.
+    public package(set) var inputs: [CellInputs]? = nil
+
     /// The cells (`v1-to-v3/reinstall/reinstall-sweeps`) whose FAIL is pre-existing and does not
     /// decide (none under `--strict`).
     public var excused: Set<String> { strict == true ? [] : Set((preExisting ?? []).map(\.cell)) }

@@ -3,7 +3,7 @@
 /// instead (`--builds`, `--case-id`: `ExitStatus.report` in UpgradeRunner, the one place that maps
 /// one to the other).
 public enum GateField: Hashable, Sendable, CustomStringConvertible {
-    case builds, routes, release, scenarios, shard, runtimes, caseID, jobs, timeout, out
+    case builds, routes, release, scenarios, shard, runtimes, caseID, jobs, timeout, out, inputSet
     /// The shard folders a merge is given.
     case shardFolders
     /// A value that is no request's field (an environment variable, a secret of the leak scan), or a
@@ -23,6 +23,7 @@ public enum GateField: Hashable, Sendable, CustomStringConvertible {
         case .jobs: "jobs"
         case .timeout: "timeout"
         case .out: "out"
+        case .inputSet: "inputSet"
         case .shardFolders: "shardFolders"
         case .named(let name): name
         }

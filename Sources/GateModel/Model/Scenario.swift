@@ -6,6 +6,8 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
     case freshInstall = "fresh-install"
     case upgrade = "upgrade"
     case skipVersion = "skip-version"
+    case lateUpgrade = "late-upgrade"
+    case seedVariants = "seed-variants"
     case relaunch = "relaunch"
     case malformed = "malformed"
     case writeFailure = "write-failure"
@@ -36,7 +38,7 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
         let own: [GateCondition] =
             switch self {
             case .freshInstall: [.idempotent, .noSecretInArtifacts]
-            case .upgrade, .skipVersion: [.readsOldData]
+            case .upgrade, .skipVersion, .lateUpgrade, .seedVariants: [.readsOldData]
             case .relaunch: [.idempotent]
             case .malformed: [.malformedKeepsOld]
             case .writeFailure: [.crashSafe, .readsOldData]
@@ -63,7 +65,8 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
     /// malformed, that seed nothing of their own, or that launch nothing.
     public var judgesSignIn: Bool {
         switch self {
-        case .upgrade, .skipVersion, .relaunch, .isolation, .artefactWindow, .lockedReads: true
+        case .upgrade, .skipVersion, .lateUpgrade, .seedVariants, .relaunch, .isolation, .artefactWindow, .lockedReads:
+            true
         // Each attempt's launches after its recovery (crash, failed write, locked or prewarmed first launch).
         case .writeFailure, .crashPoints, .powerLoss, .prewarm, .lockedBackground: true
         default: false

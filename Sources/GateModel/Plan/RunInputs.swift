@@ -44,6 +44,9 @@ public struct RunInputs: Codable, Equatable, Sendable {
     /// `gate --strict`: a FAIL the old release already had decides the verdict too (and a warning
     /// blocks). Nil (left out of run.json) without it.
     public package(set) var strict: Bool?
+    /// `--inputs minimal`: the gate's varied inputs cut to the minimal set (``InputSet``). Nil (left
+    /// out of run.json) for the full set, the default.
+    public package(set) var inputSet: InputSet?
     /// The device runtime; in a runtime matrix, the oldest of ``runtimes``.
     public package(set) var runtime: RuntimeVersion
     /// The runtimes of a matrix (`gate --runtimes`), two or more, oldest first; nil for one runtime.

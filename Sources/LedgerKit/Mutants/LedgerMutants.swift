@@ -181,6 +181,46 @@ public enum LedgerMutants {
         }
     }
 
+    /// v2 that migrates v1's tokens only when v1's settings file (`Documents/Preferences.plist`) is
+    /// there, taking its absence for "this device never ran v1": a user who never opened v1's
+    /// Settings has the tokens and no such file, and is signed out. Every seed writes the file, so
+    /// only a seed variant without it shows the loss (seed-variants).
+    public static func settingsGatedMigration() -> LedgerV2Build {
+        var build = LedgerV2Build(buildID: "settings-gated-migration")
+        let steps = build.steps
+        build.steps = { parts in
+            let settings = parts.environment.documents.appendingPathComponent("Preferences.plist")
+            return parts.environment.files.fileExists(settings) ? steps(parts) : []
+        }
+        return build
+    }
+
+    /// v2 whose migration of v1's stores runs only before a sunset date (2026-07-01, "v1 support
+    /// ends"): after it the legacy tokens are left where v1 kept them and the keychain is read,
+    /// so a user who updates a year after last opening the app is signed out. Every upgrade at the
+    /// seed's date passes; the late upgrade does not (late-upgrade).
+    public static func sunsetMigration() -> LedgerV2Build {
+        var build = LedgerV2Build(buildID: "sunset-migration")
+        let steps = build.steps
+        build.steps = { parts in parts.environment.now < sunset ? steps(parts) : [] }
+        return build
+    }
+
+    /// The date after which mutant `sunset-migration` no longer migrates: 2026-07-01T00:00:00Z.
+    public static let sunset = Date(timeIntervalSince1970: 1_782_864_000)
+
+    /// v2 whose plain launch notes in its report when it migrated, as seconds since 1970: the
+    /// status file of the first launch after the upgrade holds the time (a verify never does, so
+    /// only honest-status at two clocks on every launch shows it).
+    public static func clockInLaunch() -> LedgerVariant<LedgerV2Build> {
+        var build = LedgerVariant(buildID: "clock-in-launch", base: LedgerV2Build(buildID: "clock-in-launch"))
+        build.afterLaunch = { launch in
+            let seconds = Int(launch.environment.now.timeIntervalSince1970)
+            launch.record("migration", .preferences, "checked at \(seconds)", 0, .found)
+        }
+        return build
+    }
+
     /// v2 whose own reinstall sweep is replaced by `sweep`, run first in every launch.
     private static func sweeping(
         _ buildID: String, _ sweep: @escaping @Sendable (HarnessLaunch) async -> SweepOutcome

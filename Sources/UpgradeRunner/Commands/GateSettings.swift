@@ -19,11 +19,14 @@ struct GateSettings {
     static let archiveInputs = OptionSpec(
         "--archive-inputs",
         "Copy every build's manifest, entitlements and executable into DIR/inputs/, so replay needs only the artifacts.")
+    static let inputs = OptionSpec(
+        "--inputs", value: "SET",
+        "full (default): every input the gate varies; minimal: no late-upgrade, no seed-variants, and honest-status at one clock, for a quicker gate.")
     static let quiet = OptionSpec(
         "--quiet", "Print no progress on standard error (the verdict table still goes to standard output).")
 
     static let specs: [OptionSpec] = [
-        caseID, runtime, runtimes, out, archiveInputs, CommonOptions.force, quiet, CommonOptions.timeout,
+        caseID, runtime, runtimes, inputs, out, archiveInputs, CommonOptions.force, quiet, CommonOptions.timeout,
         CommonOptions.jobs, CommonOptions.buildsDir, CommonOptions.products,
     ]
 
@@ -64,6 +67,12 @@ struct GateSettings {
             timeout: execution.timeout, out: given.folder(else: options.absolute(Self.defaultOut)), force: given.force,
             archiveInputs: options.flag(Self.archiveInputs), buildsFolder: source.catalog.folder,
             productsFolder: source.catalog.productsFolder)
+        if let set = options.value(Self.inputs) {
+            guard let parsed = InputSet(rawValue: set) else {
+                throw UsageError.invalidValue(set, for: "--inputs", reason: "is not one of full, minimal")
+            }
+            request.inputSet = parsed
+        }
         quiet = options.flag(Self.quiet)
     }
 

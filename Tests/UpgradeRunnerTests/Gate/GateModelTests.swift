@@ -16,7 +16,7 @@ import Testing
             ])
         #expect(
             Scenario.allCases.map(\.rawValue) == [
-                "fresh-install", "upgrade", "skip-version", "relaunch", "malformed", "write-failure", "crash-points", "power-loss", "prewarm",
+                "fresh-install", "upgrade", "skip-version", "late-upgrade", "seed-variants", "relaunch", "malformed", "write-failure", "crash-points", "power-loss", "prewarm",
                 "locked-background", "reinstall", "marker-without-data", "stale-leftovers", "entitlements", "isolation",
                 "cleanup",
                 "artefact-window", "locked-reads",
@@ -28,6 +28,7 @@ import Testing
         arguments: [
             (Scenario.freshInstall, [GateCondition.idempotent, .noSecretInArtifacts]),
             (.upgrade, [.readsOldData, .staysSignedIn]), (.skipVersion, [.readsOldData, .staysSignedIn]),
+            (.lateUpgrade, [.readsOldData, .staysSignedIn]), (.seedVariants, [.readsOldData, .staysSignedIn]),
             (.relaunch, [.idempotent, .readsOldData, .staysSignedIn]),
             (.malformed, [.malformedKeepsOld]), (.writeFailure, [.crashSafe, .readsOldData, .staysSignedIn]),
             (.crashPoints, [.crashSafe, .staysSignedIn]), (.powerLoss, [.crashSafe, .staysSignedIn]),

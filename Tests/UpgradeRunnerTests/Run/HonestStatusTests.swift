@@ -7,8 +7,8 @@ import TestSupport
 import Testing
 @testable import UpgradeRunner
 
-/// honest-status: the status file is held to the contract and to the device, and a verify with the
-/// device clock moved must give the same bytes.
+/// honest-status: the status file is held to the contract and to the device, and each launch of an
+/// upgrade cell run again on a copy with the device clock moved must give the same bytes.
 @Suite("honest-status")
 struct HonestStatusTests {
     static let catalog = BuildCatalog(folder: RunFolders.repositoryBuilds, productsFolder: BuiltProducts.directory.path)
@@ -126,42 +126,47 @@ struct HonestStatusTests {
         #expect(honesty.problems(nil, exitedCleanly: false, on: device) == [])
     }
 
-    @Test("the clock offset derives from the case id alone: between 1 and 400 days, the same on every run")
+    @Test("the clock offsets derive from the case id alone: a twin's 1 to 400 days, a late upgrade's 365 to 730")
     func offset() {
-        #expect(ClockShift.offset(caseID: "a") == ClockShift.offset(caseID: "a"))
-        #expect(ClockShift.offset(caseID: "a") != ClockShift.offset(caseID: "b"))
+        #expect(ClockTwin.offset(caseID: "a") == ClockTwin.offset(caseID: "a"))
+        #expect(ClockTwin.offset(caseID: "a") != ClockTwin.offset(caseID: "b"))
+        #expect(LateUpgradeSteps.offset(caseID: "a") == LateUpgradeSteps.offset(caseID: "a"))
+        #expect(LateUpgradeSteps.offset(caseID: "a") != LateUpgradeSteps.offset(caseID: "b"))
         for id in ["a", "b", "base", "demo", ""] {
-            #expect((86_400...(400 * 86_400)).contains(ClockShift.offset(caseID: id)))
+            #expect((86_400...(400 * 86_400)).contains(ClockTwin.offset(caseID: id)))
+            #expect((365 * 86_400..<(730 * 86_400)).contains(LateUpgradeSteps.offset(caseID: id)))
         }
     }
 
-    @Test("clock-in-status: only the clock-shifted verify tells it; v2's verify is the same bytes with the clock moved")
-    func clockShifted() throws {
+    @Test(
+        "honest-status at two clocks: an upgrade cell runs again with every date moved; clock-in-status fails at its verify, clock-in-launch at its plain launch, v2 at none",
+        arguments: [("v2", nil), ("clock-in-status", "03-clock-in-status-verify"), ("clock-in-launch", "02-clock-in-launch-launch")])
+    func clockShifted(build: String, failing: String?) throws {
         let cli = try CLI("honest")
-        for (build, code) in [("v2", Int32(0)), ("clock-in-status", 1)] {
-            let out = cli.directory.file(build)
-            let result = cli.run(
-                ["run", "--from", "v1", "--to", build, "--scenario", "upgrade", "--case-id", "hs", "--out", out, "--quiet"],
-                environment: ["UPGRADE_RUNNER_BUILDS": RunFolders.repositoryBuilds])
-            #expect(result.code == code, "\(build): \(result.output)\(result.error)")
-            let report = try GateDocument.read(from: out + "/gate.json").report
-            let honest = report.allFindings.filter { $0.condition == .honestStatus }
-            let reads = report.allFindings.filter { $0.condition == .readsOldData }
-            #expect(reads.map(\.verdict) == [.pass], "\(build)")
-            let folder = out + "/paths/v1-to-\(build)/upgrade/status/"
-            let first = FileManager.default.contents(atPath: folder + "03-\(build)-verify.json")
-            let second = FileManager.default.contents(atPath: folder + "04-\(build)-verify.json")
-            #expect(first != nil)
-            if build == "v2" {
-                #expect(honest.map(\.verdict) == [.pass])
-                #expect(first == second)
-            } else {
-                // One finding, the clock's: every file on its own is honest.
-                #expect(honest.map(\.verdict) == [.fail], "\(honest)")
-                #expect(honest.first?.message.contains("clock moved") == true, "\(honest)")
-                #expect(honest.first?.item == "04-clock-in-status-verify")
-                #expect(first != second)
-            }
+        let out = cli.directory.file(build)
+        let result = cli.run(
+            ["run", "--from", "v1", "--to", build, "--scenario", "upgrade", "--case-id", "hs", "--out", out, "--quiet"],
+            environment: ["UPGRADE_RUNNER_BUILDS": RunFolders.repositoryBuilds])
+        #expect(result.code == (failing == nil ? 0 : 1), "\(build): \(result.output)\(result.error)")
+        let report = try GateDocument.read(from: out + "/gate.json").report
+        let honest = report.allFindings.filter { $0.condition == .honestStatus }
+        let reads = report.allFindings.filter { $0.condition == .readsOldData }
+        #expect(reads.map(\.verdict) == [.pass], "\(build)")
+        let cell = out + "/paths/v1-to-\(build)/upgrade/"
+        for stem in ["01-v1-seed", "02-\(build)-launch", "03-\(build)-verify"] {
+            let real = FileManager.default.contents(atPath: cell + "status/\(stem).json")
+            let twin = FileManager.default.contents(atPath: cell + "clock-shifted/status/\(stem).json")
+            #expect(real != nil && twin != nil, "\(stem)")
+            #expect((real == twin) == (stem != failing), "\(build) \(stem)")
+        }
+        if let failing {
+            // One finding, the clock's: every file on its own is honest.
+            #expect(honest.map(\.verdict) == [.fail], "\(honest)")
+            #expect(honest.first?.message.contains("every date of the cell moved by") == true, "\(honest)")
+            #expect(honest.first?.item == failing)
+        } else {
+            #expect(honest.map(\.verdict) == [.pass])
+            #expect(honest.first?.message.contains("each of the 3 launch(es) wrote the same bytes") == true)
         }
     }
 }
