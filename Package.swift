@@ -272,6 +272,8 @@ let knownBadBuilds = [
     "AvailabilityNarrowed",
     "SweepGenericOnly",
     "MalformedStopsMigration",
+    "RestoreWipesKeychain",
+    "SweepMissesOwnMarker",
 ]
 package.targets += knownBadBuilds.map { name in
     appBuild("Mutant" + name, path: "Sources/Mutants/Mutant" + name)
