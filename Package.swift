@@ -275,6 +275,8 @@ let knownBadBuilds = [
     "SettingsGatedMigration",
     "SunsetMigration",
     "ClockInLaunch",
+    "RestoreWipesKeychain",
+    "SweepMissesOwnMarker",
 ]
 package.targets += knownBadBuilds.map { name in
     appBuild("Mutant" + name, path: "Sources/Mutants/Mutant" + name)

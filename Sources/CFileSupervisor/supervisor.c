@@ -539,6 +539,20 @@ int cfs_protection_set(const char *path, int fd, const char *value) {
     return status == 0 ? 0 : errno;
 }
 
+int cfs_xattr_present(const char *path, const char *name) {
+    if (getxattr(path, name, NULL, 0) >= 0) return 1;
+    return errno == ENODATA ? 0 : -1;
+}
+
+int cfs_xattr_flag_set(const char *path, const char *name, int on) {
+    if (on) {
+        const unsigned char one = 1;
+        return setxattr(path, name, &one, 1, 0) == 0 ? 0 : errno;
+    }
+    if (removexattr(path, name) == 0 || errno == ENODATA) return 0;
+    return errno;
+}
+
 #else
 
 long cfs_read_file_own(const char *path, unsigned char **out) {
@@ -573,6 +587,17 @@ int cfs_protection_set(const char *path, int fd, const char *value) {
     (void)path;
     (void)fd;
     (void)value;
+    return 95;  // EOPNOTSUPP
+}
+int cfs_xattr_present(const char *path, const char *name) {
+    (void)path;
+    (void)name;
+    return -1;
+}
+int cfs_xattr_flag_set(const char *path, const char *name, int on) {
+    (void)path;
+    (void)name;
+    (void)on;
     return 95;  // EOPNOTSUPP
 }
 

@@ -124,6 +124,10 @@ enum ScenarioFacts: Sendable {
     case lockedReads(LockedReadsFacts)
     /// artefact-window: the cleanup window the new build declares.
     case artefactWindow(ArtefactWindowFacts)
+    /// backup-restore: which secrets travelled, and what the backup left behind.
+    case restore(RestoreFacts)
+    /// reinstall-self: where the reinstall falls among the cell's launches.
+    case reinstallSelf(ReinstallSelfFacts)
 }
 
 /// The named moments of a cell at which its device is snapshotted: what a scenario records and its
@@ -135,6 +139,7 @@ enum Moment: String, CaseIterable, Sendable {
     case afterFirstLaunch = "after-first-launch"
     case afterRelaunch1 = "after-relaunch-1"
     case afterRelaunch2 = "after-relaunch-2"
+    case afterRestore = "after-restore"
     case afterSecondLaunch = "after-second-launch"
     case afterSeed = "after-seed"
     case beforeCase = "before-case"

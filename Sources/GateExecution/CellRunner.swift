@@ -46,6 +46,8 @@ struct CellRunner {
         devices: DeviceSet, outFolder: String, timeout: Double
     ) {
         self.unit = unit
+        // reinstall-self: the release is its own old build (it seeds, is uninstalled, and is installed again).
+        let old = unit.scenario == .reinstallSelf ? (old ?? new) : old
         self.old = old
         self.via = via
         self.new = new

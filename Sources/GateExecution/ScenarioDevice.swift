@@ -61,6 +61,41 @@ final class ScenarioDevice {
         try Self.createArtifactFolders(cellFolder)
     }
 
+    /// A new device, empty, with a backup of `source` (``DeviceSession/backup(to:)``: what travels
+    /// to another device) restored onto it, booted and unlocked, its clock `source`'s; its launches
+    /// file in `source`'s cell folder, numbered after `source`'s. The backup is made beside the
+    /// devices (never in the artifacts: it holds the case's secrets) and removed once restored.
+    init(restoring source: ScenarioDevice, devices: DeviceSet, name: String) throws {
+        if LaunchedProcesses.isStopped { throw DeviceError.interrupted }
+        let backup = devices.root + "/.backup-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: backup) }
+        try source.session.backup(to: backup)
+        let device = try devices.create(name: name, runtime: source.device.record.runtime, clock: source.session.record.clock)
+        let session = try device.acquire()
+        do {
+            restored = try session.restore(from: backup)
+            try session.boot(lockState: .unlocked)
+        } catch {
+            try? session.delete()
+            throw error
+        }
+        self.session = session
+        cellFolder = source.cellFolder
+        caseID = source.caseID
+        declarations = source.declarations
+        timeout = source.timeout
+        numberedBefore = source.numberedBefore + source.launches.count
+    }
+
+    /// The manifest of the backup restored onto this device (``init(restoring:devices:name:)``).
+    private(set) var restored: BackupManifest?
+
+    /// Takes `other`'s launches after this device's own (a device restored from this one's backup,
+    /// whose launches continue this one's numbering): the cell's launches are both devices'.
+    func adoptLaunches(of other: ScenarioDevice) {
+        launches += other.launches
+    }
+
     /// The cell's `status/` and `logs/` folders.
     private static func createArtifactFolders(_ cellFolder: String) throws(GateError) {
         for folder in [ArtifactLayout.status, ArtifactLayout.logs] { try ArtifactFile.createFolder(cellFolder + "/" + folder) }

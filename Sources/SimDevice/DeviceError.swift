@@ -28,6 +28,8 @@ public enum DeviceError: Error, Equatable, CustomStringConvertible {
     case fileSystem(String, reason: String)
     /// The app could not be started.
     case spawnFailed(String, errno: Int32)
+    /// A backup cannot be restored onto this device (it is not empty, or it is the backup's own).
+    case restoreRefused(udid: String, reason: String)
     /// The runner is being interrupted (SIGINT, SIGTERM): no app is launched, and one that was
     /// running was killed for it, so its outcome says nothing about the app.
     case interrupted
@@ -43,7 +45,7 @@ public enum DeviceError: Error, Equatable, CustomStringConvertible {
         case .fileSystem, .spawnFailed, .interrupted:
             true
         case .unknownDevice, .ambiguousDevice, .malformedFile, .missingFile, .notWritable, .inUse, .notInstalled,
-            .shutDown, .unknownBuild, .missingExecutable:
+            .shutDown, .unknownBuild, .missingExecutable, .restoreRefused:
             false
         }
     }
@@ -75,6 +77,8 @@ public enum DeviceError: Error, Equatable, CustomStringConvertible {
             return "\(path): \(reason)"
         case .spawnFailed(let path, let code):
             return "\(path): cannot be started (\(String(cString: strerror(code))))"
+        case .restoreRefused(let udid, let reason):
+            return "device \(udid): cannot restore a backup onto it: \(reason)"
         case .interrupted:
             return "the runner was interrupted; the app's outcome is unknown"
         }

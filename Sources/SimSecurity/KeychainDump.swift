@@ -46,7 +46,7 @@ extension Keychain {
         return try lockedStore { try store.database.scalarInt("PRAGMA data_version") ?? 0 }
     }
 
-    private func record(_ row: StoredRow, itemClass: ItemClass) -> KeychainItemRecord {
+    func record(_ row: StoredRow, itemClass: ItemClass) -> KeychainItemRecord {
         var attributes: [String: String] = [:]
         for (key, value) in ResultBuilder.attributes(of: row, itemClass: itemClass) {
             attributes[key] = Self.text(value)

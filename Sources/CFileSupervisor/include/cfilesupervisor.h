@@ -115,4 +115,10 @@ long cfs_protection_get(const char *path, char *out, size_t size);
 /// `value` removes it. Returns 0 or an errno.
 int cfs_protection_set(const char *path, int fd, const char *value);
 
+/// Whether `path` carries the extended attribute `name` (1), not (0), or cannot be asked (-1).
+int cfs_xattr_present(const char *path, const char *name);
+
+/// Sets the extended attribute `name` of `path` to one byte (`on` != 0) or removes it. Returns 0 or an errno.
+int cfs_xattr_flag_set(const char *path, const char *name, int on);
+
 #endif

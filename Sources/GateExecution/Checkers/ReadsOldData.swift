@@ -34,7 +34,8 @@ enum ReadsOldData: CellChecker {
             let suffix = verifies.count > 1 ? " (\(record.stem), \(when))" : ""
             for label in evidence.seeded {
                 // A build that keeps credentials across a reinstall (its declared policy) reads the keychain's back.
-                let wanted = evidence.scenario == .reinstall ? evidence.declarations.keptAcrossReinstall(label) ?? wanted : wanted
+                let wanted =
+                    evidence.scenario.reinstalls ? evidence.declarations.keptAcrossReinstall(label) ?? wanted : wanted
                 if wanted == .found && (record.secretPlaces?[label] ?? []).isEmpty {
                     let reported = CellEvidence.item(label, in: status)
                     findings.append(
@@ -67,7 +68,7 @@ enum ReadsOldData: CellChecker {
             if kept > 0 {
                 words.append("every seeded item (\(evidence.seeded.joined(separator: ", "))) reads back")
             }
-            if removed > 0 && evidence.scenario == .reinstall && evidence.declarations.keepsCredentials {
+            if removed > 0 && evidence.scenario.reinstalls && evidence.declarations.keepsCredentials {
                 words.append("each seeded item reads as the reinstall kept it (keeps-credentials: the keychain's, not the container's)")
             } else if removed > 0 {
                 words.append("the \(evidence.seeded.count) removed items are reported missing")
@@ -82,11 +83,12 @@ enum ReadsOldData: CellChecker {
         return findings
     }
 
-    /// Each verify launch of the new build, with what the seeded secrets must read as there and why.
+    /// Each verify launch of the new build (reinstall-self: after the reinstall), with what the seeded secrets must read as there and why.
     static func expectations(_ evidence: CellEvidence) -> [(record: LaunchRecord, wanted: ItemResult, when: String)] {
         var cleanedUp = false
         var result: [(LaunchRecord, ItemResult, String)] = []
-        for record in evidence.launches where record.build == evidence.newBuild {
+        let firstJudged = evidence.reinstallSelf?.firstAfterReinstall ?? 0
+        for record in evidence.launches where record.build == evidence.newBuild && record.index >= firstJudged {
             if record.mode == .cleanup { cleanedUp = true }
             guard record.mode == .verify else { continue }
             if let removal = evidence.scenario.steps.removal {

@@ -32,7 +32,11 @@ enum StaysSignedIn: CellChecker {
         let newBuild = evidence.newBuild
         // Until the test's own cleanup removes the case's items (isolation's): after it, signed out is right.
         let launches = evidence.launches.prefix { !($0.build == newBuild && $0.mode == .cleanup) }
-        let judged = launches.filter { $0.build == newBuild && $0.status != nil }
+        var judged = launches.filter { $0.build == newBuild && $0.status != nil }
+        // reinstall-self: the release's own launches after its own seed; after the reinstall only
+        // under keeps-credentials, and only what that policy keeps (the keychain's).
+        let reinstall = evidence.reinstallSelf
+        if reinstall != nil { judged = judged.filter { $0.mode != .seed } }
         guard !judged.isEmpty else {
             return [evidence.finding(condition, .unknown, "no launch of \(newBuild) left a status file")]
         }
@@ -47,10 +51,16 @@ enum StaysSignedIn: CellChecker {
         }
         // Of the scenarios judged here, only locked-reads launches while locked (its facts say which).
         let lockStates = evidence.lockedReads?.lockStates ?? [:]
+        let kept = baseline.filter { evidence.declarations.keptAcrossReinstall($0) == .found }
+        if let reinstall { judged = judged.filter { $0.index < reinstall.firstAfterReinstall || !kept.isEmpty } }
         var findings: [GateFinding] = []
         for (position, launch) in judged.enumerated() {
             let state = lockStates[launch.index] ?? .unlocked
-            let name = describe(launch, position: position, state: state)
+            let afterReinstall = reinstall.map { launch.index >= $0.firstAfterReinstall } ?? false
+            let name = describe(
+                launch, position: position, state: state,
+                when: reinstall == nil ? "after the upgrade" : afterReinstall ? "after the reinstall (keeps-credentials)" : "after its own seed")
+            let baseline = afterReinstall ? kept : baseline
             guard let startup = launch.status?.startup else {
                 findings.append(evidence.finding(condition, .fail, item: launch.stem, "\(name) reported no startup read"))
                 continue
@@ -91,7 +101,7 @@ enum StaysSignedIn: CellChecker {
     }
 
     /// `the first launch of v3 after the upgrade (04-v3-launch, before first unlock)`.
-    static func describe(_ launch: LaunchRecord, position: Int, state: LockState) -> String {
+    static func describe(_ launch: LaunchRecord, position: Int, state: LockState, when: String = "after the upgrade") -> String {
         let ordinal = ["first", "second", "third", "fourth", "fifth"]
         let which = position < ordinal.count ? "the \(ordinal[position]) launch" : "launch \(position + 1)"
         let lock =
@@ -100,6 +110,6 @@ enum StaysSignedIn: CellChecker {
             case .locked: ", locked"
             case .beforeFirstUnlock: ", before first unlock"
             }
-        return "\(which) of \(launch.build) after the upgrade (\(launch.stem)\(lock))"
+        return "\(which) of \(launch.build) \(when) (\(launch.stem)\(lock))"
     }
 }

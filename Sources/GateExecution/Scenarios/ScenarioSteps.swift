@@ -62,6 +62,8 @@ extension Scenario {
         case .cleanup: CleanupSteps.self
         case .artefactWindow: ArtefactWindowSteps.self
         case .lockedReads: LockedReadsSteps.self
+        case .backupRestore: BackupRestoreSteps.self
+        case .reinstallSelf: ReinstallSelfSteps.self
         }
     }
 }

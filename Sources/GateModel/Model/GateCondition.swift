@@ -14,6 +14,7 @@ public enum GateCondition: String, CaseIterable, Codable, Sendable, Comparable, 
     case cleanupExact = "cleanup-exact"
     case artefactWindow = "artefact-window"
     case keepsAvailability = "keeps-availability"
+    case survivesRestore = "survives-restore"
     case honestStatus = "honest-status"
     case noSecretInArtifacts = "no-secret-in-artifacts"
 
@@ -36,6 +37,8 @@ public enum GateCondition: String, CaseIterable, Codable, Sendable, Comparable, 
         case .cleanupExact: "cleanup removes exactly the legacy data, nothing more"
         case .artefactWindow: "legacy artefacts are kept for 30 days, then removed"
         case .keepsAvailability: "a secret the old build could read in a lock state stays readable in it"
+        case .survivesRestore:
+            "after a backup restored onto a new device, every secret kept in a class that travels reads back, and what never travels breaks nothing"
         case .honestStatus:
             "every status file is the contract's, its words agree with their OSStatus and the device, and it holds nothing not derived from the inputs"
         case .noSecretInArtifacts: "no artifact holds a seeded secret in any encoding"

@@ -23,6 +23,8 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
     case cleanup = "cleanup"
     case artefactWindow = "artefact-window"
     case lockedReads = "locked-reads"
+    case backupRestore = "backup-restore"
+    case reinstallSelf = "reinstall-self"
 
     /// The scenario's id, as reports print it.
     public var description: String { rawValue }
@@ -52,6 +54,8 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
             case .cleanup: [.cleanupExact]
             case .artefactWindow: [.artefactWindow]
             case .lockedReads: [.keepsAvailability]
+            case .backupRestore: [.survivesRestore]
+            case .reinstallSelf: [.reinstallSweeps]
             }
         let signedIn: [GateCondition] = judgesSignIn ? [.staysSignedIn] : []
         guard changesStateAfterUpgrade else { return own + signedIn }
@@ -62,13 +66,16 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
     /// upgrade are ones the user makes on a device that kept the old release's data (the upgrade's
     /// own launches, relaunches, a neighbour app's, days later, verifies in each lock state). Not the
     /// scenarios that take data away on purpose (reinstall, marker-without-data, cleanup), that seed it
-    /// malformed, that seed nothing of their own, or that launch nothing.
+    /// malformed, that seed nothing of their own, or that launch nothing. reinstall-self judges the release's
+    /// own launch after its own seed, and after the reinstall only under keeps-credentials.
     public var judgesSignIn: Bool {
         switch self {
         case .upgrade, .skipVersion, .lateUpgrade, .seedVariants, .relaunch, .isolation, .artefactWindow, .lockedReads:
             true
         // Each attempt's launches after its recovery (crash, failed write, locked or prewarmed first launch).
         case .writeFailure, .crashPoints, .powerLoss, .prewarm, .lockedBackground: true
+        // The release's own launch after its own seed, before the uninstall; after the reinstall, as its policy says.
+        case .reinstallSelf: true
         default: false
         }
     }
@@ -82,7 +89,7 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
     /// (I4) and a verify launch.
     public var changesStateAfterUpgrade: Bool {
         switch self {
-        case .relaunch, .reinstall, .markerWithoutData, .isolation, .cleanup, .artefactWindow: true
+        case .relaunch, .reinstall, .markerWithoutData, .isolation, .cleanup, .artefactWindow, .reinstallSelf: true
         default: false
         }
     }
@@ -101,8 +108,14 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
     /// frozen releases fail (the README's scenario table).
     public var isOptIn: Bool { self == .powerLoss }
 
-    /// Whether the scenario runs on a fresh install (`none-to-X`) rather than on an upgrade path.
-    public var isFreshInstall: Bool { self == .freshInstall }
+    /// Whether the scenario runs on a fresh install (`none-to-X`) rather than on an upgrade path:
+    /// fresh-install, and reinstall-self (the release under test is its own old build).
+    public var isFreshInstall: Bool { self == .freshInstall || self == .reinstallSelf }
+
+    /// Whether the scenario runs only on the release under test's path (reinstall-self: the release
+    /// seeds, is uninstalled and reinstalled; an older build's reinstall of itself is history the
+    /// gate does not need to repeat).
+    public var releaseOnly: Bool { self == .reinstallSelf }
 
     /// The scenarios `gate` runs when none are named: every scenario, exploration included, but the
     /// opt-in ones (``isOptIn``).

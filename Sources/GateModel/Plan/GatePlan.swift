@@ -135,10 +135,15 @@ package struct GatePlan: Equatable, Sendable {
     /// `upgrade` when its last hop joins adjacent builds of the list and `skip-version` otherwise
     /// (the same checks, named so that reports show which paths skip a release), every other
     /// scenario always.
-    package static func applies(_ scenario: Scenario, to path: BuildPair, lastHopAdjacent: Bool) -> Bool {
-        guard !path.isFreshInstall else { return scenario.isFreshInstall }
+    /// reinstall-self only on the fresh install of `release` (nil: any fresh install).
+    package static func applies(
+        _ scenario: Scenario, to path: BuildPair, lastHopAdjacent: Bool, release: String? = nil
+    ) -> Bool {
+        guard !path.isFreshInstall else {
+            return scenario.isFreshInstall && (!scenario.releaseOnly || release == nil || path.new == release)
+        }
+        if scenario.isFreshInstall { return false }
         switch scenario {
-        case .freshInstall: return false
         case .upgrade: return lastHopAdjacent
         case .skipVersion: return !lastHopAdjacent
         default: return true
@@ -148,7 +153,8 @@ package struct GatePlan: Equatable, Sendable {
     /// The gate over `builds` (oldest first) and `scenarios`, on `routes` (nil: the two-build paths
     /// of ``defaultPaths(builds:)``) plus a fresh install of each build.
     /// - Throws: ``GateError`` for bad build ids or routes, or when no scenario applies to any path.
-    init(builds: [String], routes: [BuildPair]? = nil, scenarios: [Scenario]) throws(GateError) {
+    /// `release`: the release under test, the only build reinstall-self runs for (nil: the newest).
+    init(builds: [String], routes: [BuildPair]? = nil, scenarios: [Scenario], release: String? = nil) throws(GateError) {
         var paths = try Self.defaultPaths(builds: builds)
         if let routes {
             for route in routes { try Self.validate(route: route, builds: builds) }
@@ -159,7 +165,7 @@ package struct GatePlan: Equatable, Sendable {
         for path in paths {
             let adjacent = path.previous.map { position[path.new]! - position[$0]! == 1 } ?? false
             for scenario in Set(scenarios) {
-                let applies = Self.applies(scenario, to: path, lastHopAdjacent: adjacent)
+                let applies = Self.applies(scenario, to: path, lastHopAdjacent: adjacent, release: release ?? builds.last)
                 if applies { units.append(PlanUnit(path: path, scenario: scenario)) }
             }
         }
@@ -186,7 +192,8 @@ package struct GatePlan: Equatable, Sendable {
         if let path = inputs.path {
             base = try GatePlan(path: path, scenarios: inputs.scenarios)
         } else {
-            base = try GatePlan(builds: inputs.builds, routes: inputs.routes, scenarios: inputs.scenarios)
+            base = try GatePlan(
+                builds: inputs.builds, routes: inputs.routes, scenarios: inputs.scenarios, release: inputs.releaseUnderTest)
         }
         guard let runtimes = inputs.runtimes else {
             self = base

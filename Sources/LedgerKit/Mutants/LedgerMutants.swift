@@ -231,4 +231,30 @@ public enum LedgerMutants {
         build.beforeLaunch = { launch in launch.setSweep(await sweep(launch)) }
         return build
     }
+
+    /// v3 that deletes every keychain item when the install marker is set and the (ThisDeviceOnly)
+    /// schema version is missing: what a backup restored onto a new phone looks like.
+    public static func restoreWipesKeychain() -> LedgerVariant<LedgerV3Build> {
+        var build = LedgerVariant(buildID: "restore-wipes-keychain", base: LedgerV3Build(buildID: "restore-wipes-keychain"))
+        build.beforeLaunch = { KeychainConsistencyGuard.wipeIfVersionMissing($0) }
+        return build
+    }
+
+    /// v3 that mirrors its install marker into the keychain and restores the preference from that
+    /// copy: its own reinstall is never swept.
+    public static func sweepMissesOwnMarker() -> LedgerVariant<LedgerV3Build> {
+        var build = LedgerVariant(buildID: "sweep-misses-own-marker", base: LedgerV3Build(buildID: "sweep-misses-own-marker"))
+        build.beforeSeed = { launch in
+            launch.environment.defaults.set(true, forKey: LedgerNames.installMarkerKey)
+            KeychainInstallMarker.mirrorMarker(launch)
+        }
+        build.beforeLaunch = { KeychainInstallMarker.restoreMarker($0) }
+        build.afterLaunch = { KeychainInstallMarker.mirrorMarker($0) }
+        build.cleanupHook = { launch in
+            MutantAutomation.cleanupKeychain(
+                launch, service: LedgerNames.service,
+                accounts: LedgerLaunchSequence.cleanupAccounts + [KeychainInstallMarker.account])
+        }
+        return build
+    }
 }

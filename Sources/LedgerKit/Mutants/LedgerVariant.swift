@@ -10,6 +10,8 @@ public struct LedgerVariant<Base: AppBuild>: AppBuild {
     public var base: Base
     /// Runs at the start of a plain launch, before anything of the base build.
     public var beforeLaunch: @Sendable (HarnessLaunch) async -> Void = { _ in }
+    /// Runs at the start of a seed launch, before the base build's seed (which writes the status file).
+    public var beforeSeed: @Sendable (HarnessLaunch) async -> Void = { _ in }
     /// Runs at the end of a plain launch, after the base build's launch sequence.
     public var afterLaunch: @Sendable (HarnessLaunch) async -> Void = { _ in }
     /// Replaces the base build's verify hook when set (a mutant that reads its items another way).
@@ -23,7 +25,10 @@ public struct LedgerVariant<Base: AppBuild>: AppBuild {
         self.base = base
     }
 
-    public func seed(_ launch: HarnessLaunch) async { await base.seed(launch) }
+    public func seed(_ launch: HarnessLaunch) async {
+        await beforeSeed(launch)
+        await base.seed(launch)
+    }
     public func seedMalformed(_ launch: HarnessLaunch) async { await base.seedMalformed(launch) }
 
     public func verify(_ launch: HarnessLaunch) async {

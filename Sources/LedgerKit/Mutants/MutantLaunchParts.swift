@@ -99,3 +99,58 @@ public enum LegacyResync {
         }
     }
 }
+
+/// Mutant `restore-wipes-keychain`: a "keychain consistency guard" at the start of every launch.
+/// An install that has run before (the install marker in preferences) and is keychain-era (none of
+/// v1's legacy files left in Documents, so no v1 migration can be half done) must hold its schema
+/// version; when it does not, the team took it for a keychain reset under the app and deletes every
+/// keychain item so the user starts clean. The schema version is `…ThisDeviceOnly`: a backup
+/// restored onto a new phone brings the marker and every item of a class that travels (the device
+/// key) but never the version, so each restore wipes the credentials that did travel. On the
+/// device itself the guard never fires: the version stays with the items.
+public enum KeychainConsistencyGuard {
+    public static func wipeIfVersionMissing(_ launch: HarnessLaunch) {
+        let environment = launch.environment
+        guard environment.protectedData.isAvailable, environment.defaults.bool(forKey: LedgerNames.installMarkerKey)
+        else { return }
+        let files = environment.files
+        guard !LedgerNames.legacyArtefacts.contains(where: { files.fileExists(environment.documents.appendingPathComponent($0)) })
+        else { return }
+        let (status, _) = KeychainProbe.read(service: LedgerNames.service, account: LedgerNames.versionAccount)
+        guard status == errSecItemNotFound else { return }
+        for itemClass in [kSecClassGenericPassword, kSecClassInternetPassword, kSecClassCertificate, kSecClassKey] {
+            let scope: [CFString: Any] = [kSecClass: itemClass, kSecAttrSynchronizable: kSecAttrSynchronizableAny]
+            let deleted = SecItemDelete(scope as CFDictionary)
+            if deleted == errSecSuccess { launch.record(itemClass as String, .keychain, "SecItemDelete", deleted, .removed) }
+        }
+    }
+}
+
+/// Mutant `sweep-misses-own-marker`: the release mirrors its install marker into the keychain
+/// (`vault.installMarker`, beside the preference) and, at the start of a launch, puts a preference
+/// marker lost with the container back from that copy, "so an install is never swept twice". The
+/// keychain outlives the app: after the user deletes and reinstalls this release, the copy says
+/// "installed", the sweep meets its marker, and the old session comes back. Older releases kept no
+/// copy, so a reinstall over one of them is swept as it should be.
+public enum KeychainInstallMarker {
+    /// The keychain copy's account (service ``LedgerNames/service``).
+    public static let account = "vault.installMarker"
+
+    /// Puts the preference marker back from the keychain copy when the preferences lack it.
+    public static func restoreMarker(_ launch: HarnessLaunch) {
+        let defaults = launch.environment.defaults
+        guard launch.environment.protectedData.isAvailable, !defaults.bool(forKey: LedgerNames.installMarkerKey) else { return }
+        let (status, _) = KeychainProbe.read(service: LedgerNames.service, account: account)
+        if status == errSecSuccess { defaults.set(true, forKey: LedgerNames.installMarkerKey) }
+    }
+
+    /// Writes the keychain copy (ThisDeviceOnly, as the release's other items) when it is missing.
+    public static func mirrorMarker(_ launch: HarnessLaunch) {
+        guard launch.environment.defaults.bool(forKey: LedgerNames.installMarkerKey) else { return }
+        let (status, _) = KeychainProbe.read(service: LedgerNames.service, account: account)
+        guard status == errSecItemNotFound else { return }
+        _ = KeychainProbe.addOrUpdate(
+            Data("1".utf8), service: LedgerNames.service, account: account,
+            accessible: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String)
+    }
+}

@@ -12,14 +12,14 @@ import Testing
             GateCondition.allCases.map(\.rawValue) == [
                 "reads-old-data", "stays-signed-in", "idempotent", "malformed-keeps-old", "crash-safe", "locked-launch-safe", "reinstall-sweeps",
                 "no-false-pass", "entitlements-compatible", "isolation", "cleanup-exact", "artefact-window",
-                "keeps-availability", "honest-status", "no-secret-in-artifacts",
+                "keeps-availability", "survives-restore", "honest-status", "no-secret-in-artifacts",
             ])
         #expect(
             Scenario.allCases.map(\.rawValue) == [
                 "fresh-install", "upgrade", "skip-version", "late-upgrade", "seed-variants", "relaunch", "malformed", "write-failure", "crash-points", "power-loss", "prewarm",
                 "locked-background", "reinstall", "marker-without-data", "stale-leftovers", "entitlements", "isolation",
                 "cleanup",
-                "artefact-window", "locked-reads",
+                "artefact-window", "locked-reads", "backup-restore", "reinstall-self",
             ])
     }
 

@@ -102,6 +102,19 @@ import Testing
         #expect(plan.units.first { $0.path.isMultiHop }?.folder == "paths/v1-to-v2-to-v4/skip-version")
     }
 
+    @Test("reinstall-self runs once, on the release under test's fresh install; backup-restore on every upgrade path")
+    func reinstallSelfPlacement() throws {
+        let scenarios: [Scenario] = [.freshInstall, .backupRestore, .reinstallSelf]
+        let units = try GatePlan(builds: ["v1", "v2", "v3"], scenarios: scenarios).units.map(\.description)
+        #expect(units.filter { $0.hasSuffix("/reinstall-self") } == ["none-to-v3/reinstall-self"])
+        #expect(units.filter { $0.hasSuffix("/backup-restore") } == ["v1-to-v2/backup-restore", "v1-to-v3/backup-restore", "v2-to-v3/backup-restore"])
+        let named = try GatePlan(builds: ["v1", "v2", "v3"], scenarios: scenarios, release: "v2").units.map(\.description)
+        #expect(named.filter { $0.hasSuffix("/reinstall-self") } == ["none-to-v2/reinstall-self"])
+        // A single run: reinstall-self needs no old build, like fresh-install.
+        #expect(throws: GateError.self) { try GatePlan(path: BuildPair(old: "v1", new: "v3"), scenarios: [.reinstallSelf]) }
+        #expect(try GatePlan(path: BuildPair(old: nil, new: "v3"), scenarios: [.reinstallSelf]).units.count == 1)
+    }
+
     @Test(
         "a route not in build order, naming an unknown build or repeating one, is refused naming --routes and the route",
         arguments: [
@@ -134,7 +147,7 @@ import Testing
         }
         #expect(
             Scenario.allCases.filter(\.changesStateAfterUpgrade) == [
-                .relaunch, .reinstall, .markerWithoutData, .isolation, .cleanup, .artefactWindow,
+                .relaunch, .reinstall, .markerWithoutData, .isolation, .cleanup, .artefactWindow, .reinstallSelf,
             ])
         #expect(Scenario.upgrade.checks == [.readsOldData, .staysSignedIn] && Scenario.malformed.checks == [.malformedKeepsOld])
     }

@@ -55,7 +55,7 @@ import Testing
         let fromV2 = MutantsRun.scenarios(all, on: BuildPair(old: "v2", new: "m"), newestOld: "v2")
         #expect(fromV2.contains(.upgrade) && !fromV2.contains(.skipVersion) && fromV2.contains(.crashPoints))
         #expect(MutantsRun.scenarios([.upgrade], on: BuildPair(old: "v1", new: "m"), newestOld: "v2") == [.upgrade])
-        #expect(MutantsRun.scenarios(all, on: BuildPair(old: nil, new: "m"), newestOld: "v2") == [.freshInstall])
+        #expect(MutantsRun.scenarios(all, on: BuildPair(old: nil, new: "m"), newestOld: "v2") == [.freshInstall, .reinstallSelf])
         let route = MutantsRun.scenarios(all, on: BuildPair(route: ["v1", "v2", "m"]), newestOld: "v2")
         #expect(route.contains(.upgrade) && !route.contains(.skipVersion) && route.contains(.crashPoints))
     }

@@ -1,0 +1,62 @@
+import Foundation
+import GateModel
+import SimDevice
+import SimRuntime
+
+/// backup-restore: the user moves to a new phone. The old build seeds (a route's hops run too), the
+/// device is backed up as an encrypted iOS backup takes an app's data to another device
+/// (``DeviceSession/backup(to:)``: ThisDeviceOnly keychain items, Library/Caches, tmp and files
+/// excluded from backup stay behind), the backup is restored onto a fresh device with its own
+/// identity, and the new build, installed there as the App Store would, is launched and verified
+/// (survives-restore). What travelled is read on the restored device before the new build runs.
+enum BackupRestoreSteps: ScenarioSteps {
+    static let moments: Set<Moment> = [.afterSeed, .afterRestore, .afterFirstLaunch]
+
+    static func run(_ cell: CellRunner, on device: ScenarioDevice, _ evidence: inout CellEvidence) throws {
+        guard let old = cell.old else { return }
+        try cell.seed(device, &evidence)
+        let restored = try ScenarioDevice(
+            restoring: device, devices: cell.devices, name: "\(cell.unit.pathID)-\(cell.unit.scenario)-restored")
+        defer {
+            device.adoptLaunches(of: restored)
+            restored.finish(keepSnapshotFor: nil)
+        }
+        // What the old build kept that travelled: its secrets' places on the new device, by the old build's reach.
+        let items = try restored.keychainItems()
+        let travelled = cell.declarations.locator.locate(on: restored.session, app: cell.previous ?? old, keychain: items)
+        evidence.snapshots[.afterRestore] = try restored.snapshot(cell.previous ?? old, keychain: items)
+        let manifest = restored.restored
+        evidence.facts = .restore(
+            RestoreFacts(
+                travelled: travelled.filter { !$0.value.isEmpty }.map(\.key).sorted(),
+                keychainItems: manifest?.keychainItems ?? 0, keychainItemsLeftBehind: manifest?.keychainItemsLeftBehind ?? 0,
+                leftOut: manifest?.leftOut.count ?? 0,
+                newIdentity: restored.device.udid != device.device.udid))
+        try restored.install(cell.new)
+        try restored.launch(cell.new, .launch)
+        evidence.snapshots[.afterFirstLaunch] = try restored.snapshot(cell.new)
+        try restored.launch(cell.new, .verify)
+    }
+}
+
+/// What backup-restore's steps record: which seeded secrets travelled (their bytes were on the
+/// restored device, where the old build reaches, before the new build ran), and what the backup
+/// left behind (counts only).
+struct RestoreFacts: Sendable {
+    /// The labels of the case's secrets found on the restored device, sorted.
+    var travelled: [String]
+    var keychainItems: Int
+    /// Keychain items of ThisDeviceOnly classes, which no backup takes to another device.
+    var keychainItemsLeftBehind: Int
+    /// Files and folders left out (caches, tmp, excluded from backup).
+    var leftOut: Int
+    /// Whether the restored device has its own identity (UDID), as a new phone does.
+    var newIdentity: Bool
+}
+
+extension CellEvidence {
+    /// backup-restore's facts, or nil in another scenario's cell.
+    var restore: RestoreFacts? {
+        if case .restore(let facts) = facts { facts } else { nil }
+    }
+}
