@@ -80,6 +80,7 @@ final class ScenarioDevice {
             throw error
         }
         self.session = session
+        launchCount = source.launchCount
         cellFolder = source.cellFolder
         caseID = source.caseID
         declarations = source.declarations
