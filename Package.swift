@@ -272,6 +272,9 @@ let knownBadBuilds = [
     "AvailabilityNarrowed",
     "SweepGenericOnly",
     "MalformedStopsMigration",
+    "TrimsToken",
+    "PercentEncodesToken",
+    "NormalisesToken",
 ]
 package.targets += knownBadBuilds.map { name in
     appBuild("Mutant" + name, path: "Sources/Mutants/Mutant" + name)

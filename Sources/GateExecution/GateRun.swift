@@ -56,13 +56,16 @@ struct GateRun {
         let order = units.indices.sorted {
             (units[$0].scenario.isExploration ? 0 : 1, $0) < (units[$1].scenario.isExploration ? 0 : 1, $1)
         }
+        let skips = ShapeSkips()
         let runCell: @Sendable (PlanUnit, String) -> [GateFinding] = { unit, folder in
-            CellRunner(
+            let runner = CellRunner(
                 unit: unit, old: unit.path.old.flatMap { builds[$0] }, via: unit.path.via.map { builds[$0]! },
                 new: builds[unit.path.new]!,
                 runtime: unit.runtime ?? inputs.runtime, caseID: inputs.caseID, devices: devices,
-                outFolder: folder, timeout: timeout
-            ).run().findings
+                outFolder: folder, timeout: timeout)
+            let (evidence, findings) = runner.run()
+            if folder == outFolder { skips.add(ShapeCoverage.skips(evidence, declarations: runner.declarations)) }
+            return findings
         }
         Self.inParallel(units.count, workers: workers) { position in
             let index = order[position]
@@ -97,9 +100,11 @@ struct GateRun {
         var findings = FindingSanitizer(secrets: secrets, workRoot: workRoot).clean(results.findings)
         let scan = try SecretScanner.scan(directory: outFolder, secrets: secrets)
         findings += NoSecretInArtifactsChecker.findings(for: scan, cells: expected)
-        let report = GateEngine.evaluate(
+        var report = GateEngine.evaluate(
             expected: expected, findings: findings, release: inputs.releaseUnderTest, preExisting: preExisting.cells,
             strict: inputs.strict ?? false, policies: policies)
+        let shapes = ShapeCoverage.report(units: units, builds: builds, caseID: inputs.caseID, skips: skips.byLabel)
+        report.shapes = shapes.isEmpty ? nil : shapes
         try writeTimings(units: units, seconds: results.seconds, scan: scan)
         try GateArtifacts.write(report: report, inputs: inputs, to: outFolder)
         completed = true
@@ -168,6 +173,16 @@ private final class PreExistingCells: @unchecked Sendable {
 }
 
 /// The cells' findings and times, filled in by the workers.
+/// The cells' shape skips (``ShapeCoverage/skips(_:declarations:)``), by label.
+private final class ShapeSkips: @unchecked Sendable {
+    private let lock = NSLock()
+    private var notes: [String: [String]] = [:]
+    func add(_ skips: [(label: String, note: String)]) {
+        lock.withLock { for skip in skips { notes[skip.label, default: []].append(skip.note) } }
+    }
+    var byLabel: [String: [String]] { lock.withLock { notes } }
+}
+
 private final class CellResults: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: [[GateFinding]]
