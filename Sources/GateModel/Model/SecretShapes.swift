@@ -11,19 +11,25 @@ import UpgradeContract
 package enum ShapeRotation {
     /// The shape of `label` in a cell of `scenario`, among `allowed` (in ``SecretShape`` order; empty
     /// gives ``SecretShape/alnum``).
+    ///
+    /// The scenarios that may seed every shape rotate through `allowed` in ``Scenario`` order (there
+    /// are more of them than shapes, so together they seed each one); those that never seed `empty`
+    /// (``tellsValuesApart``) rotate on their own through the rest.
     package static func shape(caseID: String, label: String, scenario: Scenario, allowed: [SecretShape]) -> SecretShape {
-        // An empty value is every case's: a scenario that tells this case's data from another case's
-        // would take the other case's empty item for this one's.
-        let allowed = comparesCases.contains(scenario) ? allowed.filter { $0 != .empty } : allowed
-        guard !allowed.isEmpty else { return .alnum }
-        let position = Scenario.allCases.firstIndex(of: scenario)!
-        let offset = Int(CaseSecrets.fnv1a(caseID + "\u{0}" + label) % UInt64(allowed.count))
-        return allowed[(position + offset) % allowed.count]
+        let restricted = tellsValuesApart.contains(scenario)
+        let shapes = restricted ? allowed.filter { $0 != .empty } : allowed
+        guard !shapes.isEmpty else { return .alnum }
+        let peers = Scenario.allCases.filter { tellsValuesApart.contains($0) == restricted }
+        let position = peers.firstIndex(of: scenario)!
+        let offset = Int(CaseSecrets.fnv1a(caseID + "\u{0}" + label) % UInt64(shapes.count))
+        return shapes[(position + offset) % shapes.count]
     }
 
-    /// The scenarios that seed another case beside the cell's own and tell their data apart
-    /// (stale-leftovers: an interrupted earlier case; cleanup: another test's data): never `empty`.
-    package static let comparesCases: Set<Scenario> = [.staleLeftovers, .cleanup]
+    /// The scenarios that tell the case's value from other bytes on the device, and so never seed
+    /// `empty`, which has no bytes and is every case's value: stale-leftovers and cleanup (another
+    /// case's data beside the cell's own), malformed (a store the seed malformed is one where the
+    /// case's value is nowhere).
+    package static let tellsValuesApart: Set<Scenario> = [.staleLeftovers, .cleanup, .malformed]
 
     /// The shapes a label may take in a cell whose builds keep it in `locations` and narrow it to
     /// `narrowed` (each build's declared ``DeclaredItem/shapes``, nil where it does not narrow), in
@@ -60,5 +66,18 @@ extension GateReport {
         }
 
         public static func < (lhs: SecretShapes, rhs: SecretShapes) -> Bool { lhs.label < rhs.label }
+
+        /// The shapes of a run from its shards' (each its own cells'): per label, the union of the
+        /// shapes seeded and of the skips; the shapes no shard seeded are the ones not covered.
+        package static func merged(_ parts: [SecretShapes]) -> [SecretShapes] {
+            Dictionary(grouping: parts, by: \.label).map { label, entries in
+                let covered = Set(entries.flatMap(\.covered)).sorted()
+                let missing = SecretShape.allCases.filter { !covered.contains($0) }
+                let skipped = Set(entries.flatMap { $0.skipped ?? [] }).sorted()
+                return SecretShapes(
+                    label: label, covered: covered, notCovered: missing.isEmpty ? nil : missing,
+                    skipped: skipped.isEmpty ? nil : skipped, narrowedBy: entries.compactMap(\.narrowedBy).first)
+            }.sorted()
+        }
     }
 }
