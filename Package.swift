@@ -277,6 +277,9 @@ let knownBadBuilds = [
     "ClockInLaunch",
     "RestoreWipesKeychain",
     "SweepMissesOwnMarker",
+    "TrimsToken",
+    "PercentEncodesToken",
+    "NormalisesToken",
 ]
 package.targets += knownBadBuilds.map { name in
     appBuild("Mutant" + name, path: "Sources/Mutants/Mutant" + name)

@@ -34,8 +34,7 @@ public struct DeclaredStores: Sendable {
     /// Writes every declared secret's value for the case, the secrets `labels` malformed.
     public func seed(malformed labels: Set<String>) {
         for item in declaration.secrets {
-            let value = launch.secrets[item.label]
-            let (operation, status) = write(item.store, value: value, malformed: labels.contains(item.label))
+            let (operation, status) = write(item.store, label: item.label, malformed: labels.contains(item.label))
             launch.record(item.label, item.store.location, operation, status, status == 0 ? .written : .failed)
         }
     }
@@ -44,8 +43,8 @@ public struct DeclaredStores: Sendable {
     public func verify() {
         for item in declaration.secrets {
             let (operation, status, value) = read(item.store)
-            let expected = Data(launch.secrets[item.label].utf8)
-            let result = ItemResult.ofRead(status: status, value: value.map { Data($0.utf8) }, expected: expected, at: item.store.location)
+            let expected = launch.secrets.expected(item.label, matching: value)
+            let result = ItemResult.ofRead(status: status, value: value, expected: expected, at: item.store.location)
             launch.record(item.label, item.store.location, operation, status, result)
         }
     }
@@ -67,8 +66,13 @@ public struct DeclaredStores: Sendable {
 
     // MARK: The stores
 
-    private func write(_ store: DeclaredStore, value: String, malformed: Bool) -> (String, Int32) {
-        let bytes = malformed ? Data([0xC3, 0x28, 0xFF, 0xFE]) : Data(value.utf8)
+    /// Writes the case's value of `label` to `store`: as bytes where the store holds bytes (a
+    /// keychain item, an app group file), as text (a `String`) where it holds text.
+    private func write(_ store: DeclaredStore, label: String, malformed: Bool) -> (String, Int32) {
+        let holdsBytes = SecretShape.bytes.fits(store.location)
+        // Only a store of text asks for the value as text (a non-UTF-8 shape is noted when it does).
+        let value = holdsBytes ? "" : launch.secrets[label]
+        let bytes = malformed ? Data([0xC3, 0x28, 0xFF, 0xFE]) : launch.secrets.data(label)
         switch store {
         case .preference(let key, let suite):
             guard let defaults = defaults(suite) else { return ("UserDefaults(suiteName:)", ENOENT) }
@@ -107,7 +111,17 @@ public struct DeclaredStores: Sendable {
         }
     }
 
-    private func read(_ store: DeclaredStore) -> (String, Int32, String?) {
+    /// What `store` holds: text stores' strings as UTF-8, byte stores' bytes as they are.
+    private func read(_ store: DeclaredStore) -> (String, Int32, Data?) {
+        let (operation, status, value) = readValue(store)
+        switch value {
+        case let text as String: return (operation, status, Data(text.utf8))
+        case let data as Data: return (operation, status, data)
+        default: return (operation, status, nil)
+        }
+    }
+
+    private func readValue(_ store: DeclaredStore) -> (String, Int32, Any?) {
         switch store {
         case .preference(let key, let suite):
             guard let defaults = defaults(suite) else { return ("UserDefaults(suiteName:)", ENOENT, nil) }
@@ -133,12 +147,11 @@ public struct DeclaredStores: Sendable {
             query[kSecMatchLimit] = kSecMatchLimitOne
             var found: CFTypeRef?
             let status = SecItemCopyMatching(query as CFDictionary, &found)
-            let value = (found as? Data).flatMap { String(data: $0, encoding: .utf8) }
-            return ("SecItemCopyMatching", status, status == errSecSuccess ? value : nil)
+            return ("SecItemCopyMatching", status, status == errSecSuccess ? found as? Data : nil)
         case .appGroupFile(let group, let file):
             guard let container = environment.groupContainers[group] else { return ("containerURL", ENOENT, nil) }
             let (status, data) = readFile(container.appendingPathComponent(file))
-            return ("read", status, data.flatMap { String(data: $0, encoding: .utf8) })
+            return ("read", status, data)
         }
     }
 
@@ -256,7 +269,7 @@ extension AppBuild {
         guard let reads = await startupRead(launch) else { return DeclaredStores(launch).verify() }
         let secrets = launch.secrets
         for read in reads {
-            launch.record(read.label, read.location, read.operation, read.status, read.result(expected: Data(secrets[read.label].utf8)))
+            launch.record(read.label, read.location, read.operation, read.status, read.result(expected: secrets.expected(read.label, matching: read.value)))
         }
         launch.reportStartup(reads)
     }

@@ -45,10 +45,14 @@ public final class HarnessLaunch: LaunchJournal, @unchecked Sendable {
         self.environment = environment
         self.loadDeclaration = loading
         status = LaunchStatus(build: buildID, mode: mode, caseID: caseID, runtime: environment.runtime)
+        secrets = CaseSecrets(caseID: caseID, arguments: environment.arguments)
     }
 
-    /// The case's secrets, derived from its id (never written anywhere by the harness).
-    public var secrets: CaseSecrets { CaseSecrets(caseID: caseID) }
+    /// The case's secrets, derived from its id and the shapes the launch arguments give
+    /// (`-UITestSecretShape`, ``SecretShape``); never written anywhere by the harness. One value for
+    /// the whole launch, so that a label whose bytes the build asks for as text is noted in the
+    /// status file (``LaunchStatus/textReadsOfBytes``).
+    public let secrets: CaseSecrets
 
     /// The labels `-UITestSeedMalformedStore` names, or nil when it names none (every store malformed).
     public var malformedStores: Set<String>? {
@@ -105,7 +109,7 @@ public final class HarnessLaunch: LaunchJournal, @unchecked Sendable {
         let checks = reads.map {
             ItemCheck(
                 name: $0.label, location: $0.location, operation: $0.operation, status: $0.status,
-                runtime: runtime, result: $0.result(expected: Data(secrets[$0.label].utf8)))
+                runtime: runtime, result: $0.result(expected: secrets.expected($0.label, matching: $0.value)))
         }
         lock.withLock { status.startup = checks }
     }
@@ -114,5 +118,12 @@ public final class HarnessLaunch: LaunchJournal, @unchecked Sendable {
     public var reportedStartup: Bool { lock.withLock { status.startup != nil } }
 
     /// The status collected so far.
-    public var currentStatus: LaunchStatus { lock.withLock { status } }
+    public var currentStatus: LaunchStatus {
+        let asked = secrets.textReadsOfBytes
+        return lock.withLock {
+            var status = status
+            status.textReadsOfBytes = asked.isEmpty ? nil : asked
+            return status
+        }
+    }
 }

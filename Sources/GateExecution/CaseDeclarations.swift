@@ -3,6 +3,7 @@ import GateModel
 import SimDevice
 import SimRuntime
 import SimSecurity
+import UpgradeContract
 
 /// What a cell's builds declare they keep (their manifests' `keeps`), resolved for one case: the
 /// labels of the secrets, and the bookkeeping items the runner leaves alone where it removes data.
@@ -18,25 +19,33 @@ struct CaseDeclarations: Sendable {
     /// Every secret label either build declares: the old build's in its order, then the new build's others.
     let secretLabels: [String]
     /// Where the case's declared secrets are on a device: made once for the cell, not per launch
-    /// (each value is derived from the case id).
+    /// (each value is derived from the case id and its shape).
     let locator: SecretLocator
+    /// The shape each secret label is seeded in, in this cell (``ShapeRotation``); every launch of the
+    /// cell is given them (``SecretShape/arguments(for:)``). Empty: every label ``SecretShape/alnum``.
+    let shapes: [String: SecretShape]
+    /// The shapes each label's stores in this cell's builds can hold and the builds allow.
+    let allowedShapes: [String: [SecretShape]]
 
     /// The secret labels the build installed before the new one (a route's last hop, else the old
     /// build) declares in a keychain item: what survives an uninstall, as on iOS.
     let previousKeychainLabels: Set<String>
 
-    init(old: Build?, previous: Build?, new: Build, caseID: String) {
+    init(old: Build?, via: [Build] = [], new: Build, caseID: String, scenario: Scenario? = nil) {
         self.init(
             caseID: caseID, old: old?.manifest.keeps, new: new.manifest.keeps,
             oldPolicies: old?.manifest.policies, newPolicies: new.manifest.policies,
-            previous: previous?.manifest.keeps)
+            previous: (via.last ?? old)?.manifest.keeps, via: via.compactMap(\.manifest.keeps), scenario: scenario)
     }
 
     /// The declarations `old` and `new` (nil: nothing declared), resolved for `caseID`, and the
-    /// builds' policies (nil: none declared).
+    /// builds' policies (nil: none declared). With `scenario`, each secret label takes the shape
+    /// ``ShapeRotation`` gives the cell among those every build's store for it holds (`via`: a
+    /// route's intermediate builds); without, every label is ``SecretShape/alnum``.
     init(
         caseID: String, old: BuildDeclaration?, new: BuildDeclaration?, oldPolicies: BuildPolicies? = nil,
-        newPolicies: BuildPolicies? = nil, previous: BuildDeclaration? = nil
+        newPolicies: BuildPolicies? = nil, previous: BuildDeclaration? = nil, via: [BuildDeclaration] = [],
+        scenario: Scenario? = nil
     ) {
         self.caseID = caseID
         self.old = (old ?? BuildDeclaration(secrets: [])).resolved(caseID: caseID)
@@ -48,7 +57,18 @@ struct CaseDeclarations: Sendable {
         var labels = self.old.secretLabels
         for label in self.new.secretLabels where !labels.contains(label) { labels.append(label) }
         secretLabels = labels
-        locator = SecretLocator(caseID: caseID, labels: labels)
+        var allowed: [String: [SecretShape]] = [:]
+        var shapes: [String: SecretShape] = [:]
+        for label in labels {
+            let items = ([old] + via + [new]).compactMap { $0?.secret(label) }
+            allowed[label] = ShapeRotation.allowed(locations: items.map(\.store.location), narrowed: items.map(\.shapes))
+            if let scenario {
+                shapes[label] = ShapeRotation.shape(caseID: caseID, label: label, scenario: scenario, allowed: allowed[label]!)
+            }
+        }
+        allowedShapes = allowed
+        self.shapes = shapes
+        locator = SecretLocator(caseID: caseID, labels: labels, shapes: shapes)
     }
 
     /// Whether the new build declares that a reinstall keeps the user signed in.

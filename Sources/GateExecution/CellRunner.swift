@@ -56,7 +56,7 @@ struct CellRunner {
         self.devices = devices
         self.outFolder = outFolder
         self.timeout = timeout
-        declarations = CaseDeclarations(old: old, previous: via.last ?? old, new: new, caseID: caseID)
+        declarations = CaseDeclarations(old: old, via: via, new: new, caseID: caseID, scenario: unit.scenario)
     }
 
     /// The reason of every cell and attempt that the runner's interruption cut short.

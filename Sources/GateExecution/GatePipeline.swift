@@ -67,13 +67,23 @@ package struct GatePipeline {
     }
 
     /// The secrets of every case a run seeds (its own, and the extra cases stale-leftovers and
-    /// cleanup place on their devices), one per secret label its builds declare, for the leak scan.
+    /// cleanup place on their devices), for the leak scan: each secret label its builds declare in
+    /// every ``SecretShape`` a cell may seed it in. The ``SecretShape/alnum`` values come first, in
+    /// the order they had before shapes existed (so a leak's secret number is the same), then every
+    /// other shape's; an empty value is left out (there is nothing to find).
     package static func secrets(caseID: String, labels: [String]) -> [Secret] {
-        ExtraCase.allIDs(of: caseID).flatMap { id in
-            CaseSecrets(caseID: id).labelled(labels).map {
-                Secret(label: "\($0.label) of case \(id)", value: Data($0.value.utf8))
+        let ids = ExtraCase.allIDs(of: caseID)
+        let plain = ids.flatMap { id in
+            labels.map { Secret(label: "\($0) of case \(id)", value: CaseSecrets.value(caseID: id, label: $0, shape: .alnum)) }
+        }
+        let shaped = SecretShape.allCases.filter { $0 != .alnum && $0 != .empty }.flatMap { shape in
+            ids.flatMap { id in
+                labels.map {
+                    Secret(label: "\($0) of case \(id), \(shape)", value: CaseSecrets.value(caseID: id, label: $0, shape: shape))
+                }
             }
         }
+        return plain + shaped
     }
 
     /// The secrets of a run of `builds`.

@@ -57,6 +57,7 @@ struct GateRun {
             (units[$0].scenario.isExploration ? 0 : 1, $0) < (units[$1].scenario.isExploration ? 0 : 1, $1)
         }
         let secondClock = inputs.inputSet != .minimal
+        let skips = ShapeSkips()
         let runCell: @Sendable (PlanUnit, String) -> (findings: [GateFinding], inputs: CellInputs) = { unit, folder in
             var cell = CellRunner(
                 unit: unit, old: unit.path.old.flatMap { builds[$0] }, via: unit.path.via.map { builds[$0]! },
@@ -64,7 +65,8 @@ struct GateRun {
                 runtime: unit.runtime ?? inputs.runtime, caseID: inputs.caseID, devices: devices,
                 outFolder: folder, timeout: timeout)
             cell.secondClock = secondClock
-            let (_, findings, ran) = cell.run()
+            let (evidence, findings, ran) = cell.run()
+            if folder == outFolder { skips.add(ShapeCoverage.skips(evidence, declarations: cell.declarations)) }
             return (findings, ran)
         }
         Self.inParallel(units.count, workers: workers) { position in
@@ -104,6 +106,8 @@ struct GateRun {
             expected: expected, findings: findings, release: inputs.releaseUnderTest, preExisting: preExisting.cells,
             strict: inputs.strict ?? false, policies: policies)
         report.inputs = results.inputs
+        let shapes = ShapeCoverage.report(units: units, builds: builds, caseID: inputs.caseID, skips: skips.byLabel)
+        report.shapes = shapes.isEmpty ? nil : shapes
         try writeTimings(units: units, seconds: results.seconds, scan: scan)
         try GateArtifacts.write(report: report, inputs: inputs, to: outFolder)
         completed = true
@@ -172,6 +176,16 @@ private final class PreExistingCells: @unchecked Sendable {
 }
 
 /// The cells' findings and times, filled in by the workers.
+/// The cells' shape skips (``ShapeCoverage/skips(_:declarations:)``), by label.
+private final class ShapeSkips: @unchecked Sendable {
+    private let lock = NSLock()
+    private var notes: [String: [String]] = [:]
+    func add(_ skips: [(label: String, note: String)]) {
+        lock.withLock { for skip in skips { notes[skip.label, default: []].append(skip.note) } }
+    }
+    var byLabel: [String: [String]] { lock.withLock { notes } }
+}
+
 private final class CellResults: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: [[GateFinding]]

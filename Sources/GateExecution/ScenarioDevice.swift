@@ -4,6 +4,7 @@ import GateModel
 import SimDevice
 import SimRuntime
 import SimSecurity
+import UpgradeContract
 
 /// A fresh device for one (path, scenario) cell: installs, launches that leave numbered status
 /// files and logs in the cell's folder, snapshots, and clean-up.
@@ -119,7 +120,9 @@ final class ScenarioDevice {
         extraArguments: [String] = [], environment: [String: String] = [:]
     ) throws -> LaunchRecord {
         let index = numberedBefore + launches.count + 1
-        var arguments = [LaunchMode.caseIDArgument, caseID ?? self.caseID] + extraArguments
+        // Every launch of the cell, for any case, seeds and reads each secret in the cell's shape.
+        var arguments =
+            [LaunchMode.caseIDArgument, caseID ?? self.caseID] + SecretShape.arguments(for: declarations.shapes) + extraArguments
         if let flag = mode.argument { arguments.insert(flag, at: 0) }
         let stem = LaunchRecord.stem(index: index, build: build.manifest.id, mode: mode)
         launchCount.add()
@@ -140,7 +143,8 @@ final class ScenarioDevice {
             // The cell's locator, or one for the extra case a launch was given.
             let locator =
                 launchCase == self.caseID
-                ? declarations.locator : SecretLocator(caseID: launchCase, labels: declarations.secretLabels)
+                ? declarations.locator
+                : SecretLocator(caseID: launchCase, labels: declarations.secretLabels, shapes: declarations.shapes)
             try record.locateSecrets(on: session, app: build, locator: locator)
         }
         if let data = result.statusFile {

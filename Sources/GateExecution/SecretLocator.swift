@@ -3,13 +3,22 @@ import GateModel
 import SimDevice
 import SimRuntime
 import SimSecurity
+import UpgradeContract
 
 /// Where a case's secrets are on a device right now: in a keychain item the app can reach, in a
 /// legacy store (the app's preferences or a file in its data container or one of its app groups'
 /// containers), both, or nowhere.
 ///
-/// The runner knows the case's secrets (they derive from the case id) and looks for their bytes in
-/// memory; nothing it finds is written anywhere, only where it was found.
+/// The runner knows the case's secrets (they derive from the case id and the cell's shapes) and
+/// looks for their bytes in memory, as the stores keep text (raw, XML-escaped in an XML plist,
+/// UTF-16 in a binary plist or archive, JSON-escaped); nothing it finds is written anywhere, only
+/// where it was found.
+///
+/// A secret of the ``SecretShape/bytes`` shape is also looked for as its ``SecretShape/alnum``
+/// value, which a build that asks for it as text seeds instead (``CaseSecrets``). An empty secret
+/// has no bytes to find: it is placed where the build launched declares it (a keychain item, else
+/// a legacy store), so the device neither contradicts a report of it nor shows it left behind, and
+/// reads of it are judged by the status files alone.
 struct SecretLocator {
     struct Place: OptionSet, Hashable {
         let rawValue: Int
@@ -17,13 +26,22 @@ struct SecretLocator {
         static let legacy = Place(rawValue: 2)
     }
 
-    let secrets: [(label: String, value: Data)]
+    /// Each label's forms to look for (any one found places it); none for an empty secret.
+    let secrets: [(label: String, forms: [Data])]
     /// The labels, in the order given.
     let labels: [String]
 
-    /// The locator of the secrets `labels` (the cell's declared secrets) of case `caseID`.
-    init(caseID: String, labels: [String]) {
-        secrets = CaseSecrets(caseID: caseID).labelled(labels).map { ($0.label, Data($0.value.utf8)) }
+    /// The locator of the secrets `labels` (the cell's declared secrets) of case `caseID`, in `shapes`.
+    init(caseID: String, labels: [String], shapes: [String: SecretShape] = [:]) {
+        let secrets = CaseSecrets(caseID: caseID, shapes: shapes)
+        self.secrets = labels.map { label in
+            let value = secrets.data(label)
+            var forms = SecretPatterns.storedForms(of: value).map { Data($0) }
+            if !secrets.shape(label).isUTF8 {
+                forms += SecretPatterns.storedForms(of: CaseSecrets.value(caseID: caseID, label: label, shape: .alnum)).map { Data($0) }
+            }
+            return (label, forms)
+        }
         self.labels = labels
     }
 
@@ -41,10 +59,15 @@ struct SecretLocator {
             legacy += session.files(in: container, pruning: ["tmp"]).compactMap(\.contents)
         }
         var places: [String: Place] = [:]
-        for (label, value) in secrets {
+        for (label, forms) in secrets {
+            guard !forms.isEmpty else {
+                let declared = build.manifest.keeps?.secret(label)?.store.location
+                places[label] = declared == nil ? [] : declared == .keychain ? .keychain : .legacy
+                continue
+            }
             var place: Place = []
-            if items.contains(where: { $0.range(of: value) != nil }) { place.insert(.keychain) }
-            if legacy.contains(where: { $0.range(of: value) != nil }) { place.insert(.legacy) }
+            if items.contains(where: { item in forms.contains { item.range(of: $0) != nil } }) { place.insert(.keychain) }
+            if legacy.contains(where: { file in forms.contains { file.range(of: $0) != nil } }) { place.insert(.legacy) }
             places[label] = place
         }
         return places

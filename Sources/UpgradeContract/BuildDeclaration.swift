@@ -46,7 +46,11 @@ public struct BuildDeclaration: Codable, Hashable, Sendable {
     /// The declaration with `$(CASE_ID)` replaced by `caseID` in every store.
     public func resolved(caseID: String) -> BuildDeclaration {
         func resolved(_ items: [DeclaredItem]) -> [DeclaredItem] {
-            items.map { DeclaredItem(label: $0.label, store: $0.store.resolved(caseID: caseID)) }
+            items.map {
+                var item = $0
+                item.store = $0.store.resolved(caseID: caseID)
+                return item
+            }
         }
         return BuildDeclaration(secrets: resolved(secrets), bookkeeping: resolved(bookkeeping))
     }
@@ -67,20 +71,72 @@ public struct BuildDeclaration: Codable, Hashable, Sendable {
                 if item.label.isEmpty { return (field + ".label", "is empty") }
                 if !seen.insert(item.label).inserted { return (field + ".label", "\"\(item.label)\" is declared twice") }
                 if let reason = item.store.problem() { return (field + ".store." + reason.field, reason.reason) }
+                if let reason = item.shapesProblem(secret: list == "secrets") { return (field + "." + reason.field, reason.reason) }
             }
         }
         return nil
     }
 }
 
-/// One declared item: its label and where this build keeps it.
+/// One declared item: its label and where this build keeps it, and, for a secret, the shapes its
+/// values can take when they are narrower than every shape the store holds.
+///
+/// A gate seeds each secret label in every ``SecretShape`` its stores can hold, across its cells. A
+/// build whose secret is narrower by design (a hex token never holds a space) says so, with the
+/// reason a reviewer reads:
+///
+/// ```json
+/// {"label": "apiToken", "store": {"kind": "keychain", "service": "s", "account": "a"},
+///  "shapes": ["alnum", "long"], "shapesReason": "a hex token from our server"}
+/// ```
+/// A shape word the contract does not know, an empty list, a shape the store cannot hold (`bytes`
+/// in a preference) and a missing or blank reason are bad input, named by field.
 public struct DeclaredItem: Codable, Hashable, Sendable {
     public var label: String
     public var store: DeclaredStore
+    /// The shapes the secret's values can take, as build.json spells them (nil: every shape the
+    /// store holds); ``shapes`` gives them as ``SecretShape``s once ``BuildDeclaration/problem()``
+    /// has found every word known.
+    public var shapeWords: [String]?
+    /// Why the shapes are narrowed: shown in the summary beside them.
+    public var shapesReason: String?
 
-    public init(label: String, store: DeclaredStore) {
+    public init(label: String, store: DeclaredStore, shapes: [SecretShape]? = nil, shapesReason: String? = nil) {
         self.label = label
         self.store = store
+        self.shapeWords = shapes?.map(\.rawValue)
+        self.shapesReason = shapesReason
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case label, store, shapeWords = "shapes", shapesReason
+    }
+
+    /// The shapes the build narrows this secret to (nil: not narrowed); unknown words are left out.
+    public var shapes: [SecretShape]? { shapeWords.map { $0.compactMap(SecretShape.init(rawValue:)) } }
+
+    /// Why the narrowing cannot be used, as `(field, reason)`.
+    func shapesProblem(secret: Bool) -> (field: String, reason: String)? {
+        guard let words = shapeWords else {
+            return shapesReason == nil ? nil : ("shapesReason", "is given without \"shapes\"")
+        }
+        guard secret else { return ("shapes", "narrows a bookkeeping item: only a secret has shapes") }
+        let known = SecretShape.allCases.map(\.rawValue).joined(separator: ", ")
+        if words.isEmpty { return ("shapes", "is empty: name at least one shape (\(known))") }
+        var seen: Set<String> = []
+        for (index, word) in words.enumerated() {
+            guard let shape = SecretShape(rawValue: word) else {
+                return ("shapes[\(index)]", "\"\(word)\" is not one of \(known)")
+            }
+            if !seen.insert(word).inserted { return ("shapes[\(index)]", "\"\(word)\" is named twice") }
+            if !shape.fits(store.location) {
+                return ("shapes[\(index)]", "\"\(word)\" cannot be held by a \(store.location) store (it holds text)")
+            }
+        }
+        guard let reason = shapesReason, !reason.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            return ("shapesReason", "is missing or empty: say why the secret's values are narrower")
+        }
+        return nil
     }
 }
 

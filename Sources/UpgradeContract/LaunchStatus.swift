@@ -40,6 +40,11 @@ public struct LaunchStatus: Codable, Hashable, Sendable {
     /// by name. What the user would see: signed in with the `found` ones. Nil (and absent from the
     /// file) when the build registers no startup read.
     public var startup: [ItemCheck]?
+    /// The declared secrets whose shape this launch holds bytes that are not UTF-8
+    /// (``SecretShape/bytes``) and that the build asked for as text (``CaseSecrets``' subscript), sorted:
+    /// the build got the label's ``SecretShape/alnum`` value instead, and the runner notes the
+    /// shape as skipped for that label. Nil (and absent from the file) when there are none.
+    public var textReadsOfBytes: [String]?
 
     public init(
         build: String, mode: LaunchMode, caseID: String, runtime: String, schemaVersion: Int? = nil,

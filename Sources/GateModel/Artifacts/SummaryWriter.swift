@@ -143,6 +143,18 @@ enum SummaryWriter {
             }
             lines.append("")
         }
+        if let shapes = report.shapes, !shapes.isEmpty {
+            lines.append("### Secret shapes")
+            lines.append("")
+            for entry in shapes {
+                var line = "- `\(code(entry.label))`: " + entry.covered.map { "`\($0)`" }.joined(separator: ", ")
+                if let missing = entry.notCovered { line += "; not seeded: " + missing.map { "`\($0)`" }.joined(separator: ", ") }
+                if let narrowed = entry.narrowedBy { line += "; narrowed by " + narrowed.map(text).joined(separator: "; ") }
+                lines.append(line)
+                for skip in entry.skipped ?? [] { lines.append("  - skipped: " + text(skip)) }
+            }
+            lines.append("")
+        }
         let history = report.historyProblems.flatMap { problem in
             problem.reasons.map { "- \(mark(problem.verdict)) `\(problem.path)` \(problem.scenario): " + text($0) }
         }

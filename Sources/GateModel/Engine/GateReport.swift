@@ -48,6 +48,11 @@ public struct GateReport: Codable, Equatable, Sendable {
     /// build: reported for review, never a failure. Nil (absent from gate.json) when none declares one.
     public package(set) var policies: [Policy]? = nil
 
+    /// The shapes each declared secret was seeded in across the run's cells (``SecretShape``), sorted
+    /// by label, with the cells that skipped one and the builds that narrow one. Nil (absent from
+    /// gate.json) for a report made without them (a merge of shards).
+    public package(set) var shapes: [SecretShapes]? = nil
+
     /// A policy one build declares: `reinstall` `keeps-credentials`, why, and the old builds of the
     /// deciding paths that did not declare it (a product change to review; nil when none).
     public struct Policy: Codable, Equatable, Sendable, Comparable {

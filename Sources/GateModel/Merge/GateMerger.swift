@@ -30,7 +30,7 @@ package enum GateMerger {
     ///   other inputs or another count, a repeated shard, or an output folder in use.
     @discardableResult
     package static func merge(folders: [String], out: String, force: Bool = false) throws(GateError) -> GateReport {
-        let (inputs, findings, incomplete, preExisting, policies) = try read(folders: folders, out: out)
+        let (inputs, findings, incomplete, preExisting, policies, shapes) = try read(folders: folders, out: out)
         let plan = try inputs.plan()
         var copies = try unitFolders(of: folders)
         // Every shard archived the same inputs (the same digest pins them): the first one's serve the merged run.
@@ -39,9 +39,11 @@ package enum GateMerger {
         {
             copies.append((holder + "/" + ArchivedInputs.folderName, ArchivedInputs.folderName))
         }
-        let report = GateEngine.evaluate(
+        var report = GateEngine.evaluate(
             expected: plan.expectedCells(in: nil), findings: findings, incomplete: incomplete, release: inputs.releaseUnderTest,
             preExisting: preExisting, strict: inputs.strict ?? false, policies: policies)
+        let merged = GateReport.SecretShapes.merged(shapes)
+        report.shapes = merged.isEmpty ? nil : merged
         try GateArtifacts.begin(inputs: inputs, plan: plan, at: out, force: force)
         var completed = false
         defer { if !completed { OutputFolder.release(out) } }
@@ -98,7 +100,7 @@ package enum GateMerger {
     /// shards, and the reasons the merge is incomplete.
     static func read(
         folders: [String], out: String
-    ) throws(GateError) -> (RunInputs, [GateFinding], [String], [GateCell: String], [GateReport.Policy]) {
+    ) throws(GateError) -> (RunInputs, [GateFinding], [String], [GateCell: String], [GateReport.Policy], [GateReport.SecretShapes]) {
         guard let firstFolder = folders.first else {
             throw .invalidValue(field: .shardFolders, value: "", reason: "needs at least one shard folder")
         }
@@ -141,6 +143,8 @@ package enum GateMerger {
         var preExisting: [GateCell: String] = [:]
         // Every shard read the same builds' manifests, so any finished shard's policies are the run's.
         var policies: [GateReport.Policy] = []
+        // Each shard's shapes are its own cells'; the run's are their union.
+        var shapes: [GateReport.SecretShapes] = []
         for sibling in shards[0].spec.siblings {
             guard let shard = shards.first(where: { $0.spec == sibling }) else {
                 incomplete.append("shard \(sibling) is missing")
@@ -152,6 +156,7 @@ package enum GateMerger {
             }
             findings += document.report.allFindings
             policies = document.report.policies ?? policies
+            shapes += document.report.shapes ?? []
             // Each shard judged its own cells' pre-existing failures (`path/scenario/condition`; a matrix path holds a slash).
             for entry in document.report.preExisting ?? [] {
                 let parts = entry.cell.split(separator: "/").map(String.init)
@@ -163,6 +168,6 @@ package enum GateMerger {
             }
             incomplete += document.report.incomplete.map { "shard \(sibling): \($0)" }
         }
-        return (inputs, findings, incomplete, preExisting, policies)
+        return (inputs, findings, incomplete, preExisting, policies, shapes)
     }
 }

@@ -19,8 +19,20 @@ package struct Secret: Hashable, Sendable {
 package enum SecretEncoding: String, Codable, Sendable, CaseIterable, Comparable {
     /// The bytes themselves.
     case raw
-    /// The bytes as a JSON string literal would escape them (`\/`, `\u0000`), when that differs from raw.
+    /// The bytes as a JSON string literal would escape them (`\/` or `/`, `\n`, `\"`, `\u0000`),
+    /// when that differs from raw.
     case jsonEscaped = "json-escaped"
+    /// As JSON with every non-ASCII character escaped (`\u00e9`, `\ud83d\udd11`; lower- or upper-case
+    /// hex), as ASCII-only encoders write it.
+    case jsonASCII = "json-ascii"
+    /// As XML text escapes it (`&amp;`, `&lt;`, `&gt;`, and in attributes `&quot;`, `&apos;`): an
+    /// XML property list's string.
+    case xmlEscaped = "xml-escaped"
+    /// Percent-encoded, every byte but RFC 3986's unreserved characters as `%XX` (upper-case hex):
+    /// a token in a URL or a form body.
+    case percent
+    /// UTF-16, big- or little-endian: how a binary property list or an archive keeps non-ASCII text.
+    case utf16
     /// Standard base64, at any byte alignment inside a longer base64 text.
     case base64
     /// URL-safe base64 (`-`, `_`), with or without padding, at any alignment.
@@ -78,19 +90,22 @@ package struct SecretScanResult: Equatable, Sendable {
 
     /// One line for a closing note: what the scan covered.
     package var coverage: String {
-        "\(filesScanned) files, \(bytesScanned) bytes, \(patterns) patterns (raw, JSON-escaped, base64, base64url, hex, HEX, SHA-256 hex)"
+        "\(filesScanned) files, \(bytesScanned) bytes, \(patterns) patterns (raw, JSON-escaped, JSON ASCII, XML-escaped, percent, UTF-16, base64, base64url, hex, HEX, SHA-256 hex)"
     }
 }
 
 /// The leak scan (`upgrade-runner scan-secrets`): reads every regular file under a folder once,
-/// binary files included, and looks for every secret raw, JSON-escaped, in standard and URL-safe
+/// binary files included, and looks for every secret raw, JSON-escaped (with and without `\/`, and
+/// ASCII-only with `\uXXXX`), XML-escaped (a plist string), percent-encoded, as UTF-16, in standard and URL-safe
 /// base64 (at each of the three byte alignments, so a secret inside a longer base64 text is found
 /// too), in lower- and upper-case hex, and as lower- and upper-case SHA-256 hex.
 ///
 /// The search indexes every pattern by its first two bytes, so each file is read and walked once
 /// whatever the number of secrets.
 package enum SecretScanner {
-    /// The shortest secret scanned for; shorter ones would match ordinary text.
+    /// The shortest secret scanned for; shorter ones would match ordinary text. An empty secret
+    /// (``UpgradeContract/SecretShape/empty``) is not looked for at all: there is nothing to find, and
+    /// every file would "hold" it. Every non-empty shape a gate seeds is 32 bytes or more.
     static let minimumSecretLength = 4
 
     /// Scans every regular file under `directory` for `secrets`.
@@ -153,7 +168,7 @@ package struct SecretPatterns {
 
     package init(secrets: [Secret]) throws(GateError) {
         var seen: Set<[UInt8]> = []
-        for (index, secret) in secrets.enumerated() {
+        for (index, secret) in secrets.enumerated() where !secret.value.isEmpty {
             guard secret.value.count >= SecretScanner.minimumSecretLength else {
                 throw .invalidValue(
                     field: .named("secret #\(index + 1)"), value: secret.label,
@@ -195,10 +210,23 @@ package struct SecretPatterns {
     static func encodings(of value: Data) -> [(SecretEncoding, [UInt8])] {
         let bytes = [UInt8](value)
         var result: [(SecretEncoding, [UInt8])] = [(.raw, bytes)]
-        if let text = String(data: value, encoding: .utf8), let json = try? JSONEncoder().encode(text) {
-            let escaped = [UInt8](json.dropFirst().dropLast())
-            if escaped != bytes { result.append((.jsonEscaped, escaped)) }
+        if let text = String(data: value, encoding: .utf8) {
+            for escaped in jsonForms(text) where escaped != bytes { result.append((.jsonEscaped, escaped)) }
+            if text.unicodeScalars.contains(where: { !$0.isASCII }) {
+                for upper in [false, true] {
+                    for escaped in jsonForms(text) {
+                        result.append((.jsonASCII, asciiEscaped(escaped, upper: upper)))
+                    }
+                }
+            }
+            for escaped in xmlForms(text) where escaped != bytes { result.append((.xmlEscaped, escaped)) }
+            if text.utf16.contains(where: { $0 >= 0x80 }) {
+                result.append((.utf16, text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }))
+                result.append((.utf16, text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }))
+            }
         }
+        let percent = percentEncoded(bytes)
+        if percent != bytes { result.append((.percent, percent)) }
         let standard = value.base64EncodedString()
         result.append((.base64, Array(standard.utf8)))
         for alignment in 0..<3 { result.append((.base64, alignedBase64(bytes, alignment: alignment, urlSafe: false))) }
@@ -222,6 +250,68 @@ package struct SecretPatterns {
         let firstBit = alignment * 8, endBit = firstBit + bytes.count * 8
         let first = (firstBit + 5) / 6, end = endBit / 6
         return end > first ? Array(text[first..<end]) : []
+    }
+
+    /// The forms a store keeps `value` in when it is text (``SecretLocator`` looks for these): raw,
+    /// JSON-escaped, XML-escaped and, for non-ASCII text, UTF-16 in both byte orders.
+    package static func storedForms(of value: Data) -> [[UInt8]] {
+        guard !value.isEmpty else { return [] }
+        let bytes = [UInt8](value)
+        guard let text = String(data: value, encoding: .utf8) else { return [bytes] }
+        var forms = [bytes] + jsonForms(text) + xmlForms(text)
+        if text.utf16.contains(where: { $0 >= 0x80 }) {
+            forms.append(text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] })
+            forms.append(text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
+        }
+        var seen: Set<[UInt8]> = []
+        return forms.filter { seen.insert($0).inserted }
+    }
+
+    /// `text` inside a JSON string literal, without the quotes: as JSONEncoder writes it (`\/`) and
+    /// with the slash unescaped (`.withoutEscapingSlashes`, most other encoders).
+    static func jsonForms(_ text: String) -> [[UInt8]] {
+        let encoder = JSONEncoder()
+        guard let escaped = try? encoder.encode(text) else { return [] }
+        encoder.outputFormatting = .withoutEscapingSlashes
+        let plain = (try? encoder.encode(text)) ?? escaped
+        let forms = [[UInt8](escaped.dropFirst().dropLast()), [UInt8](plain.dropFirst().dropLast())]
+        return forms[0] == forms[1] ? [forms[0]] : forms
+    }
+
+    /// A JSON string body with every non-ASCII character as `\uXXXX` (UTF-16 code units).
+    static func asciiEscaped(_ json: [UInt8], upper: Bool) -> [UInt8] {
+        var result: [UInt8] = []
+        for unit in String(decoding: json, as: UTF8.self).utf16 {
+            if unit < 0x80 {
+                result.append(UInt8(unit))
+            } else {
+                let hex = String(unit, radix: 16)
+                let padded = String(repeating: "0", count: 4 - hex.count) + hex
+                result += Array(("\\u" + (upper ? padded.uppercased() : padded)).utf8)
+            }
+        }
+        return result
+    }
+
+    /// `text` as XML character data (`&`, `<`, `>` escaped) and as an attribute value (`"` and `'` too).
+    static func xmlForms(_ text: String) -> [[UInt8]] {
+        let content = text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
+        let attribute = content.replacingOccurrences(of: "\"", with: "&quot;").replacingOccurrences(of: "'", with: "&apos;")
+        return content == attribute ? [Array(content.utf8)] : [Array(content.utf8), Array(attribute.utf8)]
+    }
+
+    /// Every byte but RFC 3986's unreserved characters (`A-Z a-z 0-9 - . _ ~`) as `%XX`.
+    static func percentEncoded(_ bytes: [UInt8]) -> [UInt8] {
+        let digits = Array("0123456789ABCDEF".utf8)
+        return bytes.flatMap { byte -> [UInt8] in
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                [byte]
+            default: [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 0xF)]]
+            }
+        }
     }
 
     static func urlSafe(_ base64: String) -> String {

@@ -28,6 +28,29 @@ public enum LedgerMutants {
         return build
     }
 
+    /// v2 whose step 0 -> 1 trims whitespace and newlines off each token before its keychain write.
+    public static func trimsToken() -> LedgerV2Build {
+        var build = LedgerV2Build(buildID: "trims-token")
+        build.steps = { [RewritingMoveStep($0) { $0.trimmingCharacters(in: .whitespacesAndNewlines) }, $0.moveArchive()] }
+        return build
+    }
+
+    /// v2 whose step 0 -> 1 percent-encodes each token (as for a URL query) before its keychain write.
+    public static func percentEncodesToken() -> LedgerV2Build {
+        var build = LedgerV2Build(buildID: "percent-encodes-token")
+        build.steps = {
+            [RewritingMoveStep($0) { $0.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? $0 }, $0.moveArchive()]
+        }
+        return build
+    }
+
+    /// v2 whose step 0 -> 1 normalises each token to Unicode NFC before its keychain write.
+    public static func normalisesToken() -> LedgerV2Build {
+        var build = LedgerV2Build(buildID: "normalises-token")
+        build.steps = { [RewritingMoveStep($0) { $0.precomposedStringWithCanonicalMapping }, $0.moveArchive()] }
+        return build
+    }
+
     /// v2 that ignores the stored schema version and migrates on every launch.
     public static func migrateEveryLaunch() -> MigrateEveryLaunchBuild {
         MigrateEveryLaunchBuild(buildID: "migrate-every-launch")

@@ -147,3 +147,44 @@ public enum LegacySessionPeek {
         return session.userID
     }
 }
+
+/// Step 0 -> 1 of the mutants that change a token's bytes on the way into the keychain: the move
+/// is seed 000's (write, read back and compare, then delete the preference), but what it writes is
+/// `rewrite` of the preference, not the preference. A team adds such a rewrite "to tidy" a token
+/// (a trim of pasted whitespace) or "to be safe" (percent-encoding for a URL it is later put in);
+/// both are invisible to tokens of letters and digits, and lose every other token.
+public struct RewritingMoveStep: MigrationStep {
+    public let from = 0
+    let vault: any MigrationKeychainProtocol
+    let defaults: any AppDefaults
+    let journal: any LaunchJournal
+    let rewrite: @Sendable (String) -> String
+
+    public init(_ parts: LedgerParts, rewrite: @escaping @Sendable (String) -> String) {
+        vault = parts.vault
+        defaults = parts.environment.defaults
+        journal = parts.journal
+        self.rewrite = rewrite
+    }
+
+    public func run() async throws(MigrationError) {
+        for key in LedgerNames.legacyPreferenceKeys {
+            guard let plaintext = defaults.persistentDomain()[key] as? String else { continue }
+            let payload = Data(rewrite(plaintext).utf8)
+            do {
+                let call = try await vault.save(
+                    payload, account: key,
+                    accessibility: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String)
+                guard try await vault.read(account: key) == payload else { throw MigrationError.readBackMismatch(key) }
+                journal.record(key, .keychain, call, errSecSuccess, .written)
+            } catch let failure as KeychainFailure {
+                journal.record(key, .keychain, failure.operation, failure.status, .failed)
+                throw .keychain(failure)
+            } catch {
+                throw .readBackMismatch(key)
+            }
+            defaults.removeObject(forKey: key)
+            journal.record(key, .preferences, "removeObject", 0, .removed)
+        }
+    }
+}
