@@ -94,8 +94,10 @@ struct IncidentalStore: Sendable {
     /// preference keys, then files (each in name order).
     static func all(after cell: CellRunner, on device: ScenarioDevice, seeded: [String]) throws -> [IncidentalStore] {
         guard let old = cell.old else { return [] }
-        let secrets = cell.declarations.locator.secrets.map(\.value).filter { !$0.isEmpty }
-        func holdsSecret(_ data: Data) -> Bool { secrets.contains { data.range(of: $0) != nil } }
+        // Every form a store keeps each secret in (raw, escaped, UTF-16); the cell never seeds an
+        // empty secret (``ShapeRotation/tellsValuesApart``), which no bytes would show.
+        let forms = cell.declarations.locator.secrets.flatMap(\.forms).filter { !$0.isEmpty }
+        func holdsSecret(_ data: Data) -> Bool { forms.contains { data.range(of: $0) != nil } }
         var keychain: [IncidentalStore] = []
         let groups = Set(old.identity.accessGroups)
         for item in try device.keychainItems() where groups.contains(item.accessGroup) {

@@ -30,7 +30,10 @@ package enum GateMerger {
     ///   other inputs or another count, a repeated shard, or an output folder in use.
     @discardableResult
     package static func merge(folders: [String], out: String, force: Bool = false) throws(GateError) -> GateReport {
-        let (inputs, findings, incomplete, preExisting, policies, shapes) = try read(folders: folders, out: out)
+        let read = try read(folders: folders, out: out)
+        let (inputs, findings, incomplete, preExisting, policies) = (
+            read.inputs, read.findings, read.incomplete, read.preExisting, read.policies
+        )
         let plan = try inputs.plan()
         var copies = try unitFolders(of: folders)
         // Every shard archived the same inputs (the same digest pins them): the first one's serve the merged run.
@@ -42,8 +45,12 @@ package enum GateMerger {
         var report = GateEngine.evaluate(
             expected: plan.expectedCells(in: nil), findings: findings, incomplete: incomplete, release: inputs.releaseUnderTest,
             preExisting: preExisting, strict: inputs.strict ?? false, policies: policies)
-        let merged = GateReport.SecretShapes.merged(shapes)
+        let merged = GateReport.SecretShapes.merged(read.shapes)
         report.shapes = merged.isEmpty ? nil : merged
+        // Each shard's cells' inputs, in the plan's order, as the unsharded run lists them.
+        let byCell = Dictionary(read.ran.map { ($0.cell, $0) }, uniquingKeysWith: { first, _ in first })
+        let ordered = plan.units(in: nil).compactMap { byCell[$0.description] }
+        report.inputs = ordered.isEmpty ? nil : ordered
         try GateArtifacts.begin(inputs: inputs, plan: plan, at: out, force: force)
         var completed = false
         defer { if !completed { OutputFolder.release(out) } }
@@ -96,11 +103,21 @@ package enum GateMerger {
         return copies
     }
 
-    /// Reads and checks the shards: the merged inputs (shard removed), every finding of the finished
-    /// shards, and the reasons the merge is incomplete.
-    static func read(
-        folders: [String], out: String
-    ) throws(GateError) -> (RunInputs, [GateFinding], [String], [GateCell: String], [GateReport.Policy], [GateReport.SecretShapes]) {
+    /// What the shards hold between them: the merged inputs (shard removed), every finding of the
+    /// finished shards, the reasons the merge is incomplete, the pre-existing cells, the builds'
+    /// policies, each shard's secret shapes and each shard's cells' inputs.
+    struct ShardContents {
+        var inputs: RunInputs
+        var findings: [GateFinding]
+        var incomplete: [String]
+        var preExisting: [GateCell: String]
+        var policies: [GateReport.Policy]
+        var shapes: [GateReport.SecretShapes]
+        var ran: [CellInputs]
+    }
+
+    /// Reads and checks the shards (``ShardContents``).
+    static func read(folders: [String], out: String) throws(GateError) -> ShardContents {
         guard let firstFolder = folders.first else {
             throw .invalidValue(field: .shardFolders, value: "", reason: "needs at least one shard folder")
         }
@@ -145,6 +162,8 @@ package enum GateMerger {
         var policies: [GateReport.Policy] = []
         // Each shard's shapes are its own cells'; the run's are their union.
         var shapes: [GateReport.SecretShapes] = []
+        // Each shard's cells' launches, clocks and seed variants (``CellInputs``).
+        var ran: [CellInputs] = []
         for sibling in shards[0].spec.siblings {
             guard let shard = shards.first(where: { $0.spec == sibling }) else {
                 incomplete.append("shard \(sibling) is missing")
@@ -157,6 +176,7 @@ package enum GateMerger {
             findings += document.report.allFindings
             policies = document.report.policies ?? policies
             shapes += document.report.shapes ?? []
+            ran += document.report.inputs ?? []
             // Each shard judged its own cells' pre-existing failures (`path/scenario/condition`; a matrix path holds a slash).
             for entry in document.report.preExisting ?? [] {
                 let parts = entry.cell.split(separator: "/").map(String.init)
@@ -168,6 +188,8 @@ package enum GateMerger {
             }
             incomplete += document.report.incomplete.map { "shard \(sibling): \($0)" }
         }
-        return (inputs, findings, incomplete, preExisting, policies, shapes)
+        return ShardContents(
+            inputs: inputs, findings: findings, incomplete: incomplete, preExisting: preExisting, policies: policies,
+            shapes: shapes, ran: ran)
     }
 }
