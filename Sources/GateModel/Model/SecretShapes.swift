@@ -29,8 +29,11 @@ package enum ShapeRotation {
     /// `empty`, which has no bytes and is every case's value: stale-leftovers and cleanup (another
     /// case's data beside the cell's own), malformed (a store the seed malformed is one where the
     /// case's value is nowhere), seed-variants (a store the seed wrote holds a secret when the
-    /// case's value is in it; the others are varied away).
-    package static let tellsValuesApart: Set<Scenario> = [.staleLeftovers, .cleanup, .malformed, .seedVariants]
+    /// case's value is in it; the others are varied away), backup-restore (survives-restore asks
+    /// which of the case's values reached the restored device).
+    package static let tellsValuesApart: Set<Scenario> = [
+        .staleLeftovers, .cleanup, .malformed, .seedVariants, .backupRestore,
+    ]
 
     /// The shapes a label may take in a cell whose builds keep it in `locations` and narrow it to
     /// `narrowed` (each build's declared ``DeclaredItem/shapes``, nil where it does not narrow), in
