@@ -30,12 +30,22 @@ enum ShapeCoverage {
     static func report(
         units: [PlanUnit], builds: [String: Build], caseID: String, skips: [String: [String]]
     ) -> [GateReport.SecretShapes] {
-        var covered: [String: Set<SecretShape>] = [:]
+        // The cells each label was given each shape in; a shape counts as seeded when one of them
+        // did not skip it (a build that asked for `bytes` as text seeded `alnum` there instead).
+        var assigned: [String: [SecretShape: [String]]] = [:]
         for unit in units {
             let declarations = CaseDeclarations(
                 old: unit.path.old.flatMap { builds[$0] }, via: unit.path.via.compactMap { builds[$0] },
                 new: builds[unit.path.new]!, caseID: caseID, scenario: unit.scenario)
-            for (label, shape) in declarations.shapes { covered[label, default: []].insert(shape) }
+            for (label, shape) in declarations.shapes { assigned[label, default: [:]][shape, default: []].append(unit.description) }
+        }
+        var covered: [String: Set<SecretShape>] = [:]
+        for (label, cells) in assigned {
+            let skipped = skips[label] ?? []
+            covered[label] = Set(
+                cells.filter { shape, cells in
+                    cells.contains { cell in !skipped.contains { $0.hasPrefix("\(cell): \(shape.rawValue) skipped") } }
+                }.keys)
         }
         var narrowed: [String: [String]] = [:]
         for (id, build) in builds.sorted(by: { $0.key < $1.key }) {
