@@ -75,25 +75,13 @@ enum SummaryWriter {
             lines.append("")
         }
 
-        let explored = exploration(report, flavor: flavor)
-        if !explored.isEmpty {
-            lines.append("### Exploration")
-            lines.append("")
-            lines.append("| path | scenario | explored | failed |")
-            lines.append("| --- | --- | --- | ---: |")
-            lines.append(contentsOf: explored)
-            lines.append("")
-        }
-
-        let ran = inputsRows(report, flavor: flavor)
-        if !ran.isEmpty {
-            lines.append("### Inputs")
-            lines.append("")
-            lines.append("| path | cells | launches | clocks of the first new launch | seed variants |")
-            lines.append("| --- | ---: | ---: | --- | --- |")
-            lines.append(contentsOf: ran)
-            lines.append("")
-        }
+        section(
+            "Exploration", header: "| path | scenario | explored | failed |\n| --- | --- | --- | ---: |",
+            rows: exploration(report, flavor: flavor), into: &lines)
+        section(
+            "Inputs",
+            header: "| path | cells | launches | clocks of the first new launch | seed variants |\n| --- | ---: | ---: | --- | --- |",
+            rows: inputsRows(report, flavor: flavor), into: &lines)
 
         var problems: [String] = []
         for problem in report.problems {
@@ -197,6 +185,16 @@ enum SummaryWriter {
             let line = words.joined(separator: " ")
             return seen.insert(line).inserted ? line : nil
         }
+    }
+
+    /// A `### title` section with a table of `rows` under `header` (its two lines), when there are rows.
+    private static func section(_ title: String, header: String, rows: [String], into lines: inout [String]) {
+        guard !rows.isEmpty else { return }
+        lines.append("### " + title)
+        lines.append("")
+        lines.append(contentsOf: header.split(separator: "\n").map(String.init))
+        lines.append(contentsOf: rows)
+        lines.append("")
     }
 
     /// One row per path, in the report's path order: its cells, the launches of all their devices,

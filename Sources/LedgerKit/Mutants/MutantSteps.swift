@@ -29,18 +29,7 @@ public struct DeleteBeforeWriteStep: MigrationStep {
             defaults.removeObject(forKey: key)
             journal.record(key, .preferences, "removeObject", 0, .removed)
             let payload = Data(plaintext.utf8)
-            do {
-                let call = try await vault.save(
-                    payload, account: key,
-                    accessibility: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String)
-                guard try await vault.read(account: key) == payload else { throw MigrationError.readBackMismatch(key) }
-                journal.record(key, .keychain, call, errSecSuccess, .written)
-            } catch let failure as KeychainFailure {
-                journal.record(key, .keychain, failure.operation, failure.status, .failed)
-                throw .keychain(failure)
-            } catch {
-                throw .readBackMismatch(key)
-            }
+            try await saveAndReadBack(payload, key: key, vault: vault, journal: journal)
         }
     }
 }
@@ -171,20 +160,27 @@ public struct RewritingMoveStep: MigrationStep {
         for key in LedgerNames.legacyPreferenceKeys {
             guard let plaintext = defaults.persistentDomain()[key] as? String else { continue }
             let payload = Data(rewrite(plaintext).utf8)
-            do {
-                let call = try await vault.save(
-                    payload, account: key,
-                    accessibility: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String)
-                guard try await vault.read(account: key) == payload else { throw MigrationError.readBackMismatch(key) }
-                journal.record(key, .keychain, call, errSecSuccess, .written)
-            } catch let failure as KeychainFailure {
-                journal.record(key, .keychain, failure.operation, failure.status, .failed)
-                throw .keychain(failure)
-            } catch {
-                throw .readBackMismatch(key)
-            }
+            try await saveAndReadBack(payload, key: key, vault: vault, journal: journal)
             defaults.removeObject(forKey: key)
             journal.record(key, .preferences, "removeObject", 0, .removed)
         }
+    }
+}
+
+/// Writes `payload` under `key` as v2's step 0 -> 1 does (`cku`), reads it back and compares, and
+/// records the write; the mutant steps differ in what they write and when they remove the preference.
+private func saveAndReadBack(
+    _ payload: Data, key: String, vault: any MigrationKeychainProtocol, journal: any LaunchJournal
+) async throws(MigrationError) {
+    do {
+        let call = try await vault.save(
+            payload, account: key, accessibility: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String)
+        guard try await vault.read(account: key) == payload else { throw MigrationError.readBackMismatch(key) }
+        journal.record(key, .keychain, call, errSecSuccess, .written)
+    } catch let failure as KeychainFailure {
+        journal.record(key, .keychain, failure.operation, failure.status, .failed)
+        throw .keychain(failure)
+    } catch {
+        throw .readBackMismatch(key)
     }
 }
