@@ -32,10 +32,12 @@ enum ReinstallSweeps: CellChecker {
         }
         let neighbourGroups = Set(CellRunner.neighbour.accessGroups)
         let appBefore = before.keychain.filter { !neighbourGroups.contains($0.accessGroup) }
-        // The previous install's own items are what its seed wrote; the rest the runner planted.
+        // The previous install's own items are what its seed wrote, and its declared bookkeeping
+        // (which a launch after the seed may write: reinstall-self opens the release once more
+        // before the uninstall); the rest the runner planted.
         let ownKeys = Set((evidence.snapshots[.afterSeed] ?? before).keychain.map(\.key))
-        let own = appBefore.filter { ownKeys.contains($0.key) }
-        let planted = appBefore.filter { !ownKeys.contains($0.key) }
+        let own = appBefore.filter { ownKeys.contains($0.key) || $0.bookkeeping }
+        let planted = appBefore.filter { !ownKeys.contains($0.key) && !$0.bookkeeping }
         let keeps = evidence.declarations.keepsCredentials
 
         var findings =

@@ -288,6 +288,14 @@ struct AvailabilityCheckerTests {
         #expect(hygiene.map(\.warning) == [true] && hygiene[0].message.contains("hygiene: an inet item planted"))
     }
 
+    @Test("reinstall-sweeps: declared bookkeeping a launch wrote after the seed is the install's own, never planted (a fresh install writes it again)")
+    func bookkeepingAfterSeedIsOwn() {
+        var marker = item("schemaVersion", digest: "s")
+        marker.bookkeeping = true
+        let findings = ReinstallSweeps.check(reinstall(before: [item("authToken", digest: "a"), marker], after: [marker]))
+        #expect(findings.map(\.verdict) == [.pass], "\(findings)")
+    }
+
     @Test("reinstall-sweeps: the previous install's own item surviving or its secret read is a FAIL under sweeps")
     func ownItemSurvives() {
         let own = item("authToken", digest: "a")
