@@ -267,42 +267,22 @@ enum BackupFiles {
     ) throws(DeviceError) {
         try makeFolder(destination)
         if let stored = FileProtection.stored(atPath: source) { protection[name] = stored }
-        let skipped: [(String, String)] = [(AppContainers.cachesPath, "caches"), (AppContainers.tmpPath, "tmp")]
-        var excludedFolders: [String] = []
-        for entry in FileTree.entries(under: source, pruning: Set(skipped.map(\.0))) {
-            let relative = entry.relative
-            if relative == ContainerDirectory.metadataFileName { continue }
-            if excludedFolders.contains(where: { relative.hasPrefix($0 + "/") }) { continue }
-            if let reason = skipped.first(where: { $0.0 == relative })?.1 {
-                leftOut.append(.init(path: name + "/" + relative, reason: reason))
-                continue
-            }
-            let from = source + "/" + relative, to = destination + "/" + relative
-            if BackupExclusion.isExcluded(atPath: from) {
-                leftOut.append(.init(path: name + "/" + relative, reason: "excluded-from-backup"))
-                if entry.kind == .directory { excludedFolders.append(relative) }
-                continue
-            }
-            switch entry.kind {
-            case .directory:
-                try makeFolder(to)
-            case .file:
-                guard FileCopy.copy(from: from, to: to) != nil else {
-                    throw .fileSystem(to, reason: "cannot copy the file (\(FileFailure.posix(errno)))")
-                }
-                try restrict(to)
-            case .symbolicLink:
-                guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: from), symlink(target, to) == 0 else {
-                    throw .fileSystem(to, reason: "cannot copy the symbolic link")
-                }
-                continue
-            case .unreadableDirectory:
-                throw .fileSystem(from, reason: "cannot list the folder")
-            case .other:
-                continue
-            }
-            if let stored = FileProtection.stored(atPath: from) { protection[name + "/" + relative] = stored }
-        }
+        let skipped = [AppContainers.cachesPath: "caches", AppContainers.tmpPath: "tmp"]
+        try TreeCopy.copy(
+            from: source, to: destination, pruning: Set(skipped.keys), folderMode: 0o700,
+            choose: { entry in
+                if entry.relative == ContainerDirectory.metadataFileName { return .leaveOut }
+                let reason =
+                    skipped[entry.relative]
+                    ?? (BackupExclusion.isExcluded(atPath: source + "/" + entry.relative) ? "excluded-from-backup" : nil)
+                guard let reason else { return .copy }
+                leftOut.append(.init(path: name + "/" + entry.relative, reason: reason))
+                return .leaveOut
+            },
+            placed: { entry, from, to throws(DeviceError) in
+                if entry.kind == .file { try restrict(to) }
+                if let stored = FileProtection.stored(atPath: from) { protection[name + "/" + entry.relative] = stored }
+            })
     }
 
     /// Copies a backed-up container's files from `source` into the new container `destination`
@@ -322,28 +302,13 @@ enum BackupFiles {
             throw .missingFile(source, what: "backed-up container")
         }
         try classify(destination, name)
-        for entry in FileTree.entries(under: source) {
-            let from = source + "/" + entry.relative, to = destination + "/" + entry.relative
-            switch entry.kind {
-            case .directory:
-                guard mkdir(to, 0o755) == 0 || errno == EEXIST else {
-                    throw .fileSystem(to, reason: "cannot make the folder (\(FileFailure.posix(errno)))")
+        try TreeCopy.copy(
+            from: source, to: destination, folderMode: 0o755,
+            placed: { entry, _, to throws(DeviceError) in
+                if entry.kind == .file, chmod(to, 0o644) != 0 {
+                    throw .fileSystem(to, reason: "cannot restore the file's mode (\(FileFailure.posix(errno)))")
                 }
-            case .file:
-                guard FileCopy.copy(from: from, to: to) != nil, chmod(to, 0o644) == 0 else {
-                    throw .fileSystem(to, reason: "cannot restore the file (\(FileFailure.posix(errno)))")
-                }
-            case .symbolicLink:
-                guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: from), symlink(target, to) == 0 else {
-                    throw .fileSystem(to, reason: "cannot restore the symbolic link")
-                }
-                continue
-            case .unreadableDirectory:
-                throw .fileSystem(from, reason: "cannot list the folder")
-            case .other:
-                continue
-            }
-            try classify(to, name + "/" + entry.relative)
-        }
+                try classify(to, name + "/" + entry.relative)
+            })
     }
 }
