@@ -366,3 +366,42 @@ import Testing
         #expect(install.code == 0, "\(install.error)")
     }
 }
+
+/// `device backup` and `device restore` from the command line: what a user types, its exit codes
+/// and one-line messages, and a backup's permissions (it holds secrets).
+@Suite struct DeviceBackupCLITests {
+    @Test("backup writes a 0700 folder; an existing folder, the source device and a non-empty device are exit 2, naming them; a restore onto a new device succeeds")
+    func backupAndRestore() throws {
+        let cli = try CLI()
+        let udid = try cli.bootedDevice()
+        let folder = cli.directory.file("phone-backup")
+        let backup = cli.run(["device", "backup", udid, folder])
+        #expect(backup.code == 0, "\(backup.error)")
+        #expect(backup.output.contains("backed up to \(folder)"))
+        let mode = try FileManager.default.attributesOfItem(atPath: folder)[.posixPermissions] as? Int
+        #expect(mode == 0o700)
+        #expect(FileManager.default.fileExists(atPath: folder + "/backup.json"))
+
+        let again = cli.run(["device", "backup", udid, folder])
+        #expect(again.code == 2)
+        #expect(again.error.contains(folder), "\(again.error)")
+
+        let ontoSource = cli.run(["device", "restore", udid, folder])
+        #expect(ontoSource.code == 2)
+        #expect(ontoSource.error.contains("the device the backup was made of"), "\(ontoSource.error)")
+
+        let fresh = "TEST-DEVICE-2"
+        #expect(cli.run(["device", "create", "New Phone", "--udid", fresh]).code == 0)
+        #expect(cli.run(["device", "boot", fresh]).code == 0)
+        let restored = cli.run(["device", "restore", fresh, folder])
+        #expect(restored.code == 0, "\(restored.error)")
+        #expect(restored.output.contains("from the backup of \(udid)"))
+        let twice = cli.run(["device", "restore", fresh, folder])
+        #expect(twice.code == 2)
+        #expect(twice.error.contains("not empty"), "\(twice.error)")
+
+        let missing = cli.run(["device", "restore", fresh, cli.directory.file("no-such-backup")])
+        #expect(missing.code == 2)
+        #expect(missing.error.contains("no-such-backup"), "\(missing.error)")
+    }
+}

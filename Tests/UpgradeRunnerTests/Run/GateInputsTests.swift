@@ -82,6 +82,9 @@ struct GateInputsTests {
         #expect(report.inputs?.map(\.cell) == ["v1-to-v2/upgrade"])
         #expect(report.inputs?.first?.launches == 3)
         #expect(report.inputs?.first?.clocks == nil)
+        let summary = try String(contentsOfFile: out + "/summary.md", encoding: .utf8)
+        #expect(summary.contains("### Inputs"))
+        #expect(summary.contains("| `v1-to-v2` | 1 | 3 | +0 d | — |"), "\(summary)")
 
         let bad = cli.run(["run", "--from", "v1", "--to", "v2", "--inputs", "some", "--out", cli.directory.file("bad")])
         #expect(bad.code == 2)
