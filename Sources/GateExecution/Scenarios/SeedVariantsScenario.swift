@@ -26,7 +26,7 @@ enum SeedVariantsSteps: ScenarioSteps {
 
     static func run(_ cell: CellRunner, on device: ScenarioDevice, _ evidence: inout CellEvidence) throws {
         try cell.seed(device, &evidence, hops: false)
-        let stores = try IncidentalStore.all(after: cell, on: device, seeded: evidence.seeded)
+        let stores = try IncidentalStore.all(after: cell, on: device)
         var variants: [SeedVariant] = []
         for (index, store) in stores.enumerated() {
             if LaunchedProcesses.isStopped { throw DeviceError.interrupted }
@@ -92,7 +92,7 @@ struct IncidentalStore: Sendable {
     /// The stores on `device` after the old build's seed (before any hop) that hold no declared
     /// secret's bytes and are not declared bookkeeping, in a stable order: keychain items, then
     /// preference keys, then files (each in name order).
-    static func all(after cell: CellRunner, on device: ScenarioDevice, seeded: [String]) throws -> [IncidentalStore] {
+    static func all(after cell: CellRunner, on device: ScenarioDevice) throws -> [IncidentalStore] {
         guard let old = cell.old else { return [] }
         // Every form a store keeps each secret in (raw, escaped, UTF-16); the cell never seeds an
         // empty secret (``ShapeRotation/tellsValuesApart``), which no bytes would show.
