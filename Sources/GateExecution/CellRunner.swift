@@ -100,6 +100,20 @@ struct CellRunner {
         return (evidence, findings, inputs(evidence, launches: launchCount.value))
     }
 
+    /// The timelines of what failed in the cell: each failing or unknown attempt's of an
+    /// exploration, else the cell's launches when one of its findings is not PASS (none for a cell
+    /// the runner's interruption cut short, or whose device could not be prepared).
+    func timelines(_ evidence: CellEvidence, findings: [GateFinding]) -> [Timeline] {
+        guard evidence.aborted != Self.interrupted else { return [] }
+        if let exploration = evidence.exploration {
+            return exploration.attempts.compactMap { attempt in
+                attempt.timeline.map { Timeline(cell: unit.description, attempt: attempt.id, lines: $0) }
+            }
+        }
+        guard findings.contains(where: { $0.verdict != .pass && $0.warning != true }), !evidence.launches.isEmpty else { return [] }
+        return [Timeline(cell: unit.description, attempt: nil, lines: TimelineBuilder.cell(evidence.launches, labels: declarations.locator.labels))]
+    }
+
     /// What the cell ran, for the report's inputs table: its launches, the clocks its new build
     /// first launched at (offsets from the cell's fixed date) and its seed variants.
     private func inputs(_ evidence: CellEvidence, launches: Int) -> CellInputs {
@@ -165,7 +179,9 @@ struct CellRunner {
         _ evidence: inout CellEvidence, _ scenario: (Explorer) -> (attempts: [ExplorationAttempt], note: String)
     ) throws {
         guard let old else { return }
-        let (attempts, note) = scenario(Explorer(cell: self, old: old, new: new))
+        var (attempts, note) = scenario(Explorer(cell: self, old: old, new: new))
+        // A timeline stays with each attempt that failed or is unknown, once coverage is inherited.
+        for index in attempts.indices where attempts[index].outcome == .ok { attempts[index].timeline = nil }
         evidence.facts = .exploration(ExplorationFacts(attempts: attempts, note: note))
         try ArtifactFile.write(
             GateJSON.pretty(AttemptsDocument(note: note, attempts: attempts)), to: cellFolder + "/" + ArtifactLayout.attemptsFile)

@@ -27,6 +27,8 @@ struct ExplorationAttempt: Codable, Hashable, Sendable {
     var coveredBy: String?
     /// The store operations around the failure: `#7 SecItemAdd genp com.example.ledger/authToken 0 (mutation 4)`.
     var log: [String] = []
+    /// A failing or unknown attempt's whole timeline (``TimelineBuilder``); nil for one that is ok.
+    var timeline: [String]?
 
     mutating func fail(_ condition: GateCondition, _ reason: String) {
         outcome = .failed
@@ -55,6 +57,7 @@ struct ExplorationAttempt: Codable, Hashable, Sendable {
         reasons = [CellRunner.interrupted]
         conditions = [.crashSafe]
         log = []
+        timeline = nil
     }
 
     mutating func unknown(_ reason: String) {
@@ -71,14 +74,16 @@ struct ExplorationAttempt: Codable, Hashable, Sendable {
         let powerLoss =
             record.faultPlan.powerLoss && !lost.isEmpty
             ? ["\(record.stem) power loss took " + lost.map { "\($0.store) \($0.name ?? "")" }.joined(separator: ", ")] : []
-        return calls.suffix(count).map { entry in
-            let names = [entry.subject.service, entry.subject.account, entry.subject.name].compactMap { $0 }.joined(
-                separator: "/")
-            var line =
-                "\(record.stem) #\(entry.sequence) \(entry.operation.rawValue) \(entry.subject.store) \(names) \(SecurityStatus(entry.status))"
-            if let mutation = entry.mutation { line += " (mutation \(mutation))" }
-            if let injected = entry.injected { line += " [injected \(injected)]" }
-            return line
-        } + powerLoss
+        return calls.suffix(count).map { "\(record.stem) " + describe($0) } + powerLoss
+    }
+
+    /// One store operation: `#7 SecItemAdd genp com.example.ledger/authToken 0 (mutation 4)`, with
+    /// `[injected …]` when a planned fault answered it. Names and statuses, never a value.
+    static func describe(_ entry: SeamEntry) -> String {
+        let names = [entry.subject.service, entry.subject.account, entry.subject.name].compactMap { $0 }.joined(separator: "/")
+        var line = "#\(entry.sequence) \(entry.operation.rawValue) \(entry.subject.store) \(names) \(SecurityStatus(entry.status))"
+        if let mutation = entry.mutation { line += " (mutation \(mutation))" }
+        if let injected = entry.injected { line += " [injected \(injected)]" }
+        return line
     }
 }

@@ -44,6 +44,11 @@ struct Explorer {
         var launches = 0
         /// The devices kept right after each first crash (crash points), for that crash point's pairs.
         var afterCrash: [Int: ScenarioDevice] = [:]
+        /// Where each seeded secret was right after mutation k of the new build's first launch, as
+        /// the attempt that crashed there read it (crash-points; for the timelines).
+        var placesAfterMutation: [Int: [String: SecretLocator.Place]] = [:]
+        /// Each crash attempt's places right after its crash, by attempt id (an attempt covered by it has the same).
+        var placesAfterCrash: [String: [String: SecretLocator.Place]] = [:]
         deinit {
             device?.finish(keepSnapshotFor: nil)
             for kept in afterCrash.values { kept.finish(keepSnapshotFor: nil) }
@@ -156,8 +161,15 @@ struct Explorer {
             record.stopped = "\(error)"
         }
         if LaunchedProcesses.isStopped { record.interrupted = true }
-        let judged = ExplorationInvariants.judge(
+        var judged = ExplorationInvariants.judge(
             record, in: CellContext(unit: cell.unit, declarations: cell.declarations))
+        // Kept for one that failed, and for one covered by another attempt (it inherits that one's
+        // outcome once every attempt has run: ``ExplorationAttempt/inheritCoverage(_:)``).
+        if (judged.outcome != .ok || record.coveredBy != nil) && !record.interrupted {
+            judged.timeline = TimelineBuilder.attempt(
+                record, launches: device?.launches ?? [], labels: locator.labels,
+                placesAfterMutation: source == nil ? template.placesAfterMutation : [:])
+        }
         if let device {
             template.launches += device.launches.count
             device.finish(keepSnapshotFor: judged.outcome == .ok ? nil : new)

@@ -58,7 +58,8 @@ struct GateRun {
         }
         let secondClock = inputs.inputSet != .minimal
         let skips = ShapeSkips()
-        let runCell: @Sendable (PlanUnit, String) -> (findings: [GateFinding], inputs: CellInputs) = { unit, folder in
+        let runCell: @Sendable (PlanUnit, String) -> (findings: [GateFinding], inputs: CellInputs, timelines: [Timeline]) = {
+            unit, folder in
             var cell = CellRunner(
                 unit: unit, old: unit.path.old.flatMap { builds[$0] }, via: unit.path.via.map { builds[$0]! },
                 new: builds[unit.path.new]!,
@@ -67,15 +68,15 @@ struct GateRun {
             cell.secondClock = secondClock
             let (evidence, findings, ran) = cell.run()
             if folder == outFolder { skips.add(ShapeCoverage.skips(evidence, declarations: cell.declarations)) }
-            return (findings, ran)
+            return (findings, ran, cell.timelines(evidence, findings: findings))
         }
         Self.inParallel(units.count, workers: workers) { position in
             let index = order[position]
             let unit = units[index]
             let start = DispatchTime.now().uptimeNanoseconds
-            let (findings, ran) = runCell(unit, outFolder)
+            let (findings, ran, timelines) = runCell(unit, outFolder)
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-            results.set(index, findings: findings, seconds: seconds, inputs: ran)
+            results.set(index, findings: findings, seconds: seconds, inputs: ran, timelines: timelines)
             progress.finished(unit.description, Verdict.combine(findings.map(\.verdict)), seconds: seconds)
         }
         // The old build in the new build's place, for each deciding cell that failed.
@@ -106,6 +107,8 @@ struct GateRun {
             expected: expected, findings: findings, release: inputs.releaseUnderTest, preExisting: preExisting.cells,
             strict: inputs.strict ?? false, policies: policies)
         report.inputs = results.inputs
+        let timelines = results.timelines
+        report.timelines = timelines.isEmpty ? nil : timelines
         let shapes = ShapeCoverage.report(units: units, builds: builds, caseID: inputs.caseID, skips: skips.byLabel)
         report.shapes = shapes.isEmpty ? nil : shapes
         try writeTimings(units: units, seconds: results.seconds, scan: scan)
@@ -191,18 +194,23 @@ private final class CellResults: @unchecked Sendable {
     private var stored: [[GateFinding]]
     private var times: [Double]
     private var ran: [CellInputs?]
+    private var failed: [[Timeline]]
     init(count: Int) {
         stored = Array(repeating: [], count: count)
         times = Array(repeating: 0, count: count)
         ran = Array(repeating: nil, count: count)
+        failed = Array(repeating: [], count: count)
     }
-    func set(_ index: Int, findings: [GateFinding], seconds: Double, inputs: CellInputs) {
+    func set(_ index: Int, findings: [GateFinding], seconds: Double, inputs: CellInputs, timelines: [Timeline]) {
         lock.withLock {
             stored[index] = findings
             times[index] = seconds
             ran[index] = inputs
+            failed[index] = timelines
         }
     }
+    /// The timelines of what failed, in the units' order.
+    var timelines: [Timeline] { lock.withLock { failed.flatMap { $0 } } }
     /// What each unit that ran ran, in the units' order.
     var inputs: [CellInputs] { lock.withLock { ran.compactMap { $0 } } }
     var findings: [GateFinding] { lock.withLock { stored.flatMap { $0 } } }

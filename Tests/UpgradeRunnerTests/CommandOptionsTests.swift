@@ -64,4 +64,22 @@ import Testing
             try GateOptions(bad)
         }
     }
+
+    @Test("--skip-scenarios leaves scenarios out of --scenarios, else of the default list; leaving none is bad usage")
+    func skipScenarios() throws {
+        let command = try #require(CommandTable.command(matching: ["gate"]))
+        func options(_ words: [String]) throws -> GateOptions {
+            try GateOptions(
+                OptionValues(spec: command.spec, parsed: try ParsedArguments.parse(words, for: command.spec), environment: [:]))
+        }
+        let skipped = try options(["--skip-scenarios", "crash-points,write-failure"]).scenarios
+        #expect(skipped == Scenario.gateDefault.filter { $0 != .crashPoints && $0 != .writeFailure })
+        #expect(try options(["--scenarios", "upgrade,relaunch", "--skip-scenarios", "relaunch,power-loss"]).scenarios == [.upgrade])
+        #expect(throws: UsageError.invalidValue("upgrade", for: "--skip-scenarios", reason: "leaves no scenario to run")) {
+            try options(["--scenarios", "upgrade", "--skip-scenarios", "upgrade"])
+        }
+        #expect(throws: GateError.self) { try options(["--skip-scenarios", "upgrades"]) }
+        let mutants = try #require(CommandTable.command(matching: ["mutants"]))
+        #expect(mutants.spec.option("--skip-scenarios") != nil)
+    }
 }

@@ -102,8 +102,8 @@ struct RunnerMessagesTests {
             detail: "the launch left <devices>/x behind")
         let cells = try inputs.plan().expectedCells(in: nil)
         let report = GateEngine.evaluate(expected: cells, findings: [finding])
-        #expect(GateArtifacts.summaryMarkdown(report: report, inputs: inputs).contains("&lt;devices&gt;"))
-        let text = GateArtifacts.summaryText(report: report, inputs: inputs)
+        #expect(GateArtifacts.summaryMarkdown(report: report, inputs: inputs, out: "artifacts/gate").contains("&lt;devices&gt;"))
+        let text = GateArtifacts.summaryText(report: report, inputs: inputs, out: "artifacts/gate")
         #expect(text.contains("<devices>/x") && !text.contains("&lt;"))
         #expect(text.contains("upgrade-runner run --from v1 --to v2 --scenario upgrade --case-id case-7 --runtime \"iOS 17.5\""))
     }

@@ -67,12 +67,19 @@ extension Explorer {
                     record.log = ExplorationAttempt.excerpt(crashed)
                     // One read of the keychain serves the fingerprint and I1.
                     let keychain = try device.keychainItems()
-                    guard try claim(device, keychain: keychain, explored: &explored, &record) else { return }
+                    guard try claim(device, keychain: keychain, explored: &explored, &record) else {
+                        if kind == .crash, let owner = record.coveredBy { template.placesAfterMutation[k] = template.placesAfterCrash[owner] }
+                        return
+                    }
                     let folder = "\(kind.word)-\(k)".replacingOccurrences(of: " ", with: "-")
                     template.afterCrash[k] = try ScenarioDevice(
                         cloning: device, devices: cell.devices, name: "\(cell.unit.pathID)-after-\(folder)",
                         cellFolder: cell.cellFolder + "/attempts/" + folder, continuingNumbering: true)
                     try locate(device, when: "after the \(kind.word)", &record, crashed: crashed, keychain: keychain)
+                    if kind == .crash, case .located(let places, _, _)? = record.steps.last {
+                        template.placesAfterMutation[k] = places
+                        template.placesAfterCrash[record.id] = places
+                    }
                     let recovery = try device.launch(new, .launch)
                     recoveryMutations[k] = recovery.mutations.compactMap(\.mutation).max() ?? 0
                     guard record.needs(recovery) else { return }

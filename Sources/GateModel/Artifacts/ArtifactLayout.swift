@@ -29,6 +29,9 @@ public enum ArtifactLayout {
     public static let inProgressMarker = ".upgrade-runner-in-progress"
     /// The folder a replay writes into by default, beside the run it replays.
     public static let replayFolder = "replay"
+    /// The start of a rerun's folder inside a run's (`rerun-v1-to-v2-upgrade`): summary.md's rerun
+    /// lines write there, never over the run they came from.
+    public static let rerunPrefix = "rerun-"
     /// The entitlements scenario's diff, in its cell's folder.
     public static let entitlementsDiff = "entitlements.diff"
     /// An exploration cell's attempts, in its cell's folder.

@@ -61,13 +61,14 @@ public enum GateArtifacts {
     }
 
     /// The text of summary.md for `report` on `inputs`.
-    public static func summaryMarkdown(report: GateReport, inputs: RunInputs) -> String {
-        SummaryWriter.render(report: report, inputs: inputs)
+    /// `out`: the run's folder (its rerun lines write under it).
+    public static func summaryMarkdown(report: GateReport, inputs: RunInputs, out: String) -> String {
+        SummaryWriter.render(report: report, inputs: inputs, out: out)
     }
 
     /// The verdict table as the command line prints it: summary.md's text without HTML entities.
-    public static func summaryText(report: GateReport, inputs: RunInputs) -> String {
-        SummaryWriter.render(report: report, inputs: inputs, flavor: .terminal)
+    public static func summaryText(report: GateReport, inputs: RunInputs, out: String) -> String {
+        SummaryWriter.render(report: report, inputs: inputs, out: out, flavor: .terminal)
     }
 
     /// Whether `folder` holds a finished run: gate.json says finished and no in-progress marker is left.
@@ -81,7 +82,7 @@ public enum GateArtifacts {
 
     private static func writeVerdict(report: GateReport, inputs: RunInputs, to folder: String, finished: Bool) throws(GateError) {
         try writeFile(Data(junitXML(report: report, inputs: inputs).utf8), to: folder, name: junitFile)
-        try writeFile(Data(summaryMarkdown(report: report, inputs: inputs).utf8), to: folder, name: summaryFile)
+        try writeFile(Data(summaryMarkdown(report: report, inputs: inputs, out: folder).utf8), to: folder, name: summaryFile)
         try writeFile(gateJSON(report: report, inputs: inputs, finished: finished), to: folder, name: gateFile)
     }
 

@@ -14,7 +14,8 @@ enum SummaryWriter {
         case markdown, terminal
     }
 
-    static func render(report: GateReport, inputs: RunInputs, flavor: Flavor = .markdown) -> String {
+    /// `out`: the run's folder, under which each rerun line writes (``rerunCommands(report:inputs:out:)``).
+    static func render(report: GateReport, inputs: RunInputs, out: String, flavor: Flavor = .markdown) -> String {
         func text(_ raw: String) -> String { SummaryWriter.text(raw, flavor: flavor) }
         var lines: [String] = []
         lines.append("## Upgrade gate: \(mark(report.verdict))")
@@ -152,7 +153,8 @@ enum SummaryWriter {
             lines.append(contentsOf: history)
             lines.append("")
         }
-        let reruns = rerunCommands(report: report, inputs: inputs)
+        lines.append(contentsOf: timelines(report))
+        let reruns = rerunCommands(report: report, inputs: inputs, out: out)
         if !reruns.isEmpty {
             lines.append("### Rerun one cell")
             lines.append("")
@@ -167,7 +169,9 @@ enum SummaryWriter {
     /// `upgrade-runner run ...` (`gate --routes ...` for a multi-hop route) for each failed or unknown
     /// (path, scenario), with the run's case id
     /// and the runtime the cell ran on, so that it seeds the same secrets and answers the same codes.
-    static func rerunCommands(report: GateReport, inputs: RunInputs) -> [String] {
+    /// Each writes to its own folder inside the run's, `--out <out>/rerun-<path>-<scenario>`
+    /// (`<runtime>-` first on a runtime matrix), never over the run it came from.
+    static func rerunCommands(report: GateReport, inputs: RunInputs, out: String) -> [String] {
         var seen: Set<String> = []
         return report.problems(history: false).compactMap { problem -> String? in
             let matrixPath = problem.path
@@ -182,9 +186,42 @@ enum SummaryWriter {
                 words += ["--to", path.new, "--scenario", problem.scenario.rawValue, "--case-id", inputs.caseID]
             }
             words += ["--runtime", "\"\(matrixPath.runtime ?? inputs.runtime)\""]
+            let cell = [matrixPath.runtime.map { "\($0)" }, path.description, problem.scenario.rawValue].compactMap { $0 }
+                .joined(separator: "-").replacingOccurrences(of: " ", with: "-")
+            words += ["--out", ShellWord.quoted(out + "/" + ArtifactLayout.rerunPrefix + cell)]
             let line = words.joined(separator: " ")
             return seen.insert(line).inserted ? line : nil
         }
+    }
+
+    /// "Timelines": each failing attempt's timeline (``Timeline``), in plan order, in a text block,
+    /// until ``Timeline/summaryLineLimit`` lines of them are shown; then where the rest are.
+    static func timelines(_ report: GateReport) -> [String] {
+        guard let timelines = report.timelines, !timelines.isEmpty else { return [] }
+        var lines = ["### Timelines", ""]
+        var budget = Timeline.summaryLineLimit
+        var shown = 0
+        for timeline in timelines where budget > 0 {
+            let taken = Array(timeline.lines.prefix(budget))
+            budget -= taken.count
+            shown += 1
+            lines.append("`\(code(timeline.cell))`" + (timeline.attempt.map { ", attempt `\(code($0))`" } ?? "") + ":")
+            lines.append("")
+            lines.append("```text")
+            lines.append(contentsOf: taken)
+            if taken.count < timeline.lines.count { lines.append("… \(timeline.lines.count - taken.count) more lines") }
+            lines.append("```")
+            lines.append("")
+        }
+        let hidden = timelines.count - shown
+        if hidden > 0 || budget <= 0 {
+            lines.append(
+                "\(timelines.count) timelines in all"
+                    + (hidden > 0 ? " (\(hidden) not shown here)" : "")
+                    + ": every one in full in gate.json (`timelines`), an exploration's also in its cell's attempts.json.")
+            lines.append("")
+        }
+        return lines
     }
 
     /// A `### title` section with a table of `rows` under `header` (its two lines), when there are rows.

@@ -80,6 +80,11 @@ public struct GateReport: Codable, Equatable, Sendable {
     /// gate.json) in a merged report and in documents from before it existed.
     public package(set) var inputs: [CellInputs]? = nil
 
+    /// The timeline of each failing or unknown attempt of an exploration, and of each failing cell
+    /// that is no exploration, in plan order (``Timeline``). Nil (absent from gate.json) when
+    /// nothing failed.
+    public package(set) var timelines: [Timeline]? = nil
+
     /// The cells (`v1-to-v3/reinstall/reinstall-sweeps`) whose FAIL is pre-existing and does not
     /// decide (none under `--strict`).
     public var excused: Set<String> { strict == true ? [] : Set((preExisting ?? []).map(\.cell)) }

@@ -51,6 +51,12 @@ package enum GateMerger {
         let byCell = Dictionary(read.ran.map { ($0.cell, $0) }, uniquingKeysWith: { first, _ in first })
         let ordered = plan.units(in: nil).compactMap { byCell[$0.description] }
         report.inputs = ordered.isEmpty ? nil : ordered
+        // Each shard's timelines, in the plan's order (a cell's in the order its shard listed them).
+        let position = Dictionary(plan.units(in: nil).enumerated().map { ($1.description, $0) }, uniquingKeysWith: { first, _ in first })
+        let timelines = read.timelines.enumerated().sorted {
+            (position[$0.element.cell] ?? Int.max, $0.offset) < (position[$1.element.cell] ?? Int.max, $1.offset)
+        }.map(\.element)
+        report.timelines = timelines.isEmpty ? nil : timelines
         try GateArtifacts.begin(inputs: inputs, plan: plan, at: out, force: force)
         var completed = false
         defer { if !completed { OutputFolder.release(out) } }
@@ -114,6 +120,7 @@ package enum GateMerger {
         var policies: [GateReport.Policy]
         var shapes: [GateReport.SecretShapes]
         var ran: [CellInputs]
+        var timelines: [Timeline]
     }
 
     /// Reads and checks the shards (``ShardContents``).
@@ -164,6 +171,7 @@ package enum GateMerger {
         var shapes: [GateReport.SecretShapes] = []
         // Each shard's cells' launches, clocks and seed variants (``CellInputs``).
         var ran: [CellInputs] = []
+        var timelines: [Timeline] = []
         for sibling in shards[0].spec.siblings {
             guard let shard = shards.first(where: { $0.spec == sibling }) else {
                 incomplete.append("shard \(sibling) is missing")
@@ -177,6 +185,7 @@ package enum GateMerger {
             policies = document.report.policies ?? policies
             shapes += document.report.shapes ?? []
             ran += document.report.inputs ?? []
+            timelines += document.report.timelines ?? []
             // Each shard judged its own cells' pre-existing failures (`path/scenario/condition`; a matrix path holds a slash).
             for entry in document.report.preExisting ?? [] {
                 let parts = entry.cell.split(separator: "/").map(String.init)
@@ -190,6 +199,6 @@ package enum GateMerger {
         }
         return ShardContents(
             inputs: inputs, findings: findings, incomplete: incomplete, preExisting: preExisting, policies: policies,
-            shapes: shapes, ran: ran)
+            shapes: shapes, ran: ran, timelines: timelines)
     }
 }

@@ -24,7 +24,7 @@ enum GateCommand {
 
     static let spec = CommandSpec(
         ["gate"], summary: "Run the release gate over every old-to-new path and scenario.",
-        options: [builds, routes, release, strict, scenarios, shard] + GateSettings.specs,
+        options: [builds, routes, release, strict, scenarios, ScenarioSelection.skip, shard] + GateSettings.specs,
         discussion: """
             Runs every upgrade route between the builds (every ordered pair old < new, and the chain through every build
             in order with its prefixes, such as v1-to-v2-to-v3; plus a fresh install of each) through every scenario, each
@@ -116,7 +116,7 @@ struct GateOptions {
         let source = BuildSource(options)
         let buildsText = options.value(GateCommand.builds)
         builds = buildsText.map(GateSettings.list) ?? GateRequest.defaultBuilds
-        scenarios = try options.value(GateCommand.scenarios).map { try Scenario.parseList($0) } ?? Scenario.gateDefault
+        scenarios = try ScenarioSelection.read(options, GateCommand.scenarios)
         shard = try options.value(GateCommand.shard).map { try ShardSpec(parsing: $0) }
         if let text = options.value(GateCommand.routes) {
             if buildsText != nil {

@@ -92,7 +92,7 @@ struct GateSettings {
         request.release = release
         request.strict = strict
         let (report, inputs) = try request.execute(progress: GateProgress(console: console, quiet: quiet))
-        console.output(GateArtifacts.summaryText(report: report, inputs: inputs), terminator: "")
+        console.output(GateArtifacts.summaryText(report: report, inputs: inputs, out: request.out), terminator: "")
         if !quiet { console.error("artifacts: \(request.out)") }
         return report.verdict.exitCode
     }

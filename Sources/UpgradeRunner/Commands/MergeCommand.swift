@@ -39,7 +39,7 @@ enum MergeCommand {
         let out = options.out
         let report = try GateMerger.merge(folders: folders, out: out, force: options.force)
         let inputs = try RunInputs.read(from: out + "/" + GateArtifacts.runFile)
-        invocation.console.output(GateArtifacts.summaryText(report: report, inputs: inputs), terminator: "")
+        invocation.console.output(GateArtifacts.summaryText(report: report, inputs: inputs, out: out), terminator: "")
         invocation.console.error("artifacts: \(out)")
         return report.verdict.exitCode
     }

@@ -9,7 +9,8 @@ enum MutantsCommand {
     static let spec = CommandSpec(
         ["mutants"], summary: "Run the known-bad builds against the gate: which condition caught each.",
         options: [
-            CommonOptions.jobs, MutantsOptions.out, MutantsOptions.builds, MutantsOptions.scenarios, MutantsOptions.caseID,
+            CommonOptions.jobs, MutantsOptions.out, MutantsOptions.builds, MutantsOptions.scenarios, ScenarioSelection.skip,
+            MutantsOptions.caseID,
             CommonOptions.timeout, CommonOptions.buildsDir, CommonOptions.products,
         ],
         discussion: """
@@ -66,7 +67,7 @@ struct MutantsOptions {
         source = BuildSource(options)
         released = options.value(Self.builds).map(GateSettings.list) ?? GateRequest.defaultBuilds
         _ = try GatePlan.defaultPaths(builds: released)
-        scenarios = try options.value(Self.scenarios).map { try Scenario.parseList($0) } ?? Scenario.gateDefault
+        scenarios = try ScenarioSelection.read(options, Self.scenarios)
         caseID = try CaseIDOption.read(options, Self.caseID)
         execution = try CellExecution(options)
         out = OutOption(options, Self.out, force: nil).folder(else: options.absolute(Self.defaultOut))

@@ -80,6 +80,26 @@ struct CellExecution {
 /// `--case-id`: 1 to ``RequestLimits/caseIDLength`` ASCII letters, digits, `-` and `_`, starting with a letter or
 /// digit (it becomes a launch argument, a part of service and account names and of file names, so it
 /// may not start with `-`); random when not given.
+/// `--scenarios LIST` and `--skip-scenarios LIST` of `gate` and `mutants`: the scenarios given (else
+/// every scenario but the opt-in ones), less those skipped. Skipping one that is not selected is no
+/// error (`--skip-scenarios power-loss` on the default list changes nothing); skipping every one is.
+enum ScenarioSelection {
+    static let skip = OptionSpec(
+        "--skip-scenarios", value: "LIST",
+        "Leave these scenarios out, comma-separated (from --scenarios, else from the default list).")
+
+    static func read(_ options: OptionValues, _ scenarios: OptionSpec) throws -> [Scenario] {
+        let selected = try options.value(scenarios).map { try Scenario.parseList($0) } ?? Scenario.gateDefault
+        guard let text = options.value(skip) else { return selected }
+        let skipped = try Scenario.parseList(text, field: .named(skip.name))
+        let left = selected.filter { !skipped.contains($0) }
+        if left.isEmpty {
+            throw UsageError.invalidValue(text, for: skip.name, reason: "leaves no scenario to run")
+        }
+        return left
+    }
+}
+
 enum CaseIDOption {
     /// The case id `option` gives (each command has its own help text for it), else a random one.
     static func read(_ options: OptionValues, _ option: OptionSpec) throws(UsageError) -> String {

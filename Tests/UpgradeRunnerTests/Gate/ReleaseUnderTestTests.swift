@@ -48,7 +48,7 @@ import Testing
             builds: ["v1", "v2", "v3"], runtime: .current, caseID: "c", scenarios: [.upgrade],
             buildFiles: [:], runnerVersion: "test")
         let report = report(failing: "v1-to-v2", release: inputs.releaseUnderTest)
-        let summary = SummaryWriter.render(report: report, inputs: inputs)
+        let summary = SummaryWriter.render(report: report, inputs: inputs, out: "artifacts/gate")
         #expect(summary.contains("Release under test: `v3`; only the paths that end at it decide the verdict."))
         #expect(summary.contains("Shipped history, reported and not deciding: `v1-to-v2`."))
         #expect(summary.contains("### Shipped history (not deciding)\n\n- ❌ FAIL `v1-to-v2` upgrade: reads-old-data: checked"))
@@ -95,7 +95,7 @@ import Testing
     func documents() {
         let inputs = RunInputs(
             builds: ["v1", "v2", "v3"], runtime: .current, caseID: "c", scenarios: [.reinstall], buildFiles: [:], runnerVersion: "test")
-        let summary = SummaryWriter.render(report: report(strict: false), inputs: inputs)
+        let summary = SummaryWriter.render(report: report(strict: false), inputs: inputs, out: "artifacts/gate")
         #expect(summary.contains("### Pre-existing (the old release fails it too; not deciding without --strict)"))
         #expect(summary.contains("- ❌ FAIL `v1-to-v3/reinstall/reinstall-sweeps` (v1-to-v1/reinstall fails it too): swept nothing"))
         let junit = JUnitWriter.render(report: report(strict: false), inputs: inputs)

@@ -38,7 +38,7 @@ import UpgradeContract
         let policy = GateReport.Policy(
             build: "v2", topic: "reinstall", policy: "keeps-credentials", reason: "stay signed in", newSince: ["v1"])
         let report = report(strict: false, policies: [policy])
-        let summary = SummaryWriter.render(report: report, inputs: inputs)
+        let summary = SummaryWriter.render(report: report, inputs: inputs, out: "artifacts/gate")
         #expect(summary.contains("### Warnings (sweep hygiene; deciding only under --strict)\n\n- v1-to-v2/reinstall/reinstall-sweeps: "))
         #expect(
             summary.contains(
@@ -50,7 +50,7 @@ import UpgradeContract
             expected: [cell],
             findings: [GateFinding(cell.condition, path: cell.runtimePath, scenario: cell.scenario, verdict: .pass, detail: "swept")])
         #expect(plain.warnings == nil && plain.policies == nil)
-        #expect(!SummaryWriter.render(report: plain, inputs: inputs).contains("###"))
+        #expect(!SummaryWriter.render(report: plain, inputs: inputs, out: "artifacts/gate").contains("###"))
     }
 
     private func manifest(policies: String) throws -> BuildManifest {

@@ -93,4 +93,32 @@ struct MutantsEndToEndTests {
         let row = try #require(Self.row(result.output, "delete-before-write"))
         #expect(row.contains("| `crash-safe` |") && row.hasSuffix("yes |"))
     }
+
+    @Test("a failing known-bad build's summary shows the timeline of a failing crash point: the numbered operations, where each secret was after each, the crash, the recovery")
+    func timelineOfFailingAttempt() throws {
+        let cli = try CLI("mutants-timeline")
+        let builds = try Self.buildsFolder(cli, mutants: ["delete-before-write"])
+        let out = cli.directory.file("out")
+        let result = cli.run(
+            ["mutants", "--builds", "v1,v2", "--scenarios", "crash-points", "--case-id", "timeline", "--out", out],
+            environment: ["UPGRADE_RUNNER_BUILDS": builds])
+        #expect(result.code == 0, "\(result.output)\(result.error)")
+        let folder = out + "/delete-before-write/v1-to-delete-before-write"
+        let summary = try String(contentsOfFile: folder + "/summary.md", encoding: .utf8)
+        let section = try #require(summary.components(separatedBy: "### Timelines").dropFirst().first, Comment(rawValue: summary))
+        let body = section.components(separatedBy: "\n### ").first ?? section
+        #expect(body.contains(", attempt `crash "), "\(body)")
+        #expect(body.contains("✂ killed right after mutation"), "\(body)")
+        #expect(body.contains("(mutation 1) → authToken: "), "where each secret was after the first mutation: \(body)")
+        #expect(body.contains("where after the crash: "), "\(body)")
+        #expect(body.contains("-launch: exited with status 0"), "the recovery launch: \(body)")
+        let shownLines = body.split(separator: "\n").filter { line in !line.hasPrefix("`") && !line.isEmpty }
+        #expect(shownLines.count <= Timeline.summaryLineLimit + 8, "at most 50 timeline lines in the summary: \(shownLines.count)")
+        let document = try GateDocument.read(from: folder + "/gate.json")
+        let timelines = try #require(document.report.timelines)
+        #expect(timelines.allSatisfy { $0.cell.hasSuffix("/crash-points") && $0.attempt != nil })
+        #expect(timelines.count > 1, "every failing attempt's timeline is in gate.json")
+        // Names and places only: the case's secrets appear in no form.
+        #expect(try SecretScanner.scan(data: Data(summary.utf8), secrets: GatePipeline.sampleSecrets(caseID: "timeline")).isEmpty)
+    }
 }
