@@ -33,6 +33,8 @@ struct CellRunner {
     /// Whether the cells that ask for it run again at a second clock for honest-status
     /// (``ClockTwin``; not under `--inputs minimal`).
     var secondClock = true
+    /// Where the devices of what failed are kept (`--keep-failed`); nil: none kept.
+    var kept: KeptDevices?
     /// Every launch of the cell's devices (each copy and each fresh device it makes adds to it).
     let launchCount = LaunchCount()
 
@@ -75,6 +77,9 @@ struct CellRunner {
             evidence.aborted = "cannot prepare a device: \(error)"
             return (evidence, CellJudge.judge(evidence), inputs(evidence, launches: 0))
         }
+        if let kept, !unit.scenario.isExploration {
+            device.checkpointPlan = (new.manifest.id, KeptDevices.name(cell: unit.description, attempt: nil) + "-before", kept)
+        }
         do {
             try unit.scenario.steps.run(self, on: device, &evidence)
         } catch {
@@ -96,7 +101,9 @@ struct CellRunner {
             evidence.aborted != nil || Set(evidence.snapshots.keys) == unit.scenario.steps.moments,
             "\(unit.scenario) snapshots \(evidence.snapshots.keys.map(\.rawValue).sorted()), not the moments it declares")
         let findings = CellJudge.judge(evidence)
-        device.finish(keepSnapshotFor: findings.contains { $0.verdict != .pass } ? new : nil)
+        let failed = findings.contains { $0.verdict != .pass }
+        let keep = failed && !unit.scenario.isExploration && evidence.aborted != Self.interrupted ? kept : nil
+        device.finish(keepSnapshotFor: failed ? new : nil, keep: keep.map { ($0, unit.description, nil, nil) })
         return (evidence, findings, inputs(evidence, launches: launchCount.value))
     }
 

@@ -1,3 +1,4 @@
+import FileUtility
 import Foundation
 import GateModel
 import SimDevice
@@ -81,7 +82,11 @@ struct ExplorationAttempt: Codable, Hashable, Sendable {
     /// `[injected …]` when a planned fault answered it. Names and statuses, never a value.
     static func describe(_ entry: SeamEntry) -> String {
         let names = [entry.subject.service, entry.subject.account, entry.subject.name].compactMap { $0 }.joined(separator: "/")
-        var line = "#\(entry.sequence) \(entry.operation.rawValue) \(entry.subject.store) \(names) \(SecurityStatus(entry.status))"
+        // A keychain call answers an OSStatus; a preferences or file call an errno (0: done).
+        let status =
+            ["file", "preferences"].contains(entry.subject.store)
+            ? (entry.status == 0 ? "0" : "errno \(entry.status) (\(FileFailure.posix(entry.status)))") : "\(SecurityStatus(entry.status))"
+        var line = "#\(entry.sequence) \(entry.operation.rawValue) \(entry.subject.store) \(names) \(status)"
         if let mutation = entry.mutation { line += " (mutation \(mutation))" }
         if let injected = entry.injected { line += " [injected \(injected)]" }
         return line

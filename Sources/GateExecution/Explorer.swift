@@ -172,7 +172,13 @@ struct Explorer {
         }
         if let device {
             template.launches += device.launches.count
-            device.finish(keepSnapshotFor: judged.outcome == .ok ? nil : new)
+            // --keep-failed: the attempt's device, and a copy of the one it started from.
+            var keep: (kept: KeptDevices, cell: String, attempt: String?, before: Device?)?
+            if let kept = cell.kept, judged.outcome != .ok, !record.interrupted, let origin = source ?? template.device {
+                let before = kept.copy(origin.device, as: KeptDevices.name(cell: cell.unit.description, attempt: id) + "-before")
+                keep = (kept, cell.unit.description, id, before)
+            }
+            device.finish(keepSnapshotFor: judged.outcome == .ok ? nil : new, keep: keep)
         }
         return judged
     }

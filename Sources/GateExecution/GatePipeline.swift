@@ -29,12 +29,15 @@ package struct GatePipeline {
     package var judgesPreExisting = true
     /// The builds' pins when the caller has them already (replay checks them against run.json's).
     package var pins: [String: RunInputs.BuildFiles]? = nil
+    /// Where the devices of what failed are kept (``KeptDevices``); nil: none kept.
+    package var keepFailed: String? = nil
 
     package init(
         inputs: RunInputs, builds: [String: Build], out: String, jobs: Int, timeout: Double, force: Bool,
         progress: GateProgress = .silent, stage: BuildStage? = nil, archiveInputs: Bool = false,
-        pins: [String: RunInputs.BuildFiles]? = nil
+        pins: [String: RunInputs.BuildFiles]? = nil, keepFailed: String? = nil
     ) {
+        self.keepFailed = keepFailed
         self.inputs = inputs
         self.builds = builds
         self.out = out
@@ -102,6 +105,7 @@ package struct GatePipeline {
             inputs: inputs, plan: plan, outFolder: out, jobs: jobs, force: force, timeout: timeout, progress: progress,
             stage: stage)
         run.judgesPreExisting = judgesPreExisting
+        run.keepFailed = keepFailed
         return (try run.execute(builds: builds), inputs)
     }
 }

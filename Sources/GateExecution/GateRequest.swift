@@ -48,6 +48,8 @@ public struct GateRequest: Sendable {
     public var buildsFolder: String
     /// Where the builds' executables are (such as `.build/debug`), absolute.
     public var productsFolder: String
+    /// Keep the devices of what failed here (`--keep-failed`; ``KeptDevices``), absolute; nil: none kept.
+    public var keepFailed: String?
 
     /// The builds a gate runs when none are named: the sample app's releases, oldest first.
     public static let defaultBuilds = ["v1", "v2", "v3"]
@@ -108,7 +110,7 @@ public struct GateRequest: Sendable {
         inputs.inputSet = inputSet == .minimal ? .minimal : nil
         return try GatePipeline(
             inputs: inputs, builds: resolved, out: out, jobs: jobs, timeout: timeout, force: force, progress: progress,
-            archiveInputs: archiveInputs
+            archiveInputs: archiveInputs, keepFailed: keepFailed
         ).run()
     }
 

@@ -23,11 +23,14 @@ struct GateRun {
     /// Whether a deciding cell's FAIL is judged against the old build in the new build's place
     /// (``PreExisting``); `mutants` leaves it out: its catalogue counts a mutant's failed cells.
     var judgesPreExisting = true
+    /// Where the devices of what failed are kept (``KeptDevices``); nil: none kept.
+    var keepFailed: String? = nil
 
     /// Runs the plan and returns the report (also written to `outFolder`).
     package func execute(builds: [String: Build]) throws -> GateReport {
         try TemporaryDevices.checkScratch()
         let unread = try BuildPreflight.check(Array(builds.values), runtime: inputs.runtime, timeout: timeout)
+        try keepFailed.map(KeptDevices.check)
         try GateArtifacts.begin(inputs: inputs, plan: plan, at: outFolder, force: force)
         // Whatever stops the run before its verdict is written, the folder reads as unfinished.
         var completed = false
@@ -43,7 +46,10 @@ struct GateRun {
         // A stage of the whole command holds the executables already, so the run's devices go beside
         // it (choosing again, for no executables, could pick another file system, where every
         // install would copy them); a run's own stage goes where its executables have room.
-        let parent = stage?.parent ?? TemporaryDevices.parent(needing: BuildStage.bytes(of: builds.values))
+        // With --keep-failed, the devices live in the kept folder, so that keeping one is a rename.
+        let kept = try keepFailed.map { folder throws(GateError) in try KeptDevices(folder: folder) }
+        let parent =
+            kept.map { $0.folder + "/" } ?? stage?.parent ?? TemporaryDevices.parent(needing: BuildStage.bytes(of: builds.values))
         let workRoot = parent + TemporaryDevices.prefix + "\(getpid())-\(UUID().uuidString)"
         try TemporaryDevices.create(workRoot)
         defer { TemporaryDevices.remove(workRoot) }
@@ -66,6 +72,8 @@ struct GateRun {
                 runtime: unit.runtime ?? inputs.runtime, caseID: inputs.caseID, devices: devices,
                 outFolder: folder, timeout: timeout)
             cell.secondClock = secondClock
+            // A baseline cell (the old build in the new one's place) keeps no device.
+            if folder == outFolder { cell.kept = kept }
             let (evidence, findings, ran) = cell.run()
             if folder == outFolder { skips.add(ShapeCoverage.skips(evidence, declarations: cell.declarations)) }
             return (findings, ran, cell.timelines(evidence, findings: findings))
@@ -107,6 +115,10 @@ struct GateRun {
             expected: expected, findings: findings, release: inputs.releaseUnderTest, preExisting: preExisting.cells,
             strict: inputs.strict ?? false, policies: policies)
         report.inputs = results.inputs
+        if let kept {
+            kept.writeIndex()
+            report.keptDevices = GateReport.KeptDevicesNote(folder: kept.folder, count: kept.count)
+        }
         let timelines = results.timelines
         report.timelines = timelines.isEmpty ? nil : timelines
         let shapes = ShapeCoverage.report(units: units, builds: builds, caseID: inputs.caseID, skips: skips.byLabel)

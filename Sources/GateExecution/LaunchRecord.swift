@@ -36,6 +36,11 @@ struct LaunchRecord: Sendable {
     var secretPlacesFailure: String?
     /// The faults, crash point and power loss the launch was given.
     var faultPlan: FaultPlan = .none
+    /// The app's launch arguments (mode, case id, shapes, the scenario's own), for the launch lines
+    /// of a kept device (``KeptDevices``).
+    var arguments: [String] = []
+    /// The bundle id launched.
+    var bundleID = ""
 
     /// What a planned power loss took from the launch (its `power.loss` entries: names only).
     var lostToPowerLoss: [SeamSubject] { mutations.filter { $0.operation == .powerLoss }.map(\.subject) }

@@ -20,6 +20,13 @@ final class ScenarioDevice {
     private let timeout: Double
     /// Launches made on the device this one was cloned from, when its numbering continues theirs.
     private var numberedBefore = 0
+    /// With `--keep-failed`: copy the device, named `name`, right before the first launch of
+    /// `build` (``KeptDevices``: the `-before` device of a cell's launch lines).
+    var checkpointPlan: (build: String, name: String, kept: KeptDevices)?
+    /// That copy, once made, and how many of ``launches`` came before it.
+    private(set) var checkpoint: Device?
+    private var checkpointTaken = false
+    private(set) var launchesBeforeCheckpoint = 0
 
     /// The device clock every cell starts from, fixed so that runs repeat exactly.
     static let epoch = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01T00:00:00Z
@@ -120,6 +127,11 @@ final class ScenarioDevice {
         extraArguments: [String] = [], environment: [String: String] = [:]
     ) throws -> LaunchRecord {
         let index = numberedBefore + launches.count + 1
+        if let plan = checkpointPlan, !checkpointTaken, build.manifest.id == plan.build {
+            checkpointTaken = true
+            checkpoint = plan.kept.copy(session.device, as: plan.name)
+            launchesBeforeCheckpoint = launches.count
+        }
         // Every launch of the cell, for any case, seeds and reads each secret in the cell's shape.
         var arguments =
             [LaunchMode.caseIDArgument, caseID ?? self.caseID] + SecretShape.arguments(for: declarations.shapes) + extraArguments
@@ -137,6 +149,8 @@ final class ScenarioDevice {
             termination: result.termination, endedAtCrashPoint: result.endedAtCrashPoint,
             duration: result.duration, mutations: result.mutations, deviceDirectory: session.layout.directory)
         record.faultPlan = faultPlan
+        record.arguments = arguments
+        record.bundleID = build.manifest.bundleID
         record.read(status: result.statusFile)
         // Where the case's secrets are, while the device holds what the launch left.
         if !LaunchedProcesses.isStopped {
@@ -204,8 +218,15 @@ final class ScenarioDevice {
 
     /// Ends the cell: on failure a redacted snapshot goes to `device/` in the cell's folder
     /// (device.json, install records, keychain attributes with keyed digests, preference keys and
-    /// file names with keyed digests; never a value), then the device is deleted.
-    func finish(keepSnapshotFor build: Build?) {
+    /// file names with keyed digests; never a value), then the device is deleted, or with `keep`
+    /// moved whole into the kept folder (``KeptDevices``) beside `before` (else its own checkpoint).
+    func finish(
+        keepSnapshotFor build: Build?,
+        keep: (kept: KeptDevices, cell: String, attempt: String?, before: Device?)? = nil
+    ) {
+        defer {
+            if keep == nil || keep?.before != nil, let checkpoint, let plan = checkpointPlan { plan.kept.discard(checkpoint) }
+        }
         if let build {
             let folder = cellFolder + "/" + ArtifactLayout.deviceSnapshot
             try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -218,6 +239,13 @@ final class ScenarioDevice {
                     atPath: app.container.path + "/install.json",
                     toPath: folder + "/install-\(app.bundleID).json")
             }
+        }
+        if let keep {
+            let before = keep.before ?? checkpoint
+            keep.kept.keep(
+                self, cell: keep.cell, attempt: keep.attempt, before: before, launches: launches,
+                skipped: keep.before == nil && checkpoint != nil ? launchesBeforeCheckpoint : 0)
+            return
         }
         try? session.delete()
         session.release()

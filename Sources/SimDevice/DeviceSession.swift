@@ -16,7 +16,7 @@ public final class DeviceSession: @unchecked Sendable {
     // the containers while it holds the device, so it is kept until an install, uninstall or erase.
     private var targets: [String: LaunchTarget] = [:]
     private let targetLock = NSLock()
-    private let keychainReader = KeychainReader()
+    let keychainReader = KeychainReader()
     // The containers of each kind and the installed apps, read once and kept, on the same terms as
     // the launch targets: the gate looks up the app's containers after most launches (where the
     // case's secrets are, snapshots), and each lookup read every container's metadata file.

@@ -154,6 +154,14 @@ enum SummaryWriter {
             lines.append("")
         }
         lines.append(contentsOf: timelines(report))
+        if let kept = report.keptDevices {
+            lines.append("### Kept devices")
+            lines.append("")
+            lines.append(
+                "\(kept.count) devices of what failed are kept in `\(code(kept.folder))` (`--keep-failed`; they hold the case's secrets): "
+                    + "every device verb takes them with `--devices-root`; `kept.md` there gives each one's launch lines.")
+            lines.append("")
+        }
         let reruns = rerunCommands(report: report, inputs: inputs, out: out)
         if !reruns.isEmpty {
             lines.append("### Rerun one cell")

@@ -85,6 +85,20 @@ public struct GateReport: Codable, Equatable, Sendable {
     /// nothing failed.
     public package(set) var timelines: [Timeline]? = nil
 
+    /// Where `--keep-failed` kept the devices of what failed, and how many; nil (absent from
+    /// gate.json) without the flag.
+    public package(set) var keptDevices: KeptDevicesNote? = nil
+
+    /// The folder of the kept devices (its `kept.md` lists them with their launch lines) and their count.
+    public struct KeptDevicesNote: Codable, Equatable, Sendable {
+        public package(set) var folder: String
+        public package(set) var count: Int
+        package init(folder: String, count: Int) {
+            self.folder = folder
+            self.count = count
+        }
+    }
+
     /// The cells (`v1-to-v3/reinstall/reinstall-sweeps`) whose FAIL is pre-existing and does not
     /// decide (none under `--strict`).
     public var excused: Set<String> { strict == true ? [] : Set((preExisting ?? []).map(\.cell)) }

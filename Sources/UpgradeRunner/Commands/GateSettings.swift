@@ -22,11 +22,14 @@ struct GateSettings {
     static let inputs = OptionSpec(
         "--inputs", value: "SET",
         "full (default): every input the gate varies; minimal: no late-upgrade, no seed-variants, and honest-status at one clock, for a quicker gate.")
+    static let keepFailed = OptionSpec(
+        "--keep-failed", value: "DIR",
+        "Keep the devices of each failed or unknown cell and attempt in DIR (new or empty; made 0700: they hold the secrets), with the launch lines that reproduce them in DIR/kept.md.")
     static let quiet = OptionSpec(
         "--quiet", "Print no progress on standard error (the verdict table still goes to standard output).")
 
     static let specs: [OptionSpec] = [
-        caseID, runtime, runtimes, inputs, out, archiveInputs, CommonOptions.force, quiet, CommonOptions.timeout,
+        caseID, runtime, runtimes, inputs, out, archiveInputs, keepFailed, CommonOptions.force, quiet, CommonOptions.timeout,
         CommonOptions.jobs, CommonOptions.buildsDir, CommonOptions.products,
     ]
 
@@ -72,6 +75,10 @@ struct GateSettings {
                 throw UsageError.invalidValue(set, for: "--inputs", reason: "is not one of full, minimal")
             }
             request.inputSet = parsed
+        }
+        if let folder = options.value(Self.keepFailed) {
+            guard !folder.isEmpty else { throw UsageError.invalidValue(folder, for: "--keep-failed", reason: "is empty") }
+            request.keepFailed = options.absolute(folder)
         }
         quiet = options.flag(Self.quiet)
     }

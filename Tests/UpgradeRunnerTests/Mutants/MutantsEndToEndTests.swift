@@ -121,4 +121,40 @@ struct MutantsEndToEndTests {
         // Names and places only: the case's secrets appear in no form.
         #expect(try SecretScanner.scan(data: Data(summary.utf8), secrets: GatePipeline.sampleSecrets(caseID: "timeline")).isEmpty)
     }
+
+    @Test("--keep-failed keeps a failing cell's device and the one before the new build's first launch (0700), every device verb works on them, and kept.md's launch lines run; a passing cell keeps nothing; a folder that is not empty is refused first")
+    func keepFailed() throws {
+        let cli = try CLI("keep-failed")
+        let builds = try Self.buildsFolder(cli, mutants: ["accessible-in-query"])
+        let kept = cli.directory.file("kept")
+        let environment = ["UPGRADE_RUNNER_BUILDS": builds]
+        let result = cli.run(
+            ["run", "--from", "v1", "--to", "accessible-in-query", "--scenario", "upgrade,entitlements", "--case-id", "keep",
+             "--keep-failed", kept, "--out", cli.directory.file("out"), "--quiet"],
+            environment: environment)
+        #expect(result.code == 1, "\(result.output)\(result.error)")
+        #expect(result.output.contains("### Kept devices"), "the summary says where the devices are: \(result.output)")
+        var info = stat()
+        #expect(stat(kept, &info) == 0 && info.st_mode & 0o777 == 0o700)
+        let index = try String(contentsOfFile: kept + "/" + KeptDevices.indexFile, encoding: .utf8)
+        let device = "v1-to-accessible-in-query-upgrade"
+        #expect(index.contains("## `v1-to-accessible-in-query/upgrade`"), "\(index)")
+        #expect(!index.contains("entitlements`"), "a passing cell keeps nothing: \(index)")
+        let listed = cli.run(["device", "list", "--devices-root", kept], environment: environment)
+        #expect(listed.output.contains(device + " ") || listed.output.contains(device + "\n"), "\(listed.output)")
+        #expect(listed.output.contains(device + "-before"), "\(listed.output)")
+        #expect(cli.run(["keychain", "--devices-root", kept, device, "dump"], environment: environment).code == 0)
+        // The first launch line, as kept.md gives it, on the device before the launches.
+        let line = try #require(index.split(separator: "\n").first { $0.hasPrefix("upgrade-runner launch ") })
+        let words = line.components(separatedBy: "   #")[0].split(separator: " ").dropFirst().map(String.init)
+        #expect(words.contains(device + "-before"), "\(line)")
+        let launched = cli.run(words, environment: environment)
+        #expect(launched.code == 0, "\(launched.output)\(launched.error)")
+        // A folder that is not empty: exit 2 naming the flag, and no run folder made.
+        let again = cli.run(
+            ["run", "--from", "v1", "--to", "accessible-in-query", "--keep-failed", kept, "--out", cli.directory.file("out2")],
+            environment: environment)
+        #expect(again.code == 2 && again.error.contains("--keep-failed"), "\(again.error)")
+        #expect(!FileManager.default.fileExists(atPath: cli.directory.file("out2")))
+    }
 }
