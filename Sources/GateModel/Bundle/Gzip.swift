@@ -136,8 +136,8 @@ enum Gzip {
                     ended = true
                     try checkNothingAfter()
                 case Z_BUF_ERROR:
-                    // No progress: the input ran out mid-stream (refill found the end of the file).
-                    if stream.pointee.avail_in == 0 { throw Failure(reason: "is truncated: the gzip stream ends early") }
+                    // No progress with input and room to spare: nothing more can be read from it.
+                    throw Failure(reason: "is truncated: the gzip stream ends early")
                 case Z_DATA_ERROR:
                     let message = stream.pointee.msg.map { String(cString: $0) } ?? "corrupt data"
                     if message.contains("check") {
