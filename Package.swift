@@ -99,6 +99,12 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // zlib's deflate and inflate for run bundles (`bundle`, `replay FILE.tar.gz`), as SQLite is used: the system's.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         // SHA-256's block function in C: the debug builds pin every executable by its digest. Optimised in every
         // configuration: a gate hashes each statically linked app build (75-79 MB) once, 4x faster at -O2 than -O0.
         .target(name: "CSHA256", cSettings: [.unsafeFlags(["-O2"])]),
@@ -128,7 +134,7 @@ let package = Package(
         .target(name: "Entitlements", dependencies: ["UpgradeContract"]),
         // The gate's pure side: plan, scenario and condition ids, findings, engine, verdicts, the artifact
         // layout and documents. No device: `swift build --target GateModel` builds no simulator module.
-        .target(name: "GateModel", dependencies: ["UpgradeContract", "FileUtility"]),
+        .target(name: "GateModel", dependencies: ["UpgradeContract", "FileUtility", "CZlib"]),
         // The gate's device side: devices, cells, scenarios and their evidence, exploration, the checkers,
         // and the pipeline that `gate`, `run`, `replay`, `mutants` and `ReleaseGate.run` share.
         .target(

@@ -58,13 +58,15 @@ package struct GatePipeline {
         return builds
     }
 
-    /// The sha256 of each build's executable and entitlements, as run.json pins them. The builds
+    /// The sha256 of each build's executable, entitlements and manifest, as run.json pins them. The builds
     /// are hashed side by side (an app build is about 80 MB); when several cannot be read, the
     /// error thrown is the first build's in id order.
     package static func pin(_ builds: [String: Build]) throws -> [String: RunInputs.BuildFiles] {
         let ids = builds.keys.sorted()
         let pinned = try Slots.map(ids) { id throws(GateError) in
-            try RunInputs.BuildFiles(executableAt: builds[id]!.executablePath, entitlementsAt: builds[id]!.entitlementsPath)
+            try RunInputs.BuildFiles(
+                executableAt: builds[id]!.executablePath, entitlementsAt: builds[id]!.entitlementsPath,
+                manifestAt: builds[id]!.folder + "/" + BuildManifest.fileName)
         }
         return Dictionary(uniqueKeysWithValues: zip(ids, pinned))
     }

@@ -82,7 +82,7 @@ import Testing
         try (Data(contentsOf: URL(fileURLWithPath: executable)) + Data([0])).write(to: URL(fileURLWithPath: executable))
         let result = cli.expectRefused(replayAlone(cli, folder), naming: "\(executable): has sha256 ")
         #expect(result.error.contains("the archived inputs were changed"))
-        #expect(!FileManager.default.fileExists(atPath: folder + "/replay"))
+        #expect(!FileManager.default.fileExists(atPath: folder + "-replay"))
     }
 
     @Test(

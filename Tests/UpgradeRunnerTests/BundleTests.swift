@@ -5,23 +5,32 @@ import TestSupport
 import Testing
 @testable import UpgradeRunner
 
-/// The formats a bundle is made of, on literal bytes: ustar entries and stored-block gzip round-trip,
+/// The formats a bundle is made of, on literal bytes: ustar entries and gzip (zlib) round-trip,
 /// and damage is refused.
 @Suite struct BundleFormatTests {
-    @Test("CRC-32 is gzip's: the check value of \"123456789\" is 0xCBF43926")
-    func crc() {
-        #expect(CRC32.checksum(Data("123456789".utf8)) == 0xCBF4_3926)
-        #expect(CRC32.checksum(Data()) == 0)
-    }
-
-    @Test("stored gzip round-trips at block boundaries", arguments: [0, 1, 65_535, 65_536, 200_001])
+    @Test("gzip round-trips at chunk boundaries, compressed and stored (level 0), and the same data gives the same bytes",
+        arguments: [0, 1, 65_535, 1 << 20, (1 << 20) + 1, 3_000_001])
     func gzipRoundTrip(count: Int) throws {
         let data = Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) })
-        let wrapped = StoredGzip.wrap(data)
-        #expect(wrapped.count == 18 + max(1, (count + 65_534) / 65_535) * 5 + count)
-        #expect(try StoredGzip.unwrap(wrapped) == data)
-        #expect(throws: StoredGzip.Failure.self) { try StoredGzip.unwrap(wrapped.dropLast()) }
-        #expect(throws: StoredGzip.Failure.self) { try StoredGzip.unwrap(wrapped + Data([0])) }
+        let compressed = try Gzip.compress(data)
+        #expect(compressed == (try Gzip.compress(data)))
+        #expect(compressed.prefix(4) == Data([0x1F, 0x8B, 0x08, 0x00]))
+        #expect(compressed[4..<8] == Data([0, 0, 0, 0]), "no modification time")
+        #expect(try Gzip.decompress(compressed) == data)
+        let stored = try Gzip.compress(data, level: 0)
+        #expect(try Gzip.decompress(stored) == data)
+        #expect(throws: (any Error).self) { try Gzip.decompress(compressed.dropLast()) }
+        #expect(throws: (any Error).self) { try Gzip.decompress(compressed + Data([0])) }
+    }
+
+    @Test("a bundle of an earlier runner (gzip of stored blocks with OS 255) is read too")
+    func storedBlocksOfEarlierRunners() throws {
+        // "hello\n" as one final stored block, as the earlier StoredGzip wrote it.
+        let content = Data("hello\n".utf8)
+        var bytes: [UInt8] = [0x1F, 0x8B, 0x08, 0x00, 0, 0, 0, 0, 0x00, 0xFF, 0x01, 0x06, 0x00, 0xF9, 0xFF]
+        bytes += content
+        bytes += [0x20, 0x30, 0x3A, 0x36, 0x06, 0, 0, 0]  // CRC-32 of "hello\n" (0x363A3020), length 6
+        #expect(try Gzip.decompress(Data(bytes)) == content)
     }
 
     @Test("ustar entries round-trip, a path over 100 bytes is split into prefix and name, and a damaged header is refused")
@@ -56,12 +65,13 @@ import Testing
         let folder = try archivedGate(cli)
         let first = cli.directory.file("one.tar.gz"), second = cli.directory.file("two.tar.gz")
         #expect(cli.run(["bundle", folder, "-o", first]).code == 0)
-        // A replay inside the folder is no part of the run: the bundle stays the same.
+        // A replay beside the folder is no part of the run: the bundle stays the same.
         #expect(cli.run(["replay", folder, "--builds-dir", RunFolders.repositoryBuilds]).code == 0)
+        #expect(FileManager.default.fileExists(atPath: folder + "-replay/gate.json"))
         #expect(cli.run(["bundle", folder, "--out", second]).code == 0)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: first))
         #expect(bytes == (try Data(contentsOf: URL(fileURLWithPath: second))))
-        let members = try USTar.read(try StoredGzip.unwrap(bytes)).map(\.path)
+        let members = try USTar.read(try Gzip.decompress(bytes)).map(\.path)
         #expect(members == members.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
         #expect(members.contains("run/inputs/executables"))
         #expect(!members.contains { $0.hasPrefix("run/replay") })
@@ -93,7 +103,7 @@ import Testing
         flipped[bytes.count / 2] ^= 0x01
         for (name, data, reason) in [
             ("truncated.tar.gz", bytes.prefix(bytes.count / 3), "is truncated"),
-            ("flipped.tar.gz", flipped, "is damaged: its CRC-32"), ("text.tar.gz", Data("hello\n".utf8), "is not a gzip file"),
+            ("flipped.tar.gz", flipped, "is damaged: "), ("text.tar.gz", Data("hello\n".utf8), "is not a gzip file"),
         ] {
             let file = cli.directory.file(name)
             try data.write(to: URL(fileURLWithPath: file))
@@ -105,10 +115,13 @@ import Testing
     private func editedBundle(
         _ cli: CLI, _ folder: String, _ name: String, _ edit: (inout [USTar.Entry]) throws -> Void
     ) throws -> String {
-        var entries = try USTar.read(try StoredGzip.unwrap(try RunBundle.pack(folder)))
+        let packed = cli.directory.file("packed-" + name)
+        _ = try RunBundle.pack(folder, to: packed)
+        var entries = try USTar.read(try Gzip.decompress(try Data(contentsOf: URL(fileURLWithPath: packed))))
+        try FileManager.default.removeItem(atPath: packed)
         try edit(&entries)
         let file = cli.directory.file(name)
-        try StoredGzip.wrap(try USTar.write(entries)).write(to: URL(fileURLWithPath: file))
+        try Gzip.compress(try USTar.write(entries)).write(to: URL(fileURLWithPath: file))
         return file
     }
 

@@ -77,7 +77,7 @@ import Testing
         let folder = try archivedRun(cli)
         try BuildFixture.write(in: cli.builds, id: "v2", buildNumber: "200", groups: ["group.com.example.shared"])
         cli.expectRefused(["replay", folder], naming: "build v2: entitlements sha256 is ")
-        #expect(!FileManager.default.fileExists(atPath: folder + "/replay"))
+        #expect(!FileManager.default.fileExists(atPath: folder + "-replay"))
     }
 
     @Test("a build whose executable changed since the run is refused, naming the build, before anything runs")
@@ -125,7 +125,7 @@ import Testing
             expected: try inputs.plan().expectedCells(in: inputs.shard), findings: [], incomplete: ["a shard is missing"])
         try GateArtifacts.write(report: unknown, inputs: inputs, to: folder)
         cli.expectRefused(["replay", folder], naming: "\(folder): holds a run whose verdict is UNKNOWN (a shard is missing)")
-        #expect(!FileManager.default.fileExists(atPath: folder + "/replay"), "nothing ran")
+        #expect(!FileManager.default.fileExists(atPath: folder + "-replay"), "nothing ran")
     }
 }
 
@@ -144,7 +144,7 @@ import Testing
         let same = cli.run(["replay", archived] + common)
         #expect(same.code == 0, "\(same.output)\(same.error)")
         #expect(same.output == "identical\n")
-        #expect(FileManager.default.fileExists(atPath: archived + "/replay/gate.json"))
+        #expect(FileManager.default.fileExists(atPath: archived + "-replay/gate.json"))
 
         let files = try StatusComparison.statusFiles(in: archived).sorted()
         try #require(files.count >= 3)
@@ -152,10 +152,18 @@ import Testing
         var text = try String(contentsOfFile: edited, encoding: .utf8)
         text = text.replacingOccurrences(of: "\"caseID\" : \"replay-1\"", with: "\"caseID\" : \"replay-2\"")
         try text.write(toFile: edited, atomically: true, encoding: .utf8)
+        cli.expectRefused(["replay", archived] + common, naming: "\(edited): has sha256 ")
         try FileManager.default.removeItem(atPath: archived + "/" + files[0])
+        cli.expectRefused(["replay", archived] + common, naming: "\(archived)/\(files[0]): is missing, but run.json pins it")
 
+        // A run.json of an earlier runner pins nothing: the replay goes on with a note, and the
+        // comparison names each difference.
+        var inputs = try RunInputs.read(from: archived + "/run.json")
+        inputs.archivePins = nil
+        try GateJSON.pretty(inputs).write(to: URL(fileURLWithPath: archived + "/run.json"))
         let different = cli.run(["replay", archived] + common)
         #expect(different.code == 1)
+        #expect(different.error.contains("pins no status or verdict files"), "\(different.error)")
         let lines = different.output.split(separator: "\n").map(String.init)
         #expect(lines.contains("differs: \(files[files.count - 1])"), "\(different.output)")
         #expect(lines.contains("  caseID: archived \"replay-2\", replay \"replay-1\""), "\(different.output)")

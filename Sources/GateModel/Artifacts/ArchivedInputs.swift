@@ -12,9 +12,8 @@ import UpgradeContract
 /// inputs/executables/<sha256>            each executable once, named by its SHA-256 (builds that
 ///                                        share an executable share the file)
 /// ```
-/// Executables are stored uncompressed: the runner links nothing that deflates (Foundation on Linux
-/// has no compression API and zlib is not a dependency); the README gives the sizes measured.
-/// The entitlements' and executables' digests are run.json's `buildFiles`; the manifest's is here.
+/// Executables are stored as they are; a bundle of the folder (``RunBundle``) compresses them with zlib.
+/// The entitlements', executables' and manifests' digests are run.json's `buildFiles`; the manifest's is here too.
 public struct ArchivedInputs: Codable, Equatable, Sendable {
     /// One build's archived files.
     public struct BuildEntry: Codable, Equatable, Sendable {

@@ -33,20 +33,31 @@ public enum GateArtifacts {
     /// - Throws: ``GateError`` when the folder is in use or a file cannot be written.
     package static func begin(inputs: RunInputs, plan: GatePlan, at folder: String, force: Bool) throws(GateError) {
         try OutputFolder.prepare(folder, force: force)
-        try writeFile(GateJSON.pretty(inputs), to: folder, name: runFile)
+        // No archive pins yet (a merge's inputs come from a shard's finished run.json): nothing is judged.
+        var unpinned = inputs
+        unpinned.archivePins = nil
+        try writeFile(GateJSON.pretty(unpinned), to: folder, name: runFile)
         let placeholder = GateEngine.evaluate(
             expected: plan.expectedCells(in: inputs.shard), findings: [], incomplete: [unfinishedReason],
             release: inputs.releaseUnderTest)
         try writeVerdict(report: placeholder, inputs: inputs, to: folder, finished: false)
     }
 
-    /// Writes the final run.json, junit.xml, summary.md and gate.json into `folder`, each atomically
-    /// and gate.json last, then removes the in-progress marker.
+    /// Writes the final run.json (with ``ArchivePins`` of the status files and of the verdict files
+    /// to come), junit.xml, summary.md and gate.json into `folder`, each atomically and gate.json
+    /// last, then removes the in-progress marker.
     /// - Throws: ``GateError/io(path:doing:cause:)`` naming the file.
     package static func write(report: GateReport, inputs: RunInputs, to folder: String) throws(GateError) {
         try createFolder(folder)
-        try writeFile(GateJSON.pretty(inputs), to: folder, name: runFile)
-        try writeVerdict(report: report, inputs: inputs, to: folder, finished: true)
+        let verdict = [
+            junitFile: Data(junitXML(report: report, inputs: inputs).utf8),
+            summaryFile: Data(summaryMarkdown(report: report, inputs: inputs).utf8),
+            gateFile: gateJSON(report: report, inputs: inputs, finished: true),
+        ]
+        var pinned = inputs
+        pinned.archivePins = try ArchivePins.of(folder, verdict: verdict)
+        try writeFile(GateJSON.pretty(pinned), to: folder, name: runFile)
+        for name in ArchivePins.verdictFiles.reversed() { try writeFile(verdict[name]!, to: folder, name: name) }
         try OutputFolder.finish(folder)
     }
 

@@ -36,18 +36,26 @@ enum USTar {
     static func write(_ entries: [Entry]) throws(Failure) -> Data {
         var out = Data()
         for entry in entries {
-            out.append(try header(for: entry))
+            out.append(try header(path: entry.path, kind: entry.kind, mode: entry.mode, size: entry.data.count))
             if entry.kind == .file {
                 out.append(entry.data)
-                out.append(Data(count: (blockSize - entry.data.count % blockSize) % blockSize))
+                out.append(Data(count: padding(entry.data.count)))
             }
         }
-        out.append(Data(count: 2 * blockSize))
+        out.append(end)
         return out
     }
 
-    private static func header(for entry: Entry) throws(Failure) -> Data {
-        let (prefix, name) = try split(entry.kind == .folder ? entry.path + "/" : entry.path)
+    /// The two zero blocks that end an archive.
+    static var end: Data { Data(count: 2 * blockSize) }
+
+    /// The zero bytes after a file of `size` bytes that fill its last block.
+    static func padding(_ size: Int) -> Int { (blockSize - size % blockSize) % blockSize }
+
+    /// The header block of one member (a folder's `size` is 0).
+    /// - Throws: ``Failure`` for a path that ustar cannot hold (longer than its 100 + 155 bytes).
+    static func header(path: String, kind: Entry.Kind, mode: Int, size: Int) throws(Failure) -> Data {
+        let (prefix, name) = try split(kind == .folder ? path + "/" : path)
         var block = [UInt8](repeating: 0, count: blockSize)
         func put(_ text: String, at offset: Int, width: Int) {
             for (index, byte) in text.utf8.prefix(width).enumerated() { block[offset + index] = byte }
@@ -57,12 +65,12 @@ enum USTar {
             put(String(repeating: "0", count: width - 1 - digits.count) + digits, at: offset, width: width - 1)
         }
         put(name, at: 0, width: 100)
-        octal(entry.mode, at: 100, width: 8)
+        octal(mode, at: 100, width: 8)
         octal(0, at: 108, width: 8)
         octal(0, at: 116, width: 8)
-        octal(entry.kind == .file ? entry.data.count : 0, at: 124, width: 12)
+        octal(kind == .file ? size : 0, at: 124, width: 12)
         octal(fixedTime, at: 136, width: 12)
-        block[156] = entry.kind == .file ? UInt8(ascii: "0") : UInt8(ascii: "5")
+        block[156] = kind == .file ? UInt8(ascii: "0") : UInt8(ascii: "5")
         put("ustar\0", at: 257, width: 6)
         put("00", at: 263, width: 2)
         put(ownerName, at: 265, width: 32)
@@ -90,6 +98,49 @@ enum USTar {
         throw Failure(reason: "path \(path) is too long for a ustar archive")
     }
 
+    /// One member's header as read: its content (`size` bytes, then padding) follows.
+    struct Header: Equatable {
+        var path: String
+        var kind: Entry.Kind
+        var mode: Int
+        var size: Int
+    }
+
+    /// The header in `block` (512 bytes), the archive's `index`th entry, or nil for a zero block (the end).
+    /// - Throws: ``Failure`` for a damaged header or an entry that is not a regular file or a folder.
+    static func parse(_ block: [UInt8], entry index: Int) throws(Failure) -> Header? {
+        guard block.count == blockSize else { throw Failure(reason: "is truncated: the archive ends inside entry \(index)") }
+        if block.allSatisfy({ $0 == 0 }) { return nil }
+        func text(_ start: Int, _ width: Int) -> String {
+            String(decoding: block[start..<(start + width)].prefix { $0 != 0 }, as: UTF8.self)
+        }
+        func number(_ start: Int, _ width: Int) -> Int? {
+            let digits = text(start, width).trimmingCharacters(in: .whitespaces)
+            return digits.isEmpty ? nil : Int(digits, radix: 8)
+        }
+        var sum = 0
+        for (index, byte) in block.enumerated() { sum += (148..<156).contains(index) ? 32 : Int(byte) }
+        guard text(257, 6).hasPrefix("ustar"), let recorded = number(148, 8), recorded == sum else {
+            throw Failure(reason: "is damaged: the header of entry \(index) is not a valid ustar header")
+        }
+        let prefix = text(345, 155)
+        var path = prefix.isEmpty ? text(0, 100) : prefix + "/" + text(0, 100)
+        guard let size = number(124, 12), let mode = number(100, 8), size >= 0 else {
+            throw Failure(reason: "is damaged: entry \(path) has no size or mode")
+        }
+        let type = block[156]
+        let kind: Entry.Kind
+        switch type {
+        case 0, UInt8(ascii: "0"): kind = .file
+        case UInt8(ascii: "5"): kind = .folder
+        default:
+            throw Failure(
+                reason: "holds \(path), an entry of type \(Character(Unicode.Scalar(type))) (a bundle holds only files and folders)")
+        }
+        if path.hasSuffix("/") { path.removeLast() }
+        return Header(path: path, kind: kind, mode: mode & 0o777, size: kind == .file ? size : 0)
+    }
+
     /// The entries of `data`, every header's checksum and format checked.
     /// - Throws: ``Failure`` for a truncated archive, a damaged header, or an entry that is not a
     ///   regular file or a folder (links, devices: a bundle holds neither).
@@ -98,46 +149,15 @@ enum USTar {
         var entries: [Entry] = []
         var offset = 0
         while true {
-            guard offset + blockSize <= bytes.count else {
-                throw Failure(reason: "is truncated: the archive ends inside entry \(entries.count + 1)")
-            }
-            let block = bytes[offset..<(offset + blockSize)]
-            if block.allSatisfy({ $0 == 0 }) { break }
-            func text(_ start: Int, _ width: Int) -> String {
-                let field = block[(offset + start)..<(offset + start + width)]
-                return String(decoding: field.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            func number(_ start: Int, _ width: Int) -> Int? {
-                let digits = text(start, width).trimmingCharacters(in: .whitespaces)
-                return digits.isEmpty ? nil : Int(digits, radix: 8)
-            }
-            var sum = 0
-            for (index, byte) in block.enumerated() { sum += (148..<156).contains(index) ? 32 : Int(byte) }
-            guard text(257, 6).hasPrefix("ustar"), let recorded = number(148, 8), recorded == sum else {
-                throw Failure(reason: "is damaged: the header of entry \(entries.count + 1) is not a valid ustar header")
-            }
-            let prefix = text(345, 155)
-            var path = prefix.isEmpty ? text(0, 100) : prefix + "/" + text(0, 100)
-            guard let size = number(124, 12), let mode = number(100, 8) else {
-                throw Failure(reason: "is damaged: entry \(path) has no size or mode")
-            }
-            let type = block[offset + 156]
-            let kind: Entry.Kind
-            switch type {
-            case 0, UInt8(ascii: "0"): kind = .file
-            case UInt8(ascii: "5"): kind = .folder
-            default:
-                throw Failure(
-                    reason:
-                        "holds \(path), an entry of type \(Character(Unicode.Scalar(type))) (a bundle holds only files and folders)"
-                )
-            }
-            if path.hasSuffix("/") { path.removeLast() }
+            let block = Array(bytes[min(offset, bytes.count)..<min(offset + blockSize, bytes.count)])
+            guard let header = try parse(block, entry: entries.count + 1) else { break }
             offset += blockSize
-            let length = kind == .file ? size : 0
-            guard offset + length <= bytes.count else { throw Failure(reason: "is truncated: the archive ends inside \(path)") }
-            entries.append(Entry(path: path, kind: kind, mode: mode & 0o777, data: Data(bytes[offset..<(offset + length)])))
-            offset += (length + blockSize - 1) / blockSize * blockSize
+            guard offset + header.size <= bytes.count else {
+                throw Failure(reason: "is truncated: the archive ends inside \(header.path)")
+            }
+            entries.append(
+                Entry(path: header.path, kind: header.kind, mode: header.mode, data: Data(bytes[offset..<(offset + header.size)])))
+            offset += header.size + padding(header.size)
         }
         return entries
     }

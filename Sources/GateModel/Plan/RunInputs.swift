@@ -11,18 +11,26 @@ public struct RunInputs: Codable, Equatable, Sendable {
         public package(set) var executable: String
         /// Lower-case hex SHA-256 of the build's entitlements file.
         public package(set) var entitlements: String
+        /// Lower-case hex SHA-256 of the build's manifest (`build.json`), which declares what is seeded
+        /// and judged (its secrets, bookkeeping and policies are inline; the entitlements file is the
+        /// one file it names, pinned above). Nil in a run.json of a runner before manifests were pinned.
+        public package(set) var manifest: String?
 
         /// Digests given as hex.
-        public init(executable: String, entitlements: String) {
+        public init(executable: String, entitlements: String, manifest: String? = nil) {
             self.executable = executable
             self.entitlements = entitlements
+            self.manifest = manifest
         }
 
-        /// Reads both files and digests them.
+        /// Reads the files and digests them.
         /// - Throws: ``GateError/unreadable(path:reason:)`` naming the file that cannot be read.
-        public init(executableAt executablePath: String, entitlementsAt entitlementsPath: String) throws(GateError) {
+        public init(executableAt executablePath: String, entitlementsAt entitlementsPath: String, manifestAt manifestPath: String? = nil)
+            throws(GateError)
+        {
             self.executable = try GateHash.hexOfFile(atPath: executablePath)
             self.entitlements = try GateHash.hexOfFile(atPath: entitlementsPath)
+            self.manifest = try manifestPath.map { path throws(GateError) in try GateHash.hexOfFile(atPath: path) }
         }
     }
 
@@ -65,6 +73,10 @@ public struct RunInputs: Codable, Equatable, Sendable {
     public package(set) var shard: ShardSpec?
     /// Where `inputs/` holds every build's files (`gate --archive-inputs`); nil when they were not archived.
     public package(set) var archivedInputs: ArchivedInputs?
+    /// The digests of the run's status and verdict files (``ArchivePins``), written with the final
+    /// run.json; nil while the run is under way, and in a run.json of a runner before them. Not
+    /// part of ``digest``: they are the run's outputs, not its inputs.
+    public package(set) var archivePins: ArchivePins?
 
     /// The current layout version.
     public static let currentFormatVersion = 1
@@ -98,11 +110,12 @@ public struct RunInputs: Codable, Equatable, Sendable {
     /// `iOS 17.5`, or `iOS 12.4, iOS 15.0, iOS 17.5` for a matrix.
     public var runtimeText: String { runtimeList.map(\.description).joined(separator: ", ") }
 
-    /// `sha256:<hex>` of these inputs without the shard: every shard of one gate has the same digest,
-    /// and merge refuses a folder whose digest differs.
+    /// `sha256:<hex>` of these inputs without the shard and the archive pins: every shard of one gate
+    /// has the same digest, and merge refuses a folder whose digest differs.
     public var digest: String {
         var unsharded = self
         unsharded.shard = nil
+        unsharded.archivePins = nil
         return "sha256:" + GateHash.hex(GateJSON.compact(unsharded))
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import GateExecution
 import GateModel
+import SimDevice
 
 /// `upgrade-runner bundle DIR -o FILE.tar.gz`: a run's artifacts and inputs in one file to hand over.
 enum BundleCommand {
@@ -11,13 +12,19 @@ enum BundleCommand {
         options: [Options.out],
         discussion: """
             Writes DIR's run.json, gate.json, junit.xml, summary.md, timings.json, paths/ and inputs/ under one folder,
-            run/, as a tar (ustar) archive in gzip, for attaching to a bug report: upgrade-runner replay FILE reruns it
-            on any machine with only the runner, and tar xzf FILE unpacks it. The same folder always gives the same
-            bytes (sorted entries, owner root, one fixed time). The gzip holds stored, uncompressed blocks: the runner
-            links nothing that compresses. Before writing, bundle checks what replay checks: a finished, judged run whose
-            run.json is the one gate.json was written for, with every archived input file of its pinned sha256.
-            Exit code: 0 written, 2 bad usage or input (no inputs/, an unfinished run, a changed input), 3 a file could
-            not be written.
+            run/, as a tar (ustar) archive compressed with gzip (zlib, level 1), for attaching to a bug report:
+            upgrade-runner replay FILE reruns it on any machine with only the runner, and tar xzf FILE unpacks it. The
+            same folder always gives the same bytes (sorted entries, owner root, one fixed time, no gzip name or time,
+            one level). Before writing, bundle checks what replay checks: a finished, judged run whose run.json is the
+            one gate.json was written for, with every archived input file of its pinned sha256.
+            It refuses, naming what it found: FILE inside DIR (the bundle would pack itself); a build whose executable
+            loads the toolchain's Swift runtime at launch (a DT_NEEDED on libswiftCore.so, libFoundation.so and the
+            like), since a bundle carries no runtime libraries and another machine's toolchain need not match (link
+            the app build with -static-stdlib to bundle it); and a run whose files still hold a secret of the run's
+            case, found by scanning every file to be packed again for the secrets its case id and builds derive (a
+            file the gate replaced by a redaction note does not count).
+            Exit code: 0 written, 2 bad usage or input (no inputs/, an unfinished run, a changed input, FILE inside
+            DIR, a dynamically linked build, a leaking run), 3 a file could not be written.
             """)
 
     /// The options of `bundle`, read and checked once.
@@ -39,8 +46,14 @@ enum BundleCommand {
 
     static func run(_ options: Options, _ invocation: Invocation) throws -> Int32 {
         let output = options.output
-        let folder = invocation.absolute(invocation.argument(dirArgument))
+        let given = invocation.argument(dirArgument)
+        let folder = invocation.absolute(given)
         let file = options.file
+        if ResolvedPath.isSame(file, orInside: folder) {
+            throw CommandFailure(
+                message: "bundle: --out \(output) is inside \(given), the run it packs; write the bundle outside the run folder",
+                code: ExitStatus.usage)
+        }
         let inputs = try ReplayCommand.archivedInputs(in: folder)
         guard let archive = inputs.archivedInputs,
             FileManager.default.fileExists(atPath: folder + "/" + ArchivedInputs.folderName)
@@ -48,14 +61,37 @@ enum BundleCommand {
             throw GateError.malformed(
                 path: folder, reason: "holds no archived inputs (inputs/): run the gate with --archive-inputs to bundle it")
         }
-        _ = try archive.catalog(in: folder, pins: inputs.buildFiles, runFile: folder + "/" + GateArtifacts.runFile)
+        let catalog = try archive.catalog(in: folder, pins: inputs.buildFiles, runFile: folder + "/" + GateArtifacts.runFile)
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), isDirectory.boolValue {
             throw UsageError.invalidValue(output, for: "--out", reason: "is a folder; name the bundle file to write")
         }
-        let bundle = try RunBundle.pack(folder)
-        try ArtifactFile.write(bundle, to: file, atomically: true)
-        invocation.console.output("\(file): \(bundle.count) bytes")
+        try refuseDynamicRuntime(inputs, catalog: catalog)
+        let builds = try GatePipeline.resolve(inputs.builds, in: catalog)
+        let leaking = try RunBundle.filesHoldingSecrets(
+            in: folder, secrets: GatePipeline.secrets(caseID: inputs.caseID, builds: builds.values))
+        if !leaking.isEmpty {
+            let named = leaking.prefix(5).joined(separator: ", ") + (leaking.count > 5 ? " and \(leaking.count - 5) more" : "")
+            throw CommandFailure(
+                message: "\(folder): \(leaking.count == 1 ? "1 file still holds" : "\(leaking.count) files still hold") a secret of case "
+                    + "\(inputs.caseID) (\(named)); a bundle would carry it: redact or remove them, or bundle a clean run",
+                code: ExitStatus.usage)
+        }
+        let size = try RunBundle.pack(folder, to: file)
+        invocation.console.output("\(file): \(size) bytes")
         return ExitStatus.pass
+    }
+
+    /// Refuses a build whose archived executable names a Swift runtime library of the toolchain.
+    static func refuseDynamicRuntime(_ inputs: RunInputs, catalog: BuildCatalog) throws {
+        for id in inputs.builds {
+            guard let executable = catalog.executables[id] else { continue }
+            let runtime = try ELFLinkage.neededLibraries(ofFileAt: executable).filter(ELFLinkage.isSwiftRuntime)
+            guard !runtime.isEmpty else { continue }
+            throw CommandFailure(
+                message: "build \(id): its executable loads the Swift runtime from the toolchain (\(runtime.prefix(3).joined(separator: ", "))"
+                    + "\(runtime.count > 3 ? ", ..." : "")), which a bundle does not carry; link it with -static-stdlib to bundle it",
+                code: ExitStatus.usage)
+        }
     }
 }

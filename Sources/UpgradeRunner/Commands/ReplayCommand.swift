@@ -21,25 +21,44 @@ enum ReplayCommand {
             the status files present on one side only. The verdicts are compared too, cell by cell, since some
             conditions are judged from device snapshots rather than status files: a cell whose verdict changed is
             printed. Not compared: logs (free-form app output, not deterministic by contract) and timings.json.
-            Before anything runs, replay checks that run.json is the one gate.json was written for (its inputs digest)
-            and that every build's executable and entitlements file still has the sha256 that run.json archived.
+            Before anything runs, replay checks that run.json is the one gate.json was written for (its inputs digest);
+            that every status file, gate.json, junit.xml and summary.md has the sha256 run.json pinned when the run
+            ended, and no status file was added; and that every build's executable, entitlements file and build.json
+            still has the sha256 run.json archived. So "identical" means the new run equals the archive as its run left
+            it. A run.json from a runner before those pins (no archivePins, or no manifest digest) is replayed with a
+            note on standard error that its status files or manifests cannot be proven unchanged.
             When the run archived its inputs (gate --archive-inputs) and DIR/inputs/ is there, the builds come from it
             and nothing else is needed (no builds folder, no products): each archived file must have its pinned sha256.
-            A bundle (upgrade-runner bundle) is unpacked to a temporary folder first; a truncated or damaged one is refused.
+            A bundle (upgrade-runner bundle, compressed or not) is unpacked first into a folder of the temporary folder,
+            upgrade-runner-bundle-<pid>-<id>, readable by this user alone (folders 0700, files 0600), removed when the
+            replay ends, or by the next start of the runner when it was killed; a truncated or damaged bundle, or one
+            whose members clash, is refused naming the bundle and the member.
+            The replay goes beside the archive, never into it: DIR-replay for a folder DIR, NAME-replay for a bundle
+            NAME.tar.gz; an --out equal to the archive, inside it, or holding it is refused.
             An interrupted run, or one whose verdict is UNKNOWN, is refused: it has cells that were never judged.
-            Exit code: 0 identical, 1 different, 2 bad usage or input (a missing or edited run.json, an unfinished or
-            UNKNOWN run, a changed build or archived input, a damaged bundle).
+            Exit code: 0 identical, 1 different, 2 bad usage or input (a missing or edited run.json, an edited status
+            or verdict file, an unfinished or UNKNOWN run, a changed build, manifest or archived input, a damaged
+            bundle, --out inside the archive).
             """)
 
     static func run(_ options: ReplayOptions, _ invocation: Invocation) throws -> Int32 {
         // First, so that a signal during the checks before the run also ends it with exit 3.
         InterruptHandling.install()
-        let given = invocation.absolute(invocation.argument(dirArgument))
+        let argument = invocation.argument(dirArgument)
+        let given = invocation.absolute(argument)
         var folder = given
         var isDirectory: ObjCBool = false
         let isBundle = FileManager.default.fileExists(atPath: given, isDirectory: &isDirectory) && !isDirectory.boolValue
-        // A bundle is unpacked into a temporary folder, removed when the replay ends.
-        let unpacked = NSTemporaryDirectory() + "upgrade-runner-bundle-\(getpid())-\(UUID().uuidString)"
+        let out = options.out.folder(else: isBundle ? bundleReplayFolder(given) : folderReplayFolder(given))
+        if ResolvedPath.isSame(out, orInside: given) || ResolvedPath.isSame(given, orInside: out) {
+            throw CommandFailure(
+                message: "replay: --out \(out) and the archive \(argument) overlap (one is, or is inside, the other); "
+                    + "the replay must not write into what it compares",
+                code: ExitStatus.usage)
+        }
+        // A bundle is unpacked into a temporary folder, removed when the replay ends (or, when the
+        // runner is killed, by the next start: RunBundle.removeAbandonedUnpacks).
+        let unpacked = NSTemporaryDirectory() + RunBundle.unpackPrefix + "\(getpid())-\(UUID().uuidString)"
         defer { if isBundle { try? FileManager.default.removeItem(atPath: unpacked) } }
         if isBundle { folder = try RunBundle.unpack(given, into: unpacked) }
         let inputs: RunInputs
@@ -47,15 +66,15 @@ enum ReplayCommand {
         let pins: [String: RunInputs.BuildFiles]
         do {
             inputs = try archivedInputs(in: folder)
+            try checkArchivePins(inputs, in: folder, console: invocation.console, naming: isBundle ? given : nil)
             let catalog = try catalog(for: inputs, in: folder, else: options.source.catalog)
             builds = try GatePipeline.resolve(inputs.builds, in: catalog)
             pins = try GatePipeline.pin(builds)
-            try checkPinned(inputs, against: pins)
+            try checkPinned(inputs, against: pins, builds: builds, console: invocation.console)
         } catch let error as GateError where isBundle {
             throw error.naming(bundle: given, unpackedAt: unpacked)
         }
 
-        let out = options.out.folder(else: isBundle ? bundleReplayFolder(given) : folder + "/" + ArtifactLayout.replayFolder)
         var replayInputs = inputs
         if inputs.runnerVersion != UpgradeRunnerVersion.current {
             invocation.console.error(
@@ -137,6 +156,27 @@ enum ReplayCommand {
         return inputs
     }
 
+    /// Where a folder's replay goes by default: beside it, `/tmp/g` -> `/tmp/g-replay` (never inside
+    /// the archive it compares).
+    static func folderReplayFolder(_ folder: String) -> String {
+        var base = folder
+        while base.count > 1 && base.hasSuffix("/") { base.removeLast() }
+        return base + "-replay"
+    }
+
+    /// Refuses an archive whose status or verdict files are not the ones its run left (run.json's
+    /// ``ArchivePins``); a run.json written before the pins existed gets a note instead.
+    static func checkArchivePins(_ inputs: RunInputs, in folder: String, console: Console, naming bundle: String?) throws {
+        guard let pins = inputs.archivePins else {
+            let runFile = bundle.map { "\($0): \(RunBundle.topFolder)/\(GateArtifacts.runFile)" } ?? folder + "/" + GateArtifacts.runFile
+            console.error(
+                "note: \(runFile) pins no status or verdict files (written by runner \(inputs.runnerVersion)): "
+                    + "an edit of them after the run cannot be detected")
+            return
+        }
+        try pins.check(folder)
+    }
+
     /// Where a bundle's replay goes by default: beside it, `run.tar.gz` -> `run-replay`.
     static func bundleReplayFolder(_ bundle: String) -> String {
         var base = bundle
@@ -156,10 +196,21 @@ enum ReplayCommand {
         return try archive.catalog(in: folder, pins: inputs.buildFiles, runFile: folder + "/" + GateArtifacts.runFile)
     }
 
-    /// Refuses when a build's executable or entitlements file no longer has the archived sha256.
-    static func checkPinned(_ inputs: RunInputs, against current: [String: RunInputs.BuildFiles]) throws {
+    /// Refuses when a build's executable, entitlements file or manifest no longer has the archived
+    /// sha256; a run.json that pinned no manifest (an earlier runner's) gets a note instead.
+    static func checkPinned(
+        _ inputs: RunInputs, against current: [String: RunInputs.BuildFiles], builds: [String: Build], console: Console
+    ) throws {
+        var unpinned: [String] = []
         for id in inputs.buildFiles.keys.sorted() {
             guard let archived = inputs.buildFiles[id], let now = current[id] else { continue }
+            if let manifest = archived.manifest, let build = builds[id], manifest != now.manifest {
+                throw GateError.malformed(
+                    path: build.folder + "/" + type(of: build.manifest).fileName,
+                    reason: "has sha256 \((now.manifest ?? "").prefix(12))… but run.json archived \(manifest.prefix(12))… for build \(id); "
+                        + "replay needs the archived manifest (it decides what is seeded and judged)")
+            }
+            if archived.manifest == nil { unpinned.append(id) }
             for (what, old, new) in [
                 ("executable", archived.executable, now.executable),
                 ("entitlements", archived.entitlements, now.entitlements),
@@ -170,6 +221,11 @@ enum ReplayCommand {
                     code: ExitStatus.usage)
             }
         }
+        if !unpinned.isEmpty {
+            console.error(
+                "note: run.json pins no build.json for \(unpinned.joined(separator: ", ")) (written by runner \(inputs.runnerVersion)): "
+                    + "a changed manifest cannot be detected")
+        }
     }
 }
 
@@ -177,7 +233,7 @@ enum ReplayCommand {
 struct ReplayOptions {
     static let out = OptionSpec(
         "--out", value: "DIR",
-        "Where the replay writes its artifacts (default: DIR/replay, or NAME-replay beside a bundle NAME.tar.gz; replaced on each replay)."
+        "Where the replay writes its artifacts (default: DIR-replay beside DIR, or NAME-replay beside a bundle NAME.tar.gz; replaced on each replay; never inside the archive)."
     )
     static let quiet = OptionSpec("--quiet", "Print no progress on standard error.")
 
