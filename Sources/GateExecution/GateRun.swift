@@ -111,6 +111,7 @@ struct GateRun {
         var findings = FindingSanitizer(secrets: secrets, workRoot: workRoot).clean(results.findings)
         let scan = try SecretScanner.scan(directory: outFolder, secrets: secrets)
         findings += NoSecretInArtifactsChecker.findings(for: scan, cells: expected)
+        LeakRedaction.redact(scan.leaks, in: outFolder, keep: kept)
         var report = GateEngine.evaluate(
             expected: expected, findings: findings, release: inputs.releaseUnderTest, preExisting: preExisting.cells,
             strict: inputs.strict ?? false, policies: policies)

@@ -51,7 +51,7 @@ public enum GateArtifacts {
         try createFolder(folder)
         let verdict = [
             junitFile: Data(junitXML(report: report, inputs: inputs).utf8),
-            summaryFile: Data(summaryMarkdown(report: report, inputs: inputs).utf8),
+            summaryFile: Data(summaryMarkdown(report: report, inputs: inputs, out: folder).utf8),
             gateFile: gateJSON(report: report, inputs: inputs, finished: true),
         ]
         var pinned = inputs

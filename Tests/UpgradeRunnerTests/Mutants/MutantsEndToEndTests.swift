@@ -157,4 +157,31 @@ struct MutantsEndToEndTests {
         #expect(again.code == 2 && again.error.contains("--keep-failed"), "\(again.error)")
         #expect(!FileManager.default.fileExists(atPath: cli.directory.file("out2")))
     }
+
+    @Test("a leaking artifact is replaced by a note naming the label and encodings; the raw file goes only to --keep-failed, 0600; the run still fails no-secret-in-artifacts")
+    func leakRedacted() throws {
+        let cli = try CLI("leak-redacted")
+        let builds = try Self.buildsFolder(cli, mutants: ["secret-in-log"])
+        let out = cli.directory.file("out"), kept = cli.directory.file("kept")
+        let result = cli.run(
+            ["run", "--from", "v1", "--to", "secret-in-log", "--scenario", "upgrade", "--case-id", "leak", "--out", out,
+             "--keep-failed", kept, "--quiet"],
+            environment: ["UPGRADE_RUNNER_BUILDS": builds])
+        #expect(result.code == 1, "\(result.output)\(result.error)")
+        let document = try GateDocument.read(from: out + "/gate.json")
+        let leaked = document.report.allFindings.filter { $0.condition == .noSecretInArtifacts && $0.verdict == .fail }
+        let file = try #require(leaked.first?.item, "the leak is a finding")
+        #expect(leaked.first?.message.contains("(authToken") == true)
+        let secrets = GatePipeline.secrets(caseID: "leak", builds: [])
+            + GatePipeline.sampleSecrets(caseID: "leak")
+        #expect(try SecretScanner.scan(directory: out, secrets: secrets).leaks.isEmpty, "nothing under --out holds a secret")
+        let note = try String(contentsOfFile: out + "/" + file, encoding: .utf8)
+        #expect(note.hasPrefix("upgrade-runner replaced this file: the leak scan found in it secret #"), "\(note)")
+        #expect(note.contains("(authToken of case leak") && note.contains(") as raw"), "\(note)")
+        let raw = kept + "/leaked/" + file
+        var info = stat()
+        #expect(stat(raw, &info) == 0 && info.st_mode & 0o777 == 0o600, "the raw file is kept, 0600")
+        #expect(note.contains(raw))
+        #expect(try !SecretScanner.scan(data: Data(contentsOf: URL(fileURLWithPath: raw)), secrets: secrets).isEmpty)
+    }
 }
