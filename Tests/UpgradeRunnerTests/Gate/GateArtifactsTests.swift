@@ -80,6 +80,22 @@ enum SampleGate {
             "\(lines)")
     }
 
+    @Test("summary.md shows at most 50 lines of timelines, in order, and says where the rest are; gate.json holds them all")
+    func timelinesCapped() throws {
+        var report = try SampleGate.report()
+        report.timelines = (1...3).map { n in
+            Timeline(cell: "v1-to-v2/crash-points", attempt: "crash \(n)", lines: (1...30).map { "step \(n).\($0)" })
+        }
+        let summary = SummaryWriter.render(report: report, inputs: SampleGate.inputs(), out: "artifacts/gate")
+        let shown = summary.split(separator: "\n").filter { $0.hasPrefix("step ") }
+        #expect(shown.count == Timeline.summaryLineLimit)
+        #expect(shown.first == "step 1.1" && shown.last == "step 2.20")
+        #expect(summary.contains("… 10 more lines"))
+        #expect(summary.contains("3 timelines in all (1 not shown here): every one in full in gate.json (`timelines`)"))
+        let document = try JSONDecoder().decode(GateDocument.self, from: GateArtifacts.gateJSON(report: report, inputs: SampleGate.inputs()))
+        #expect(document.report.timelines?.map(\.lines.count) == [30, 30, 30])
+    }
+
     @Test("gate.json is pinned by a golden file")
     func gateJSON() throws {
         check(
