@@ -20,12 +20,26 @@ enum BuildPreflight {
     ///   ``AppHarness/AppBuild/startupRead(_:)``), sorted: the caller says so in one line.
     /// - Throws: ``GateError/malformed(path:reason:)`` naming the build, the status file and the field.
     @discardableResult
-    static func check(_ builds: [Build], runtime: RuntimeVersion, timeout: Double) throws -> [String] {
+    /// - Parameter format: why an executable is not one this machine runs (``ExecutableFormat``);
+    ///   the tests of the launch cache put shell scripts in its place, which they pass here.
+    static func check(
+        _ builds: [Build], runtime: RuntimeVersion, timeout: Double,
+        format: (String) -> String? = ExecutableFormat.problem(at:)
+    ) throws -> [String] {
         // Each build's key is taken once, before its launch: a build whose executable changes
         // during the check is not recorded as passed in its new state.
         let keyed = builds.sorted(by: { $0.manifest.id < $1.manifest.id }).map { ($0, Passed($0, runtime: runtime)) }
         let unchecked = keyed.filter { passed.readsAtStartup($0.1) == nil }
         guard !unchecked.isEmpty else { return withoutStartupRead(keyed) }
+        // Nothing runs that is not an executable for this machine: a script would run with the
+        // runner's rights, outside any device (the file supervisor starts inside an app build).
+        for (build, _) in unchecked {
+            if let reason = format(build.executablePath) {
+                throw GateError.malformed(
+                    path: build.folder + "/" + BuildManifest.fileName,
+                    reason: "build \(build.manifest.id)'s executable \(build.executablePath) \(reason)")
+            }
+        }
         // On the temporary folder, not the devices' memory file system: the products' file system
         // as a rule, so that its few installs hard-link the executables instead of copying them.
         let root = NSTemporaryDirectory() + TemporaryDevices.prefix + "\(getpid())-preflight-\(UUID().uuidString)"
