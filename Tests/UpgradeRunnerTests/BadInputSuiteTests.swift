@@ -256,6 +256,51 @@ import Testing
         },
     ]
 
+    // MARK: What --force removes
+
+    @Test("--force over a finished run leaves a user's replay/ and files, and removes the run's own entries")
+    func forceKeepsWhatTheRunnerDidNotWrite() throws {
+        let sandbox = try Sandbox()
+        let out = sandbox.path("out")
+        try sandbox.finishedRun("out")
+        try sandbox.write("out/replay/my-notes.txt", "mine")
+        try sandbox.write("out/notes.txt", "mine too")
+        try GateArtifacts.begin(inputs: SampleGate.inputs(), plan: try SampleGate.inputs().plan(), at: out, force: true)
+        OutputFolder.release(out)
+        #expect(FileManager.default.fileExists(atPath: out + "/replay/my-notes.txt"), "a user's replay/ is not the runner's")
+        #expect(FileManager.default.fileExists(atPath: out + "/notes.txt"))
+        #expect(!FileManager.default.fileExists(atPath: out + "/paths"), "the earlier run's cells are gone")
+    }
+
+    @Test("a finished run's own replay/ (itself a run), archived inputs/ and baseline/ are replaced with the run")
+    func runnersOwnEntriesGo() throws {
+        let sandbox = try Sandbox()
+        let out = sandbox.path("out")
+        try sandbox.finishedRun("out")
+        try sandbox.finishedRun("out/replay")
+        try sandbox.write("out/inputs/builds/v1/build.json", "{}")
+        // A FAIL judged against the old build leaves baseline/ beside paths/ (PreExisting).
+        try sandbox.write("out/baseline/paths/v1-to-v1/reinstall/status/01-v1-seed.json", "{}")
+        try GateArtifacts.begin(inputs: SampleGate.inputs(), plan: try SampleGate.inputs().plan(), at: out, force: false)
+        OutputFolder.release(out)
+        #expect(!FileManager.default.fileExists(atPath: out + "/baseline"), "baseline/ is the runner's")
+        #expect(!FileManager.default.fileExists(atPath: out + "/replay"))
+        #expect(!FileManager.default.fileExists(atPath: out + "/inputs"))
+    }
+
+    @Test("removing an earlier run never follows a link inside it")
+    func removalFollowsNoLink() throws {
+        let sandbox = try Sandbox()
+        let out = sandbox.path("out")
+        try sandbox.finishedRun("out")
+        try sandbox.write("elsewhere/keep.txt", "mine")
+        try FileManager.default.createSymbolicLink(atPath: out + "/paths/elsewhere", withDestinationPath: sandbox.path("elsewhere"))
+        try GateArtifacts.begin(inputs: SampleGate.inputs(), plan: try SampleGate.inputs().plan(), at: out, force: false)
+        OutputFolder.release(out)
+        #expect(FileManager.default.fileExists(atPath: sandbox.path("elsewhere/keep.txt")))
+        #expect(!FileManager.default.fileExists(atPath: out + "/paths/elsewhere"))
+    }
+
     // MARK: Where a run writes
 
     @Test("a small gate writes only into --out, its devices root and its own temporary folders, and leaves no temporary folder")

@@ -94,9 +94,7 @@ package enum OutputFolder {
                 }
                 above = (above as NSString).deletingLastPathComponent
             }
-            if case .io(_, _, let cause) = error, cause.contains("ermission") || cause.contains("ead-only") {
-                throw .outputFolderInUse(folder: folder, reason: "cannot be created: \(cause)")
-            }
+            // A read-only or full file system stays the machine's failure (exit 3, the words of the cause).
             throw error
         }
     }
