@@ -321,7 +321,7 @@ import Testing
         #expect(try sandbox.mode(of: "out/paths") == 0o755)
     }
 
-    @Test("device create makes ~/.upgrade-runner, devices/ and the device folder 0700")
+    @Test("device create makes ~/.upgrade-runner, devices/ and the device folder 0700, the keychain 0600")
     func devicesArePrivate() throws {
         let sandbox = try Sandbox()
         let result = try sandbox.run(["device", "create", "Phone", "--udid", "PRIVATE-1"], devicesRoot: nil)
@@ -329,6 +329,7 @@ import Testing
         for folder in ["home/.upgrade-runner", "home/.upgrade-runner/devices", "home/.upgrade-runner/devices/PRIVATE-1"] {
             #expect(try sandbox.mode(of: folder) == 0o700, "\(folder)")
         }
+        #expect(try sandbox.mode(of: "home/.upgrade-runner/devices/PRIVATE-1/data/Library/Keychains/keychain-2-debug.db") == 0o600)
     }
 }
 
