@@ -301,6 +301,15 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: out + "/paths/elsewhere"))
     }
 
+    @Test("builds lists a manifest's control characters escaped, never raw on the terminal")
+    func buildsListingEscapes() throws {
+        let sandbox = try Sandbox()
+        try sandbox.copyBuild("v1") { $0["marketingVersion"] = "1.0\u{1b}[31mred\nline" }
+        let result = try sandbox.run(["builds"])
+        #expect(!result.stdout.unicodeScalars.contains("\u{1b}"), "\(result.stdout)")
+        #expect(result.stdout.contains("1.0\\u{1b}[31mred\\nline (100)"), "\(result.stdout) \(result.stderr)")
+    }
+
     // MARK: Where a run writes
 
     @Test("a small gate writes only into --out, its devices root and its own temporary folders, and leaves no temporary folder")
