@@ -71,6 +71,14 @@ import Testing
             try Data("a file".utf8).write(to: URL(fileURLWithPath: odd))
             return ["gate", "--builds", "v1", "--scenarios", "fresh-install", "--out", odd]
         }, message: ".*odd\\\\nname\\\\u\\{1b\\}\\[31m: is a file, not a folder$"),
+        Row(name: "--jobs given twice", setUp: { _ in ["gate", "--builds", "v1", "--jobs", "1", "--jobs=2"] },
+            message: "gate: option --jobs is given twice \\(\"1\" and \"2\"\\); give it once$"),
+        Row(name: "device create --udid given twice", setUp: { _ in ["device", "create", "Phone", "--udid", "A", "--udid", "B"] },
+            message: "device create: option --udid is given twice"),
+        Row(name: "replay --out given twice", setUp: { s in ["replay", s.path("run"), "--out", s.path("a"), "--out", s.path("b")] },
+            message: "replay: option --out is given twice"),
+        Row(name: "mutants --builds \"\"", setUp: { _ in ["mutants", "--builds", ""] }, message: "--builds: \"\" is empty"),
+        Row(name: "merge --out \"\"", setUp: { s in ["merge", s.path("a"), s.path("b"), "--out", ""] }, message: "--out: \"\" is empty"),
         Row(name: "a newline in a build id is escaped", setUp: { _ in ["gate", "--builds", "v1,v\n2"] },
             message: "[^\\n]*v\\\\n2"),
     ]
@@ -135,6 +143,27 @@ import Testing
                 s.path("products/gate"),
             ]
         }, message: ".*/products/gate: is inside the products folder .*/products; choose a folder outside it$"),
+        Row(name: "run --out inside a build's folder", setUp: { s in
+            try s.copyBuild("v1")
+            try s.copyBuild("v2")
+            return ["run", "--from", "v1", "--to", "v2", "--scenario", "upgrade", "--out", s.path("builds/v2/out")]
+        }, message: ".*/builds/v2/out: is inside the builds folder .*/builds; choose a folder outside it$"),
+        Row(name: "mutants --out inside the builds folder", setUp: { s in
+            try FileManager.default.removeItem(atPath: s.builds)
+            try FileManager.default.copyItem(atPath: RunFoldersPath.repositoryBuilds, toPath: s.builds)
+            return ["mutants", "--builds", "v1", "--out", s.path("builds/mutants-out")]
+        }, message: ".*/builds/mutants-out: is inside the builds folder .*/builds; choose a folder outside it$"),
+        Row(name: "a link planted as the mutants marker", setUp: { s in
+            try s.write("precious.txt", "upgrade-runner mutants\n")
+            try s.folder("out")
+            try FileManager.default.createSymbolicLink(atPath: s.path("out/.upgrade-runner-mutants"), withDestinationPath: s.path("precious.txt"))
+            return ["mutants", "--builds", "v1", "--builds-dir", RunFoldersPath.repositoryBuilds, "--out", s.path("out")]
+        }, message: ".*/out: holds files that are not a mutants run's$"),
+        Row(name: "a user's file in a mutants run's folder", setUp: { s in
+            try s.write("out/.upgrade-runner-mutants", "upgrade-runner mutants\n")
+            try s.write("out/thesis.tex", "mine")
+            return ["mutants", "--builds", "v1", "--builds-dir", RunFoldersPath.repositoryBuilds, "--out", s.path("out")]
+        }, message: ".*/out: holds thesis.tex, which a mutants run did not write; move it or choose another folder$"),
         Row(name: "a second run on a locked --out", setUp: { s in
             try s.copyBuild("v1")
             try s.finishedRun("out")
@@ -163,6 +192,11 @@ import Testing
             try s.copyBuild("v1") { $0["expectedCondition"] = "reads-old-dta" }
             return ["gate", "--builds", "v1", "--out", s.path("out")]
         }, message: ".*/builds/v1/build.json: field \"expectedCondition\" names unknown condition \"reads-old-dta\"; did you mean \"reads-old-data\"\\?$"),
+        Row(name: "an unknown expectedCondition on run", setUp: { s in
+            try s.copyBuild("v1")
+            try s.copyBuild("v2") { $0["expectedCondition"] = "no-such-condition" }
+            return ["run", "--from", "v1", "--to", "v2", "--scenario", "upgrade", "--out", s.path("out")]
+        }, message: ".*/builds/v2/build.json: field \"expectedCondition\" names unknown condition \"no-such-condition\"$"),
         Row(name: "a 30 MB note", setUp: { s in
             try s.copyBuild("v1") { $0["notes"] = String(repeating: "n", count: 30 << 20) }
             return ["gate", "--builds", "v1", "--out", s.path("out")]
