@@ -1,3 +1,4 @@
+import UpgradeContract
 /// A build's entitlements: the dictionary as signed, with typed accessors for the keys the keychain reads.
 public struct Entitlements: Sendable, Equatable {
     /// Every key and value, as read.
@@ -27,6 +28,12 @@ public struct Entitlements: Sendable, Equatable {
                 throw EntitlementsError(
                     file, "\(prefix)key \(key) element \(index) is \(elements[index].typeNameWithArticle), not a string")
             }
+        }
+        // A group is a folder of the device (`groups/<id>`): `../../x` is refused as iOS refuses it.
+        for (index, group) in (values["com.apple.security.application-groups"]?.array ?? []).enumerated() {
+            guard let id = group.string, let reason = AppGroupID.problem(id) else { continue }
+            throw EntitlementsError(
+                file, "\(prefix)key com.apple.security.application-groups element \(index) \"\(id.prefix(80))\" \(reason)")
         }
         self.values = values
     }

@@ -20,12 +20,29 @@ enum BuildPreflight {
     ///   ``AppHarness/AppBuild/startupRead(_:)``), sorted: the caller says so in one line.
     /// - Throws: ``GateError/malformed(path:reason:)`` naming the build, the status file and the field.
     @discardableResult
-    static func check(_ builds: [Build], runtime: RuntimeVersion, timeout: Double) throws -> [String] {
+    /// - Parameters:
+    ///   - format: why an executable is not one this machine runs (``ExecutableFormat``); the tests
+    ///     of the launch cache put shell scripts in its place, which they pass here.
+    ///   - confined: whether each launch writes only beneath its device (``WriteConfinement``);
+    ///     those tests count launches in a file outside it.
+    static func check(
+        _ builds: [Build], runtime: RuntimeVersion, timeout: Double,
+        format: (String) -> String? = ExecutableFormat.problem(at:), confined: Bool = true
+    ) throws -> [String] {
         // Each build's key is taken once, before its launch: a build whose executable changes
         // during the check is not recorded as passed in its new state.
         let keyed = builds.sorted(by: { $0.manifest.id < $1.manifest.id }).map { ($0, Passed($0, runtime: runtime)) }
         let unchecked = keyed.filter { passed.readsAtStartup($0.1) == nil }
         guard !unchecked.isEmpty else { return withoutStartupRead(keyed) }
+        // Nothing runs that is not an executable for this machine: a script would run with the
+        // runner's rights, outside any device (the file supervisor starts inside an app build).
+        for (build, _) in unchecked {
+            if let reason = format(build.executablePath) {
+                throw GateError.malformed(
+                    path: build.folder + "/" + BuildManifest.fileName,
+                    reason: "build \(build.manifest.id)'s executable \(build.executablePath) \(reason)")
+            }
+        }
         // On the temporary folder, not the devices' memory file system: the products' file system
         // as a rule, so that its few installs hard-link the executables instead of copying them.
         let root = NSTemporaryDirectory() + TemporaryDevices.prefix + "\(getpid())-preflight-\(UUID().uuidString)"
@@ -34,7 +51,7 @@ enum BuildPreflight {
         let devices = DeviceSet(root: root)
         // Side by side, each on its own device; the error thrown is the first build's in id order.
         _ = try Slots.map(unchecked) { build, key throws(any Error) in
-            let readsAtStartup = try check(build, devices: devices, runtime: runtime, timeout: timeout)
+            let readsAtStartup = try check(build, devices: devices, runtime: runtime, timeout: timeout, confined: confined)
             passed.insert(key, readsAtStartup: readsAtStartup)
         }
         return withoutStartupRead(keyed)
@@ -68,7 +85,9 @@ enum BuildPreflight {
     }
 
     /// Whether the build's status file has a startup read.
-    private static func check(_ build: Build, devices: DeviceSet, runtime: RuntimeVersion, timeout: Double) throws -> Bool {
+    private static func check(
+        _ build: Build, devices: DeviceSet, runtime: RuntimeVersion, timeout: Double, confined: Bool
+    ) throws -> Bool {
         let session = try devices.create(name: "preflight-\(build.manifest.id)", runtime: runtime).acquire()
         defer {
             try? session.delete()
@@ -77,8 +96,10 @@ enum BuildPreflight {
         try session.boot()
         _ = try session.install(build)
         let arguments = [LaunchMode.verify.argument!, LaunchMode.caseIDArgument, caseID]
-        let result = try session.launch(
-            build.manifest.bundleID, LaunchOptions(arguments: arguments, timeout: timeout))
+        var options = LaunchOptions(arguments: arguments, timeout: timeout)
+        // Not yet known to be an app build: it writes nowhere but its device, whatever it is.
+        options.confinedToDevice = confined
+        let result = try session.launch(build.manifest.bundleID, options)
         let what = "build \(build.manifest.id) (\(build.executablePath))"
         guard let data = result.statusFile else {
             throw GateError.malformed(

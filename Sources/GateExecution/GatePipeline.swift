@@ -54,7 +54,19 @@ package struct GatePipeline {
     /// missing executable is bad input and changes nothing).
     package static func resolve(_ ids: [String], in catalog: BuildCatalog) throws -> [String: Build] {
         var builds: [String: Build] = [:]
-        for id in ids where builds[id] == nil { builds[id] = try catalog.build(id) }
+        for id in ids where builds[id] == nil {
+            let build = try catalog.build(id)
+            // Every verb reads the condition the way `mutants` does: an unknown one is a typo, not a
+            // build that no condition catches.
+            if let text = build.manifest.expectedCondition, GateCondition(rawValue: text) == nil {
+                let known = GateCondition.allCases.map(\.rawValue)
+                throw GateError.malformed(
+                    path: build.folder + "/" + BuildManifest.fileName,
+                    reason: "field \"expectedCondition\" names unknown condition \(QuotedValue.text(text))"
+                        + (Spelling.suggestion(for: text, among: known).map { "; did you mean \"\($0)\"?" } ?? ""))
+            }
+            builds[id] = build
+        }
         return builds
     }
 

@@ -92,6 +92,7 @@ public struct GateRequest: Sendable {
         }
         let catalog = BuildCatalog(folder: buildsFolder, productsFolder: productsFolder)
         let resolved = try GatePipeline.resolve(builds, in: catalog)
+        try OutputFolder.checkOutside(out, inputs: catalog.inputFolders)
         // A gate's builds go oldest first; `run` takes the one path it is given, a downgrade too.
         if path == nil { try Self.checkOrder(builds, resolved) }
         let scenarios = inputSet == .minimal ? scenarios.filter { !InputSet.fullOnly.contains($0) } : scenarios
@@ -159,5 +160,13 @@ public enum ReleaseGate {
                 GateProgress(style: .lines) { write($0.hasSuffix("\n") ? String($0.dropLast()) : $0) }
             } ?? .silent
         return try request.execute(progress: reporter).report
+    }
+}
+
+extension BuildCatalog {
+    /// The folders a run reads its builds from, which its output folder may not be in
+    /// (``OutputFolder/checkOutside(_:inputs:)``).
+    package var inputFolders: [(name: String, folder: String)] {
+        [("the builds folder", folder), ("the products folder", productsFolder)]
     }
 }

@@ -57,8 +57,18 @@ public struct BuildCatalog: Sendable {
             }
             throw .unknownBuild(idOrPath, buildsFolder: folder)
         }
+        // Bounded before it is read: a 30 MB build.json is not a manifest.
+        var info = stat()
+        if stat(manifestPath, &info) == 0, let reason = BuildManifest.fileProblem(size: Int(info.st_size)) {
+            throw .malformedFile(manifestPath, reason: reason)
+        }
         let manifest = try JSONFile.read(BuildManifest.self, from: manifestPath, what: "build manifest")
-        if let reason = manifest.problem(folderName: (buildFolder as NSString).lastPathComponent) {
+        if let data = FileManager.default.contents(atPath: manifestPath),
+            let reason = BuildManifest.unknownFieldProblem(in: data)
+        {
+            throw .malformedFile(manifestPath, reason: reason)
+        }
+        if let reason = manifest.problem(folderName: (buildFolder as NSString).lastPathComponent) ?? manifest.limitsProblem() {
             throw .malformedFile(manifestPath, reason: reason)
         }
         let entitlementsPath = buildFolder + "/" + manifest.entitlements

@@ -133,6 +133,8 @@ public struct Device: Sendable {
             guard failure == 0 else {
                 throw .fileSystem(layout.keychainPath, reason: "cannot be written (\(FileFailure.posix(failure)))")
             }
+            // The keychain holds secrets in the clear: 0600, which SQLite gives its journal too.
+            chmod(layout.keychainPath, 0o600)
             return
         }
         do {
@@ -141,6 +143,7 @@ public struct Device: Sendable {
             let keychain = Keychain(configuration)
             if let problem = keychain.openError { throw DeviceError.fileSystem(layout.keychainPath, reason: "\(problem)") }
         }
+        chmod(layout.keychainPath, 0o600)
         // Closed, the store is one file (its log checkpointed and removed): the next device's.
         let folder = try? FileManager.default.contentsOfDirectory(atPath: layout.keychainDirectory)
         if folder == [(layout.keychainPath as NSString).lastPathComponent],

@@ -60,11 +60,7 @@ public struct DeviceSet: Sendable {
         name: String, runtime: RuntimeVersion = .current, deviceType: String = "iPhone 15",
         clock: Date? = nil, udid: String = UUID().uuidString
     ) throws(DeviceError) -> Device {
-        do {
-            try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        } catch {
-            throw .notWritable(root, reason: "cannot create the devices root")
-        }
+        guard Self.makePrivateFolders(root) == 0 else { throw .notWritable(root, reason: "cannot create the devices root") }
         guard access(root, W_OK) == 0 else { throw .notWritable(root, reason: String(cString: strerror(errno))) }
         let now = clock ?? Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
         let record = DeviceRecord(udid: udid, name: name, deviceType: deviceType, runtime: runtime, clock: now)
@@ -85,6 +81,11 @@ public struct DeviceSet: Sendable {
             throw .fileSystem(final.directory, reason: "a device with this UDID exists")
         }
         do {
+            // The device holds a keychain and preferences in the clear: its folder is this user's
+            // alone (0700 whatever the umask), so nothing an app writes inside is readable by others.
+            guard mkdir(staging.directory, 0o700) == 0 || errno == EEXIST, chmod(staging.directory, 0o700) == 0 else {
+                throw DeviceError.fileSystem(staging.directory, reason: String(cString: strerror(errno)))
+            }
             try fill(staging)
             try FileManager.default.moveItem(atPath: staging.directory, toPath: final.directory)
         } catch {
@@ -93,5 +94,19 @@ public struct DeviceSet: Sendable {
             throw .fileSystem(final.directory, reason: error.localizedDescription)
         }
         return try Device(layout: final)
+    }
+
+    /// `mkdir -p` of `folder` where every folder it creates is 0700 (`~/.upgrade-runner`,
+    /// `devices/`); a folder that exists keeps its mode. 0, or the errno of the failure.
+    static func makePrivateFolders(_ folder: String) -> Int32 {
+        var info = stat()
+        if stat(folder, &info) == 0 { return info.st_mode & S_IFMT == S_IFDIR ? 0 : ENOTDIR }
+        let parent = (folder as NSString).deletingLastPathComponent
+        if !parent.isEmpty, parent != folder {
+            let above = makePrivateFolders(parent)
+            if above != 0 { return above }
+        }
+        guard mkdir(folder, 0o700) == 0 else { return errno == EEXIST ? 0 : errno }
+        return chmod(folder, 0o700) == 0 ? 0 : errno
     }
 }

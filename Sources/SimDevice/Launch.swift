@@ -16,6 +16,9 @@ public struct LaunchOptions: Sendable {
     public var mutationLogPath: String?
     /// Extra environment variables for the app, as `SIMCTL_CHILD_` variables give them with simctl.
     public var environment: [String: String]
+    /// Whether the process may write only beneath the device's folder (``WriteConfinement``): for
+    /// a launch of an executable that may not be an app build, whose own supervision never starts.
+    public var confinedToDevice = false
 
     public init(
         arguments: [String] = [], faultPlan: FaultPlan = .none, timeout: Double = 30,
@@ -118,7 +121,7 @@ extension DeviceSession {
         let outcome = try Spawner.run(
             path: app.executablePath, arguments: [app.executablePath] + options.arguments,
             environment: environment, logPath: logPath, timeout: options.timeout,
-            inheritedLock: deviceLock.descriptor)
+            inheritedLock: deviceLock.descriptor, confinedTo: options.confinedToDevice ? layout.directory : nil)
         let duration = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
 
         let mutations = MutationLogFile.read(mutationLogPath)

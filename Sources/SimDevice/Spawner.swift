@@ -1,4 +1,5 @@
 import Foundation
+import SimRuntime
 
 /// How a child process ended.
 public enum Termination: Equatable, Sendable, CustomStringConvertible {
@@ -53,7 +54,34 @@ enum Spawner {
     /// descriptor, so the device stays locked while the app runs, even if this process is gone.
     static func run(
         path: String, arguments: [String], environment: [String], logPath: String,
-        timeout: Double, inheritedLock: Int32? = nil
+        timeout: Double, inheritedLock: Int32? = nil, confinedTo: String? = nil
+    ) throws(DeviceError) -> Outcome {
+        guard let confinedTo else {
+            return try spawnAndWait(
+                path: path, arguments: arguments, environment: environment, logPath: logPath, timeout: timeout,
+                inheritedLock: inheritedLock)
+        }
+        // From a thread that can write only beneath `confinedTo`, which the child inherits; the
+        // thread waits for the child too, since the child dies with the thread that started it
+        // (PR_SET_PDEATHSIG, see claunch_die_with_parent).
+        let outcome = WriteConfinement.onConfinedThread(writableUnder: [confinedTo]) { () -> Result<Outcome, DeviceError> in
+            Result { () throws(DeviceError) -> Outcome in
+                try spawnAndWait(
+                    path: path, arguments: arguments, environment: environment, logPath: logPath, timeout: timeout,
+                    inheritedLock: inheritedLock)
+            }
+        }
+        // No Landlock in this kernel: the launch goes unconfined, as before confinement existed.
+        guard let outcome else {
+            return try spawnAndWait(
+                path: path, arguments: arguments, environment: environment, logPath: logPath, timeout: timeout,
+                inheritedLock: inheritedLock)
+        }
+        return try outcome.get()
+    }
+
+    private static func spawnAndWait(
+        path: String, arguments: [String], environment: [String], logPath: String, timeout: Double, inheritedLock: Int32?
     ) throws(DeviceError) -> Outcome {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)

@@ -19,7 +19,15 @@ public enum ExitStatus {
 
     /// The one-line message and exit code for `error`: every command path (``Tool/run(_:)``, the
     /// per-folder problems of `builds` and `device list`) reports through this.
+    /// The message is one line whatever it echoes: a control character in a value the user gave
+    /// (a newline or ESC in `--out`, in a build id, in a file's field) is escaped here, once for
+    /// every error type.
     public static func report(_ error: any Error) -> (message: String, code: Int32) {
+        let (message, code) = unescapedReport(error)
+        return (QuotedValue.oneLine(message), code)
+    }
+
+    private static func unescapedReport(_ error: any Error) -> (message: String, code: Int32) {
         switch error {
         case let error as UsageError: (error.description, usage)
         case let error as EntitlementsError: (error.description, usage)

@@ -1,6 +1,7 @@
 import Foundation
 @testable import GateExecution
 @testable import GateModel
+import SimDevice
 import SimRuntime
 import TestSupport
 import Testing
@@ -80,7 +81,7 @@ struct BuildContractTests {
     @Test("a status file of another contract version is refused naming the build and the field")
     func otherContractVersion() throws {
         let cli = try CLI()
-        // TinyApp writes its contract version from the environment it is given here.
+        // A shell script that writes a status file of contract version 0.
         let script = cli.directory.file("old-harness")
         let status =
             #"{"build":"old","caseID":"preflight","errors":[],"formatVersion":0,"items":[],"mode":"verify","runtime":"iOS 17.5"}"#
@@ -93,10 +94,14 @@ struct BuildContractTests {
         try FileManager.default.createDirectory(atPath: products, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: script, toPath: products + "/OldHarness")
         try build(cli, keeps: #"{"secrets": []}"#, executable: "OldHarness")
-        cli.expectRefused(
-            ["gate", "--builds", "v1", "--products", products, "--out", cli.directory.file("out")],
-            naming:
-                "its status file tmp/upgrade-runner-status.json: field \"formatVersion\" is 0, but this runner speaks contract version 1"
-        )
+        // A script is no app build, so the gate refuses it before launching it (BadInputSuiteTests);
+        // the preflight itself is asked here, with the executable-format check left out.
+        let build = try BuildCatalog(folder: cli.builds, productsFolder: products).build("v1")
+        #expect {
+            try BuildPreflight.check([build], runtime: .current, timeout: 30, format: BuildPreflightTests.scriptsAllowed)
+        } throws: { error in
+            "\(error)".contains(
+                "its status file tmp/upgrade-runner-status.json: field \"formatVersion\" is 0, but this runner speaks contract version 1")
+        }
     }
 }

@@ -15,7 +15,8 @@ struct BuildPreflightTests {
     /// A products folder holding `name`, a shell script that counts its launches in `counter` and
     /// leaves a status file of this contract (or none, with `valid: false`).
     private static func countedBuild(
-        _ directory: TemporaryDirectory, id: String, valid: Bool = true, comment: String = "", builtAs: String? = nil
+        _ directory: TemporaryDirectory, id: String, valid: Bool = true, comment: String = "", builtAs: String? = nil,
+        extra: String = ""
     ) throws -> (build: Build, counter: String) {
         let products = directory.file("products")
         try FileManager.default.createDirectory(atPath: products, withIntermediateDirectories: true)
@@ -24,13 +25,18 @@ struct BuildPreflightTests {
             #"{"build":"\#(builtAs ?? id)","caseID":"preflight","errors":[],"formatVersion":1,"items":[],"mode":"verify","runtime":"iOS 17.5"}"#
         let write = valid ? #"mkdir -p "$HOME/tmp" && printf '%s\n' '\#(status)' > "$HOME/tmp/upgrade-runner-status.json""# : ""
         let script = products + "/Counted-\(id)"
-        try "#!/bin/sh\n# \(comment)\necho launched >> '\(counter)'\n\(write)\n".write(
+        try "#!/bin/sh\n# \(comment)\necho launched >> '\(counter)'\n\(extra)\n\(write)\n".write(
             toFile: script, atomically: true, encoding: .utf8)
         chmod(script, 0o755)
         try BuildFixture.write(in: directory.file("builds"), id: id, executable: "Counted-\(id)")
         let build = try BuildCatalog(folder: directory.file("builds"), productsFolder: products).build(id)
         return (build, counter)
     }
+
+    /// These builds are shell scripts that count their launches in a file outside their device:
+    /// the executable-format check, which refuses scripts (BadInputSuiteTests), and the confinement
+    /// of a preflight launch to its device are not what these tests are about.
+    static func scriptsAllowed(_ path: String) -> String? { nil }
 
     private static func launches(_ counter: String) -> Int {
         ((try? String(contentsOfFile: counter, encoding: .utf8)) ?? "").split(separator: "\n").count
@@ -40,17 +46,17 @@ struct BuildPreflightTests {
     func passedBuildsAreRemembered() throws {
         let directory = try TemporaryDirectory("preflight-cache")
         let (build, counter) = try Self.countedBuild(directory, id: "cached")
-        try BuildPreflight.check([build], runtime: .current, timeout: 30)
-        try BuildPreflight.check([build], runtime: .current, timeout: 30)
+        try BuildPreflight.check([build], runtime: .current, timeout: 30, format: Self.scriptsAllowed, confined: false)
+        try BuildPreflight.check([build], runtime: .current, timeout: 30, format: Self.scriptsAllowed, confined: false)
         #expect(Self.launches(counter) == 1, "the second check launched the build again")
 
         let ios18 = RuntimeVersion(major: 18)
-        try BuildPreflight.check([build], runtime: ios18, timeout: 30)
+        try BuildPreflight.check([build], runtime: ios18, timeout: 30, format: Self.scriptsAllowed, confined: false)
         #expect(Self.launches(counter) == 2, "another runtime is another preflight")
 
         // The same path, other bytes: the executable was rebuilt, so it is checked again.
         let (rebuilt, _) = try Self.countedBuild(directory, id: "cached", comment: "rebuilt")
-        try BuildPreflight.check([rebuilt], runtime: .current, timeout: 30)
+        try BuildPreflight.check([rebuilt], runtime: .current, timeout: 30, format: Self.scriptsAllowed, confined: false)
         #expect(Self.launches(counter) == 3, "a changed executable is checked again")
     }
 
@@ -59,7 +65,7 @@ struct BuildPreflightTests {
         let directory = try TemporaryDirectory("preflight-reused")
         let (build, _) = try Self.countedBuild(directory, id: "v4", builtAs: "v3")
         do {
-            try BuildPreflight.check([build], runtime: .current, timeout: 30)
+            try BuildPreflight.check([build], runtime: .current, timeout: 30, format: Self.scriptsAllowed, confined: false)
             Issue.record("an executable built as v3 passed preflight as v4")
         } catch {
             let (message, code) = ExitStatus.report(error)
@@ -73,7 +79,7 @@ struct BuildPreflightTests {
         object["standIn"] = true
         try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: manifest))
         let standIn = try BuildCatalog(folder: directory.file("builds"), productsFolder: directory.file("products")).build("v4")
-        try BuildPreflight.check([standIn], runtime: .current, timeout: 30)
+        try BuildPreflight.check([standIn], runtime: .current, timeout: 30, format: Self.scriptsAllowed, confined: false)
     }
 
     @Test("of several bad builds, the error names the first in build-id order, however they were given")
@@ -84,7 +90,7 @@ struct BuildPreflightTests {
         let good = try Self.countedBuild(directory, id: "0-good").build
         for order in [[late, early, good], [good, early, late], [early, late, good]] {
             do {
-                try BuildPreflight.check(order, runtime: .current, timeout: 30)
+                try BuildPreflight.check(order, runtime: .current, timeout: 30, format: Self.scriptsAllowed, confined: false)
                 Issue.record("two bad builds passed preflight")
             } catch {
                 #expect("\(error)".contains("build a-early"), "\(error)")
@@ -111,5 +117,17 @@ struct BuildPreflightTests {
                 throw Failure(index: 0)
             }
         }
+    }
+
+    @Test("a preflight launch writes nowhere but its device: a write outside it is refused")
+    func confinedToTheDevice() throws {
+        let directory = try TemporaryDirectory("preflight-confined")
+        let outside = directory.file("outside.txt")
+        try "still here".write(toFile: outside, atomically: true, encoding: .utf8)
+        let made = directory.file("made.txt")
+        let (build, _) = try Self.countedBuild(directory, id: "confined", comment: "x", extra: "rm -f '\(outside)'; echo made > '\(made)'")
+        try BuildPreflight.check([build], runtime: .current, timeout: 30, format: Self.scriptsAllowed)
+        #expect(FileManager.default.fileExists(atPath: outside), "the launch removed a file outside its device")
+        #expect(!FileManager.default.fileExists(atPath: made), "the launch made a file outside its device")
     }
 }

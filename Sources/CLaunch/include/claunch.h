@@ -9,4 +9,10 @@
 /// without the call it only checks the parent.
 int claunch_die_with_parent(int signal, pid_t expected_parent);
 
+/// Confines the calling thread, and every process it starts from now on, to writing beneath
+/// `folders` (and to /dev/null): Linux's Landlock, with no new privileges. Reading is not
+/// restricted. For a dedicated thread that only spawns: the restriction cannot be lifted. Returns
+/// 0 when confined, -1 with errno otherwise (ENOSYS or EOPNOTSUPP where the kernel has no Landlock).
+int claunch_confine_writes(const char *const *folders, int count);
+
 #endif

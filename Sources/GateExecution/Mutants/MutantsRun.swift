@@ -101,6 +101,17 @@ package struct MutantsRun {
         }
     }
 
+    /// Every check of the run's input that needs no device, before anything is written: the
+    /// released builds (ids, catalogue, order), the mutant catalogue, and an output folder outside
+    /// the builds and products folders. `mutants --builds v1,v77` creates no folder.
+    package func validate() throws {
+        _ = try Self.mutants(in: catalog)
+        for id in released { try BuildPair.validate(buildID: id) }
+        let releasedBuilds = try GatePipeline.resolve(released, in: catalog)
+        try GateRequest.checkOrder(released, releasedBuilds)
+        try OutputFolder.checkOutside(outFolder, inputs: catalog.inputFolders)
+    }
+
     /// Runs everything and returns the summary (also written as mutants.json and mutants.md).
     package func execute() throws -> MutantsSummary {
         let releasedBuilds = try GatePipeline.resolve(released, in: catalog)
@@ -176,23 +187,64 @@ package enum MutantsOutput {
     static let marker = ".upgrade-runner-mutants"
 
     /// Empties `folder` for a new run: a missing or empty folder is fine; one from an earlier
-    /// mutants run is replaced (as the gate replaces its own); anything else is refused.
+    /// mutants run (its marker a regular file holding the runner's words, never a link) has the
+    /// entries such a run writes removed (the marker, mutants.json and mutants.md as files,
+    /// `released/` and each mutant's folder of gates' folders, no link followed); anything else is refused.
     package static func prepare(_ folder: String) throws(GateError) {
-        let manager = FileManager.default
-        let entries = (try? manager.contentsOfDirectory(atPath: folder)) ?? []
+        let entries = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
         if !entries.isEmpty {
-            guard entries.contains(marker) else {
+            guard isMarked(folder) else {
                 throw .outputFolderInUse(folder: folder, reason: "holds files that are not a mutants run's")
             }
-            do { try manager.removeItem(atPath: folder) } catch {
-                throw .io(error, "removing the earlier run", folder)
+            let files: Set<String> = [marker, jsonFile, tableFile]
+            for entry in entries {
+                var info = stat()
+                guard lstat(folder + "/" + entry, &info) == 0 else { continue }
+                let kind = info.st_mode & S_IFMT
+                let path = folder + "/" + entry
+                // released/ is a gate's folder; a mutant's, a folder of gates' folders, one a path.
+                let owned =
+                    files.contains(entry)
+                    ? kind == S_IFREG
+                    : entry == "released"
+                        ? OutputFolder.isRunFolder(path)
+                        : kind == S_IFDIR
+                            && ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [""]).allSatisfy {
+                                OutputFolder.isRunFolder(path + "/" + $0)
+                            }
+                guard owned else {
+                    throw .outputFolderInUse(
+                        folder: folder, reason: "holds \(entry), which a mutants run did not write; move it or choose another folder")
+                }
+            }
+            for entry in entries {
+                let failure = OutputFolder.removeTree(folder + "/" + entry)
+                guard failure == 0 else {
+                    throw .io(path: folder + "/" + entry, doing: "removing the earlier run's file", cause: FileFailure.posix(failure))
+                }
             }
         }
-        do {
-            try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            try Data("upgrade-runner mutants\n".utf8).write(to: URL(fileURLWithPath: folder + "/" + marker))
-        } catch {
-            throw .io(error, "writing", folder)
+        try OutputFolder.create(folder)
+        let descriptor = open(folder + "/" + marker, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw .io(path: folder + "/" + marker, doing: "writing", cause: FileFailure.posix(errno)) }
+        defer { close(descriptor) }
+        let text = Array(markerText.utf8)
+        guard text.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == text.count else {
+            throw .io(path: folder + "/" + marker, doing: "writing", cause: FileFailure.posix(errno))
         }
+    }
+
+    private static let markerText = "upgrade-runner mutants\n"
+
+    /// Whether `folder`'s marker is a regular file with the runner's words.
+    private static func isMarked(_ folder: String) -> Bool {
+        let descriptor = open(folder + "/" + marker, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return false }
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        return count > 0 && String(decoding: buffer[0..<count], as: UTF8.self) == markerText
     }
 }

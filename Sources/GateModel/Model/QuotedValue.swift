@@ -25,4 +25,27 @@ package enum QuotedValue {
         guard characters.count > 256 else { return "\"" + shown + "\"" }
         return "\"" + String(characters.prefix(40)) + "…\" (\(value.count) characters)"
     }
+
+    /// `text` as one line on a terminal: every control or format character (newline, ESC, a
+    /// bidirectional override) escaped as `\u{1b}`, `\n`; everything else, quotes and backslashes
+    /// included, as given. Every error line the command line prints goes through this (a value
+    /// already quoted by ``text(_:)`` has none left, so it reads the same).
+    package static func oneLine(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var shown = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": shown += "\\n"
+            case "\r": shown += "\\r"
+            case "\t": shown += "\\t"
+            default:
+                if isControl(scalar) { shown += "\\u{\(String(scalar.value, radix: 16))}" } else { shown.unicodeScalars.append(scalar) }
+            }
+        }
+        return shown
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format
+    }
 }

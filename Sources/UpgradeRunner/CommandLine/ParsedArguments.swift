@@ -57,6 +57,14 @@ struct ParsedArguments: Equatable, Sendable {
                     value = words[index]
                     index += 1
                 }
+                // No option takes an empty value: `--out ""` is not the working directory and
+                // `--builds ""` no list, whatever a script's unset variable meant.
+                guard !value.isEmpty else { throw .invalidValue(value, for: option.name, reason: "is empty; give a value") }
+                // A single-valued option given twice is a mistake, not "the last one wins": a
+                // script that appends `--out b` to a line holding `--out a` writes somewhere else.
+                if !option.repeats, let earlier = parsed.options[option.name] {
+                    throw .repeatedOption(option.name, command: spec.name, first: earlier, second: value)
+                }
                 parsed.options[option.name] = value
                 if option.repeats { parsed.repeated[option.name, default: []].append(value) }
             }

@@ -1,5 +1,6 @@
 import GateExecution
 import GateModel
+import SimRuntime
 /// A command line that cannot be run as written. Each case names the flag, argument or word.
 enum UsageError: Error, Equatable, CustomStringConvertible {
     case missingCommand
@@ -11,6 +12,9 @@ enum UsageError: Error, Equatable, CustomStringConvertible {
     case unexpectedArgument(String, command: String)
     case invalidValue(String, for: String, reason: String)
     case missingOption(String, command: String)
+    /// A single-valued option given twice, with its two values (a flag given twice means what it
+    /// means once).
+    case repeatedOption(String, command: String, first: String, second: String)
 
     var description: String {
         switch self {
@@ -33,6 +37,8 @@ enum UsageError: Error, Equatable, CustomStringConvertible {
             return "\(name): \(Self.quoted(value)) \(reason)"
         case .missingOption(let option, let command):
             return "\(command): option \(option) is required; see upgrade-runner \(command) --help"
+        case .repeatedOption(let option, let command, let first, let second):
+            return "\(command): option \(option) is given twice (\(Self.quoted(first)) and \(Self.quoted(second))); give it once"
         }
     }
 
@@ -41,24 +47,6 @@ enum UsageError: Error, Equatable, CustomStringConvertible {
 
     /// The closest of `candidates` to `word`, when it is close enough to be a likely typo.
     static func suggestion(for word: String, among candidates: [String]) -> String? {
-        let scored = candidates.map { ($0, editDistance(word, $0)) }.min { $0.1 < $1.1 }
-        guard let (best, distance) = scored, distance <= max(2, word.count / 3) else { return nil }
-        return best
-    }
-
-    private static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        guard !a.isEmpty else { return b.count }
-        var row = Array(0...b.count)
-        for i in 1...a.count {
-            var previous = row[0]
-            row[0] = i
-            for j in stride(from: 1, through: b.count, by: 1) {
-                let current = row[j]
-                row[j] = a[i - 1] == b[j - 1] ? previous : min(previous, row[j], row[j - 1]) + 1
-                previous = current
-            }
-        }
-        return row[b.count]
+        Spelling.suggestion(for: word, among: candidates)
     }
 }

@@ -98,11 +98,13 @@ enum BuildsCommand {
     }
 
     private static func text(_ entry: Entry) -> String {
-        """
-        \(entry.id)  \(entry.marketingVersion) (\(entry.buildNumber))  \(entry.bundleID)  team \(entry.team ?? "-")
-          access groups: \(entry.accessGroups.isEmpty ? "-" : entry.accessGroups.joined(separator: ", "))
-          executable:    \(entry.executableSHA256 == "missing" ? "missing (not built)" : "sha256 " + entry.executableSHA256)  \(entry.executable)
-          entitlements:  sha256 \(entry.entitlementsSHA256)  \(entry.entitlements)
-        """
+        // A manifest's values may hold a control character (a newline, ESC): escaped, each line stays one.
+        let e = QuotedValue.oneLine
+        return """
+            \(e(entry.id))  \(e(entry.marketingVersion)) (\(e(entry.buildNumber)))  \(e(entry.bundleID))  team \(e(entry.team ?? "-"))
+              access groups: \(entry.accessGroups.isEmpty ? "-" : e(entry.accessGroups.joined(separator: ", ")))
+              executable:    \(entry.executableSHA256 == "missing" ? "missing (not built)" : "sha256 " + entry.executableSHA256)  \(e(entry.executable))
+              entitlements:  sha256 \(entry.entitlementsSHA256)  \(e(entry.entitlements))
+            """
     }
 }

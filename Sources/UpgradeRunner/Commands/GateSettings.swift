@@ -100,7 +100,7 @@ struct GateSettings {
         request.strict = strict
         let (report, inputs) = try request.execute(progress: GateProgress(console: console, quiet: quiet))
         console.output(GateArtifacts.summaryText(report: report, inputs: inputs, out: request.out), terminator: "")
-        if !quiet { console.error("artifacts: \(request.out)") }
+        if !quiet { console.error("artifacts: " + QuotedValue.oneLine(request.out)) }
         return report.verdict.exitCode
     }
 }

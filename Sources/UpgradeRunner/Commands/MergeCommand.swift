@@ -40,7 +40,7 @@ enum MergeCommand {
         let report = try GateMerger.merge(folders: folders, out: out, force: options.force)
         let inputs = try RunInputs.read(from: out + "/" + GateArtifacts.runFile)
         invocation.console.output(GateArtifacts.summaryText(report: report, inputs: inputs, out: out), terminator: "")
-        invocation.console.error("artifacts: \(out)")
+        invocation.console.error("artifacts: " + QuotedValue.oneLine(out))
         return report.verdict.exitCode
     }
 }

@@ -31,11 +31,11 @@ enum MutantsCommand {
             catalog: options.source.catalog, released: options.released, scenarios: options.scenarios, runtime: .current,
             caseID: options.caseID, outFolder: options.out, jobs: options.execution.jobs,
             timeout: options.execution.timeout, progress: { console.error($0) })
-        _ = try MutantsRun.mutants(in: run.catalog)
+        try run.validate()
         try MutantsOutput.prepare(options.out)
         let summary = try run.execute()
         console.output(summary.table, terminator: "")
-        console.error("artifacts: \(options.out)")
+        console.error("artifacts: " + QuotedValue.oneLine(options.out))
         return summary.exitCode
     }
 }
