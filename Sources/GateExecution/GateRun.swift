@@ -30,7 +30,7 @@ struct GateRun {
     package func execute(builds: [String: Build]) throws -> GateReport {
         try TemporaryDevices.checkScratch()
         let unread = try BuildPreflight.check(Array(builds.values), runtime: inputs.runtime, timeout: timeout)
-        try keepFailed.map(KeptDevices.check)
+        if let keepFailed { try KeptDevices.check(keepFailed, out: outFolder) }
         try GateArtifacts.begin(inputs: inputs, plan: plan, at: outFolder, force: force)
         // Whatever stops the run before its verdict is written, the folder reads as unfinished.
         var completed = false

@@ -53,8 +53,15 @@ package final class KeptDevices: @unchecked Sendable {
     /// it does not.
     /// - Throws: ``GateError/invalidValue(field:value:reason:)`` naming `--keep-failed` when it is a
     ///   file or a folder that is not empty (the kept devices of another run are never replaced).
+    /// `out`: the run's artifacts folder, which the kept devices must be neither in nor around (the
+    /// leak scan reads every file under it, and CI uploads it).
     @discardableResult
-    package static func check(_ folder: String) throws(GateError) -> Bool {
+    package static func check(_ folder: String, out: String? = nil) throws(GateError) -> Bool {
+        if let out, ResolvedPath.isSame(folder, orInside: out) || ResolvedPath.isSame(out, orInside: folder) {
+            throw .invalidValue(
+                field: .named("--keep-failed"), value: folder,
+                reason: "is or holds the artifacts folder \(out), or lies inside it (the devices hold secrets; keep them apart)")
+        }
         var info = stat()
         guard lstat(folder, &info) == 0 else { return false }
         guard info.st_mode & S_IFMT == S_IFDIR else {

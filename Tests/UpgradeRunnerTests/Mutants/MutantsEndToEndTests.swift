@@ -156,6 +156,13 @@ struct MutantsEndToEndTests {
             environment: environment)
         #expect(again.code == 2 && again.error.contains("--keep-failed"), "\(again.error)")
         #expect(!FileManager.default.fileExists(atPath: cli.directory.file("out2")))
+        // Inside --out: the leak scan would read the devices, and CI would upload them.
+        let inside = cli.run(
+            ["run", "--from", "v1", "--to", "accessible-in-query", "--keep-failed", cli.directory.file("out3/kept"),
+             "--out", cli.directory.file("out3")],
+            environment: environment)
+        #expect(inside.code == 2 && inside.error.contains("--keep-failed") && inside.error.contains("artifacts folder"), "\(inside.error)")
+        #expect(!FileManager.default.fileExists(atPath: cli.directory.file("out3")))
     }
 
     @Test("a leaking artifact is replaced by a note naming the label and encodings; the raw file goes only to --keep-failed, 0600; the run still fails no-secret-in-artifacts")
