@@ -90,7 +90,7 @@ let package = Package(
         .library(name: "GateModel", targets: ["GateModel"]),
         .library(name: "UpgradeRunner", targets: ["UpgradeRunner"]),
         .executable(name: "upgrade-runner", targets: ["upgrade-runner"]),
-        // `swift package upgrade-gate`: builds a package's app builds and the runner, runs the gate.
+        // `swift package upgrade-gate`: builds the runner and a package's app builds, runs the gate.
         .plugin(name: "UpgradeGate", targets: ["UpgradeGate"]),
     ],
     targets: [
@@ -150,8 +150,9 @@ let package = Package(
             capability: .command(
                 intent: .custom(
                     verb: "upgrade-gate", description: "Build the app builds and the runner, then run the release gate."),
-                permissions: [.writeToPackageDirectory(reason: "the gate writes its artifacts folder in the package")]),
-            dependencies: ["upgrade-runner"]),
+                permissions: [.writeToPackageDirectory(reason: "the gate writes its artifacts folder in the package")])),
+        // No tool dependency on upgrade-runner: the plugin builds it with the package's own build
+        // (`packageManager.build`), where a tool dependency would build a second copy first.
 
         // A minimal app build: opens the keychain, reads one item, writes a status file.
         appBuild("TinyApp", dependencies: ["SimPlatform", "SimSecurity", "SimRuntime", "Security"]),
