@@ -100,6 +100,6 @@ if let index = platform.arguments.firstIndex(of: LaunchMode.caseIDArgument), ind
         + "\"formatVersion\":\(LaunchStatus.currentFormat),\"items\":[],\"mode\":\"\(mode.rawValue)\","
         + "\"runtime\":\(quoted("\(platform.context.runtime)"))}\n"
     let path = platform.containers.home.appendingPathComponent(LaunchStatus.relativePath).path
-    FileManager.default.createFile(atPath: path, contents: Data(contract.utf8))
+    _ = FileManager.default.createFile(atPath: path, contents: Data(contract.utf8))
 }
 exit(Int32(defaults.integer(forKey: "TinyExit")))

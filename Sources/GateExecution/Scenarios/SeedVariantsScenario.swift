@@ -179,7 +179,8 @@ struct IncidentalStore: Sendable {
             else { throw DeviceError.fileSystem(copied, reason: "cannot read \(name)") }
             values[key] = nil
             let encoded = try PropertyListSerialization.data(fromPropertyList: values, format: format, options: 0)
-            try AtomicFile.write(encoded, to: copied)
+            let failure = AtomicFile.write(encoded, to: copied)
+            guard failure == 0 else { throw DeviceError.fileSystem(copied, reason: "cannot be written (\(FileFailure.posix(failure)))") }
         }
         session.contentsChanged()
     }
