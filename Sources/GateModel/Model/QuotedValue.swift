@@ -5,22 +5,7 @@ package enum QuotedValue {
     /// (`\n`, `\u{7}`), and a value longer than 256 characters (no path is) cut to its first 40 with
     /// the length said.
     package static func text(_ value: String) -> String {
-        var shown = ""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\n": shown += "\\n"
-            case "\r": shown += "\\r"
-            case "\t": shown += "\\t"
-            case "\"": shown += "\\\""
-            case "\\": shown += "\\\\"
-            default:
-                if scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format {
-                    shown += "\\u{\(String(scalar.value, radix: 16))}"
-                } else {
-                    shown.unicodeScalars.append(scalar)
-                }
-            }
-        }
+        let shown = escaped(value, quotes: true)
         let characters = Array(shown)
         guard characters.count > 256 else { return "\"" + shown + "\"" }
         return "\"" + String(characters.prefix(40)) + "…\" (\(value.count) characters)"
@@ -32,12 +17,20 @@ package enum QuotedValue {
     /// already quoted by ``text(_:)`` has none left, so it reads the same).
     package static func oneLine(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isControl) else { return text }
+        return escaped(text, quotes: false)
+    }
+
+    /// Every control or format character of `text` escaped (`\n`, `\u{1b}`), and with `quotes` its
+    /// quotes and backslashes too.
+    private static func escaped(_ text: String, quotes: Bool) -> String {
         var shown = ""
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\n": shown += "\\n"
             case "\r": shown += "\\r"
             case "\t": shown += "\\t"
+            case "\"" where quotes: shown += "\\\""
+            case "\\" where quotes: shown += "\\\\"
             default:
                 if isControl(scalar) { shown += "\\u{\(String(scalar.value, radix: 16))}" } else { shown.unicodeScalars.append(scalar) }
             }
