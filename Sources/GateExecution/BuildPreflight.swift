@@ -36,13 +36,7 @@ enum BuildPreflight {
         guard !unchecked.isEmpty else { return withoutStartupRead(keyed) }
         // Nothing runs that is not an executable for this machine: a script would run with the
         // runner's rights, outside any device (the file supervisor starts inside an app build).
-        for (build, _) in unchecked {
-            if let reason = format(build.executablePath) {
-                throw GateError.malformed(
-                    path: build.folder + "/" + BuildManifest.fileName,
-                    reason: "build \(build.manifest.id)'s executable \(build.executablePath) \(reason)")
-            }
-        }
+        for (build, _) in unchecked { try ExecutableFormat.check(build, format: format) }
         // On the temporary folder, not the devices' memory file system: the products' file system
         // as a rule, so that its few installs hard-link the executables instead of copying them.
         let root = NSTemporaryDirectory() + TemporaryDevices.prefix + "\(getpid())-preflight-\(UUID().uuidString)"

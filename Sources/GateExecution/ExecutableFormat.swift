@@ -1,10 +1,25 @@
 import Foundation
+import GateModel
+import SimDevice
+import UpgradeContract
 
 /// What an app build's executable is, read from its first bytes before anything runs it (issue
 /// 29): preflight launches only an ELF executable for this machine's architecture, statically or
 /// dynamically linked. A folder, a script (`#!`), a Mach-O (an Apple platform's build) or a corrupt
-/// file is refused naming the build and the path the user gave, never a temporary copy's.
-enum ExecutableFormat {
+/// file is refused naming the build and the path the user gave, never a temporary copy's. `install`
+/// checks it too, before it touches the device.
+package enum ExecutableFormat {
+    /// Refuses `build` when its executable is not one this machine runs (`format`'s answer),
+    /// naming its build.json, the build and the executable's path.
+    /// - Throws: ``GateError/malformed(path:reason:)`` (exit 2).
+    package static func check(_ build: Build, format: (String) -> String? = problem(at:)) throws(GateError) {
+        if let reason = format(build.executablePath) {
+            throw GateError.malformed(
+                path: build.folder + "/" + BuildManifest.fileName,
+                reason: "build \(build.manifest.id)'s executable \(build.executablePath) \(reason)")
+        }
+    }
+
     /// `e_machine` of this machine: EM_X86_64 or EM_AARCH64.
     static var hostMachine: UInt16 {
         #if arch(x86_64)

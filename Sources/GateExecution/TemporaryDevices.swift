@@ -113,6 +113,17 @@ package enum TemporaryDevices {
         chmod(folder, 0o700)
     }
 
+    /// Registers `folder`, made by the caller (a bundle's unpack folder), for removal when the
+    /// runner is interrupted, as the device folders are.
+    package static func register(_ folder: String) {
+        lock.withLock { _ = folders.insert(folder) }
+    }
+
+    /// Forgets a folder ``register(_:)`` took, once its owner removed it.
+    package static func forget(_ folder: String) {
+        lock.withLock { _ = folders.remove(folder) }
+    }
+
     /// Removes a folder that cells may still be writing into: it is first renamed away, so that
     /// writes under its old path fail instead of recreating it, then deleted.
     static func remove(_ folder: String) {

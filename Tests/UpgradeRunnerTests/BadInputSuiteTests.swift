@@ -284,6 +284,14 @@ import Testing
             try Data([0xCF, 0xFA, 0xED, 0xFE] + [UInt8](repeating: 0, count: 60)).write(to: URL(fileURLWithPath: path))
             chmod(path, 0o755)
         },
+        Row(name: "install of a build whose executable is a script", setUp: { s in
+            try s.copyBuild("v1") { $0["executable"] = "Bad" }
+            try s.folder("products")
+            try Data("#!/bin/sh\nexit 0\n".utf8).write(to: URL(fileURLWithPath: s.path("products/Bad")))
+            chmod(s.path("products/Bad"), 0o755)
+            _ = try s.run(["device", "create", "Phone"])
+            return ["install", "Phone", "v1", "--products", s.path("products")]
+        }, message: ".*/builds/v1/build.json: build v1's executable .*/products/Bad is a script \\(#!\\), not an app build's executable$"),
         executableRow("a truncated ELF binary", reason: "is not an executable this machine runs \\(no ELF header: a corrupt or foreign file\\)") { path in
             try Data([0x7F, 0x45, 0x4C, 0x46, 2, 1]).write(to: URL(fileURLWithPath: path))
             chmod(path, 0o755)

@@ -65,6 +65,9 @@ import Testing
         try FileManager.default.createDirectory(atPath: stray, withIntermediateDirectories: true)
         cli.expectRefused(["merge", one, two, "--out", out], naming: "\(two): holds paths/none-to-v1/fresh-install")
         cli.expectRefused(["merge", one, two], naming: "merge: option --out is required")
+        // The merged run inside a shard (or a shard inside it) would replace the shard's own files.
+        cli.expectRefused(["merge", one, two, "--out", one + "/merged"], naming: "--out")
+        cli.expectRefused(["merge", one, two, "--out", cli.directory.path], naming: "is, is inside or holds the shard folder")
     }
 
     @Test("--out holding a run and files that are not a run's is refused unless --force, which replaces the run")

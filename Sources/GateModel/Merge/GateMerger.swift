@@ -128,11 +128,11 @@ package enum GateMerger {
         guard let firstFolder = folders.first else {
             throw .invalidValue(field: .shardFolders, value: "", reason: "needs at least one shard folder")
         }
-        let outPath = URL(fileURLWithPath: out).standardizedFileURL.path
         var shards: [Shard] = []
         for folder in folders {
-            if URL(fileURLWithPath: folder).standardizedFileURL.path == outPath {
-                throw .invalidValue(field: .out, value: out, reason: "is also a shard folder to merge")
+            // The merged run would replace a shard's files, or a shard would hold the merged run.
+            if ResolvedPath.isSame(out, orInside: folder) || ResolvedPath.isSame(folder, orInside: out) {
+                throw .invalidValue(field: .out, value: out, reason: "is, is inside or holds the shard folder \(folder)")
             }
             let inputs = try RunInputs.read(from: (folder as NSString).appendingPathComponent(GateArtifacts.runFile))
             let spec = inputs.shard ?? (try! ShardSpec(index: 1, count: 1))

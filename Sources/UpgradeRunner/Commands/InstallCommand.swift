@@ -33,6 +33,7 @@ enum InstallCommand {
         let catalog = options.source.catalog
         // The build is checked before the device is touched: a bad build changes nothing.
         let build = try catalog.build(invocation.argument(buildArgument))
+        try ExecutableFormat.check(build)
         let session = try options.devices.session(invocation)
         let app = try session.install(build)
         let record = app.record

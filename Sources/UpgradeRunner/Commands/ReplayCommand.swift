@@ -59,7 +59,14 @@ enum ReplayCommand {
         // A bundle is unpacked into a temporary folder, removed when the replay ends (or, when the
         // runner is killed, by the next start: RunBundle.removeAbandonedUnpacks).
         let unpacked = NSTemporaryDirectory() + RunBundle.unpackPrefix + "\(getpid())-\(UUID().uuidString)"
-        defer { if isBundle { try? FileManager.default.removeItem(atPath: unpacked) } }
+        defer {
+            if isBundle {
+                try? FileManager.default.removeItem(atPath: unpacked)
+                TemporaryDevices.forget(unpacked)
+            }
+        }
+        // A SIGINT or SIGTERM removes it too (the interrupt's handler removes what is registered).
+        if isBundle { TemporaryDevices.register(unpacked) }
         if isBundle { folder = try RunBundle.unpack(given, into: unpacked) }
         let inputs: RunInputs
         let builds: [String: Build]
