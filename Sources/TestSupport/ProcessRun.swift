@@ -8,6 +8,8 @@ public struct ProcessRun: Sendable {
     public var signal: Int32?
     public var stdout: String
     public var stderr: String
+    /// Its process id (a runner names its temporary folders by it).
+    public var pid: Int32 = 0
 
     /// Runs `path` with `arguments` in exactly `environment`, reads both outputs to their end and
     /// waits for it.
@@ -27,6 +29,7 @@ public struct ProcessRun: Sendable {
         let signaled = process.terminationReason == .uncaughtSignal
         return ProcessRun(
             status: signaled ? -1 : process.terminationStatus, signal: signaled ? process.terminationStatus : nil,
-            stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+            stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self),
+            pid: process.processIdentifier)
     }
 }

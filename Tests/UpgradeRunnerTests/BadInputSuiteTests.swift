@@ -366,7 +366,10 @@ import Testing
         let after = try sandbox.listing()
         let changed = Sandbox.difference(before, after).filter { !$0.hasPrefix("out") }
         #expect(changed.isEmpty, "written outside --out: \(changed)")
-        #expect(Sandbox.entries("/dev/shm").subtracting(shm).filter { $0.hasPrefix("upgrade-runner") }.isEmpty)
+        // With TMPDIR set, the run's devices go there, never to /dev/shm (other tests' runs, side by
+        // side in this process, may have folders there of their own pids).
+        let ours = "upgrade-runner-devices-\(result.pid)-"
+        #expect(Sandbox.entries("/dev/shm").subtracting(shm).filter { $0.hasPrefix(ours) }.isEmpty)
         // --out is shared (CI uploads it); the devices the run made are gone with their secrets.
         #expect(try sandbox.mode(of: "out/run.json") == 0o644)
         #expect(try sandbox.mode(of: "out/paths") == 0o755)

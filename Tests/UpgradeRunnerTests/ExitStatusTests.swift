@@ -38,11 +38,10 @@ import Testing
         #expect(ExitStatus.report(error) == (error.description, 3))
     }
 
-    @Test("a build whose executable cannot be started ends the command with exit 3, naming it")
+    @Test("a build whose executable cannot be started ends the command with exit 3, naming it; install refuses one that is not an executable for this machine, exit 2")
     func spawnThroughTheCommandLine() throws {
         let cli = try CLI()
         let udid = try cli.bootedDevice()
-        // Install an executable that is a file the kernel cannot run: posix_spawn fails with ENOEXEC.
         let products = cli.directory.file("products")
         try FileManager.default.createDirectory(atPath: products, withIntermediateDirectories: true)
         let junk = products + "/Junk"
@@ -50,11 +49,22 @@ import Testing
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: junk)
         try BuildFixture.write(in: cli.builds, id: "v2", buildNumber: "200", executable: "Junk")
         let environment = ["UPGRADE_RUNNER_PRODUCTS": products]
+        let refused = cli.run(["install", udid, "v2"], environment: environment)
+        #expect(refused.code == 2 && refused.error.contains("build v2's executable \(junk) is not an executable this machine runs"), "\(refused.error)")
+        // A real executable installed, then made a file the kernel cannot run on the device: posix_spawn fails with ENOEXEC.
+        try FileManager.default.removeItem(atPath: junk)
+        try FileManager.default.copyItem(atPath: BuiltProducts.directory.path + "/TinyApp", toPath: junk)
         let install = cli.run(["install", udid, "v2"], environment: environment)
         #expect(install.code == 0, "\(install.error)")
+        let installed = try #require(
+            FileManager.default.enumerator(atPath: cli.root + "/" + udid)?.compactMap { $0 as? String }.first { $0.hasSuffix("/Junk") })
+        let onDevice = cli.root + "/" + udid + "/" + installed
+        try FileManager.default.removeItem(atPath: onDevice)
+        try Data("not a program".utf8).write(to: URL(fileURLWithPath: onDevice))
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: onDevice)
         let launch = cli.run(["launch", udid, "com.example.tiny"], environment: environment)
         #expect(launch.code == 3, "\(launch.error)")
-        #expect(launch.error.hasPrefix("error: ") && launch.error.contains("Junk: cannot be started ("))
+        #expect(launch.error.hasPrefix("error: ") && launch.error.contains("Junk: cannot be started ("), "\(launch.error)")
         #expect(launch.error.split(separator: "\n").count == 1)
     }
 
