@@ -31,7 +31,8 @@ enum LeakRedaction {
                         chmod(folder, 0o700)
                         folder = (folder as NSString).deletingLastPathComponent
                     }
-                    if rename(path, target) == 0 || copy(path, to: target) {
+                    // A rename within the file system, else a copy in the kernel (FileCopy).
+                    if rename(path, target) == 0 || FileCopy.copy(from: path, to: target) != nil {
                         chmod(target, 0o600)
                         keptAt = target
                     }
@@ -46,13 +47,5 @@ enum LeakRedaction {
                     ?? "The file as it was is not kept: run again with --keep-failed DIR to keep it, readable by you alone.")
             _ = try? ArtifactFile.write(Data((lines.joined(separator: "\n") + "\n").utf8), to: path, atomically: true)
         }
-    }
-
-    /// Copies `source` to `target` (0600) when a rename cannot (another file system).
-    private static func copy(_ source: String, to target: String) -> Bool {
-        guard let data = FileManager.default.contents(atPath: source),
-            FileManager.default.createFile(atPath: target, contents: data, attributes: [.posixPermissions: 0o600])
-        else { return false }
-        return true
     }
 }

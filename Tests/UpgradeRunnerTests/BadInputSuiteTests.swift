@@ -320,6 +320,8 @@ import Testing
         let out = sandbox.path("out")
         try sandbox.finishedRun("out")
         try sandbox.finishedRun("out/replay")
+        // summary.md's rerun lines write a run of their own inside the run's folder.
+        try sandbox.finishedRun("out/rerun-v1-to-v2-upgrade")
         try sandbox.write("out/inputs/builds/v1/build.json", "{}")
         // A FAIL judged against the old build leaves baseline/ beside paths/ (PreExisting).
         try sandbox.write("out/baseline/paths/v1-to-v1/reinstall/status/01-v1-seed.json", "{}")
@@ -328,6 +330,21 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: out + "/baseline"), "baseline/ is the runner's")
         #expect(!FileManager.default.fileExists(atPath: out + "/replay"))
         #expect(!FileManager.default.fileExists(atPath: out + "/inputs"))
+        #expect(!FileManager.default.fileExists(atPath: out + "/rerun-v1-to-v2-upgrade"), "a rerun's run is the run's own")
+    }
+
+    @Test("a rerun-* folder that is not a run is a user's: refused without --force, kept with it")
+    func usersRerunFolderStays() throws {
+        let sandbox = try Sandbox()
+        let out = sandbox.path("out")
+        try sandbox.finishedRun("out")
+        try sandbox.write("out/rerun-notes/mine.txt", "mine")
+        #expect(throws: GateError.self) {
+            try GateArtifacts.begin(inputs: SampleGate.inputs(), plan: try SampleGate.inputs().plan(), at: out, force: false)
+        }
+        try GateArtifacts.begin(inputs: SampleGate.inputs(), plan: try SampleGate.inputs().plan(), at: out, force: true)
+        OutputFolder.release(out)
+        #expect(FileManager.default.fileExists(atPath: out + "/rerun-notes/mine.txt"))
     }
 
     @Test("removing an earlier run never follows a link inside it")

@@ -96,6 +96,20 @@ enum SampleGate {
         #expect(document.report.timelines?.map(\.lines.count) == [30, 30, 30])
     }
 
+    @Test("a store operation's status in a timeline: an OSStatus for the keychain, an errno for files and preferences")
+    func operationStatus() throws {
+        func entry(_ json: String) throws -> SeamEntry { try JSONDecoder().decode(SeamEntry.self, from: Data(json.utf8)) }
+        let keychain = try entry(
+            #"{"sequence": 3, "operation": "SecItemAdd", "subject": {"store": "genp", "service": "s", "account": "a"}, "status": -25299, "mutation": 1}"#)
+        #expect(ExplorationAttempt.describe(keychain) == "#3 SecItemAdd genp s/a -25299 (errSecDuplicateItem) (mutation 1)")
+        let file = try entry(
+            #"{"sequence": 4, "operation": "file.write", "subject": {"store": "file", "name": "Documents/a"}, "status": 28}"#)
+        #expect(ExplorationAttempt.describe(file) == "#4 file.write file Documents/a errno 28 (no space left on device)")
+        let done = try entry(
+            #"{"sequence": 5, "operation": "preferences.write", "subject": {"store": "preferences", "name": "k"}, "status": 0, "mutation": 2}"#)
+        #expect(ExplorationAttempt.describe(done) == "#5 preferences.write preferences k 0 (mutation 2)")
+    }
+
     @Test("gate.json is pinned by a golden file")
     func gateJSON() throws {
         check(
