@@ -152,21 +152,17 @@ package enum TemporaryDevices {
         }
     }
 
-    /// Removes the device folders of runners that no longer exist: `upgrade-runner-devices-<pid>-…`
+    /// Removes the device folders (and bundle unpack folders) of runners that no longer exist: `upgrade-runner-devices-<pid>-…`
     /// whose pid is not a live process, in the folders this start would use (the temporary folder,
     /// ``parent(needing:environment:)``'s choice under this environment) and `/dev/shm`. A folder
     /// left under another `UPGRADE_RUNNER_SCRATCH` or `TMPDIR` is found by a start with the same
     /// setting. Every start of the command line calls it first, before it can refuse anything, so a
     /// killed run's secrets do not outlive the next start of any runner in the same environment.
     package static func removeAbandoned() {
+        // The temporary folder is also where a replay unpacks a bundle: its abandoned unpack
+        // folders go in the same listing.
         for base in Set([NSTemporaryDirectory(), parent(needing: 0), "/dev/shm/"]) {
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: base) else { continue }
-            for name in names where name.hasPrefix(prefix) {
-                guard let pid = Int32(name.dropFirst(prefix.count).prefix { $0 != "-" }), pid != getpid() else { continue }
-                if kill(pid, 0) != 0 && errno == ESRCH {
-                    try? FileManager.default.removeItem(atPath: base + name)
-                }
-            }
+            AbandonedFolders.remove(in: base, prefixes: [prefix, RunBundle.unpackPrefix])
         }
     }
 }

@@ -39,7 +39,6 @@ public struct Tool: Sendable {
     /// Runs the words after the program name.
     public func run(_ words: [String]) -> Int32 {
         TemporaryDevices.removeAbandoned()
-        RunBundle.removeAbandonedUnpacks()
         do {
             return try dispatch(words)
         } catch {

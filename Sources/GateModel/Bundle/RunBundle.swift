@@ -156,12 +156,20 @@ package enum RunBundle {
     /// whose pid is not a live process) in the temporary folder: a replay killed while it ran leaves
     /// its unpacked bundle, and the next start of any runner removes it.
     package static func removeAbandonedUnpacks(in base: String = NSTemporaryDirectory()) {
+        AbandonedFolders.remove(in: base, prefixes: [unpackPrefix])
+    }
+}
+
+/// The temporary folders of runners that no longer exist: `<prefix><pid>-…` whose pid is not a live
+/// process (device folders, bundle unpack folders). One listing of `base` serves every prefix.
+package enum AbandonedFolders {
+    package static func remove(in base: String, prefixes: [String]) {
         let base = base.hasSuffix("/") ? base : base + "/"
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: base) else { return }
-        for name in names where name.hasPrefix(unpackPrefix) {
-            guard let pid = Int32(name.dropFirst(unpackPrefix.count).prefix { $0 != "-" }), pid > 0, pid != getpid() else {
-                continue
-            }
+        for name in names {
+            guard let prefix = prefixes.first(where: { name.hasPrefix($0) }),
+                let pid = Int32(name.dropFirst(prefix.count).prefix { $0 != "-" }), pid > 0, pid != getpid()
+            else { continue }
             if kill(pid, 0) != 0 && errno == ESRCH {
                 try? FileManager.default.removeItem(atPath: base + name)
             }
