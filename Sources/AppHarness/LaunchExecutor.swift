@@ -7,7 +7,7 @@ import Foundation
 /// A build's hooks are `async`, and an async top-level `main` would hop to the global executor at
 /// its first call: libdispatch then starts three threads (a worker, its manager, and a second
 /// worker its pool monitor adds while the first is busy) and the main thread exits by unwinding.
-/// That is about 1 CPU-ms of every launch (README, "Statically linked app builds"), and the sample
+/// That is about 1 CPU-ms of every launch (docs/benchmarks.md, "Statically linked app builds"), and the sample
 /// builds never wait: each store call is synchronous, as `SecItem*` is. So ``Harness/main(_:)``
 /// prefers this executor for the launch's task and drains it inline. A build that does wait (a
 /// `Task.sleep`, a `MainActor` hop, an async API) is served as on iOS: ``drain()`` returns when

@@ -15,8 +15,8 @@ import UpgradeContract
 /// right after its first crash). `kept.md` lists them, each with the launch lines that, run in order
 /// on the `-before` device, make the same launches again (the same arguments, case, shapes, crash
 /// point and faults). What the runner does between launches without launching (a lock-state change,
-/// a clock move, items it plants, a store it removes) is not a launch line; the scenario's row in the
-/// README says what it is.
+/// a clock move, items it plants, a store it removes) is not a launch line; the scenario's row in
+/// docs/gate.md says what it is.
 ///
 /// The folder and everything in it is readable by this user alone (0700): the devices hold the
 /// case's secrets in the clear. While the gate runs, every device of the run lives in a working

@@ -43,7 +43,7 @@ package enum TemporaryDevices {
     ///
     /// A simulated device needs no durability (its apps end by exit or SIGKILL, never a power
     /// cut), and a gate creates, copies and deletes thousands of small files: on a memory file
-    /// system none of them reaches a disk journal or write-back (the README's "Running under
+    /// system none of them reaches a disk journal or write-back (docs/artifacts.md's "Running under
     /// faults" gives the default gate's CPU and wall time both ways, with the command).
     static func parent(
         needing bytes: Int, environment: [String: String] = ProcessInfo.processInfo.environment

@@ -2,7 +2,7 @@ import Foundation
 import SimRuntime
 
 // The iOS Foundation calls that corelibs Foundation lacks, with iOS's answers on a simulated device.
-// App code reaches them with `import SimPlatform` on Linux (README, "Gate your own app").
+// App code reaches them with `import SimPlatform` on Linux (docs/own-app.md).
 
 extension FileManager {
     /// The shared container of an app group the app is entitled to, as on iOS; nil for any other

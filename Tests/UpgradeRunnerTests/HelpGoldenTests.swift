@@ -22,6 +22,14 @@ import Testing
         #expect(difference == nil, "\(difference ?? "")")
     }
 
+    @Test("every verb's help opens with at most five lines before its arguments and options")
+    func shortDiscussion() {
+        for spec in CommandTable.specs {
+            let lines = spec.discussion.split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(lines.count <= 5, "\(spec.path.joined(separator: " ")): \(lines.count) lines; the rest belongs in docs/cli.md")
+        }
+    }
+
     @Test("help COMMAND is the same as COMMAND --help")
     func helpVerb() throws {
         let cli = try CLI("help")

@@ -105,7 +105,7 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
 
     /// Whether the scenario runs only when `--scenarios` names it: power-loss, whose model asks more
     /// of an app than a crash does (docs/file-supervision.md, "Power loss"), and which the sample's
-    /// frozen releases fail (the README's scenario table).
+    /// frozen releases fail (docs/gate.md's scenario table).
     public var isOptIn: Bool { self == .powerLoss }
 
     /// Whether the scenario runs on a fresh install (`none-to-X`) rather than on an upgrade path:

@@ -10,12 +10,10 @@ enum BuildsCommand {
         ["builds"], summary: "List the archived builds with versions, teams, groups and sha256.",
         options: [CommonOptions.buildsDir, CommonOptions.products, CommonOptions.json],
         discussion: """
-            Lists every build folder in the builds folder: its id, marketing version, build number, bundle id, team,
-            keychain access groups (in the order the keychain uses: keychain-access-groups, application-identifier,
-            app groups; new items land in the first), and the sha256 of its executable ("missing" when it is not
-            built) and of its entitlements file: the digests that run.json pins and replay checks.
-            A build folder that cannot be read is reported on standard error with its path and the listing goes on;
-            the exit code is then 2 (3 when a file operation failed).
+            Lists every build in the builds folder: id, versions, bundle id, team, keychain access groups (new items land
+            in the first), and the sha256 of its executable and entitlements file (what run.json pins). A folder that
+            cannot be read is reported on standard error and the listing goes on (exit 2; 3 for a failed file
+            operation). In full: docs/cli.md#builds.
             """)
 
     /// One listed build.

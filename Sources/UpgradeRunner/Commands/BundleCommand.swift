@@ -11,20 +11,10 @@ enum BundleCommand {
         arguments: [dirArgument],
         options: [Options.out],
         discussion: """
-            Writes DIR's run.json, gate.json, junit.xml, summary.md, timings.json, paths/ and inputs/ under one folder,
-            run/, as a tar (ustar) archive compressed with gzip (zlib, level 1), for attaching to a bug report:
-            upgrade-runner replay FILE reruns it on any machine with only the runner, and tar xzf FILE unpacks it. The
-            same folder always gives the same bytes (sorted entries, owner root, one fixed time, no gzip name or time,
-            one level). Before writing, bundle checks what replay checks: a finished, judged run whose run.json is the
-            one gate.json was written for, with every archived input file of its pinned sha256.
-            It refuses, naming what it found: FILE inside DIR (the bundle would pack itself); a build whose executable
-            loads the toolchain's Swift runtime at launch (a DT_NEEDED on libswiftCore.so, libFoundation.so and the
-            like), since a bundle carries no runtime libraries and another machine's toolchain need not match (link
-            the app build with -static-stdlib to bundle it); and a run whose files still hold a secret of the run's
-            case, found by scanning every file to be packed again for the secrets its case id and builds derive (a
-            file the gate replaced by a redaction note does not count).
-            Exit code: 0 written, 2 bad usage or input (no inputs/, an unfinished run, a changed input, FILE inside
-            DIR, a dynamically linked build, a leaking run), 3 a file could not be written.
+            Packs a finished run made with --archive-inputs (run.json, the verdict files, paths/, inputs/) into one
+            gzip'd tar for a bug report; upgrade-runner replay FILE reruns it anywhere with only the runner. The same
+            folder gives the same bytes. A dynamically linked build or a run that still holds a secret is refused.
+            In full: docs/cli.md#bundle. Exit code: 0 written, 2 bad usage or input, 3 a file could not be written.
             """)
 
     /// The options of `bundle`, read and checked once.

@@ -26,22 +26,10 @@ enum GateCommand {
         ["gate"], summary: "Run the release gate over every old-to-new path and scenario.",
         options: [builds, routes, release, strict, scenarios, ScenarioSelection.skip, shard] + GateSettings.specs,
         discussion: """
-            Runs every upgrade route between the builds (every ordered pair old < new, and the chain through every build
-            in order with its prefixes, such as v1-to-v2-to-v3; plus a fresh install of each) through every scenario, each
-            on a fresh device, and writes run.json, gate.json, junit.xml, summary.md, timings.json and
-            paths/<old>-to-<new>/<scenario>/ (status files, logs, entitlements.diff, a redacted device snapshot on failure)
-            to the artifacts folder, then prints the verdict table. On a route the first build seeds, each later build is
-            installed in place and launched twice as a user would, and the scenario runs against the last build, judged
-            against what the first one seeded (folder paths/v1-to-v2-to-v3/<scenario>/). --routes replaces the default
-            routes (each closed under prefixes: 'v1>v2>v3' also runs v1-to-v2) and cannot be given with --builds: the
-            builds are those the routes name, ordered by build number. With --runtimes, every cell runs on each runtime, under
-            paths/<runtime>/<old>-to-<new>/<scenario>/ (such as paths/iOS-15.0/v1-to-v2/upgrade/), with a verdict per
-            runtime and overall. The release under test is the newest build, or --release: only the paths that end at
-            it decide the verdict (and the conditions' table); the paths that end at an older build are shipped history,
-            reported in gate.json ("history"), summary.md and junit.xml (as properties), not deciding. A cell of the release
-            that fails is run again with the old build in the new build's place (v1-to-v3 as v1-to-v1): a condition that
-            fails there too is pre-existing, reported and not deciding unless --strict. The verdict fails closed: a cell that did not finish,
-            a missing shard or an interrupted run makes it UNKNOWN, never PASS.
+            Runs every upgrade route between the builds (each pair old < new, the chain through all of them, a fresh
+            install of each) through every scenario, each cell on a fresh device; prints the verdict table and writes
+            run.json, gate.json, junit.xml, summary.md and paths/ to the artifacts folder. Only the paths that end at the
+            release under test decide; a failure its old release already had is pre-existing. In full: docs/cli.md#gate.
             Exit code: 0 PASS, 1 FAIL, 2 bad usage or input, 3 UNKNOWN.
             """)
 

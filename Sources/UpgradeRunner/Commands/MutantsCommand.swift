@@ -14,13 +14,10 @@ enum MutantsCommand {
             CommonOptions.timeout, CommonOptions.buildsDir, CommonOptions.products,
         ],
         discussion: """
-            Runs the gate over the released builds, then, for each known-bad build in builds/mutants/<id>/ (one anti-pattern
-            each, its manifest naming the condition that must catch it), the gate with the mutant as the new build: a fresh
-            install, and an upgrade from each released build of a lower schema. Prints a table: mutant, anti-pattern,
-            expected condition, the conditions that failed, and whether it was caught (its expected condition FAILed).
-            Writes released/, <mutant>/<path>/ (each a gate's artifacts), mutants.json and mutants.md to the artifacts folder.
-            Exit code: 0 every mutant caught and the released builds PASS, 1 a mutant escaped or a released build FAILs,
-            2 bad usage or input, 3 every mutant caught but the released builds' verdict is UNKNOWN.
+            Runs the gate over the released builds, then with each known-bad build in builds/mutants/ as the new
+            build, and prints which conditions caught each. Writes released/, <mutant>/<path>/, mutants.json and
+            mutants.md to the artifacts folder. In full: docs/mutants.md. Exit code: 0 every mutant caught and the
+            released builds PASS, 1 a mutant escaped or a released build FAILs, 2 bad usage or input, 3 UNKNOWN.
             """)
 
     static func run(_ options: MutantsOptions, _ invocation: Invocation) throws -> Int32 {

@@ -15,30 +15,11 @@ enum ReplayCommand {
             CommonOptions.buildsDir, CommonOptions.products,
         ],
         discussion: """
-            Reruns the archived inputs of DIR/run.json (the same case id, builds, scenarios, runtime and shard) on fresh
-            devices into a new folder, then compares every status file (paths/**/status/*.json) with the archived one,
-            byte for byte. Prints "identical", or each status file that differs with the JSON fields that differ, and
-            the status files present on one side only. The verdicts are compared too, cell by cell, since some
-            conditions are judged from device snapshots rather than status files: a cell whose verdict changed is
-            printed. Not compared: logs (free-form app output, not deterministic by contract) and timings.json.
-            Before anything runs, replay checks that run.json is the one gate.json was written for (its inputs digest);
-            that every status file, gate.json, junit.xml and summary.md has the sha256 run.json pinned when the run
-            ended, and no status file was added; and that every build's executable, entitlements file and build.json
-            still has the sha256 run.json archived. So "identical" means the new run equals the archive as its run left
-            it. A run.json from a runner before those pins (no archivePins, or no manifest digest) is replayed with a
-            note on standard error that its status files or manifests cannot be proven unchanged.
-            When the run archived its inputs (gate --archive-inputs) and DIR/inputs/ is there, the builds come from it
-            and nothing else is needed (no builds folder, no products): each archived file must have its pinned sha256.
-            A bundle (upgrade-runner bundle, compressed or not) is unpacked first into a folder of the temporary folder,
-            upgrade-runner-bundle-<pid>-<id>, readable by this user alone (folders 0700, files 0600), removed when the
-            replay ends, or by the next start of the runner when it was killed; a truncated or damaged bundle, or one
-            whose members clash, is refused naming the bundle and the member.
-            The replay goes beside the archive, never into it: DIR-replay for a folder DIR, NAME-replay for a bundle
-            NAME.tar.gz; an --out equal to the archive, inside it, or holding it is refused.
-            An interrupted run, or one whose verdict is UNKNOWN, is refused: it has cells that were never judged.
-            Exit code: 0 identical, 1 different, 2 bad usage or input (a missing or edited run.json, an edited status
-            or verdict file, an unfinished or UNKNOWN run, a changed build, manifest or archived input, a damaged
-            bundle, --out inside the archive).
+            Reruns DIR/run.json's inputs (or a bundle's) on fresh devices beside the archive (DIR-replay) and compares
+            every status file byte for byte and every cell's verdict: prints "identical" or what differs. The archive's
+            pins are checked first: an edited, unfinished or UNKNOWN run or a changed build is refused. In full:
+            docs/cli.md#replay. Exit code: 0 identical, 1 different, 2 bad usage or input, 3 a file could not be
+            written.
             """)
 
     static func run(_ options: ReplayOptions, _ invocation: Invocation) throws -> Int32 {

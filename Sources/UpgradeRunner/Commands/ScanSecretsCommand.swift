@@ -12,12 +12,10 @@ enum ScanSecretsCommand {
             Options.caseID, CommonOptions.json,
         ],
         discussion: """
-            Looks for every secret the run seeded (the case's own and those of the extra cases the stale-leftovers and
-            cleanup scenarios place) in every file under DIR: raw, JSON-escaped, base64 and base64url at every
-            alignment, hex, HEX and SHA-256 hex. The case id comes from DIR/run.json, else from --case-id.
-            Each leak prints as "FILE: holds secret #N (LABEL) as ENCODING"; a secret's value is never printed.
-            Exit code: 0 clean, 1 a secret was found, 2 bad usage or input, 3 a file could not be read (the scan cannot
-            vouch for it).
+            Looks for every secret the run seeded in every file under DIR, in every encoding the gate checks, and prints
+            "FILE: holds secret #N (LABEL) as ENCODING", never a value. The case id comes from DIR/run.json, else
+            --case-id. In full: docs/cli.md#scan-secrets. Exit code: 0 clean, 1 a secret was found, 2 bad usage or
+            input, 3 a file could not be read.
             """)
 
     /// What `--json` prints.
