@@ -75,19 +75,18 @@ func appBuild(
 // itself. The gate talks to app builds only by launching them.
 let package = Package(
     name: "upgrade-runner",
+    // The library products are what outside teams import, and each is a promise (CHANGELOG.md): the
+    // contract, the harness an app build links, Apple's keychain API on Linux (as SimSecurity and as
+    // `import Security`), and the gate's Swift API. Every other target is internal to the package;
+    // their modules still build for a dependent package, but no product names them.
     products: [
         .library(name: "UpgradeContract", targets: ["UpgradeContract"]),
-        .library(name: "SimRuntime", targets: ["SimRuntime"]),
         .library(name: "SimSecurity", targets: ["SimSecurity"]),
         // `import Security` as on iOS: re-exports SimSecurity.
         .library(name: "Security", targets: ["Security"]),
-        .library(name: "SimPlatform", targets: ["SimPlatform"]),
-        .library(name: "SimDevice", targets: ["SimDevice"]),
-        .library(name: "Entitlements", targets: ["Entitlements"]),
         // What another package's app builds link: the launch modes, the status file, the platform.
         .library(name: "AppHarness", targets: ["AppHarness"]),
-        .library(name: "FileUtility", targets: ["FileUtility"]),
-        .library(name: "GateModel", targets: ["GateModel"]),
+        // The gate from Swift: `ReleaseGate.run(GateRequest(...))`.
         .library(name: "UpgradeRunner", targets: ["UpgradeRunner"]),
         .executable(name: "upgrade-runner", targets: ["upgrade-runner"]),
         // `swift package upgrade-gate`: builds the runner and a package's app builds, runs the gate.
