@@ -33,5 +33,7 @@ let package = Package(
         .executableTarget(name: "Mail3KeepsSignedIn", dependencies: ["MailAutomation"]),
         // Known-bad: 4.0's rename of the IMAP password drops its port and protocol.
         .executableTarget(name: "Mail4DropsPort", dependencies: ["MailAutomation"]),
+        // The upgrade checked in `swift test`: UpgradeCheck runs the gate's cells on the builds above.
+        .testTarget(name: "MailUpgradeTests", dependencies: [.product(name: "UpgradeRunner", package: "upgrade-runner")]),
     ]
 )

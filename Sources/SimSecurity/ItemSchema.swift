@@ -56,6 +56,12 @@ enum ItemClass: String, CaseIterable, Sendable {
     var table: String { rawValue }
 
     /// Attributes every storable class has. `agrp` and `sync` end every primary key.
+    ///
+    /// A new attribute here is a new column of every existing keychain file too: bump
+    /// `KeychainStore.schemaVersion`, add its one-transaction migration beside `migrateToByteKeys`
+    /// (`ALTER TABLE ... ADD COLUMN` for each class that has it, then the new `tversion` row), and,
+    /// when it can hold an app's bytes rather than a name, add it to `DeviceRedaction.valueAttributes`
+    /// (SimDevice) so snapshots and dumps show only its keyed digest (docs/extending.md).
     private static let common: [AttributeSpec] = [
         AttributeSpec("agrp", .text, primaryKey: true), AttributeSpec("sync", .bool, primaryKey: true),
         AttributeSpec("pdmn", .text), AttributeSpec("labl", .text),

@@ -35,6 +35,30 @@ import UpgradeRunner
         #expect(!lines.all.contains { $0.contains("\n") })
     }
 
+    @Test("UpgradeCheck finds the builds and executables of a test process's own package, and a passing check leaves nothing")
+    func upgradeCheckPasses() throws {
+        let check = UpgradeCheck(old: "v1", new: "v2", scenarios: [.upgrade, .relaunch], caseID: "api-check", jobs: 2)
+        #expect(check.buildsFolder == BuiltProducts.repositoryBuilds)
+        let result = try check.run()
+        #expect(result.passed, "\(result)")
+        #expect(result.failures.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: result.folder))
+    }
+
+    @Test("UpgradeCheck returns a failing upgrade's findings as values and keeps its artifacts")
+    func upgradeCheckFails() throws {
+        // v4-transfer is v3 signed by another team with no bridge release: v3's items are out of its reach.
+        let result = try UpgradeCheck(old: "v3", new: "v4-transfer", scenarios: [.upgrade], caseID: "api-check", jobs: 2).run()
+        defer { try? FileManager.default.removeItem(atPath: result.folder) }
+        #expect(result.verdict == .fail)
+        let lost = result.failures(.readsOldData)
+        #expect(!lost.isEmpty, "\(result)")
+        #expect(lost.allSatisfy { $0.path == "v3-to-v4-transfer" && $0.scenario == .upgrade })
+        #expect(result.failures(.cleanupExact).isEmpty)
+        #expect(FileManager.default.fileExists(atPath: result.folder + "/gate.json"))
+        #expect(result.description.contains("v3-to-v4-transfer/upgrade/reads-old-data"))
+    }
+
     @Test(
         "bad input throws before anything runs, with the command line's one-line message and exit code 2",
         arguments: [

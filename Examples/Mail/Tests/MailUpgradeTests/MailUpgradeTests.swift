@@ -1,0 +1,19 @@
+import Testing
+import UpgradeRunner
+
+/// Mail's upgrades, checked inside its own `swift test` (the executables `swift build --build-tests`
+/// builds beside this test's, the builds in `builds/`): the gate's cells and checkers, findings as values.
+@Suite struct MailUpgradeTests {
+    @Test("1.0 to 2.0 keeps both passwords through the upgrade, a relaunch and a crash after every store call")
+    func passwordsSurvive() throws {
+        let result = try UpgradeCheck(old: "mail1", new: "mail2", scenarios: [.upgrade, .relaunch, .crashPoints]).run()
+        #expect(result.passed, "\(result)")
+    }
+
+    @Test("removing the archive before the keychain write is confirmed loses the IMAP password at a crash")
+    func removeFirstIsCaught() throws {
+        let result = try UpgradeCheck(old: "mail1", new: "mail2-remove-first", scenarios: [.crashPoints]).run()
+        #expect(result.verdict == .fail)
+        #expect(result.failures(.crashSafe).contains { $0.message.contains("imapPassword") }, "\(result)")
+    }
+}
