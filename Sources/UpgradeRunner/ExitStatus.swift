@@ -34,6 +34,7 @@ public enum ExitStatus {
         case let error as DeviceError: (error.description, error.isEnvironmentFailure ? unknown : usage)
         case let error as GateError: (error.commandLineDescription, error.isEnvironmentFailure ? unknown : usage)
         case let error as CommandFailure: (error.message, error.code)
+        case let error as ReplayError: (error.description, usage)
         default: ("\(error)", unknown)
         }
     }

@@ -35,6 +35,26 @@ import UpgradeRunner
         #expect(!lines.all.contains { $0.contains("\n") })
     }
 
+    @Test("ReleaseGate.replay reruns an archived run from Swift and finds it identical; an overlapping out is refused")
+    func replays() throws {
+        let directory = try TemporaryDirectory("api-replay")
+        let out = directory.file("out")
+        _ = try ReleaseGate.run(Self.request(out))
+        let request = ReplayRequest(
+            archive: out, jobs: 2, buildsFolder: BuiltProducts.repositoryBuilds, productsFolder: BuiltProducts.directory.path)
+        #expect(request.replayFolder == out + "-replay")
+        let notes = Lines()
+        let outcome = try ReleaseGate.replay(request, note: { notes.append($0) })
+        #expect(outcome.identical, "\(outcome.differences)")
+        #expect(outcome.report.verdict == .pass)
+        #expect(notes.all.contains { $0.hasPrefix("replay: \(out)-replay") }, "\(notes.all)")
+        var inside = request
+        inside.out = out + "/paths/again"
+        let error = try #require(throws: (any Error).self) { try ReleaseGate.replay(inside) }
+        #expect(ExitStatus.report(error).code == ExitStatus.usage)
+        #expect("\(error)".contains("overlap"))
+    }
+
     @Test("UpgradeCheck finds the builds and executables of a test process's own package, and a passing check leaves nothing")
     func upgradeCheckPasses() throws {
         let check = UpgradeCheck(old: "v1", new: "v2", scenarios: [.upgrade, .relaunch], caseID: "api-check", jobs: 2)

@@ -51,7 +51,7 @@ import Testing
         try text.replacingOccurrences(of: from, with: to).write(toFile: path, atomically: true, encoding: .utf8)
         if to == "    " {
             // Reformatted, not edited: the inputs pass the check (the replay itself runs in ReplayLedgerTests).
-            #expect(try ReplayCommand.archivedInputs(in: folder).caseID == "case-7")
+            #expect(try ReplayRequest.archivedInputs(in: folder).caseID == "case-7")
         } else {
             cli.expectRefused(["replay", folder], naming: "\(path): was edited")
         }

@@ -44,7 +44,7 @@ enum BundleCommand {
                 message: "bundle: --out \(output) is inside \(given), the run it packs; write the bundle outside the run folder",
                 code: ExitStatus.usage)
         }
-        let inputs = try ReplayCommand.archivedInputs(in: folder)
+        let inputs = try ReplayRequest.archivedInputs(in: folder)
         guard let archive = inputs.archivedInputs,
             FileManager.default.fileExists(atPath: folder + "/" + ArchivedInputs.folderName)
         else {

@@ -241,9 +241,9 @@ struct ReplayVerdictTests {
                     GateFinding(.cleanupExact, path: .id("v1-to-v2"), scenario: .cleanup, verdict: verdict, detail: "x")
                 ])
         }
-        #expect(ReplayCommand.verdictChanges(archived: report(.pass), replay: report(.pass)).isEmpty)
+        #expect(ReplayRequest.verdictChanges(archived: report(.pass), replay: report(.pass)).isEmpty)
         #expect(
-            ReplayCommand.verdictChanges(archived: report(.pass), replay: report(.fail)) == [
+            ReplayRequest.verdictChanges(archived: report(.pass), replay: report(.fail)) == [
                 "verdict differs: v1-to-v2/cleanup: archived PASS, replay FAIL",
                 "verdict differs: overall: archived PASS, replay FAIL",
             ])
