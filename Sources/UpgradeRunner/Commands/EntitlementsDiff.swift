@@ -52,16 +52,13 @@ enum EntitlementsDiff {
             counts = Dictionary(items.map { ($0.accessGroup, 1) }, uniquingKeysWith: +)
         }
         let variables = options.variables
-        let output = try EntitlementsDiffCommand.run(
+        let report = try EntitlementsComparison.compare(
             old: invocation.argument(oldArgument), new: invocation.argument(newArgument), team: variables.team,
             bundleID: variables.bundleID, buildsRoot: variables.buildsRoot, itemCounts: counts,
-            json: options.json, settings: variables.settings, settingsFiles: variables.settingsFiles)
-        if !output.stdout.isEmpty {
-            invocation.console.output(output.stdout, terminator: output.stdout.hasSuffix("\n") ? "" : "\n")
-        }
-        if !output.stderr.isEmpty {
-            invocation.console.error(output.stderr, terminator: output.stderr.hasSuffix("\n") ? "" : "\n")
-        }
-        return output.exitCode
+            settings: variables.settings, settingsFiles: variables.settingsFiles)
+        let text = options.json ? report.json() : report.text
+        if !text.isEmpty { invocation.console.output(text, terminator: text.hasSuffix("\n") ? "" : "\n") }
+        // 0 when the new build reaches everything the old one could, 1 when not.
+        return report.verdict == .compatible ? ExitStatus.pass : ExitStatus.fail
     }
 }

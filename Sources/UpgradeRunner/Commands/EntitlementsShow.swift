@@ -35,16 +35,18 @@ enum EntitlementsShow {
 
     static func run(_ options: Options, _ invocation: Invocation) throws -> Int32 {
         let variables = options.variables
-        let output = try EntitlementsShowCommand.run(
-            input: invocation.argument(inputArgument), team: variables.team, bundleID: variables.bundleID,
-            buildsRoot: variables.buildsRoot, info: options.info, settings: variables.settings,
-            settingsFiles: variables.settingsFiles)
-        if !output.stdout.isEmpty {
-            invocation.console.output(output.stdout, terminator: output.stdout.hasSuffix("\n") ? "" : "\n")
+        let input = invocation.argument(inputArgument)
+        if options.info {
+            // The .app folder's identity keys as KEY=value lines (a missing key prints KEY=).
+            for entry in try AppInfo.read(folder: input).entries { invocation.console.output("\(entry.key)=\(entry.value ?? "")") }
+            return ExitStatus.pass
         }
-        if !output.stderr.isEmpty {
-            invocation.console.error(output.stderr, terminator: output.stderr.hasSuffix("\n") ? "" : "\n")
-        }
-        return output.exitCode
+        let listing = try EntitlementsListing.read(
+            input: input, team: variables.team, bundleID: variables.bundleID, buildsRoot: variables.buildsRoot,
+            settings: variables.settings, settingsFiles: variables.settingsFiles)
+        let plist = listing.propertyList
+        invocation.console.output(plist, terminator: plist.hasSuffix("\n") ? "" : "\n")
+        for warning in listing.warnings { invocation.console.error("warning: \(warning)") }
+        return ExitStatus.pass
     }
 }
