@@ -64,4 +64,18 @@ import Testing
         try FileManager.default.createDirectory(atPath: loose, withIntermediateDirectories: true)
         cli.expectRefused(["scan-secrets", loose, "--case-id", "a b"], naming: "--case-id: \"a b\" must be ASCII letters")
     }
+
+    @Test("a builds folder that declares no secret is bad input, not a clean scan of nothing")
+    func noSecretDeclared() throws {
+        let cli = try CLI()
+        let loose = cli.directory.file("loose")
+        let empty = cli.directory.file("no-builds")
+        try FileManager.default.createDirectory(atPath: loose, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        let result = cli.run(["scan-secrets", loose, "--case-id", "x1"], environment: ["UPGRADE_RUNNER_BUILDS": empty])
+        #expect(result.code == 2)
+        #expect(result.output.isEmpty)
+        #expect(result.error.contains("declares no secret"), "\(result.error)")
+        #expect(result.error.split(separator: "\n").count == 1)
+    }
 }

@@ -31,12 +31,17 @@ package enum SecretEncoding: String, Codable, Sendable, CaseIterable, Comparable
     /// Percent-encoded, every byte but RFC 3986's unreserved characters as `%XX` (upper-case hex):
     /// a token in a URL or a form body.
     case percent
-    /// UTF-16, big- or little-endian: how a binary property list or an archive keeps non-ASCII text.
+    /// UTF-16, big- or little-endian: how a binary property list or an archive keeps non-ASCII text,
+    /// and what `String.data(using: .utf16)` writes for any text.
     case utf16
+    /// UTF-32, big- or little-endian (`String.data(using: .utf32)`).
+    case utf32
     /// Standard base64, at any byte alignment inside a longer base64 text.
     case base64
     /// URL-safe base64 (`-`, `_`), with or without padding, at any alignment.
     case base64URL = "base64url"
+    /// Base32 (RFC 4648), upper- or lower-case, at any byte alignment inside a longer base32 text.
+    case base32
     /// Lower-case hex.
     case hexLower = "hex"
     /// Upper-case hex.
@@ -45,6 +50,12 @@ package enum SecretEncoding: String, Codable, Sendable, CaseIterable, Comparable
     case sha256Hex = "sha256-hex"
     /// Upper-case hex of the secret's SHA-256.
     case sha256HexUpper = "SHA256-HEX"
+    /// In any of the encodings above once the file's line breaks are taken out: a value wrapped or
+    /// split across lines (base64 at 64 or 76 columns, a hex dump, a token printed in pieces).
+    case splitAcrossLines = "split-across-lines"
+    /// In any of the encodings above inside a gzip or zlib stream the file is (a compressed log or
+    /// archive): the scan inflates it, up to ``SecretScanner/inflatedLimit``.
+    case compressed
 
     package static func < (lhs: SecretEncoding, rhs: SecretEncoding) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
@@ -90,7 +101,7 @@ package struct SecretScanResult: Equatable, Sendable {
 
     /// One line for a closing note: what the scan covered.
     package var coverage: String {
-        "\(filesScanned) files, \(bytesScanned) bytes, \(patterns) patterns (raw, JSON-escaped, JSON ASCII, XML-escaped, percent, UTF-16, base64, base64url, hex, HEX, SHA-256 hex)"
+        "\(filesScanned) files, \(bytesScanned) bytes, \(patterns) patterns (\(SecretEncoding.allCases.map(\.rawValue).joined(separator: ", ")))"
     }
 }
 
@@ -134,7 +145,9 @@ package enum SecretScanner {
             }
             result.filesScanned += 1
             result.bytesScanned += data.count
-            for (secret, encoding) in patterns.matches(in: data) {
+            let found = patterns.deepMatches(in: data)
+            if found.truncated { result.unreadable.append(relative) }
+            for (secret, encoding) in found.matches {
                 result.leaks.append(
                     SecretLeak(file: relative, encoding: encoding, secretIndex: secret + 1, secretLabel: secrets[secret].label))
             }
@@ -146,8 +159,39 @@ package enum SecretScanner {
 
     /// Scans `data` (one file's bytes, or a status line) and answers every (secret, encoding) found.
     static func scan(data: Data, secrets: [Secret]) throws(GateError) -> [(label: String, encoding: SecretEncoding)] {
-        try SecretPatterns(secrets: secrets).matches(in: data).map { (secrets[$0.secret].label, $0.encoding) }
+        try SecretPatterns(secrets: secrets).deepMatches(in: data).matches.map { (secrets[$0.secret].label, $0.encoding) }
     }
+
+    /// The most a compressed file is inflated to for the scan (a decompression bomb stops here; what
+    /// is beyond it is not vouched for, and the file is reported unreadable).
+    package static let inflatedLimit = 256 << 20
+}
+
+extension SecretPatterns {
+    /// Every (secret, encoding) in `data` as it is, with its line breaks taken out
+    /// (``SecretEncoding/splitAcrossLines``), and inside the gzip or zlib stream it is
+    /// (``SecretEncoding/compressed``); `truncated` when a stream inflated past the limit.
+    package func deepMatches(in data: Data) -> (matches: [(secret: Int, encoding: SecretEncoding)], truncated: Bool) {
+        var found = matches(in: data)
+        var seen = Set(found.map(\.secret))
+        func add(_ more: [(secret: Int, encoding: SecretEncoding)], as encoding: SecretEncoding) {
+            for match in more where seen.insert(match.secret).inserted { found.append((match.secret, encoding)) }
+        }
+        if data.contains(0x0A) || data.contains(0x0D) {
+            add(matches(in: Data(data.filter { $0 != 0x0A && $0 != 0x0D })), as: .splitAcrossLines)
+        }
+        var truncated = false
+        if let inflated = CompressedStream.inflate(data, limit: SecretScanner.inflatedLimit) {
+            truncated = inflated.truncated
+            let inner = deepMatches(in: inflated.bytes)
+            truncated = truncated || inner.truncated
+            add(inner.matches, as: .compressed)
+        }
+        return (found.sorted { ($0.secret, $0.encoding) < ($1.secret, $1.encoding) }, truncated)
+    }
+}
+
+extension SecretScanner {
 }
 
 /// The byte patterns of a set of secrets, indexed by their first two bytes.
@@ -220,10 +264,12 @@ package struct SecretPatterns {
                 }
             }
             for escaped in xmlForms(text) where escaped != bytes { result.append((.xmlEscaped, escaped)) }
-            if text.utf16.contains(where: { $0 >= 0x80 }) {
-                result.append((.utf16, text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }))
-                result.append((.utf16, text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }))
-            }
+            // ASCII text too: `String.data(using: .utf16)` writes any text so (with a byte-order mark).
+            result.append((.utf16, text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }))
+            result.append((.utf16, text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }))
+            let scalars = text.unicodeScalars.map(\.value)
+            result.append((.utf32, scalars.flatMap { [UInt8($0 >> 24), UInt8(($0 >> 16) & 0xFF), UInt8(($0 >> 8) & 0xFF), UInt8($0 & 0xFF)] }))
+            result.append((.utf32, scalars.flatMap { [UInt8($0 & 0xFF), UInt8(($0 >> 8) & 0xFF), UInt8(($0 >> 16) & 0xFF), UInt8($0 >> 24)] }))
         }
         let percent = percentEncoded(bytes)
         if percent != bytes { result.append((.percent, percent)) }
@@ -232,6 +278,11 @@ package struct SecretPatterns {
         for alignment in 0..<3 { result.append((.base64, alignedBase64(bytes, alignment: alignment, urlSafe: false))) }
         result.append((.base64URL, Array(urlSafe(standard).utf8)))
         for alignment in 0..<3 { result.append((.base64URL, alignedBase64(bytes, alignment: alignment, urlSafe: true))) }
+        for alignment in 0..<5 {
+            let upper = alignedBase32(bytes, alignment: alignment)
+            result.append((.base32, upper))
+            result.append((.base32, Array(String(decoding: upper, as: UTF8.self).lowercased().utf8)))
+        }
         let hex = lowerHex(bytes)
         result.append((.hexLower, Array(hex.utf8)))
         result.append((.hexUpper, Array(hex.uppercased().utf8)))
@@ -250,6 +301,27 @@ package struct SecretPatterns {
         let firstBit = alignment * 8, endBit = firstBit + bytes.count * 8
         let first = (firstBit + 5) / 6, end = endBit / 6
         return end > first ? Array(text[first..<end]) : []
+    }
+
+    /// The base32 (RFC 4648) characters that depend only on the secret's bits when it starts
+    /// `alignment` bytes into a 5-byte group of a longer base32 text.
+    static func alignedBase32(_ bytes: [UInt8], alignment: Int) -> [UInt8] {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567".utf8)
+        let padded = [UInt8](repeating: 0, count: alignment) + bytes + [UInt8](repeating: 0, count: 5)
+        var characters: [UInt8] = []
+        var buffer = 0, bits = 0
+        for byte in padded {
+            buffer = (buffer << 8) | Int(byte)
+            bits += 8
+            while bits >= 5 {
+                characters.append(alphabet[(buffer >> (bits - 5)) & 31])
+                bits -= 5
+            }
+            buffer &= (1 << bits) - 1
+        }
+        let firstBit = alignment * 8, endBit = firstBit + bytes.count * 8
+        let first = (firstBit + 4) / 5, end = endBit / 5
+        return end > first ? Array(characters[first..<end]) : []
     }
 
     /// The forms a store keeps `value` in when it is text (``SecretLocator`` looks for these): raw,

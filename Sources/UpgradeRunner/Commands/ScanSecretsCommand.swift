@@ -50,6 +50,13 @@ enum ScanSecretsCommand {
         let folder = invocation.absolute(invocation.argument(dirArgument))
         let caseID = try caseID(in: folder, flag: options.caseID)
         let labels = options.source.catalog.declaredSecretLabels()
+        // No label, no pattern: a scan for nothing would say "clean" of any folder.
+        if labels.isEmpty {
+            throw CommandFailure(
+                message: "scan-secrets: the builds folder \(options.source.catalog.folder) declares no secret (no build.json with keeps.secrets), "
+                    + "so there is nothing to scan for; run it where builds/ is, or set UPGRADE_RUNNER_BUILDS",
+                code: ExitStatus.usage)
+        }
         let result = try SecretScanner.scan(directory: folder, secrets: GatePipeline.secrets(caseID: caseID, labels: labels))
         if options.json {
             try invocation.printJSON(
