@@ -91,10 +91,13 @@ struct StaysSignedInTests {
         #expect(findings[0].message.contains("v1 (no startup read registered: what its seed wrote) found it"))
     }
 
-    @Test("a new build with no startup read is not judged, and says so")
+    @Test("a new build with no startup read is not judged, says so, and is marked not judged (never counted as PASS)")
     func noNewRead() {
         let findings = StaysSignedIn.check(cell(old: both, first: nil, verify: nil))
         #expect(findings.map(\.verdict) == [.pass] && findings[0].message.contains("not judged: v2 registers no startup read"))
+        #expect(findings[0].notJudged == true)
+        // A judged cell is not marked.
+        #expect(StaysSignedIn.check(cell(old: both, first: both, verify: both)).allSatisfy { $0.notJudged == nil })
     }
 
     @Test("after the test's own cleanup launch, signed out is right")
