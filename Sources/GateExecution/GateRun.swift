@@ -63,6 +63,7 @@ struct GateRun {
             (units[$0].scenario.isExploration ? 0 : 1, $0) < (units[$1].scenario.isExploration ? 0 : 1, $1)
         }
         let secondClock = inputs.inputSet != .minimal
+        let unreadBuilds = Set(unread)
         let skips = ShapeSkips()
         let runCell: @Sendable (PlanUnit, String) -> (findings: [GateFinding], inputs: CellInputs, timelines: [Timeline]) = {
             unit, folder in
@@ -74,7 +75,8 @@ struct GateRun {
             cell.secondClock = secondClock
             // A baseline cell (the old build in the new one's place) keeps no device.
             if folder == outFolder { cell.kept = kept }
-            let (evidence, findings, ran) = cell.run()
+            let (evidence, judged, ran) = cell.run()
+            let findings = StaysSignedIn.judgedWithoutStartupRead(judged, unit: unit, unread: unreadBuilds)
             if folder == outFolder { skips.add(ShapeCoverage.skips(evidence, declarations: cell.declarations)) }
             return (findings, ran, cell.timelines(evidence, findings: findings))
         }

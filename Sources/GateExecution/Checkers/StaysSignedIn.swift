@@ -41,10 +41,7 @@ enum StaysSignedIn: CellChecker {
             return [evidence.finding(condition, .unknown, "no launch of \(newBuild) left a status file")]
         }
         guard judged.contains(where: { $0.status?.startup != nil }) else {
-            return [
-                evidence.finding(
-                    condition, .pass, "not judged: \(newBuild) registers no startup read (AppBuild.startupRead)", notJudged: true)
-            ]
+            return [evidence.finding(condition, .pass, notJudgedReason(newBuild), notJudged: true)]
         }
         guard let (baseline, source) = baseline(evidence) else {
             return [evidence.finding(condition, .unknown, "the old build's seed launch left no status file")]
@@ -88,6 +85,24 @@ enum StaysSignedIn: CellChecker {
                 condition, .pass,
                 "\(judged.count) launch(es) of \(newBuild) read \(baseline.sorted().joined(separator: ", ")) as \(source) did")
         ]
+    }
+
+    /// `findings` of a cell whose new build registers no startup read (preflight found it: `unread`),
+    /// with the condition's PASSes replaced by one not-judged finding: an exploration's I7 and each
+    /// seed variant had no startup read to judge, so their PASS proves nothing. A FAIL or UNKNOWN stays.
+    static func judgedWithoutStartupRead(_ findings: [GateFinding], unit: PlanUnit, unread: Set<String>) -> [GateFinding] {
+        guard unread.contains(unit.path.new) else { return findings }
+        let mine = findings.filter { $0.condition == condition }
+        guard !mine.isEmpty, mine.allSatisfy({ $0.verdict == .pass && $0.notJudged != true }) else { return findings }
+        let note = GateFinding(
+            condition, path: unit.runtimePath, scenario: unit.scenario, verdict: .pass,
+            detail: notJudgedReason(unit.path.new), notJudged: true)
+        return findings.filter { $0.condition != condition } + [note]
+    }
+
+    /// Why a cell of `build` is not judged; the same words wherever it is found, so the report lists one reason.
+    static func notJudgedReason(_ build: String) -> String {
+        "not judged: \(build) registers no startup read (AppBuild.startupRead)"
     }
 
     /// The labels the old build's startup read found, and how to name that read in a finding.

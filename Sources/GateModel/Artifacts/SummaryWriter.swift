@@ -89,7 +89,7 @@ enum SummaryWriter {
         for result in report.conditions {
             guard let count = result.notJudged else { continue }
             drawn.insert(.notJudged)
-            let reasons = Set(report.deciding(result.condition).compactMap(\.notJudged)).sorted()
+            let reasons = Set(report.deciding(result.condition).compactMap(\.notJudged).map(GateEngine.notJudgedReason)).sorted()
             unjudged.append(
                 "- `\(result.condition)`: \(count) of its cells not judged (counted in none of the columns): "
                     + reasons.map(text).joined(separator: "; "))

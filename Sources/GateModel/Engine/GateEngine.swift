@@ -109,7 +109,7 @@ package enum GateEngine {
                 + runSorted.filter { $0.condition == condition }.map(\.verdict)
             // No judged cell: "not judged", never PASS, with the checkers' reasons.
             guard !verdicts.isEmpty else {
-                let reasons = Set(unjudged.values.compactMap(\.notJudged)).sorted()
+                let reasons = Set(unjudged.values.compactMap(\.notJudged).map(notJudgedReason)).sorted()
                 notJudged.append(.init(condition: condition, cells: unjudged.count, reasons: reasons))
                 continue
             }
@@ -167,6 +167,11 @@ package enum GateEngine {
             strict: strict ? true : nil,
             warnings: warnings(warned, deciding: { !history.contains($0.runtimePath) }),
             policies: policies.isEmpty ? nil : policies.sorted(), notJudged: notJudged.isEmpty ? nil : notJudged)
+    }
+
+    /// Why a cell was not judged, without the `not judged: ` its finding's message starts with.
+    package static func notJudgedReason(_ message: String) -> String {
+        message.hasPrefix("not judged: ") ? String(message.dropFirst("not judged: ".count)) : message
     }
 
     /// What a cell's baseline found on the cell's condition: the cell it ran as (`v1-to-v1/upgrade`,

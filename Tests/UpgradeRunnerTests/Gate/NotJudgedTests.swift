@@ -8,6 +8,7 @@ import Testing
     private let inputs = RunInputs(
         builds: ["v1", "v2"], runtime: .current, caseID: "c", scenarios: [.upgrade], buildFiles: [:], runnerVersion: "test")
     private let reason = "not judged: v2 registers no startup read (AppBuild.startupRead)"
+    private let why = "v2 registers no startup read (AppBuild.startupRead)"
 
     private func cell(_ path: String, _ condition: GateCondition, _ scenario: Scenario = .upgrade) -> GateCell {
         GateCell(path: .id(path), scenario: scenario, condition: condition)
@@ -36,20 +37,20 @@ import Testing
         let report = report(staysSignedIn: ["v1-to-v2"], unjudged: ["v1-to-v2"])
         #expect(report.verdict == .pass)
         #expect(report.conditions.map(\.condition) == [.readsOldData])
-        #expect(report.notJudged == [.init(condition: .staysSignedIn, cells: 1, reasons: [reason])])
+        #expect(report.notJudged == [.init(condition: .staysSignedIn, cells: 1, reasons: [why])])
         #expect(report.paths[0].scenarios[0].conditions.first { $0.condition == .staysSignedIn }?.notJudged == reason)
 
         let summary = SummaryWriter.render(report: report, inputs: inputs, out: "out")
         #expect(summary.contains("| `stays-signed-in` | ➖ NOT JUDGED | — | — | — |"), "\(summary)")
         #expect(!summary.contains("| `stays-signed-in` | ✅ PASS"))
-        #expect(summary.contains("- `stays-signed-in`: none of its 1 cell(s) judged: \(reason)"))
+        #expect(summary.contains("- `stays-signed-in`: none of its 1 cell(s) judged: \(why)"))
         #expect(summary.contains("➖ NOT JUDGED: no cell of the condition could be judged"))
         let terminal = SummaryWriter.render(report: report, inputs: inputs, out: "out", flavor: .terminal)
         #expect(terminal.contains("| `stays-signed-in` | ➖ NOT JUDGED | — | — | — |"))
 
         let junit = JUnitWriter.render(report: report, inputs: inputs)
         #expect(junit.contains(#"<testcase classname="gate" name="stays-signed-in">"#))
-        #expect(junit.contains(#"<skipped message="not judged: \#(reason)"/>"#))
+        #expect(junit.contains(#"<skipped message="not judged: \#(why)"/>"#))
         #expect(junit.contains(#"<testsuites name="upgrade-runner gate" tests="2" failures="0" errors="0" skipped="1">"#), "\(junit)")
 
         let json = String(decoding: GateArtifacts.gateJSON(report: report, inputs: inputs), as: UTF8.self)
@@ -67,7 +68,7 @@ import Testing
         #expect(report.notJudged == nil)
         let summary = SummaryWriter.render(report: report, inputs: inputs, out: "out")
         #expect(summary.contains("| `stays-signed-in` | ✅ PASS | 1 | 0 | 0 |"))
-        #expect(summary.contains("- `stays-signed-in`: 1 of its cells not judged (counted in none of the columns): \(reason)"))
+        #expect(summary.contains("- `stays-signed-in`: 1 of its cells not judged (counted in none of the columns): \(why)"))
     }
 
     @Test("a gate with deciding cells and not one judged is UNKNOWN, never PASS")
@@ -78,7 +79,7 @@ import Testing
             findings: [GateFinding(.staysSignedIn, path: cell.runtimePath, scenario: .upgrade, verdict: .pass, detail: reason, notJudged: true)],
             release: "v2")
         #expect(report.verdict == .unknown)
-        #expect(report.reasons == ["no condition was judged: stays-signed-in (\(reason))"])
+        #expect(report.reasons == ["no condition was judged: stays-signed-in (\(why))"])
     }
 
     @Test("a report with nothing out of the ordinary draws no legend (the documents of a plain PASS keep their bytes)")
