@@ -376,7 +376,7 @@ enum SummaryWriter {
                 let findings = scenario.conditions.filter { $0.condition != .noSecretInArtifacts }.flatMap(\.findings)
                 let failed = Set(findings.filter { $0.verdict != .pass }.compactMap(\.item)).count
                 let note =
-                    findings.first { $0.verdict == .pass }?.message
+                    findings.first { $0.verdict == .pass && $0.notJudged != true }?.message
                     ?? (failed > 0 ? "\(failed) attempt(s) failed or could not be judged" : "nothing recorded")
                 rows.append("| `\(path.path)` | \(scenario.scenario) | \(text(note, flavor: flavor)) | \(failed) |")
             }
