@@ -39,8 +39,11 @@ enum GateCommand {
             runtime and overall. The release under test is the newest build, or --release: only the paths that end at
             it decide the verdict (and the conditions' table); the paths that end at an older build are shipped history,
             reported in gate.json ("history"), summary.md and junit.xml (as properties), not deciding. A cell of the release
-            that fails is run again with the old build in the new build's place (v1-to-v3 as v1-to-v1): a condition that
-            fails there too is pre-existing, reported and not deciding unless --strict. The verdict fails closed: a cell that did not finish,
+            that fails is run again as its baseline: the old build in the new build's place (v1-to-v3 as v1-to-v1), or on a
+            fresh install the previous release over itself (none-to-v3 as none-to-v2). A finding the baseline has too (same
+            condition, secret or item, store and kind of loss) is pre-existing, reported beside the baseline's and not
+            deciding unless --strict; every other finding decides. A condition no cell could judge is "not judged", never
+            PASS. The verdict fails closed: a cell that did not finish,
             a missing shard or an interrupted run makes it UNKNOWN, never PASS.
             Exit code: 0 PASS, 1 FAIL, 2 bad usage or input, 3 UNKNOWN.
             """)
