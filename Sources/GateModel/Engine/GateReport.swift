@@ -30,12 +30,11 @@ public struct GateReport: Codable, Equatable, Sendable {
     /// table nor ``reasons`` counts them. Nil (and absent from gate.json) when there are none.
     public package(set) var history: [String]? = nil
 
-    /// The deciding cells whose FAIL the old release already had, sorted; nil (and absent from
-    /// gate.json) when there are none. Reported; they decide the verdict only under `--strict`.
+    /// The deciding cells with FAILs their baseline has too (same condition and ``FindingKey``),
+    /// sorted, each finding beside the baseline's; nil (and absent from gate.json) when there are
+    /// none. Reported; those findings decide the verdict only under `--strict`, the cell's others always.
     public package(set) var preExisting: [PreExisting]? = nil
 
-    /// A FAIL the old release already had: the cell (`v1-to-v3/reinstall/reinstall-sweeps`) and the
-    /// cell of the old build in the new build's place that fails it too (`v1-to-v1/reinstall`).
     /// `--strict`: pre-existing FAILs decide too. Nil (absent from gate.json) without it.
     public package(set) var strict: Bool? = nil
 

@@ -66,4 +66,35 @@ struct PreExistingCheckerTests {
         #expect(report.preExisting?.first?.findings == [GateReport.Excused(finding: mine[0], baseline: theirs[0])])
         #expect(report.preExisting?.first?.shownBy == "v1-to-v1/malformed")
     }
+
+    @Test("reads-old-data names a lost secret by its label, whichever build's launch lost it: the same loss matches, another secret does not")
+    func readsOldDataKeys() {
+        func lost(_ label: String, on unit: PlanUnit) -> [GateFinding] {
+            var evidence = CellEvidence(unit: unit, runtime: .current, caseID: "c")
+            evidence.seeded = ["pin", "token"]
+            let items = ["pin", "token"].map {
+                ItemCheck(
+                    name: $0, location: .keychain, operation: "SecItemCopyMatching", status: $0 == label ? -25300 : 0,
+                    runtime: "iOS 17.5", result: $0 == label ? .missing : .found)
+            }
+            var verify = LaunchRecord(
+                index: 3, build: unit.path.new, mode: .verify, caseID: "c", runtime: .current, termination: .exited(0),
+                endedAtCrashPoint: false, status: LaunchStatus(build: unit.path.new, mode: .verify, caseID: "c", runtime: "iOS 17.5", items: items),
+                duration: 0, mutations: [], deviceDirectory: "")
+            verify.secretPlaces = ["pin": .keychain, "token": .keychain]
+            evidence.launches = [verify]
+            return ReadsOldData.check(evidence)
+        }
+        let upgrade = PlanUnit(path: BuildPair(old: "v1", new: "v3"), scenario: .upgrade)
+        let base = PreExisting.baseline(of: upgrade, builds: ["v1", "v3"])!
+        let mine = lost("pin", on: upgrade)
+        #expect(mine.map(\.key) == [FindingKey("pin", in: .secret, .wrongResult)])
+        #expect(lost("pin", on: base).map(\.key) == mine.map(\.key))
+        #expect(lost("token", on: base).map(\.key) != mine.map(\.key))
+        let cell = GateCell(path: upgrade.runtimePath, scenario: .upgrade, condition: .readsOldData)
+        for (other, verdict) in [("pin", Verdict.pass), ("token", .fail)] {
+            let baselines = PreExisting.judged(original: upgrade, baseline: base, findings: lost(other, on: base)).filter { $0.key == cell }
+            #expect(GateEngine.evaluate(expected: [cell], findings: mine, release: "v3", baselines: baselines).verdict == verdict, "\(other)")
+        }
+    }
 }
