@@ -52,13 +52,16 @@ package enum GateEngine {
             let judged = sorted.filter { $0.notJudged != true }
             let excused = baselines[cell].map { excusals(sorted, baseline: $0) } ?? []
             if !excused.isEmpty { matched[cell] = excused }
-            let own = sorted.filter { finding in !excused.contains { $0.finding == finding } }
+            let own = judged.filter { finding in !excused.contains { $0.finding == finding } }
             let verdict =
                 sorted.isEmpty ? .unknown : judged.isEmpty ? .pass : Verdict.combine(judged.map(\.verdict))
-            // A cell whose FAILs are in part the old release's gives the release's own as its reasons.
-            let deciding = !strict && verdict == .fail && own.contains { $0.verdict == .fail } ? own : judged
+            // A cell whose FAILs are in part the old release's gives the release's own (FAILs, else
+            // UNKNOWNs) as its reasons; one whose every FAIL is, those FAILs.
+            let ownVerdict = own.isEmpty ? Verdict.pass : Verdict.combine(own.map(\.verdict))
+            let (shown, shownVerdict) = !strict && !excused.isEmpty && ownVerdict != .pass ? (own, ownVerdict) : (judged, verdict)
             let reasons =
-                sorted.isEmpty ? [noFindingReason] : deciding.filter { $0.verdict == verdict && verdict != .pass }.map(\.message)
+                sorted.isEmpty
+                ? [noFindingReason] : shown.filter { $0.verdict == shownVerdict && shownVerdict != .pass }.map(\.message)
             var result = GateReport.CellResult(condition: cell.condition, verdict: verdict, reasons: reasons, findings: sorted)
             if judged.isEmpty, let first = sorted.first { result.notJudged = first.message }
             cellResults[cell] = result
@@ -88,10 +91,10 @@ package enum GateEngine {
             let rest = deciding[cell]!.findings.filter { finding in
                 finding.notJudged != true && !excused.contains { $0.finding == finding }
             }
-            if rest.contains(where: { $0.verdict == .fail }) {
-                stillDeciding.insert(cell)
-            } else if !strict {
-                let verdict = rest.isEmpty ? .pass : Verdict.combine(rest.map(\.verdict))
+            let verdict = rest.isEmpty ? .pass : Verdict.combine(rest.map(\.verdict))
+            // What is left decides: a FAIL or UNKNOWN of the release's own.
+            if verdict != .pass { stillDeciding.insert(cell) }
+            if !strict {
                 deciding[cell]!.verdict = verdict
                 deciding[cell]!.reasons = rest.filter { $0.verdict == verdict && verdict != .pass }.map(\.message)
             }

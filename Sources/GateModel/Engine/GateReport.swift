@@ -125,8 +125,8 @@ public struct GateReport: Codable, Equatable, Sendable {
         public package(set) var shownBy: String
         /// Each excused finding of the release, with the baseline's finding that excused it.
         public package(set) var findings: [Excused]? = nil
-        /// True when the cell has FAILs of the release's own besides (no baseline has them): the
-        /// cell decides. Nil (absent from gate.json) otherwise.
+        /// True when the cell has FAILs (or UNKNOWNs) of the release's own besides, which no
+        /// baseline excuses: the cell decides by them. Nil (absent from gate.json) otherwise.
         public package(set) var alsoDeciding: Bool? = nil
     }
 

@@ -139,6 +139,17 @@ import Testing
         #expect(report.excused.isEmpty && report.problems.count == 1)
     }
 
+    @Test("an excused FAIL beside an UNKNOWN of the release's own: the cell decides UNKNOWN, and says why")
+    func excusedBesideUnknown() {
+        let old = fail(cells[0], "session survived", key: survived)
+        let unproven = GateFinding(
+            cells[0].condition, path: cells[0].runtimePath, scenario: cells[0].scenario, verdict: .unknown, detail: "the verify launch timed out")
+        let report = report([old, unproven], baseline: [fail(baselineCell, "session survived", key: survived)])
+        #expect(report.verdict == .unknown)
+        #expect(report.reasons == ["v1-to-v3/reinstall/reinstall-sweeps: the verify launch timed out"])
+        #expect(report.preExisting?.first?.alsoDeciding == true && report.problems.map(\.reasons) == [["reinstall-sweeps: the verify launch timed out"]])
+    }
+
     @Test("the baseline stands in the release's place: v1-to-v3 as v1-to-v1, a route's last hop as its previous build, a fresh install as the previous release's")
     func baseline() {
         let builds = ["v1", "v2", "v3"]
