@@ -40,14 +40,14 @@ struct CellEvidence: Sendable {
     /// A finding on this cell.
     func finding(
         _ condition: GateCondition, _ verdict: Verdict, item: String? = nil, operation: String? = nil,
-        status: Int32? = nil, _ detail: String, warning: Bool = false
+        status: Int32? = nil, _ detail: String, warning: Bool = false, key: FindingKey? = nil, notJudged: Bool = false
     ) -> GateFinding {
         GateFinding(
             condition, path: path, scenario: scenario, item: item, verdict: verdict, operation: operation,
             status: status, runtime: status == nil ? nil : runtime, detail: detail,
             message: GateFinding.describe(
                 item: item, operation: operation, status: status, runtime: status == nil ? nil : runtime, detail: detail,
-                statusText: GateFinding.statusText), warning: warning)
+                statusText: GateFinding.statusText), warning: warning, key: key, notJudged: notJudged)
     }
 
     /// Findings for `condition` from the exploration attempts, as ``ExplorationInvariants`` judged

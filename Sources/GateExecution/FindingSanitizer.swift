@@ -28,6 +28,7 @@ struct FindingSanitizer {
             var cleaned = finding
             cleaned.message = clean(finding.message)
             cleaned.item = finding.item.map(clean)
+            if let key = finding.key { cleaned.key?.subject = clean(key.subject) }
             return cleaned
         }
     }

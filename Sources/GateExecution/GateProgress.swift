@@ -17,6 +17,9 @@ package final class GateProgress: @unchecked Sendable {
     private let started = DispatchTime.now().uptimeNanoseconds
     private var total = 0
     private var finished = 0
+    /// The baseline cells (``PreExisting``), counted apart from the planned ones.
+    private var baselineTotal = 0
+    private var baselinesFinished = 0
 
     package init(style: Style, write: @escaping @Sendable (String) -> Void) {
         self.style = style
@@ -51,13 +54,24 @@ package final class GateProgress: @unchecked Sendable {
                 + "where \(builds.count == 1 ? "it is" : "one is") the new build, and the default verify reads the declared stores, not as the app reads\n")
     }
 
-    /// One cell finished with `verdict` after `seconds`.
-    func finished(_ cell: String, _ verdict: Verdict, seconds: Double) {
+    /// The planned cells are done; `count` baseline cells follow (the old release in the new one's
+    /// place, for the deciding cells that failed), counted apart so no count runs past its total.
+    func baselines(_ count: Int) {
+        lock.withLock { baselineTotal = count }
+    }
+
+    /// One cell finished with `verdict` after `seconds`; `baseline`: one of the baseline cells.
+    func finished(_ cell: String, _ verdict: Verdict, seconds: Double, baseline: Bool = false) {
         let (count, of) = lock.withLock {
+            if baseline {
+                baselinesFinished += 1
+                return (baselinesFinished, baselineTotal)
+            }
             finished += 1
             return (finished, total)
         }
-        let line = String(format: "[%d/%d %@] %@ %@ (%.2fs)", count, of, elapsed, verdict.rawValue, cell, seconds)
+        let format = baseline ? "[baseline %d/%d %@] %@ %@ (%.2fs)" : "[%d/%d %@] %@ %@ (%.2fs)"
+        let line = String(format: format, count, of, elapsed, verdict.rawValue, cell, seconds)
         switch style {
         case .quiet: return
         case .lines: write(line + "\n")
@@ -70,8 +84,10 @@ package final class GateProgress: @unchecked Sendable {
     /// The run is over: the live line is cleared and the last count stays.
     func end() {
         guard style != .quiet else { return }
-        let (count, of) = lock.withLock { (finished, total) }
-        let line = "gate: \(count) of \(of) cells finished in \(elapsed)"
+        let (count, of): (Int, Int) = lock.withLock { (finished, total) }
+        let (baselines, baselineCount): (Int, Int) = lock.withLock { (baselinesFinished, baselineTotal) }
+        let extra = baselineCount == 0 ? "" : ", and \(baselines) of \(baselineCount) baseline cells"
+        let line = "gate: \(count) of \(of) cells finished\(extra) in \(elapsed)"
         write((style == .live ? "\r\u{1B}[K" : "") + line + "\n")
     }
 }

@@ -63,6 +63,7 @@ struct GateRun {
             (units[$0].scenario.isExploration ? 0 : 1, $0) < (units[$1].scenario.isExploration ? 0 : 1, $1)
         }
         let secondClock = inputs.inputSet != .minimal
+        let unreadBuilds = Set(unread)
         let skips = ShapeSkips()
         let runCell: @Sendable (PlanUnit, String) -> (findings: [GateFinding], inputs: CellInputs, timelines: [Timeline]) = {
             unit, folder in
@@ -74,7 +75,8 @@ struct GateRun {
             cell.secondClock = secondClock
             // A baseline cell (the old build in the new one's place) keeps no device.
             if folder == outFolder { cell.kept = kept }
-            let (evidence, findings, ran) = cell.run()
+            let (evidence, judged, ran) = cell.run()
+            let findings = StaysSignedIn.judgedWithoutStartupRead(judged, unit: unit, unread: unreadBuilds)
             if folder == outFolder { skips.add(ShapeCoverage.skips(evidence, declarations: cell.declarations)) }
             return (findings, ran, cell.timelines(evidence, findings: findings))
         }
@@ -87,19 +89,23 @@ struct GateRun {
             results.set(index, findings: findings, seconds: seconds, inputs: ran, timelines: timelines)
             progress.finished(unit.description, Verdict.combine(findings.map(\.verdict)), seconds: seconds)
         }
-        // The old build in the new build's place, for each deciding cell that failed.
+        // The baseline of each deciding cell that failed: the old build in the new build's place, or
+        // on a fresh install the previous release over itself.
         let baselines =
-            judgesPreExisting ? PreExisting.baselines(units: units, findings: results.all, release: inputs.releaseUnderTest) : []
+            judgesPreExisting
+            ? PreExisting.baselines(units: units, findings: results.all, release: inputs.releaseUnderTest, builds: inputs.builds)
+            : []
+        progress.baselines(baselines.count)
         let preExisting = PreExistingCells()
         Self.inParallel(baselines.count, workers: max(1, min(jobs, baselines.count))) { position in
-            let (original, baseline, failed) = baselines[position]
+            let (original, baseline) = baselines[position]
             let start = DispatchTime.now().uptimeNanoseconds
             let findings = runCell(baseline, outFolder + "/" + ArtifactLayout.baseline).findings
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-            preExisting.add(PreExisting.judged(original: original, baseline: baseline, failed: failed, findings: findings))
+            preExisting.add(PreExisting.judged(original: original, baseline: baseline, findings: findings))
             progress.finished(
-                "\(baseline) (the old build in \(original.path.new)'s place)", Verdict.combine(findings.map(\.verdict)),
-                seconds: seconds)
+                PreExisting.describe(baseline, original: original), Verdict.combine(findings.map(\.verdict)),
+                seconds: seconds, baseline: true)
         }
 
         // An interrupted run leaves its UNKNOWN placeholder in place: the interrupt's handler ends
@@ -108,12 +114,14 @@ struct GateRun {
         progress.end()
         let expected = plan.expectedCells(in: inputs.shard)
         let secrets = GatePipeline.secrets(caseID: inputs.caseID, builds: builds.values)
-        var findings = FindingSanitizer(secrets: secrets, workRoot: workRoot).clean(results.findings)
+        let sanitizer = FindingSanitizer(secrets: secrets, workRoot: workRoot)
+        var findings = sanitizer.clean(results.findings)
         let scan = try SecretScanner.scan(directory: outFolder, secrets: secrets)
         findings += NoSecretInArtifactsChecker.findings(for: scan, cells: expected)
         LeakRedaction.redact(scan.leaks, in: outFolder, keep: kept)
         var report = GateEngine.evaluate(
-            expected: expected, findings: findings, release: inputs.releaseUnderTest, preExisting: preExisting.cells,
+            expected: expected, findings: findings, release: inputs.releaseUnderTest,
+            baselines: preExisting.cells.mapValues { GateEngine.Baseline(shownBy: $0.shownBy, findings: sanitizer.clean($0.findings)) },
             strict: inputs.strict ?? false, policies: policies)
         report.inputs = results.inputs
         if let kept {
@@ -183,12 +191,12 @@ private final class Counter: @unchecked Sendable {
     }
 }
 
-/// The pre-existing cells the baseline workers found.
+/// What the baseline workers found, by the original cell.
 private final class PreExistingCells: @unchecked Sendable {
     private let lock = NSLock()
-    private var stored: [GateCell: String] = [:]
-    func add(_ cells: [GateCell: String]) { lock.withLock { stored.merge(cells) { first, _ in first } } }
-    var cells: [GateCell: String] { lock.withLock { stored } }
+    private var stored: [GateCell: GateEngine.Baseline] = [:]
+    func add(_ cells: [GateCell: GateEngine.Baseline]) { lock.withLock { stored.merge(cells) { first, _ in first } } }
+    var cells: [GateCell: GateEngine.Baseline] { lock.withLock { stored } }
 }
 
 /// The cells' findings and times, filled in by the workers.

@@ -118,11 +118,11 @@ public struct UpgradeCheckResult: Sendable, CustomStringConvertible {
     /// The FAIL and UNKNOWN findings of the paths that end at the new build, but those the gate
     /// excused as pre-existing and hygiene warnings, in the gate's order.
     public var failures: [GateFinding] {
-        report.allFindings.filter { finding in
-            guard finding.verdict != .pass, finding.warning != true else { return false }
+        let excused = report.strict == true ? [] : Set((report.preExisting ?? []).flatMap { $0.findings ?? [] }.map(\.finding))
+        return report.allFindings.filter { finding in
+            guard finding.verdict != .pass, finding.warning != true, finding.notJudged != true else { return false }
             if let path = finding.path, !report.decides(path) { return false }
-            if let cell = finding.cell, report.excused.contains(cell.description) { return false }
-            return true
+            return !excused.contains(finding)
         }
     }
 

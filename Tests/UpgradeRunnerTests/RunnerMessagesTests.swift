@@ -133,6 +133,22 @@ struct RunnerMessagesTests {
         #expect(drive(.quiet).isEmpty)
     }
 
+    @Test("progress counts the baseline cells apart from the planned ones, so no count runs past its total")
+    func progressBaselines() {
+        let lines = Lines()
+        let progress = GateProgress(style: .lines) { lines.append($0) }
+        progress.start(cells: 2, paths: 1, scenarios: 2, inputs: SampleGate.inputs(), jobs: 2)
+        progress.finished("v1-to-v2/upgrade", .fail, seconds: 0.25)
+        progress.finished("v1-to-v2/relaunch", .fail, seconds: 0.5)
+        progress.baselines(2)
+        progress.finished("v1-to-v1/upgrade (the old build in v2's place)", .fail, seconds: 0.25, baseline: true)
+        progress.finished("v1-to-v1/relaunch (the old build in v2's place)", .pass, seconds: 0.25, baseline: true)
+        progress.end()
+        let text = lines.parts.joined()
+        #expect(text.contains("[baseline 1/2 ") && text.contains("[baseline 2/2 ") && !text.contains("[3/2"))
+        #expect(text.contains("gate: 2 of 2 cells finished, and 2 of 2 baseline cells in "), "\(text)")
+    }
+
     @Test("gate --quiet prints the verdict table and no progress")
     func quietGate() throws {
         let cli = try CLI()

@@ -31,7 +31,8 @@ enum KeepsAvailability: CellChecker {
                 findings.append(
                     evidence.finding(
                         condition, .fail, item: fact.label,
-                        "was in \(old.description); not found where the new build declares it after the upgrade"))
+                        "was in \(old.description); not found where the new build declares it after the upgrade",
+                        key: FindingKey(fact.label, in: .secret, .lost)))
                 continue
             }
             let lost = old.states.subtracting(new.states)
@@ -40,7 +41,7 @@ enum KeepsAvailability: CellChecker {
                     evidence.finding(
                         condition, .fail, item: fact.label,
                         "no longer readable \(LockAvailability.names(lost)): the old build kept it in \(old.description), "
-                            + "the new build in \(new.description)"))
+                            + "the new build in \(new.description)", key: FindingKey(fact.label, in: .secret, .lessAvailable)))
             }
         }
         for launch in lockedVerifies {
@@ -52,7 +53,8 @@ enum KeepsAvailability: CellChecker {
                     evidence.finding(
                         condition, .fail, item: fact.label, operation: item?.operation, status: item?.status,
                         "\(launch.stem) \(LockAvailability.name(state)): read back as \(item?.result.rawValue ?? "unreported"); "
-                            + "the old build's \(fact.old?.description ?? "") was readable then"))
+                            + "the old build's \(fact.old?.description ?? "") was readable then",
+                        key: FindingKey("\(fact.label) \(LockAvailability.name(state))", in: .secret, .wrongResult)))
             }
         }
         if findings.isEmpty {

@@ -24,23 +24,24 @@ enum MalformedKeepsOld: CellChecker {
         // A preference the builds declare as bookkeeping (a schema marker) is not legacy data, as the
         // keychain's bookkeeping items below are not; a group's is named `<group>/<key>`.
         let declarations = evidence.declarations
-        let stores: [(String, [String: String], [String: String], (String) -> Bool)] = [
-            ("preference", before.preferences, after.preferences, { declarations.isBookkeepingPreference($0, suite: nil) }),
-            ("file", before.files, after.files, { _ in false }),
-            ("app group file", before.groupFiles, after.groupFiles, { _ in false }),
+        let stores: [(String, FindingStore, [String: String], [String: String], (String) -> Bool)] = [
+            ("preference", .preference, before.preferences, after.preferences, { declarations.isBookkeepingPreference($0, suite: nil) }),
+            ("file", .file, before.files, after.files, { _ in false }),
+            ("app group file", .appGroupFile, before.groupFiles, after.groupFiles, { _ in false }),
             (
-                "app group preference", before.groupPreferences, after.groupPreferences,
+                "app group preference", .appGroupPreference, before.groupPreferences, after.groupPreferences,
                 { name in
                     let parts = name.split(separator: "/", maxSplits: 1).map(String.init)
                     return parts.count == 2 && declarations.isBookkeepingPreference(parts[1], suite: parts[0])
                 }
             ),
         ]
-        for (kind, old, new, isBookkeeping) in stores {
+        for (kind, store, old, new, isBookkeeping) in stores {
             for (name, digest) in old.sorted(by: { $0.key < $1.key }) where new[name] != digest && !isBookkeeping(name) {
+                let loss: FindingKind = new[name] == nil ? .deleted : .overwritten
                 findings.append(
                     evidence.finding(
-                        condition, .fail, item: name, "legacy \(kind) " + (new[name] == nil ? "deleted" : "overwritten")))
+                        condition, .fail, item: name, "legacy \(kind) \(loss)", key: FindingKey(name, in: store, loss)))
             }
         }
         // Keychain items are judged by content: each legacy item's bytes must still be in some
@@ -51,15 +52,19 @@ enum MalformedKeepsOld: CellChecker {
         let contents = Set(after.keychain.map(\.digest))
         let kept = Dictionary(after.keychain.map { ($0.key, $0.digest) }, uniquingKeysWith: { first, _ in first })
         for item in before.keychain where !item.bookkeeping && !contents.contains(item.digest) {
+            let loss: FindingKind = kept[item.key] == nil ? .deleted : .overwritten
             findings.append(
                 evidence.finding(
-                    condition, .fail, item: item.key, "legacy keychain item " + (kept[item.key] == nil ? "deleted" : "overwritten")))
+                    condition, .fail, item: item.key, "legacy keychain item \(loss)", key: FindingKey(item.key, in: .keychain, loss)))
         }
         let reports = [launch, verify].flatMap { status in
             status.errors + status.items.filter { [.failed, .mismatch].contains($0.result) }
         }
         if launch.migration?.state != .failed && reports.isEmpty {
-            findings.append(evidence.finding(condition, .fail, "the new build reported no error for malformed input"))
+            findings.append(
+                evidence.finding(
+                    condition, .fail, "the new build reported no error for malformed input",
+                    key: FindingKey(evidence.seeded.sorted().joined(separator: ", "), in: .secret, .notReported)))
         }
         for attempt in evidence.malformedAttempts { findings += check(attempt, evidence) }
         if findings.isEmpty {
@@ -103,8 +108,8 @@ enum MalformedKeepsOld: CellChecker {
         if !kept.isEmpty && !kept.isSubset(of: contents(of: store, in: after, anyKeychainItem: true)) {
             findings.append(
                 evidence.finding(
-                    condition, .fail, item: item, "the malformed \(store.location) of \(attempt.labels.joined(separator: ", ")) was deleted or overwritten"
-                ))
+                    condition, .fail, item: item, "the malformed \(store.location) of \(attempt.labels.joined(separator: ", ")) was deleted or overwritten",
+                    key: FindingKey(item, in: .secret, .overwritten)))
         }
         // One report for the file is enough when several secrets share it.
         let reported = newLaunches.compactMap(\.status).contains { status in
@@ -118,7 +123,8 @@ enum MalformedKeepsOld: CellChecker {
             findings.append(
                 evidence.finding(
                     condition, .fail, item: item,
-                    "the new build reported no error for the malformed \(attempt.labels.joined(separator: ", "))"))
+                    "the new build reported no error for the malformed \(attempt.labels.joined(separator: ", "))",
+                    key: FindingKey(item, in: .secret, .notReported)))
         }
         for label in attempt.seeded where !attempt.labels.contains(label) {
             let read = CellEvidence.item(label, in: verify)
@@ -126,8 +132,8 @@ enum MalformedKeepsOld: CellChecker {
             findings.append(
                 evidence.finding(
                     condition, .fail, item: item, operation: read?.operation, status: read?.status,
-                    "the valid \(label) read back as \(read?.result.rawValue ?? "unreported") with \(attempt.id) malformed"
-                ))
+                    "the valid \(label) read back as \(read?.result.rawValue ?? "unreported") with \(attempt.id) malformed",
+                    key: FindingKey("\(label) with \(item) malformed", in: .secret, .wrongResult)))
         }
         return findings
     }

@@ -43,12 +43,14 @@ enum ReadsOldData: CellChecker {
                             condition, .fail, item: label, operation: reported?.operation, status: reported?.status,
                             "on the device in neither a keychain item the new build can reach nor a legacy store"
                                 + (reported.map { " (the verify launch reported it \($0.result) from \($0.location))" } ?? "")
-                                + suffix))
+                                + suffix, key: FindingKey(label, in: .secret, .lost)))
                     continue
                 }
                 guard let item = CellEvidence.item(label, in: status) else {
                     findings.append(
-                        evidence.finding(condition, .fail, item: label, "the verify launch does not report this item" + suffix))
+                        evidence.finding(
+                            condition, .fail, item: label, "the verify launch does not report this item" + suffix,
+                            key: FindingKey(label, in: .secret, .unreported)))
                     continue
                 }
                 if item.result != wanted {
@@ -57,7 +59,8 @@ enum ReadsOldData: CellChecker {
                             condition, .fail, item: label, operation: item.operation, status: item.status,
                             (wanted == .missing
                                 ? "reported \(item.result) \(when) (expected missing)"
-                                : "read back as \(item.result) from \(item.location)") + suffix))
+                                : "read back as \(item.result) from \(item.location)") + suffix,
+                            key: FindingKey(label, in: .secret, .wrongResult)))
                 }
             }
         }

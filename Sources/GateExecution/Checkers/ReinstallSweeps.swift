@@ -69,13 +69,14 @@ enum ReinstallSweeps: CellChecker {
             evidence.finding(
                 condition, .fail, item: item.key,
                 "the old install's keychain item survived the reinstall"
-                    + (item.synchronizable ? " (synchronizable)" : "") + " [\(item.accessible)]")
+                    + (item.synchronizable ? " (synchronizable)" : "") + " [\(item.accessible)]",
+                key: FindingKey(item.key, in: .keychain, .survived))
         }
         for item in status.items where item.result == .found && evidence.declarations.isSecret(item.name) {
             findings.append(
                 evidence.finding(
                     condition, .fail, item: item.name, operation: item.operation, status: item.status,
-                    "the old session's item was read after reinstall"))
+                    "the old session's item was read after reinstall", key: FindingKey(item.name, in: .secret, .readAfterReinstall)))
         }
         return findings
     }
@@ -90,13 +91,15 @@ enum ReinstallSweeps: CellChecker {
             guard let kept = afterByKey[item.key], kept.digest != item.digest else { return nil }
             return evidence.finding(
                 condition, .fail, item: item.key,
-                "the previous install's item was rewritten across the reinstall (keeps-credentials keeps it unchanged)")
+                "the previous install's item was rewritten across the reinstall (keeps-credentials keeps it unchanged)",
+                key: FindingKey(item.key, in: .keychain, .rewritten))
         }
         for item in status.items where item.result == .mismatch && evidence.declarations.isSecret(item.name) {
             findings.append(
                 evidence.finding(
                     condition, .fail, item: item.name, operation: item.operation, status: item.status,
-                    "the app read a value after the reinstall that is not the previous install's"))
+                    "the app read a value after the reinstall that is not the previous install's",
+                    key: FindingKey(item.name, in: .secret, .wrongResult)))
         }
         return findings
     }
@@ -119,7 +122,8 @@ enum ReinstallSweeps: CellChecker {
             if sweeps && ownKinds.contains(item.kind) {
                 return evidence.finding(
                     condition, .fail, item: item.key,
-                    "\(kind) item planted before the reinstall survived it, of a kind the app writes itself [\(item.accessible)]")
+                    "\(kind) item planted before the reinstall survived it, of a kind the app writes itself [\(item.accessible)]",
+                    key: FindingKey(item.key, in: .keychain, .survived))
             }
             return evidence.finding(
                 condition, .fail, item: item.key,
@@ -139,7 +143,8 @@ enum ReinstallSweeps: CellChecker {
         return [
             evidence.finding(
                 condition, .fail, item: changes.first,
-                "another team's keychain items changed across the reinstall: " + changes.joined(separator: ", "))
+                "another team's keychain items changed across the reinstall: " + changes.joined(separator: ", "),
+                key: FindingKey(changes.joined(separator: ", "), in: .neighbour, .changed))
         ]
     }
 }

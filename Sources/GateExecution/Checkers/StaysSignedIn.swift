@@ -17,8 +17,8 @@ import SimRuntime
 ///   place was not readable in that lock state (whether the new build narrowed it is
 ///   keeps-availability's question). A `missing` there is the empty read a locked device gives
 ///   an app that trusts it.
-/// - A new build that registers no startup read is not judged (a PASS that says so; preflight
-///   names it). A launch that ended without a status file is the other conditions' finding.
+/// - A new build that registers no startup read is not judged (a not-judged finding that says so,
+///   which no condition counts as PASS: ``GateFinding/notJudged``; preflight names it). A launch that ended without a status file is the other conditions' finding.
 /// - In the exploration scenarios (crash points, write failures, prewarm, locked background), each
 ///   attempt's launches after its recovery (the recovery, the relaunch, the verify; the device
 ///   unlocked) must find them too (I7, ``ExplorationInvariants``).
@@ -41,7 +41,7 @@ enum StaysSignedIn: CellChecker {
             return [evidence.finding(condition, .unknown, "no launch of \(newBuild) left a status file")]
         }
         guard judged.contains(where: { $0.status?.startup != nil }) else {
-            return [evidence.finding(condition, .pass, "not judged: \(newBuild) registers no startup read")]
+            return [evidence.finding(condition, .pass, notJudgedReason(newBuild), notJudged: true)]
         }
         guard let (baseline, source) = baseline(evidence) else {
             return [evidence.finding(condition, .unknown, "the old build's seed launch left no status file")]
@@ -75,7 +75,7 @@ enum StaysSignedIn: CellChecker {
                     findings.append(
                         evidence.finding(
                             condition, .fail, item: label, operation: read?.operation, status: read?.status,
-                            "\(name) \(got); \(source) found it"))
+                            "\(name) \(got); \(source) found it", key: FindingKey(label, in: .secret, .signedOut)))
                 }
             }
         }
@@ -85,6 +85,24 @@ enum StaysSignedIn: CellChecker {
                 condition, .pass,
                 "\(judged.count) launch(es) of \(newBuild) read \(baseline.sorted().joined(separator: ", ")) as \(source) did")
         ]
+    }
+
+    /// `findings` of a cell whose new build registers no startup read (preflight found it: `unread`),
+    /// with the condition's PASSes replaced by one not-judged finding: an exploration's I7 and each
+    /// seed variant had no startup read to judge, so their PASS proves nothing. A FAIL or UNKNOWN stays.
+    static func judgedWithoutStartupRead(_ findings: [GateFinding], unit: PlanUnit, unread: Set<String>) -> [GateFinding] {
+        guard unread.contains(unit.path.new) else { return findings }
+        let mine = findings.filter { $0.condition == condition }
+        guard !mine.isEmpty, mine.allSatisfy({ $0.verdict == .pass && $0.notJudged != true }) else { return findings }
+        let note = GateFinding(
+            condition, path: unit.runtimePath, scenario: unit.scenario, verdict: .pass,
+            detail: notJudgedReason(unit.path.new), notJudged: true)
+        return findings.filter { $0.condition != condition } + [note]
+    }
+
+    /// Why a cell of `build` is not judged; the same words wherever it is found, so the report lists one reason.
+    static func notJudgedReason(_ build: String) -> String {
+        "not judged: \(build) registers no startup read (AppBuild.startupRead)"
     }
 
     /// The labels the old build's startup read found, and how to name that read in a finding.

@@ -35,15 +35,19 @@ enum SurvivesRestore: CellChecker {
                         condition, .fail, item: label, operation: reported?.operation, status: reported?.status,
                         "travelled in the backup, but after the new build's launch on the restored device it is in neither a"
                             + " keychain item the new build can reach nor a legacy store"
-                            + (reported.map { " (the verify launch reported it \($0.result))" } ?? "")))
+                            + (reported.map { " (the verify launch reported it \($0.result))" } ?? ""),
+                        key: FindingKey(label, in: .secret, .lost)))
             } else if let reported, reported.result != .found {
                 findings.append(
                     evidence.finding(
                         condition, .fail, item: label, operation: reported.operation, status: reported.status,
-                        "travelled in the backup, but the verify launch on the restored device read it as \(reported.result) from \(reported.location)"))
+                        "travelled in the backup, but the verify launch on the restored device read it as \(reported.result) from \(reported.location)",
+                        key: FindingKey(label, in: .secret, .wrongResult)))
             } else if reported == nil {
                 findings.append(
-                    evidence.finding(condition, .fail, item: label, "travelled in the backup; the verify launch does not report this item"))
+                    evidence.finding(
+                        condition, .fail, item: label, "travelled in the backup; the verify launch does not report this item",
+                        key: FindingKey(label, in: .secret, .unreported)))
             }
         }
         if !facts.newIdentity {

@@ -198,9 +198,11 @@ extension CellEvidence {
     func judgedPerVariant(_ condition: GateCondition, by checker: any CellChecker.Type) -> [GateFinding] {
         guard let variants = seedVariants else { return checker.check(self) }
         guard !variants.isEmpty else {
+            // No variant ran, so nothing was judged: a PASS here would prove nothing.
             return [
                 finding(
-                    condition, .pass, "no variant: the old build's seed wrote no store without a secret in it (beyond its bookkeeping)")
+                    condition, .pass, "not judged: no variant: the old build's seed wrote no store without a secret in it (beyond its bookkeeping)",
+                    notJudged: true)
             ]
         }
         var findings: [GateFinding] = []
@@ -220,6 +222,8 @@ extension CellEvidence {
             for var found in checker.check(one) where found.verdict != .pass {
                 found.message = variant.id + ": " + found.message
                 found.item = variant.id
+                // The same loss on another variant is another finding (the variants are the old build's seed's).
+                if let key = found.key { found.key?.subject = variant.id + ": " + key.subject }
                 findings.append(found)
             }
         }

@@ -1,7 +1,9 @@
 import UpgradeContract
 
 /// Writes `junit.xml` in the de facto Ant/Jenkins junit-4 shape: one `testsuite` per path, one
-/// `testcase` per (path, scenario) with `classname` = path id and `name` = scenario id.
+/// `testcase` per (path, scenario) with `classname` = path id and `name` = scenario id. A condition
+/// no cell judged (``GateReport/notJudged``) is a `<skipped>` case of the `gate` suite, named by the
+/// condition, so that CI shows it as not run rather than passed.
 ///
 /// A FAIL carries a `<failure type="FAIL">`; an UNKNOWN carries an `<error type="UNKNOWN">`, never
 /// `<skipped>`: CI systems count skipped tests as passing, and UNKNOWN must fail closed. Findings on
@@ -57,8 +59,16 @@ enum JUnitWriter {
         if !report.incomplete.isEmpty {
             gateCases.append(Case(classname: "gate", name: "complete", verdict: .unknown, reasons: report.incomplete))
         }
+        // A condition no cell judged is a skipped case, never a passed one: CI shows it as not run.
+        for entry in report.notJudged ?? [] {
+            gateCases.append(
+                Case(
+                    classname: "gate", name: entry.condition.rawValue, verdict: .pass,
+                    reasons: ["not judged: " + entry.reasons.joined(separator: "; ")], skipped: true))
+        }
         if !gateCases.isEmpty {
-            suites.append(Suite(name: "gate", verdict: Verdict.combine(gateCases.map(\.verdict)), cases: gateCases))
+            let judged = gateCases.filter { !$0.skipped }
+            suites.append(Suite(name: "gate", verdict: judged.isEmpty ? .pass : Verdict.combine(judged.map(\.verdict)), cases: gateCases))
         }
 
         let runWide = [
@@ -73,11 +83,11 @@ enum JUnitWriter {
         var lines = [#"<?xml version="1.0" encoding="UTF-8"?>"#]
         let all = suites.flatMap(\.cases)
         lines.append(
-            #"<testsuites name="upgrade-runner gate" tests="\#(all.count)" failures="\#(all.count { $0.verdict == .fail })" errors="\#(all.count { $0.verdict == .unknown })" skipped="0">"#
+            #"<testsuites name="upgrade-runner gate" tests="\#(all.count)" failures="\#(all.count { $0.verdict == .fail })" errors="\#(all.count { $0.verdict == .unknown })" skipped="\#(all.count(where: \.skipped))">"#
         )
         for suite in suites {
             lines.append(
-                #"  <testsuite name="\#(escape(suite.name))" tests="\#(suite.cases.count)" failures="\#(suite.cases.count { $0.verdict == .fail })" errors="\#(suite.cases.count { $0.verdict == .unknown })" skipped="0">"#
+                #"  <testsuite name="\#(escape(suite.name))" tests="\#(suite.cases.count)" failures="\#(suite.cases.count { $0.verdict == .fail })" errors="\#(suite.cases.count { $0.verdict == .unknown })" skipped="\#(suite.cases.count(where: \.skipped))">"#
             )
             lines.append("    <properties>")
             let history = suite.decides ? [] : [("shippedHistory", "reported, not deciding: the path ends before the release under test")]
@@ -95,6 +105,12 @@ enum JUnitWriter {
                     lines.append(#"        <property name="\#(testcase.label)Verdict" value="\#(history)"/>"#)
                     lines.append(#"        <property name="\#(testcase.label)Reason" value="\#(escape(reasons.joined(separator: "\n")))"/>"#)
                     lines.append("      </properties>")
+                    lines.append("    </testcase>")
+                    continue
+                }
+                if testcase.skipped {
+                    lines.append(head + ">")
+                    lines.append(#"      <skipped message="\#(escape(testcase.reasons.joined(separator: "\n")))"/>"#)
                     lines.append("    </testcase>")
                     continue
                 }
@@ -132,6 +148,8 @@ enum JUnitWriter {
         var history: Verdict? = nil
         /// The properties' prefix: `history`, `preExisting` or `warning`.
         var label = "history"
+        /// A condition no cell judged (``GateReport/notJudged``): `<skipped>`, with the reasons.
+        var skipped = false
     }
 
     /// Escapes XML's five special characters (only `&`, `<`, `>` outside attributes) and replaces

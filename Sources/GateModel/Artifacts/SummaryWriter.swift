@@ -47,26 +47,61 @@ enum SummaryWriter {
         }
 
         let scenarios = report.scenarios
+        // Marks beyond PASS, FAIL and UNKNOWN that this summary uses, for its legend.
+        var drawn: Set<Mark> = []
         if !report.paths.isEmpty {
             lines.append("| path | " + scenarios.map(\.rawValue).joined(separator: " | ") + " | verdict |")
             lines.append("| --- |" + String(repeating: " :---: |", count: scenarios.count) + " --- |")
             for path in report.paths {
                 let cells = scenarios.map { scenario in
-                    path.scenarios.first { $0.scenario == scenario }.map { mark($0.verdict) } ?? "—"
+                    path.scenarios.first { $0.scenario == scenario }.map { result in
+                        let shown = Mark(result, path: path.path, report: report)
+                        drawn.insert(shown)
+                        return shown.text
+                    } ?? "—"
                 }
-                lines.append("| `\(path.path)` | " + cells.joined(separator: " | ") + " | \(mark(path.verdict)) |")
+                let verdict = Mark(path, report: report)
+                drawn.insert(verdict)
+                lines.append("| `\(path.path)` | " + cells.joined(separator: " | ") + " | \(verdict.text) |")
             }
             lines.append("")
         }
 
-        if !report.conditions.isEmpty {
+        if !report.conditions.isEmpty || report.notJudged != nil {
             lines.append("| condition | verdict | passed | failed | unknown |")
             lines.append("| --- | --- | ---: | ---: | ---: |")
-            for result in report.conditions {
-                lines.append(
+            var rows: [(GateCondition, String)] = report.conditions.map { result in
+                (
+                    result.condition,
                     "| `\(result.condition)` | \(mark(result.verdict)) | \(result.passed) | \(result.failed) | \(result.unknown) |"
                 )
             }
+            for entry in report.notJudged ?? [] {
+                drawn.insert(.notJudged)
+                rows.append((entry.condition, "| `\(entry.condition)` | \(Mark.notJudged.text) | — | — | — |"))
+            }
+            lines.append(contentsOf: rows.sorted { $0.0 < $1.0 }.map(\.1))
+            lines.append("")
+        }
+        var unjudged: [String] = (report.notJudged ?? []).map { entry in
+            "- `\(entry.condition)`: none of its \(entry.cells) cell(s) judged: " + entry.reasons.map(text).joined(separator: "; ")
+        }
+        for result in report.conditions {
+            guard let count = result.notJudged else { continue }
+            drawn.insert(.notJudged)
+            let reasons = Set(report.deciding(result.condition).compactMap(\.notJudged).map(GateEngine.notJudgedReason)).sorted()
+            unjudged.append(
+                "- `\(result.condition)`: \(count) of its cells not judged (counted in none of the columns): "
+                    + reasons.map(text).joined(separator: "; "))
+        }
+        if !unjudged.isEmpty {
+            lines.append("Not judged (neither passed nor failed):")
+            lines.append("")
+            lines.append(contentsOf: unjudged)
+            lines.append("")
+        }
+        if drawn.contains(where: \.needsLegend) {
+            lines.append(Mark.legend(strict: report.strict == true))
             lines.append("")
         }
         if !report.notChecked.isEmpty {
@@ -99,16 +134,23 @@ enum SummaryWriter {
             lines.append(contentsOf: problems)
             lines.append("")
         }
-        let preExisting = (report.preExisting ?? []).flatMap { entry in
-            report.reasons(ofCell: entry.cell).map {
-                "- \(mark(.fail)) `\(entry.cell)` (\(entry.shownBy) fails it too): " + text($0)
+        let preExisting = (report.preExisting ?? []).flatMap { entry -> [String] in
+            guard let pairs = entry.findings, !pairs.isEmpty else {
+                // A document from before findings were matched one by one names the cell only.
+                return report.reasons(ofCell: entry.cell).map {
+                    "- \(Mark.preExisting.text) `\(entry.cell)` (\(entry.shownBy) fails it too): " + text($0)
+                }
+            }
+            return pairs.map { pair in
+                "- \(Mark.preExisting.text) `\(entry.cell)`: " + text(pair.finding.message)
+                    + " | `\(entry.shownBy)` has the same finding: " + text(pair.baseline.message)
             }
         }
         if !preExisting.isEmpty {
             lines.append(
                 report.strict == true
-                    ? "### Pre-existing (the old release fails it too; deciding: --strict)"
-                    : "### Pre-existing (the old release fails it too; not deciding without --strict)")
+                    ? "### Pre-existing (its baseline has the same finding; deciding: --strict)"
+                    : "### Pre-existing (its baseline has the same finding; not deciding without --strict)")
             lines.append("")
             lines.append(contentsOf: preExisting)
             lines.append("")
@@ -116,7 +158,7 @@ enum SummaryWriter {
         if let warnings = report.warnings {
             lines.append("### Warnings (sweep hygiene; deciding only under --strict)")
             lines.append("")
-            lines.append(contentsOf: warnings.map { "- " + text($0) })
+            lines.append(contentsOf: warnings.map { "- \(Mark.warning.text) " + text($0) })
             lines.append("")
         }
         if let policies = report.policies {
@@ -266,6 +308,65 @@ enum SummaryWriter {
         }
     }
 
+    /// How a (path, scenario) case or a path is drawn: its verdict, or, on a deciding path, apart
+    /// from a deciding FAIL, a FAIL that is pre-existing alone and a PASS with hygiene warnings.
+    enum Mark: Hashable {
+        case verdict(Verdict)
+        /// Every FAIL is pre-existing (its baseline has the same finding): not deciding without `--strict`.
+        case preExisting
+        /// PASS, with hygiene warnings that decide only under `--strict`.
+        case warning
+        /// No checker could judge it.
+        case notJudged
+
+        init(_ scenario: GateReport.ScenarioResult, path: String, report: GateReport) {
+            guard report.decides(path) else { self = .verdict(scenario.verdict); return }
+            let failing = scenario.conditions.filter { $0.verdict != .pass }
+            if scenario.verdict == .fail,
+                failing.allSatisfy({ report.excused.contains("\(path)/\(scenario.scenario)/\($0.condition)") })
+            {
+                self = .preExisting
+            } else if scenario.verdict == .pass,
+                (report.warnings ?? []).contains(where: { $0.hasPrefix("\(path)/\(scenario.scenario)/") })
+            {
+                self = .warning
+            } else {
+                self = .verdict(scenario.verdict)
+            }
+        }
+
+        init(_ path: GateReport.PathResult, report: GateReport) {
+            let marks = path.scenarios.map { Mark($0, path: path.path, report: report) }
+            if path.verdict == .fail, !marks.contains(.verdict(.fail)) {
+                self = marks.contains(.verdict(.unknown)) ? .verdict(.unknown) : .preExisting
+            } else if path.verdict == .pass, marks.contains(.warning) {
+                self = .warning
+            } else {
+                self = .verdict(path.verdict)
+            }
+        }
+
+        var text: String {
+            switch self {
+            case .verdict(let verdict): SummaryWriter.mark(verdict)
+            case .preExisting: "🔶 PRE-EXISTING"
+            case .warning: "🟡 WARNING"
+            case .notJudged: "➖ NOT JUDGED"
+            }
+        }
+
+        /// Whether a summary that draws this needs the legend (the three verdicts speak for themselves).
+        var needsLegend: Bool { if case .verdict = self { false } else { true } }
+
+        static func legend(strict: Bool) -> String {
+            "Legend: \(mark(.pass)); \(mark(.fail)) decides; \(mark(.unknown)) could not be judged to the end (fails closed); "
+                + "\(Mark.preExisting.text): every failure is its baseline's too, "
+                + (strict ? "deciding (--strict)" : "not deciding without --strict")
+                + "; \(Mark.warning.text): passed with sweep-hygiene warnings, deciding only under --strict; "
+                + "\(Mark.notJudged.text): no cell of the condition could be judged, neither passed nor failed."
+        }
+    }
+
     /// `✅ PASS`, `❌ FAIL` or `⚠️ UNKNOWN`.
     /// One row per exploration cell: what it explored (its checker's note) and how many attempts failed.
     private static func exploration(_ report: GateReport, flavor: Flavor) -> [String] {
@@ -275,7 +376,7 @@ enum SummaryWriter {
                 let findings = scenario.conditions.filter { $0.condition != .noSecretInArtifacts }.flatMap(\.findings)
                 let failed = Set(findings.filter { $0.verdict != .pass }.compactMap(\.item)).count
                 let note =
-                    findings.first { $0.verdict == .pass }?.message
+                    findings.first { $0.verdict == .pass && $0.notJudged != true }?.message
                     ?? (failed > 0 ? "\(failed) attempt(s) failed or could not be judged" : "nothing recorded")
                 rows.append("| `\(path.path)` | \(scenario.scenario) | \(text(note, flavor: flavor)) | \(failed) |")
             }

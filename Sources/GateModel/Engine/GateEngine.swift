@@ -19,15 +19,17 @@ package enum GateEngine {
     ///   - release: the release under test (``RunInputs/releaseUnderTest``): only cells on paths that
     ///     end at it decide the verdict and the conditions' table; the others are shipped history,
     ///     reported with their own verdicts (``GateReport/history``). Nil: every path decides.
-    ///   - preExisting: the deciding cells whose FAIL the old release already had (the old build in
-    ///     the new build's place fails the same condition, ``PreExisting``), each with the cell that
-    ///     showed it: reported, and not deciding unless `strict`.
+    ///   - baselines: for each deciding cell that failed, what its baseline (the old build in the
+    ///     new build's place, or the previous release over itself) found on the same condition: a
+    ///     FAIL of the cell is pre-existing only when the baseline has a FAIL with the same
+    ///     ``FindingKey``; it is reported beside that finding, and decides only under `strict`.
+    ///     Every other FAIL of the cell decides.
     ///   - strict: whether a pre-existing FAIL, and a hygiene warning (``GateFinding/warning``),
     ///     decide as any other FAIL (`--strict`). Without it a warning is judged PASS and listed.
     ///   - policies: the builds' declared policies, reported as they are.
     package static func evaluate(
         expected: [GateCell], findings: [GateFinding], incomplete: [String] = [], release: String? = nil,
-        preExisting: [GateCell: String] = [:], strict: Bool = false, policies: [GateReport.Policy] = []
+        baselines: [GateCell: Baseline] = [:], strict: Bool = false, policies: [GateReport.Policy] = []
     ) -> GateReport {
         var byCell: [GateCell: [GateFinding]] = [:]
         for cell in expected { byCell[cell, default: []] = [] }
@@ -42,12 +44,27 @@ package enum GateEngine {
         }
 
         var cellResults: [GateCell: GateReport.CellResult] = [:]
+        // Each deciding cell's FAILs its baseline has too (same condition and key), beside the baseline's finding.
+        var matched: [GateCell: [GateReport.Excused]] = [:]
         for (cell, found) in byCell {
             let sorted = found.sorted()
-            let verdict = sorted.isEmpty ? .unknown : Verdict.combine(sorted.map(\.verdict))
+            // The findings that judged the cell; a cell with none but not-judged ones is not judged.
+            let judged = sorted.filter { $0.notJudged != true }
+            let excused = baselines[cell].map { excusals(sorted, baseline: $0) } ?? []
+            if !excused.isEmpty { matched[cell] = excused }
+            let own = judged.filter { finding in !excused.contains { $0.finding == finding } }
+            let verdict =
+                sorted.isEmpty ? .unknown : judged.isEmpty ? .pass : Verdict.combine(judged.map(\.verdict))
+            // A cell whose FAILs are in part the old release's gives the release's own (FAILs, else
+            // UNKNOWNs) as its reasons; one whose every FAIL is, those FAILs.
+            let ownVerdict = own.isEmpty ? Verdict.pass : Verdict.combine(own.map(\.verdict))
+            let (shown, shownVerdict) = !strict && !excused.isEmpty && ownVerdict != .pass ? (own, ownVerdict) : (judged, verdict)
             let reasons =
-                sorted.isEmpty ? [noFindingReason] : sorted.filter { $0.verdict == verdict && verdict != .pass }.map(\.message)
-            cellResults[cell] = .init(condition: cell.condition, verdict: verdict, reasons: reasons, findings: sorted)
+                sorted.isEmpty
+                ? [noFindingReason] : shown.filter { $0.verdict == shownVerdict && shownVerdict != .pass }.map(\.message)
+            var result = GateReport.CellResult(condition: cell.condition, verdict: verdict, reasons: reasons, findings: sorted)
+            if judged.isEmpty, let first = sorted.first { result.notJudged = first.message }
+            cellResults[cell] = result
         }
 
         let runtimePaths = Set(cellResults.keys.map(\.runtimePath)).sorted()
@@ -62,37 +79,59 @@ package enum GateEngine {
             paths.append(.init(path: path, verdict: Verdict.combine(scenarios.map(\.verdict)), scenarios: scenarios))
         }
 
-        // Pre-existing cells that failed here (a baseline is judged only for a FAIL; an entry for another is no finding).
-        let shown = preExisting.filter { cellResults[$0.key]?.verdict == .fail }
         // Shipped history: the paths that end at a build older than the release under test.
         let history = release.map { release in runtimePaths.filter { !decides($0, release: release) } } ?? []
-        // A pre-existing FAIL is the old release's: it decides only with `strict`.
-        let excused = strict ? [:] : shown
+        // Pre-existing FAILs of cells that failed here (a baseline is judged only for a FAIL).
+        let shown = matched.filter { cellResults[$0.key]?.verdict == .fail && !history.contains($0.key.runtimePath) }
         var deciding = cellResults.filter { !history.contains($0.key.runtimePath) }
-        for cell in excused.keys where deciding[cell] != nil {
-            deciding[cell]!.verdict = .pass
-            deciding[cell]!.reasons = []
+        // A pre-existing FAIL is the old release's: it decides only with `strict`. The cell's other
+        // FAILs are the release's own, and decide.
+        var stillDeciding: Set<GateCell> = []
+        for (cell, excused) in shown where deciding[cell] != nil {
+            let rest = deciding[cell]!.findings.filter { finding in
+                finding.notJudged != true && !excused.contains { $0.finding == finding }
+            }
+            let verdict = rest.isEmpty ? .pass : Verdict.combine(rest.map(\.verdict))
+            // What is left decides: a FAIL or UNKNOWN of the release's own.
+            if verdict != .pass { stillDeciding.insert(cell) }
+            if !strict {
+                deciding[cell]!.verdict = verdict
+                deciding[cell]!.reasons = rest.filter { $0.verdict == verdict && verdict != .pass }.map(\.message)
+            }
         }
 
         let runSorted = runFindings.sorted()
         var conditions: [GateReport.ConditionResult] = []
+        var notJudged: [GateReport.NotJudged] = []
         let checked = Set(deciding.keys.map(\.condition)).union(runSorted.map(\.condition))
         for condition in checked.sorted() {
+            let cells = deciding.filter { $0.key.condition == condition }
+            let unjudged = cells.filter { $0.value.notJudged != nil }
             let verdicts =
-                deciding.filter { $0.key.condition == condition }.map(\.value.verdict)
+                cells.filter { $0.value.notJudged == nil }.map(\.value.verdict)
                 + runSorted.filter { $0.condition == condition }.map(\.verdict)
+            // No judged cell: "not judged", never PASS, with the checkers' reasons.
+            guard !verdicts.isEmpty else {
+                let reasons = Set(unjudged.values.compactMap(\.notJudged).map(notJudgedReason)).sorted()
+                notJudged.append(.init(condition: condition, cells: unjudged.count, reasons: reasons))
+                continue
+            }
             conditions.append(
                 .init(
                     condition: condition, verdict: Verdict.combine(verdicts),
                     passed: verdicts.filter { $0 == .pass }.count,
                     failed: verdicts.filter { $0 == .fail }.count,
-                    unknown: verdicts.filter { $0 == .unknown }.count))
+                    unknown: verdicts.filter { $0 == .unknown }.count,
+                    notJudged: unjudged.isEmpty ? nil : unjudged.count))
         }
 
         let incompleteSorted = Array(Set(incomplete)).sorted()
         // A part of a gate (a shard) that holds shipped history alone decides nothing: it passes.
         var verdict = conditions.isEmpty && !cellResults.isEmpty ? .pass : Verdict.combine(conditions.map(\.verdict))
         if verdict == .pass && !incompleteSorted.isEmpty { verdict = .unknown }
+        // Deciding cells, and not one judged: nothing was proven, so the gate cannot pass.
+        let nothingJudged = conditions.isEmpty && !notJudged.isEmpty
+        if nothingJudged && verdict == .pass { verdict = .unknown }
 
         var failReasons: [String] = []
         var unknownReasons: [String] = []
@@ -107,6 +146,9 @@ package enum GateEngine {
                 }
             }
         }
+        if nothingJudged {
+            unknownReasons.append("no condition was judged: " + notJudged.map { "\($0.condition) (\($0.reasons.joined(separator: "; ")))" }.joined(separator: ", "))
+        }
         for finding in runSorted where finding.verdict != .pass {
             let line = "\(finding.condition): \(finding.message)"
             if finding.verdict == .fail { failReasons.append(line) } else { unknownReasons.append(line) }
@@ -119,10 +161,44 @@ package enum GateEngine {
             reasons: failReasons + incompleteSorted + unknownReasons, runtimeVerdicts: runtimeResults(paths),
             release: release, history: history.isEmpty ? nil : history.map(\.id),
             preExisting: shown.isEmpty
-                ? nil : shown.keys.sorted().map { GateReport.PreExisting(cell: $0.description, shownBy: shown[$0]!) },
+                ? nil
+                : shown.keys.sorted().map { cell in
+                    GateReport.PreExisting(
+                        cell: cell.description, shownBy: baselines[cell]!.shownBy, findings: shown[cell]!,
+                        alsoDeciding: stillDeciding.contains(cell) ? true : nil)
+                },
             strict: strict ? true : nil,
             warnings: warnings(warned, deciding: { !history.contains($0.runtimePath) }),
-            policies: policies.isEmpty ? nil : policies.sorted())
+            policies: policies.isEmpty ? nil : policies.sorted(), notJudged: notJudged.isEmpty ? nil : notJudged)
+    }
+
+    /// Why a cell was not judged, without the `not judged: ` its finding's message starts with.
+    package static func notJudgedReason(_ message: String) -> String {
+        message.hasPrefix("not judged: ") ? String(message.dropFirst("not judged: ".count)) : message
+    }
+
+    /// What a cell's baseline found on the cell's condition: the cell it ran as (`v1-to-v1/upgrade`,
+    /// `none-to-v2/reinstall-self`) and its findings there.
+    package struct Baseline: Sendable, Equatable {
+        package var shownBy: String
+        package var findings: [GateFinding]
+        package init(shownBy: String, findings: [GateFinding]) {
+            self.shownBy = shownBy
+            self.findings = findings
+        }
+    }
+
+    /// The FAILs among `findings` (a warning judged a FAIL under `--strict` too) that `baseline` has
+    /// as well: same condition and ``FindingKey``, each with the first baseline FAIL that matches.
+    /// A finding without a key matches nothing; a baseline's hygiene warning is no FAIL of the old release.
+    static func excusals(_ findings: [GateFinding], baseline: Baseline) -> [GateReport.Excused] {
+        let failed = baseline.findings.filter { $0.verdict == .fail && $0.warning != true && $0.key != nil }.sorted()
+        return findings.compactMap { finding in
+            guard finding.verdict == .fail, let key = finding.key,
+                let match = failed.first(where: { $0.condition == finding.condition && $0.key == key })
+            else { return nil }
+            return GateReport.Excused(finding: finding, baseline: match)
+        }
     }
 
     /// `cell: message` for each warning on a deciding cell, sorted; nil for none.

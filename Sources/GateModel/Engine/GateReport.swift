@@ -30,12 +30,11 @@ public struct GateReport: Codable, Equatable, Sendable {
     /// table nor ``reasons`` counts them. Nil (and absent from gate.json) when there are none.
     public package(set) var history: [String]? = nil
 
-    /// The deciding cells whose FAIL the old release already had, sorted; nil (and absent from
-    /// gate.json) when there are none. Reported; they decide the verdict only under `--strict`.
+    /// The deciding cells with FAILs their baseline has too (same condition and ``FindingKey``),
+    /// sorted, each finding beside the baseline's; nil (and absent from gate.json) when there are
+    /// none. Reported; those findings decide the verdict only under `--strict`, the cell's others always.
     public package(set) var preExisting: [PreExisting]? = nil
 
-    /// A FAIL the old release already had: the cell (`v1-to-v3/reinstall/reinstall-sweeps`) and the
-    /// cell of the old build in the new build's place that fails it too (`v1-to-v1/reinstall`).
     /// `--strict`: pre-existing FAILs decide too. Nil (absent from gate.json) without it.
     public package(set) var strict: Bool? = nil
 
@@ -47,6 +46,18 @@ public struct GateReport: Codable, Equatable, Sendable {
     /// The product decisions the builds declare (``BuildPolicies``), with their reasons, sorted by
     /// build: reported for review, never a failure. Nil (absent from gate.json) when none declares one.
     public package(set) var policies: [Policy]? = nil
+
+    /// The conditions the selected scenarios check but no deciding cell judged (every checker said
+    /// why it could not: a build that registers no startup read, say), in declaration order. Neither
+    /// passed nor failed, and absent from ``conditions``. Nil (absent from gate.json) when there are none.
+    public package(set) var notJudged: [NotJudged]? = nil
+
+    /// A condition no deciding cell judged: how many cells it had and why none judged it.
+    public struct NotJudged: Codable, Equatable, Sendable {
+        public package(set) var condition: GateCondition
+        public package(set) var cells: Int
+        public package(set) var reasons: [String]
+    }
 
     /// The shapes each declared secret was seeded in across the run's cells (``SecretShape``), sorted
     /// by label, with the cells that skipped one and the builds that narrow one. Nil (absent from
@@ -99,13 +110,30 @@ public struct GateReport: Codable, Equatable, Sendable {
         }
     }
 
-    /// The cells (`v1-to-v3/reinstall/reinstall-sweeps`) whose FAIL is pre-existing and does not
-    /// decide (none under `--strict`).
-    public var excused: Set<String> { strict == true ? [] : Set((preExisting ?? []).map(\.cell)) }
+    /// The cells (`v1-to-v3/reinstall/reinstall-sweeps`) whose every FAIL is pre-existing, so that
+    /// the cell does not decide (none under `--strict`).
+    public var excused: Set<String> {
+        strict == true ? [] : Set((preExisting ?? []).filter { $0.alsoDeciding != true }.map(\.cell))
+    }
 
+    /// A deciding cell with FAILs its baseline has too: the cell, the baseline's cell
+    /// (`v1-to-v1/reinstall`: the old build in the new build's place; `none-to-v2/reinstall-self`:
+    /// the previous release over itself), and each excused finding beside the baseline finding that
+    /// excused it (same condition and ``FindingKey``).
     public struct PreExisting: Codable, Equatable, Sendable {
         public package(set) var cell: String
         public package(set) var shownBy: String
+        /// Each excused finding of the release, with the baseline's finding that excused it.
+        public package(set) var findings: [Excused]? = nil
+        /// True when the cell has FAILs (or UNKNOWNs) of the release's own besides, which no
+        /// baseline excuses: the cell decides by them. Nil (absent from gate.json) otherwise.
+        public package(set) var alsoDeciding: Bool? = nil
+    }
+
+    /// A FAIL of the release and the baseline's FAIL with the same condition and key.
+    public struct Excused: Codable, Equatable, Sendable {
+        public package(set) var finding: GateFinding
+        public package(set) var baseline: GateFinding
     }
 
     /// The reasons of the cell `v1-to-v3/reinstall/reinstall-sweeps` names.
@@ -118,6 +146,11 @@ public struct GateReport: Codable, Equatable, Sendable {
             }
         }
         return []
+    }
+
+    /// The cells of `condition` on the deciding paths.
+    package func deciding(_ condition: GateCondition) -> [CellResult] {
+        paths.filter { decides($0.path) }.flatMap { $0.scenarios.flatMap(\.conditions) }.filter { $0.condition == condition }
     }
 
     /// Whether the path `pathID` decides the verdict (it is not shipped history).
@@ -140,6 +173,8 @@ public struct GateReport: Codable, Equatable, Sendable {
         public package(set) var passed: Int
         public package(set) var failed: Int
         public package(set) var unknown: Int
+        /// How many of its cells no checker could judge (counted in none of the above); nil (absent) for none.
+        public package(set) var notJudged: Int? = nil
     }
 
     /// A path's verdict and its scenarios.
@@ -178,6 +213,9 @@ public struct GateReport: Codable, Equatable, Sendable {
         public package(set) var reasons: [String]
         /// Every finding on this cell, PASS ones included.
         public package(set) var findings: [GateFinding]
+        /// Why no checker could judge this cell (its verdict PASS then proves nothing, and its
+        /// condition counts it in none of passed, failed and unknown); nil (absent) for a judged cell.
+        public package(set) var notJudged: String? = nil
     }
 
     /// Every finding in the report, sorted.

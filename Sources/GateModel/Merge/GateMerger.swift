@@ -44,7 +44,7 @@ package enum GateMerger {
         }
         var report = GateEngine.evaluate(
             expected: plan.expectedCells(in: nil), findings: findings, incomplete: incomplete, release: inputs.releaseUnderTest,
-            preExisting: preExisting, strict: inputs.strict ?? false, policies: policies)
+            baselines: preExisting, strict: inputs.strict ?? false, policies: policies)
         let merged = GateReport.SecretShapes.merged(read.shapes)
         report.shapes = merged.isEmpty ? nil : merged
         // Each shard's cells' inputs, in the plan's order, as the unsharded run lists them.
@@ -116,7 +116,7 @@ package enum GateMerger {
         var inputs: RunInputs
         var findings: [GateFinding]
         var incomplete: [String]
-        var preExisting: [GateCell: String]
+        var preExisting: [GateCell: GateEngine.Baseline]
         var policies: [GateReport.Policy]
         var shapes: [GateReport.SecretShapes]
         var ran: [CellInputs]
@@ -164,7 +164,7 @@ package enum GateMerger {
         inputs.shard = nil
         var findings: [GateFinding] = []
         var incomplete: [String] = []
-        var preExisting: [GateCell: String] = [:]
+        var preExisting: [GateCell: GateEngine.Baseline] = [:]
         // Every shard read the same builds' manifests, so any finished shard's policies are the run's.
         var policies: [GateReport.Policy] = []
         // Each shard's shapes are its own cells'; the run's are their union.
@@ -193,7 +193,9 @@ package enum GateMerger {
                     let condition = GateCondition(rawValue: parts[parts.count - 1]),
                     let path = RuntimePath(id: parts.dropLast(2).joined(separator: "/"))
                 else { continue }
-                preExisting[GateCell(path: path, scenario: scenario, condition: condition)] = entry.shownBy
+                // The baseline findings that excused the shard's own: the same ones excuse them here.
+                preExisting[GateCell(path: path, scenario: scenario, condition: condition)] = GateEngine.Baseline(
+                    shownBy: entry.shownBy, findings: (entry.findings ?? []).map(\.baseline))
             }
             incomplete += document.report.incomplete.map { "shard \(sibling): \($0)" }
         }

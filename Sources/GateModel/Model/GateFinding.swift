@@ -29,6 +29,14 @@ public struct GateFinding: Hashable, Codable, Sendable, Comparable {
     /// judges it PASS otherwise and lists it in ``GateReport/warnings``. Nil (absent from gate.json)
     /// for every other finding.
     public package(set) var warning: Bool?
+    /// What the finding is about, comparable across builds (``FindingKey``): a FAIL of the release is
+    /// pre-existing only when its baseline has a FAIL with the same condition and key. Nil (absent
+    /// from gate.json) for a finding no baseline can match, which therefore decides.
+    public package(set) var key: FindingKey?
+    /// True when the checker could not judge the cell (a stays-signed-in cell of a build that
+    /// registers no startup read): its PASS proves nothing, and a condition with no judged cell is
+    /// "not judged" (``GateReport/notJudged``), never PASS. Nil (absent from gate.json) otherwise.
+    public package(set) var notJudged: Bool?
 
     /// A finding with the given fields; `message` defaults to one built by
     /// ``describe(item:operation:status:runtime:detail:statusText:)`` with the status as its bare
@@ -36,9 +44,12 @@ public struct GateFinding: Hashable, Codable, Sendable, Comparable {
     public init(
         _ condition: GateCondition, path: RuntimePath?, scenario: Scenario?, item: String? = nil,
         verdict: Verdict, operation: String? = nil, status: Int32? = nil,
-        runtime: RuntimeVersion? = nil, detail: String, message: String? = nil, warning: Bool = false
+        runtime: RuntimeVersion? = nil, detail: String, message: String? = nil, warning: Bool = false,
+        key: FindingKey? = nil, notJudged: Bool = false
     ) {
         self.warning = warning ? true : nil
+        self.key = key
+        self.notJudged = notJudged ? true : nil
         self.condition = condition
         self.runtimePath = path
         self.scenario = scenario
@@ -56,7 +67,7 @@ public struct GateFinding: Hashable, Codable, Sendable, Comparable {
 
     /// The document's keys: the path is stored as its id under `path`.
     private enum CodingKeys: String, CodingKey {
-        case condition, runtimePath = "path", scenario, item, verdict, operation, status, runtime, message
+        case condition, runtimePath = "path", scenario, item, verdict, operation, status, runtime, message, key, notJudged
     }
 
     /// The cell this finding judges, when it names a path and a scenario.

@@ -29,7 +29,7 @@ enum GateCommand {
             Runs every upgrade route between the builds (each pair old < new, the chain through all of them, a fresh
             install of each) through every scenario, each cell on a fresh device; prints the verdict table and writes
             run.json, gate.json, junit.xml, summary.md and paths/ to the artifacts folder. Only the paths that end at the
-            release under test decide; a failure its old release already had is pre-existing. In full: docs/cli.md#gate.
+            release under test decide; a finding its baseline has too is pre-existing. In full: docs/cli.md#gate.
             Exit code: 0 PASS, 1 FAIL, 2 bad usage or input, 3 UNKNOWN.
             """)
 

@@ -48,6 +48,58 @@ import Testing
         }
     }
 
+    @Test("pre-existing per finding survives a merge: each shard's excused findings beside their baseline's, as the unsharded run judges them")
+    func preExistingPerFinding() throws {
+        let root = try TemporaryDirectory("merge")
+        let inputs = SampleGate.inputs()
+        let target = GateCell(path: .id("v1-to-v2"), scenario: .upgrade, condition: .readsOldData)
+        let old = FindingKey("authToken", in: .secret, .lost)
+        func findings(_ cells: [GateCell]) -> [GateFinding] {
+            cells.flatMap { cell -> [GateFinding] in
+                guard cell == target else {
+                    return [GateFinding(cell.condition, path: cell.runtimePath, scenario: cell.scenario, verdict: .pass, detail: "checked")]
+                }
+                return [
+                    GateFinding(cell.condition, path: cell.runtimePath, scenario: cell.scenario, item: "authToken", verdict: .fail, detail: "lost (03-v2-verify)", key: old),
+                    GateFinding(
+                        cell.condition, path: cell.runtimePath, scenario: cell.scenario, item: "session", verdict: .fail, detail: "lost (03-v2-verify)",
+                        key: FindingKey("session", in: .secret, .lost)),
+                ]
+            }
+        }
+        let baselineFinding = GateFinding(
+            .readsOldData, path: .id("v1-to-v1"), scenario: .upgrade, item: "authToken", verdict: .fail, detail: "lost (03-v1-verify)", key: old)
+        let baselines = [target: GateEngine.Baseline(shownBy: "v1-to-v1/upgrade", findings: [baselineFinding])]
+        var folders: [String] = []
+        for index in 1...2 {
+            var shard = inputs
+            shard.shard = try ShardSpec(index: index, count: 2)
+            let cells = try shard.plan().expectedCells(in: shard.shard)
+            let folder = root.file("shard-\(index)")
+            try GateArtifacts.begin(inputs: shard, plan: try shard.plan(), at: folder, force: false)
+            let report = GateEngine.evaluate(
+                expected: cells, findings: findings(cells), release: shard.releaseUnderTest, baselines: baselines.filter { cells.contains($0.key) })
+            try GateArtifacts.write(report: report, inputs: shard, to: folder)
+            folders.append(folder)
+        }
+        let merged = try GateMerger.merge(folders: folders, out: root.file("merged"))
+        #expect(merged.verdict == .fail && merged.reasons == ["v1-to-v2/upgrade/reads-old-data: session: lost (03-v2-verify)"])
+        #expect(merged.preExisting?.first?.findings?.map(\.baseline) == [baselineFinding] && merged.preExisting?.first?.alsoDeciding == true)
+
+        let cells = try inputs.plan().expectedCells(in: nil)
+        let whole = GateEngine.evaluate(expected: cells, findings: findings(cells), release: inputs.releaseUnderTest, baselines: baselines)
+        try GateArtifacts.write(report: whole, inputs: inputs, to: root.file("whole"))
+        for name in ["gate.json", "junit.xml"] {
+            #expect(
+                FileManager.default.contents(atPath: root.file("merged/\(name)"))
+                    == FileManager.default.contents(atPath: root.file("whole/\(name)")), "\(name)")
+        }
+        // The summary's rerun lines name each run's own folder.
+        let summary = try String(contentsOfFile: root.file("merged/summary.md"), encoding: .utf8)
+        #expect(summary.replacingOccurrences(of: "/merged/", with: "/whole/") == (try String(contentsOfFile: root.file("whole/summary.md"), encoding: .utf8)))
+        #expect(summary.contains("`v1-to-v1/upgrade` has the same finding: authToken: lost (03-v1-verify)"))
+    }
+
     @Test("a missing shard makes the merge UNKNOWN, never PASS, and names the shard")
     func missingShard() throws {
         let root = try TemporaryDirectory("merge")

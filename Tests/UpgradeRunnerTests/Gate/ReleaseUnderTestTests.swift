@@ -60,85 +60,165 @@ import Testing
     }
 }
 
-/// Pre-existing: a deciding FAIL the old build in the new build's place fails too.
+/// Pre-existing, finding by finding: a FAIL of the release is the old release's only when its
+/// baseline has a FAIL with the same condition and key (secret or item, store, kind of loss).
 @Suite struct PreExistingTests {
     private let cells = ["v1-to-v3", "v2-to-v3"].map { GateCell(path: .id($0), scenario: .reinstall, condition: .reinstallSweeps) }
+    private let survived = FindingKey("genp/ledger/session", in: .keychain, .survived)
 
-    private func report(strict: Bool) -> GateReport {
-        let findings = cells.map {
-            GateFinding($0.condition, path: $0.runtimePath, scenario: $0.scenario, verdict: $0.path == "v1-to-v3" ? .fail : .pass, detail: "swept nothing")
-        }
-        return GateEngine.evaluate(
-            expected: cells, findings: findings, release: "v3", preExisting: [cells[0]: "v1-to-v1/reinstall"], strict: strict)
+    private func fail(_ cell: GateCell, _ detail: String, key: FindingKey?, item: String? = nil) -> GateFinding {
+        GateFinding(cell.condition, path: cell.runtimePath, scenario: cell.scenario, item: item, verdict: .fail, detail: detail, key: key)
     }
 
-    @Test("a FAIL the old release already had is reported, and decides only under --strict")
+    /// `v1-to-v3` fails with `findings`; its baseline `v1-to-v1/reinstall` found `baseline`.
+    private func report(_ findings: [GateFinding], baseline: [GateFinding], strict: Bool = false) -> GateReport {
+        let all = findings + [GateFinding(cells[1].condition, path: cells[1].runtimePath, scenario: cells[1].scenario, verdict: .pass, detail: "swept")]
+        return GateEngine.evaluate(
+            expected: cells, findings: all, release: "v3",
+            baselines: [cells[0]: .init(shownBy: "v1-to-v1/reinstall", findings: baseline)], strict: strict)
+    }
+
+    private var baselineCell: GateCell { GateCell(path: .id("v1-to-v1"), scenario: .reinstall, condition: .reinstallSweeps) }
+
+    @Test("a FAIL whose baseline has the same finding is reported beside it, and decides only under --strict")
     func excused() {
-        let lenient = report(strict: false)
+        let mine = fail(cells[0], "the old install's keychain item survived (04-v3-verify)", key: survived)
+        let theirs = fail(baselineCell, "the old install's keychain item survived (04-v1-verify)", key: survived)
+        let lenient = report([mine], baseline: [theirs])
         #expect(lenient.verdict == .pass && lenient.problems.isEmpty)
-        #expect(lenient.preExisting == [.init(cell: "v1-to-v3/reinstall/reinstall-sweeps", shownBy: "v1-to-v1/reinstall")])
+        #expect(
+            lenient.preExisting
+                == [.init(cell: "v1-to-v3/reinstall/reinstall-sweeps", shownBy: "v1-to-v1/reinstall", findings: [.init(finding: mine, baseline: theirs)])])
         #expect(lenient.paths.first?.verdict == .fail)
-        let strict = report(strict: true)
+        let strict = report([mine], baseline: [theirs], strict: true)
         #expect(strict.verdict == .fail && strict.strict == true && strict.problems.count == 1)
     }
 
-    @Test("the old build stands in the new build's place: v1-to-v3 as v1-to-v1, a route's last hop as its previous build")
-    func baseline() {
-        #expect(PreExisting.baseline(of: PlanUnit(path: BuildPair(old: "v1", new: "v3"), scenario: .reinstall))?.pathID == "v1-to-v1")
-        #expect(
-            PreExisting.baseline(of: PlanUnit(path: BuildPair(route: ["v1", "v2", "v3"]), scenario: .upgrade))?.pathID
-                == "v1-to-v2-to-v2")
-        #expect(PreExisting.baseline(of: PlanUnit(path: BuildPair(old: nil, new: "v3"), scenario: .freshInstall)) == nil)
+    @Test("a baseline that fails the condition for one secret does not excuse the release losing another: FAIL")
+    func anotherSecret() {
+        let cell = GateCell(path: .id("v1-to-v3"), scenario: .malformed, condition: .malformedKeepsOld)
+        let pin = GateFinding(
+            .malformedKeepsOld, path: cell.runtimePath, scenario: .malformed, item: "group.pins/pin.json", verdict: .fail,
+            detail: "legacy app group file deleted", key: FindingKey("group.pins/pin.json", in: .appGroupFile, .deleted))
+        let token = GateFinding(
+            .malformedKeepsOld, path: .id("v1-to-v1"), scenario: .malformed, item: "token", verdict: .fail,
+            detail: "the new build reported no error for the malformed token", key: FindingKey("token alone", in: .secret, .notReported))
+        let report = GateEngine.evaluate(
+            expected: [cell], findings: [pin], release: "v3", baselines: [cell: .init(shownBy: "v1-to-v1/malformed", findings: [token])])
+        #expect(report.verdict == .fail && report.preExisting == nil)
+        #expect(report.reasons == ["v1-to-v3/malformed/malformed-keeps-old: group.pins/pin.json: legacy app group file deleted"])
     }
 
-    @Test("summary.md lists it apart, junit.xml as properties")
-    func documents() {
+    @Test("the same secret with another kind of loss, another store, or no key at all is the release's own")
+    func notTheSame() {
+        let lost = FindingKey("pin", in: .secret, .lost)
+        for (mine, theirs) in [
+            (lost, FindingKey("pin", in: .secret, .wrongResult)),
+            (FindingKey("pin", in: .preference, .deleted), FindingKey("pin", in: .file, .deleted)),
+        ] {
+            let result = report([fail(cells[0], "lost", key: mine)], baseline: [fail(baselineCell, "lost", key: theirs)])
+            #expect(result.verdict == .fail && result.preExisting == nil, "\(mine) against \(theirs)")
+        }
+        // A crash has no key: whatever the baseline did, it decides.
+        let crash = report([fail(cells[0], "the launch crashed", key: nil, item: "03-v3-launch")], baseline: [fail(baselineCell, "the launch crashed", key: nil, item: "03-v3-launch")])
+        #expect(crash.verdict == .fail && crash.preExisting == nil)
+        // Nor does another condition's FAIL of the baseline excuse it, nor a baseline's hygiene warning.
+        let otherCondition = GateFinding(.readsOldData, path: .id("v1-to-v1"), scenario: .reinstall, verdict: .fail, detail: "lost", key: survived)
+        let warned = GateFinding(.reinstallSweeps, path: .id("v1-to-v1"), scenario: .reinstall, verdict: .fail, detail: "hygiene", warning: true, key: survived)
+        #expect(report([fail(cells[0], "survived", key: survived)], baseline: [otherCondition, warned]).verdict == .fail)
+    }
+
+    @Test("a cell whose FAILs are in part the baseline's decides by the rest, and lists both")
+    func partly() {
+        let old = fail(cells[0], "session survived", key: survived)
+        let new = fail(cells[0], "pin was read after the reinstall", key: FindingKey("pin", in: .secret, .readAfterReinstall), item: "pin")
+        let report = report([old, new], baseline: [fail(baselineCell, "session survived", key: survived)])
+        #expect(report.verdict == .fail)
+        #expect(report.reasons == ["v1-to-v3/reinstall/reinstall-sweeps: pin: pin was read after the reinstall"])
+        #expect(report.preExisting?.first?.alsoDeciding == true && report.preExisting?.first?.findings?.map(\.finding) == [old])
+        #expect(report.excused.isEmpty && report.problems.count == 1)
+    }
+
+    @Test("an excused FAIL beside an UNKNOWN of the release's own: the cell decides UNKNOWN, and says why")
+    func excusedBesideUnknown() {
+        let old = fail(cells[0], "session survived", key: survived)
+        let unproven = GateFinding(
+            cells[0].condition, path: cells[0].runtimePath, scenario: cells[0].scenario, verdict: .unknown, detail: "the verify launch timed out")
+        let report = report([old, unproven], baseline: [fail(baselineCell, "session survived", key: survived)])
+        #expect(report.verdict == .unknown)
+        #expect(report.reasons == ["v1-to-v3/reinstall/reinstall-sweeps: the verify launch timed out"])
+        #expect(report.preExisting?.first?.alsoDeciding == true && report.problems.map(\.reasons) == [["reinstall-sweeps: the verify launch timed out"]])
+    }
+
+    @Test("the baseline stands in the release's place: v1-to-v3 as v1-to-v1, a route's last hop as its previous build, a fresh install as the previous release's")
+    func baseline() {
+        let builds = ["v1", "v2", "v3"]
+        #expect(PreExisting.baseline(of: PlanUnit(path: BuildPair(old: "v1", new: "v3"), scenario: .reinstall), builds: builds)?.pathID == "v1-to-v1")
+        #expect(
+            PreExisting.baseline(of: PlanUnit(path: BuildPair(route: ["v1", "v2", "v3"]), scenario: .upgrade), builds: builds)?.pathID
+                == "v1-to-v2-to-v2")
+        #expect(
+            PreExisting.baseline(of: PlanUnit(path: BuildPair(old: nil, new: "v3"), scenario: .reinstallSelf), builds: builds)?.description
+                == "none-to-v2/reinstall-self")
+        #expect(PreExisting.baseline(of: PlanUnit(path: BuildPair(old: nil, new: "v1"), scenario: .reinstallSelf), builds: builds) == nil)
+    }
+
+    @Test("summary.md shows each pre-existing finding beside the baseline's, drawn apart with a legend; junit.xml as properties; gate.json round-trips")
+    func documents() throws {
         let inputs = RunInputs(
             builds: ["v1", "v2", "v3"], runtime: .current, caseID: "c", scenarios: [.reinstall], buildFiles: [:], runnerVersion: "test")
-        let summary = SummaryWriter.render(report: report(strict: false), inputs: inputs, out: "artifacts/gate")
-        #expect(summary.contains("### Pre-existing (the old release fails it too; not deciding without --strict)"))
-        #expect(summary.contains("- ❌ FAIL `v1-to-v3/reinstall/reinstall-sweeps` (v1-to-v1/reinstall fails it too): swept nothing"))
-        let junit = JUnitWriter.render(report: report(strict: false), inputs: inputs)
+        let report = report(
+            [fail(cells[0], "survived (04-v3-verify)", key: survived)], baseline: [fail(baselineCell, "survived (04-v1-verify)", key: survived)])
+        let summary = SummaryWriter.render(report: report, inputs: inputs, out: "artifacts/gate")
+        #expect(summary.contains("### Pre-existing (its baseline has the same finding; not deciding without --strict)"))
+        #expect(
+            summary.contains(
+                "- 🔶 PRE-EXISTING `v1-to-v3/reinstall/reinstall-sweeps`: survived (04-v3-verify) | `v1-to-v1/reinstall` has the same finding: survived (04-v1-verify)"))
+        #expect(summary.contains("| `v1-to-v3` | 🔶 PRE-EXISTING | 🔶 PRE-EXISTING |"), "\(summary)")
+        #expect(summary.contains("Legend: ✅ PASS; ❌ FAIL decides;") && summary.contains("🔶 PRE-EXISTING: every failure is its baseline's too"))
+        let junit = JUnitWriter.render(report: report, inputs: inputs)
         #expect(!junit.contains("<failure") && junit.contains(#"<property name="preExistingVerdict" value="FAIL"/>"#))
+        let document = try JSONDecoder().decode(GateDocument.self, from: GateArtifacts.gateJSON(report: report, inputs: inputs))
+        #expect(document.report.preExisting == report.preExisting && document.report.preExisting?.first?.findings?.first?.baseline.key == survived)
     }
 }
 
-/// Which cells get a baseline, and what the baseline's findings make pre-existing.
+/// Which cells get a baseline, and what the baseline hands the engine.
 @Suite struct PreExistingBaselineTests {
     private let upgrade = PlanUnit(path: BuildPair(old: "v1", new: "v3"), scenario: .upgrade)
     private let history = PlanUnit(path: BuildPair(old: "v1", new: "v2"), scenario: .upgrade)
+    private let reinstallSelf = PlanUnit(path: BuildPair(old: nil, new: "v3"), scenario: .reinstallSelf)
 
-    private func finding(_ unit: PlanUnit, _ condition: GateCondition, _ verdict: Verdict) -> GateFinding {
-        GateFinding(condition, path: unit.runtimePath, scenario: unit.scenario, verdict: verdict, detail: "d")
+    private func finding(_ unit: PlanUnit, _ condition: GateCondition, _ verdict: Verdict, warning: Bool = false) -> GateFinding {
+        GateFinding(condition, path: unit.runtimePath, scenario: unit.scenario, verdict: verdict, detail: "d", warning: warning)
     }
 
-    @Test("only a deciding cell's FAILs get a baseline, and not the leak scan's")
+    @Test("only a deciding cell's FAILs get a baseline, a fresh install's too, and not the leak scan's or a warning's")
     func chosen() {
+        let builds = ["v1", "v2", "v3"]
         let baselines = PreExisting.baselines(
-            units: [upgrade, history],
+            units: [upgrade, history, reinstallSelf],
             findings: [
                 [finding(upgrade, .readsOldData, .fail), finding(upgrade, .noSecretInArtifacts, .fail), finding(upgrade, .idempotent, .pass)],
                 [finding(history, .readsOldData, .fail)],
+                [finding(reinstallSelf, .reinstallSweeps, .fail)],
             ],
-            release: "v3")
-        #expect(baselines.count == 1)
-        #expect(baselines.first?.baseline.pathID == "v1-to-v1" && baselines.first?.failed == [.readsOldData])
-        #expect(PreExisting.baselines(units: [upgrade], findings: [[finding(upgrade, .readsOldData, .pass)]], release: "v3").isEmpty)
+            release: "v3", builds: builds)
+        #expect(baselines.map(\.baseline.description) == ["v1-to-v1/upgrade", "none-to-v2/reinstall-self"])
+        #expect(PreExisting.baselines(units: [upgrade], findings: [[finding(upgrade, .readsOldData, .pass)]], release: "v3", builds: builds).isEmpty)
+        #expect(PreExisting.baselines(units: [upgrade], findings: [[finding(upgrade, .noSecretInArtifacts, .fail)]], release: "v3", builds: builds).isEmpty)
+        #expect(
+            PreExisting.baselines(units: [upgrade], findings: [[finding(upgrade, .reinstallSweeps, .fail, warning: true)]], release: "v3", builds: builds)
+                .isEmpty)
     }
 
-    @Test("a condition the baseline fails too is pre-existing; one it passes is the release's")
+    @Test("the baseline's findings go to each of the original's cells by condition, named by the baseline's cell")
     func judged() {
-        let baseline = PreExisting.baseline(of: upgrade)!
-        let cells = PreExisting.judged(
-            original: upgrade, baseline: baseline, failed: [.readsOldData, .honestStatus],
-            findings: [finding(baseline, .readsOldData, .fail), finding(baseline, .honestStatus, .pass)])
-        #expect(cells == [GateCell(path: .id("v1-to-v3"), scenario: .upgrade, condition: .readsOldData): "v1-to-v1/upgrade"])
-        // A hygiene warning of the baseline is no FAIL of the old release; nor does a warning get a baseline.
-        let warned = GateFinding(
-            .reinstallSweeps, path: baseline.runtimePath, scenario: baseline.scenario, verdict: .fail, detail: "hygiene", warning: true)
-        #expect(PreExisting.judged(original: upgrade, baseline: baseline, failed: [.reinstallSweeps], findings: [warned]).isEmpty)
-        let original = GateFinding(
-            .reinstallSweeps, path: upgrade.runtimePath, scenario: upgrade.scenario, verdict: .fail, detail: "hygiene", warning: true)
-        #expect(PreExisting.baselines(units: [upgrade], findings: [[original]], release: "v3").isEmpty)
+        let baseline = PreExisting.baseline(of: reinstallSelf, builds: ["v1", "v2", "v3"])!
+        let found = [finding(baseline, .reinstallSweeps, .fail), finding(baseline, .staysSignedIn, .pass)]
+        let cells = PreExisting.judged(original: reinstallSelf, baseline: baseline, findings: found)
+        let sweeps = GateCell(path: .id("none-to-v3"), scenario: .reinstallSelf, condition: .reinstallSweeps)
+        #expect(cells[sweeps] == .init(shownBy: "none-to-v2/reinstall-self", findings: [found[0]]))
+        #expect(cells.keys.allSatisfy { $0.condition != .noSecretInArtifacts })
     }
 }

@@ -39,7 +39,9 @@ import UpgradeContract
             build: "v2", topic: "reinstall", policy: "keeps-credentials", reason: "stay signed in", newSince: ["v1"])
         let report = report(strict: false, policies: [policy])
         let summary = SummaryWriter.render(report: report, inputs: inputs, out: "artifacts/gate")
-        #expect(summary.contains("### Warnings (sweep hygiene; deciding only under --strict)\n\n- v1-to-v2/reinstall/reinstall-sweeps: "))
+        #expect(summary.contains("### Warnings (sweep hygiene; deciding only under --strict)\n\n- 🟡 WARNING v1-to-v2/reinstall/reinstall-sweeps: "))
+        // Drawn apart from a PASS and a deciding FAIL in the paths' table, with a legend.
+        #expect(summary.contains("| `v1-to-v2` | 🟡 WARNING | 🟡 WARNING |") && summary.contains("🟡 WARNING: passed with sweep-hygiene warnings"))
         #expect(
             summary.contains(
                 "### Declared policies\n\n- `v2` reinstall: `keeps-credentials`, because: stay signed in A product change to review: `v1` did not declare it."))

@@ -91,10 +91,30 @@ struct StaysSignedInTests {
         #expect(findings[0].message.contains("v1 (no startup read registered: what its seed wrote) found it"))
     }
 
-    @Test("a new build with no startup read is not judged, and says so")
+    @Test("a new build with no startup read is not judged, says so, and is marked not judged (never counted as PASS)")
     func noNewRead() {
         let findings = StaysSignedIn.check(cell(old: both, first: nil, verify: nil))
         #expect(findings.map(\.verdict) == [.pass] && findings[0].message.contains("not judged: v2 registers no startup read"))
+        #expect(findings[0].notJudged == true)
+        // A judged cell is not marked.
+        #expect(StaysSignedIn.check(cell(old: both, first: both, verify: both)).allSatisfy { $0.notJudged == nil })
+    }
+
+    @Test("an exploration's or seed variants' PASS of a new build with no startup read is not judged; a FAIL stays")
+    func explorationWithoutStartupRead() {
+        let unit = PlanUnit(path: BuildPair(old: "v1", new: "v2"), scenario: .crashPoints)
+        func finding(_ condition: GateCondition, _ verdict: Verdict) -> GateFinding {
+            GateFinding(condition, path: unit.runtimePath, scenario: unit.scenario, verdict: verdict, detail: "all 7 attempts ok")
+        }
+        let passed = [finding(.crashSafe, .pass), finding(.staysSignedIn, .pass)]
+        let judged = StaysSignedIn.judgedWithoutStartupRead(passed, unit: unit, unread: ["v2"])
+        #expect(judged.first { $0.condition == .staysSignedIn }?.notJudged == true)
+        #expect(judged.first { $0.condition == .staysSignedIn }?.message == "not judged: v2 registers no startup read (AppBuild.startupRead)")
+        #expect(judged.first { $0.condition == .crashSafe } == passed[0])
+        // A build that registers one, and a FAIL, are left as they are.
+        #expect(StaysSignedIn.judgedWithoutStartupRead(passed, unit: unit, unread: ["v1"]) == passed)
+        let failed = [finding(.staysSignedIn, .fail)]
+        #expect(StaysSignedIn.judgedWithoutStartupRead(failed, unit: unit, unread: ["v2"]) == failed)
     }
 
     @Test("after the test's own cleanup launch, signed out is right")
