@@ -121,13 +121,14 @@ struct CaseDeclarations: Sendable {
         return nil
     }
 
-    /// Whether `item` on the device is the declared item `key`.
+    /// Whether `item` on the device is the declared item `key`. A service, server or account the
+    /// declaration leaves out is the empty one, as the keychain stores an item added without it.
     static func matches(_ key: KeychainItemDeclaration, _ item: KeychainItemRecord) -> Bool {
         guard key.itemClass == item.itemClass, key.account == (item.account ?? "") else { return false }
         if let accessGroup = key.accessGroup, accessGroup != item.accessGroup { return false }
         switch item.itemClass {
-        case "inet": return key.server == item.attributes["srvr"]
-        default: return key.service == item.service
+        case "inet": return (key.server ?? "") == (item.attributes["srvr"] ?? "")
+        default: return (key.service ?? "") == (item.service ?? "")
         }
     }
 
@@ -142,7 +143,7 @@ struct CaseDeclarations: Sendable {
                 return item.label
             case .keychain(let key)
             where subject.store == key.itemClass && subject.account == key.account
-                && (subject.service == key.service || subject.service == key.server):
+                && (subject.service ?? "") == ((key.itemClass == "inet" ? key.server : key.service) ?? ""):
                 return item.label
             default: continue
             }
