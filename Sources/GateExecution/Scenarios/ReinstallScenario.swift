@@ -15,7 +15,7 @@ enum ReinstallSteps: ScenarioSteps {
 
     static func run(_ cell: CellRunner, on device: ScenarioDevice, _ evidence: inout CellEvidence) throws {
         try cell.seed(device, &evidence)
-        try cell.addSweepTargets(device)
+        try cell.addSweepTargets(device, &evidence)
         try cell.addNeighbourItems(device)
         evidence.snapshots[.beforeReinstall] = try device.snapshot(cell.previous ?? cell.new)
         if let previous = cell.previous { try device.uninstall(previous) }
@@ -81,17 +81,28 @@ extension CellRunner {
         ]
     }
 
-    func addSweepTargets(_ device: ScenarioDevice) throws {
+    /// Adds ``sweepTargets`` and records their keys in `evidence` (``CellEvidence/planted``), so
+    /// reinstall-sweeps tells them from what the app's own launches wrote.
+    func addSweepTargets(_ device: ScenarioDevice, _ evidence: inout CellEvidence) throws {
         guard let old else { return }
         let groups = old.identity.accessGroups.filter(new.identity.accessGroups.contains)
+        var planted = Set<String>()
         let items = groups.flatMap { group in
             Self.sweepTargets.map { name, attributes -> (String, [CFString: Any]) in
                 var item = attributes
                 item[kSecAttrAccessGroup] = group
+                planted.insert(
+                    DeviceSnapshot.Item(
+                        itemClass: "\(attributes[kSecClass]!)", accessGroup: group,
+                        service: (attributes[kSecAttrService] ?? attributes[kSecAttrServer]).map { "\($0)" } ?? "",
+                        account: attributes[kSecAttrAccount].map { "\($0)" } ?? "", accessible: "",
+                        synchronizable: attributes[kSecAttrSynchronizable] as? Bool ?? false, digest: ""
+                    ).key)
                 item[kSecValueData] = Data(SHA256.hash(Data("sweep-\(name)-\(group)-\(caseID)".utf8)))
                 return ("a \(name) item before the reinstall", item)
             }
         }
         try addItems(items, as: old.identity, on: device)
+        evidence.planted = planted
     }
 }
