@@ -92,6 +92,15 @@ struct CaseDeclarations: Sendable {
     /// The labels, among `names`, that the old build declares as secrets (what its seed launch seeded).
     func seeded(_ names: [String]) -> [String] { Set(names.filter { old.secret($0) != nil }).sorted() }
 
+    /// What a verify launch after marker-without-data removed the app's keychain data must read
+    /// `label` as when the new build keeps it outside the keychain (a file, a preference): `found`,
+    /// since the scenario removed only keychain items. Nil for a secret it keeps in the keychain,
+    /// which must read missing.
+    func keptOutsideKeychain(_ label: String) -> ItemResult? {
+        guard let store = new.secret(label)?.store, store.location != .keychain else { return nil }
+        return .found
+    }
+
     /// Whether a keychain item is one of either build's bookkeeping items (same class, service or
     /// server, and account; any access group).
     func isBookkeeping(_ item: KeychainItemRecord) -> Bool {
