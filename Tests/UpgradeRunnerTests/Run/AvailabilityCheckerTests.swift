@@ -46,11 +46,19 @@ struct AvailabilityCheckerTests {
         var cell = evidence(.lockedReads)
         var facts = LockedReadsFacts(availability: [
             AvailabilityFact(
-                label: "authToken", old: SecretPlace(description: "preference authToken", states: Self.afterFirstUnlock),
-                new: SecretPlace(description: "keychain genp svc/authToken", states: newAuthToken)),
+                label: "authToken",
+                old: SecretPlace(description: "preference authToken", states: Self.afterFirstUnlock, protection: .file(.default)),
+                new: SecretPlace(
+                    description: "keychain genp svc/authToken", states: newAuthToken,
+                    protection: .keychain(accessible: "cku", synchronizable: false))),
             AvailabilityFact(
-                label: "deviceKey", old: SecretPlace(description: "keychain genp svc/deviceKey (ak)", states: [.unlocked]),
-                new: SecretPlace(description: "keychain genp svc/deviceKey (ak)", states: [.unlocked])),
+                label: "deviceKey",
+                old: SecretPlace(
+                    description: "keychain genp svc/deviceKey (ak)", states: [.unlocked],
+                    protection: .keychain(accessible: "ak", synchronizable: false)),
+                new: SecretPlace(
+                    description: "keychain genp svc/deviceKey (ak)", states: [.unlocked],
+                    protection: .keychain(accessible: "ak", synchronizable: false))),
         ])
         cell.launches = [
             launch(1, "v1", .seed, [("authToken", .written), ("deviceKey", .written)]),
