@@ -32,7 +32,8 @@ extension CellRunner {
     /// deletes only the easy items (local generic passwords) leaves behind. Each goes into every
     /// access group both builds hold, so the new build can reach it and its sweep must remove it:
     /// a synchronizable generic password, an internet password, a key and a certificate, in several
-    /// protection classes. Their values derive from the case id; none is a case secret.
+    /// protection classes; and a synchronizable copy of each of the previous install's own passwords
+    /// (``ownItemTwins``). Their values derive from the case id; none is a case secret.
     static var sweepTargets: [(name: String, attributes: [CFString: Any])] {
         [
             (
@@ -102,7 +103,46 @@ extension CellRunner {
                 return ("a \(name) item before the reinstall", item)
             }
         }
-        try addItems(items, as: old.identity, on: device)
+        let twins = try ownItemTwins(device, groups: Set(groups)).filter { planted.insert($0.key).inserted }
+        try addItems(items + twins.map { ($0.what, $0.query) }, as: old.identity, on: device)
         evidence.planted = planted
+    }
+
+    /// A synchronizable copy of each local generic and internet password the previous install wrote in
+    /// `groups` (its declared bookkeeping aside): the same class, service and account (server, port and
+    /// protocol), and group, `kSecAttrAccessibleAfterFirstUnlock`, a value derived from the case id. It is
+    /// what the app writes itself (``PlantedItemRule``), so a sweep scoped without
+    /// `kSecAttrSynchronizableAny` that leaves it behind FAILs reinstall-sweeps, not only under `--strict`.
+    private func ownItemTwins(
+        _ device: ScenarioDevice, groups: Set<String>
+    ) throws -> [(key: String, what: String, query: [CFString: Any])] {
+        try device.keychainItems().sorted { $0.persistentReference.lexicographicallyPrecedes($1.persistentReference) }
+            .compactMap { record in
+                guard groups.contains(record.accessGroup), !record.synchronizable, !declarations.isBookkeeping(record),
+                    record.itemClass == "genp" || record.itemClass == "inet"
+                else { return nil }
+                let inet = record.itemClass == "inet"
+                var query: [CFString: Any] = [
+                    kSecClass: inet ? kSecClassInternetPassword : kSecClassGenericPassword,
+                    kSecAttrAccount: record.account ?? "", kSecAttrAccessGroup: record.accessGroup,
+                    kSecAttrSynchronizable: true, kSecAttrAccessible: kSecAttrAccessibleAfterFirstUnlock,
+                ]
+                let port = DeviceSnapshot.Item.present(record.attributes["port"])
+                let code = DeviceSnapshot.Item.present(record.attributes["ptcl"])
+                if inet {
+                    query[kSecAttrServer] = record.attributes["srvr"] ?? ""
+                    if let port, let number = Int(port) { query[kSecAttrPort] = number }
+                    if let code { query[kSecAttrProtocol] = code }
+                } else {
+                    query[kSecAttrService] = record.service ?? ""
+                }
+                let name = "\(record.itemClass) \(record.service ?? "")/\(record.account ?? "")"
+                query[kSecValueData] = Data(SHA256.hash(Data("sweep-twin-\(name)-\(record.accessGroup)-\(caseID)".utf8)))
+                let key = DeviceSnapshot.Item(
+                    itemClass: record.itemClass, accessGroup: record.accessGroup, service: record.service ?? "",
+                    account: record.account ?? "", accessible: "", synchronizable: true, digest: ""
+                ).key
+                return (key, "a synchronizable copy of the previous install's \(name) before the reinstall", query)
+            }
     }
 }
