@@ -47,12 +47,14 @@ public enum AppGroupID {
     public static func problem(_ id: String, platform: ApplePlatform = .iOS, team: String? = nil) -> String? {
         let parts = id.split(separator: ".", omittingEmptySubsequences: false)
         let grouped = id.hasPrefix("group.") && id.count > "group.".count
-        let teamPrefixed = parts.count >= 2 && (isTeamIdentifier(parts[0]) || (team.map { !$0.isEmpty && parts[0] == $0 } ?? false))
+        let teamPrefixed =
+            parts.count >= 2 && (isTeamIdentifier(parts[0]) || (team.map { !$0.isEmpty && parts[0] == $0 } ?? false))
         switch platform {
         case .iOS:
             guard grouped else {
                 let macOSForm = teamPrefixed ? " (\(parts[0]).<name> is macOS's form)" : ""
-                return "is not an app group identifier\(macOSForm) (group. then a reverse-DNS name, such as group.com.example.app)"
+                return
+                    "is not an app group identifier\(macOSForm) (group. then a reverse-DNS name, such as group.com.example.app)"
             }
         case .macOS, .unknown:
             guard grouped || teamPrefixed else {
@@ -61,7 +63,9 @@ public enum AppGroupID {
             }
         }
         guard id.utf8.count <= 255 else { return "is longer than 255 bytes" }
-        let allowed = id.unicodeScalars.allSatisfy { ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "-" || $0 == "." }
+        let allowed = id.unicodeScalars.allSatisfy {
+            ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "-" || $0 == "."
+        }
         guard allowed, !parts.contains(where: \.isEmpty) else {
             return "is not an app group identifier: only letters, digits, - and . in non-empty parts (group.com.example.app)"
         }

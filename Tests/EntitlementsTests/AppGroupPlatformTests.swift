@@ -37,8 +37,10 @@ import UpgradeContract
             (["com.apple.security.app-sandbox": .bool(true)], "../../x", "is not an app group identifier"),
             ([:], "../../x", "is not an app group identifier"),
             ([:], "com.example.shared", "is not an app group identifier"),
-            (["com.apple.security.app-sandbox": .bool(true)], "Q7X2K9M4TD./x",
-                "is not an app group identifier: only letters, digits, - and ."),
+            (
+                ["com.apple.security.app-sandbox": .bool(true)], "Q7X2K9M4TD./x",
+                "is not an app group identifier: only letters, digits, - and ."
+            ),
         ] as [([String: PlistValue], String, String?)])
     func forms(others: [String: PlistValue], group: String, refusal: String?) throws {
         var values = others

@@ -66,7 +66,10 @@ enum KeepsProtection: CellChecker {
             return (fact.label, old, new)
         }
         guard !compared.isEmpty else {
-            return [evidence.finding(condition, .unknown, "no secret was found both where the old build and where the new build keep it")]
+            return [
+                evidence.finding(
+                    condition, .unknown, "no secret was found both where the old build and where the new build keep it")
+            ]
         }
         let declared = evidence.declarations.newPolicies.protection.flatMap { $0.policy == .widens ? $0 : nil }
         var widened: [String] = []
@@ -74,7 +77,9 @@ enum KeepsProtection: CellChecker {
         for (label, old, new) in compared {
             let ways = SecretProtection.widenings(from: old.protection, to: new.protection)
             guard !ways.isEmpty else { continue }
-            let detail = ways.joined(separator: "; ") + ": the old build kept it in \(old.description), the new build in \(new.description)"
+            let detail =
+                ways.joined(separator: "; ")
+                + ": the old build kept it in \(old.description), the new build in \(new.description)"
             if declared != nil {
                 widened.append("\(label) \(detail)")
             } else {
@@ -90,7 +95,8 @@ enum KeepsProtection: CellChecker {
             return [
                 evidence.finding(
                     condition, .pass,
-                    "protection widened as declared (protection: widens, \"\(declared.reason)\"): " + widened.joined(separator: "; "))
+                    "protection widened as declared (protection: widens, \"\(declared.reason)\"): "
+                        + widened.joined(separator: "; "))
             ]
         }
         return [evidence.finding(condition, .pass, "every secret is protected at least as the old build protected it: \(labels)")]

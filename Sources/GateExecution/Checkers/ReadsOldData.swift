@@ -39,8 +39,9 @@ enum ReadsOldData: CellChecker {
                 let wanted =
                     evidence.scenario.reinstalls
                     ? evidence.declarations.keptAcrossReinstall(label) ?? wanted
-                    : evidence.scenario == .markerWithoutData ? evidence.declarations.keptOutsideKeychain(label) ?? wanted
-                    : wanted
+                    : evidence.scenario == .markerWithoutData
+                        ? evidence.declarations.keptOutsideKeychain(label) ?? wanted
+                        : wanted
                 if wanted == .found && (record.secretPlaces?[label] ?? []).isEmpty {
                     let reported = CellEvidence.item(label, in: status)
                     findings.append(
@@ -74,9 +75,11 @@ enum ReadsOldData: CellChecker {
                 words.append("every seeded item (\(evidence.seeded.joined(separator: ", "))) reads back")
             }
             if removed > 0 && evidence.scenario.reinstalls && evidence.declarations.keepsCredentials {
-                words.append("each seeded item reads as the reinstall kept it (keeps-credentials: the keychain's, not the container's)")
+                words.append(
+                    "each seeded item reads as the reinstall kept it (keeps-credentials: the keychain's, not the container's)")
             } else if removed > 0 {
-                let outside = evidence.scenario == .markerWithoutData
+                let outside =
+                    evidence.scenario == .markerWithoutData
                     ? evidence.seeded.filter { evidence.declarations.keptOutsideKeychain($0) != nil } : []
                 if outside.isEmpty {
                     words.append("the \(evidence.seeded.count) removed items are reported missing")

@@ -48,7 +48,9 @@ enum ReinstallSweeps: CellChecker {
         let keeps = evidence.declarations.keepsCredentials
 
         var findings =
-            keeps ? keptUnchanged(evidence, own: own, after: after, status: status) : swept(evidence, own: own, after: after, status: status)
+            keeps
+            ? keptUnchanged(evidence, own: own, after: after, status: status)
+            : swept(evidence, own: own, after: after, status: status)
         findings += hygiene(evidence, planted: planted, written: own, after: after, sweeps: !keeps)
         findings += neighbours(evidence, before: before, after: after, groups: neighbourGroups)
         if !findings.contains(where: { $0.verdict != .pass || $0.warning == true }) {

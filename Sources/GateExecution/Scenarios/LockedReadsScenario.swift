@@ -91,7 +91,8 @@ struct SecretPlace: Sendable, Hashable {
             else { return nil }
             let name = [key.service ?? key.server ?? "", key.account].joined(separator: "/")
             return SecretPlace(
-                description: "keychain \(key.itemClass) \(name) (\(item.accessible)\(item.synchronizable ? ", synchronizable" : ""))",
+                description:
+                    "keychain \(key.itemClass) \(name) (\(item.accessible)\(item.synchronizable ? ", synchronizable" : ""))",
                 states: LockAvailability.states(keychain: item.accessible),
                 protection: .keychain(accessible: item.accessible, synchronizable: item.synchronizable))
         }

@@ -11,7 +11,9 @@ import UpgradeContract
     private static let declarations = CaseDeclarations(
         caseID: "c",
         old: BuildDeclaration(
-            secrets: [DeclaredItem(label: "pin", store: .keychain(KeychainItemDeclaration(service: "com.example.pins", account: "pin")))],
+            secrets: [
+                DeclaredItem(label: "pin", store: .keychain(KeychainItemDeclaration(service: "com.example.pins", account: "pin")))
+            ],
             bookkeeping: [DeclaredItem(label: "installed", store: .keychain(KeychainItemDeclaration(account: "installed")))]),
         new: nil)
 
@@ -49,7 +51,8 @@ import UpgradeContract
             (KeychainItemDeclaration(itemClass: "inet", server: "h", account: "a"), "inet", nil, "a", false),
             (KeychainItemDeclaration(service: "s"), "genp", "s", nil, true),
         ] as [(KeychainItemDeclaration, String, String?, String?, Bool)])
-    func emptyIsAbsent(key: KeychainItemDeclaration, itemClass: String, service: String?, account: String?, matches: Bool) throws {
+    func emptyIsAbsent(key: KeychainItemDeclaration, itemClass: String, service: String?, account: String?, matches: Bool) throws
+    {
         var item: [CFString: Any] = [kSecClass: itemClass == "inet" ? kSecClassInternetPassword : kSecClassGenericPassword]
         if let service { item[itemClass == "inet" ? kSecAttrServer : kSecAttrService] = service }
         if let account { item[kSecAttrAccount] = account }

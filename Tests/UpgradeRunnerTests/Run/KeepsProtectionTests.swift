@@ -22,10 +22,15 @@ struct KeepsProtectionTests {
             (keychain("cku"), keychain("ck"), ["moved from a ThisDeviceOnly class (cku) to one that travels in backups (ck)"]),
             (keychain("aku"), keychain("dk"), ["moved from a ThisDeviceOnly class (aku) to one that travels in backups (dk)"]),
             (keychain("ck"), keychain("ck", sync: true), ["made synchronizable"]),
-            (keychain("ak"), .file(.complete), ["moved out of the keychain (ak) into a plaintext file (NSFileProtectionComplete)"]),
+            (
+                keychain("ak"), .file(.complete),
+                ["moved out of the keychain (ak) into a plaintext file (NSFileProtectionComplete)"]
+            ),
             (
                 .file(.complete), .file(.completeUntilFirstUserAuthentication),
-                ["its file's data protection lowered from NSFileProtectionComplete to NSFileProtectionCompleteUntilFirstUserAuthentication"]
+                [
+                    "its file's data protection lowered from NSFileProtectionComplete to NSFileProtectionCompleteUntilFirstUserAuthentication"
+                ]
             ),
             // Narrowing, or as strong: none.
             (keychain("ck"), keychain("cku"), []),
@@ -40,12 +45,14 @@ struct KeepsProtectionTests {
     }
 
     /// A locked-reads cell of a small app (a PIN and a token) whose token moved from `oldToken` to `newToken`.
-    private func cell(_ oldToken: SecretProtection, _ newToken: SecretProtection, policies: BuildPolicies? = nil) -> CellEvidence {
+    private func cell(_ oldToken: SecretProtection, _ newToken: SecretProtection, policies: BuildPolicies? = nil) -> CellEvidence
+    {
         var cell = CellEvidence(
             unit: PlanUnit(path: BuildPair(old: "pins1", new: "pins2"), scenario: .lockedReads), runtime: .current, caseID: "c")
         let declaration = BuildDeclaration(secrets: [
             DeclaredItem(label: "pin", store: .keychain(KeychainItemDeclaration(service: "com.example.pins", account: "pin"))),
-            DeclaredItem(label: "token", store: .keychain(KeychainItemDeclaration(service: "com.example.pins", account: "token"))),
+            DeclaredItem(
+                label: "token", store: .keychain(KeychainItemDeclaration(service: "com.example.pins", account: "token"))),
         ])
         cell.declarations = CaseDeclarations(caseID: "c", old: declaration, new: declaration, newPolicies: policies)
         cell.seeded = ["pin", "token"]
@@ -82,8 +89,12 @@ struct KeepsProtectionTests {
         let policies = BuildPolicies(protection: .init(.widens, reason: "tokens sync to the user's other devices"))
         let findings = KeepsProtection.check(cell(Self.keychain("cku"), Self.keychain("ck", sync: true), policies: policies))
         #expect(findings.map(\.verdict) == [.pass], "\(findings)")
-        #expect(findings[0].message.contains("protection widened as declared (protection: widens, \"tokens sync to the user's other devices\")"))
-        #expect(findings[0].message.contains("token moved from a ThisDeviceOnly class (cku) to one that travels in backups (ck); made synchronizable"))
+        #expect(
+            findings[0].message.contains(
+                "protection widened as declared (protection: widens, \"tokens sync to the user's other devices\")"))
+        #expect(
+            findings[0].message.contains(
+                "token moved from a ThisDeviceOnly class (cku) to one that travels in backups (ck); made synchronizable"))
         // "keeps", declared, is the default: the widening fails.
         let keeps = BuildPolicies(protection: .init(.keeps, reason: "as before"))
         #expect(KeepsProtection.check(cell(Self.keychain("cku"), Self.keychain("ck"), policies: keeps)).map(\.verdict) == [.fail])
@@ -113,19 +124,24 @@ struct KeepsProtectionTests {
             try manager.createSymbolicLink(atPath: folder + "/" + id, withDestinationPath: RunFolders.repositoryBuilds + "/" + id)
         }
         try manager.createSymbolicLink(
-            atPath: folder + "/protection-widened", withDestinationPath: RunFolders.repositoryBuilds + "/mutants/protection-widened")
+            atPath: folder + "/protection-widened",
+            withDestinationPath: RunFolders.repositoryBuilds + "/mutants/protection-widened")
         let declared = folder + "/protection-widened-declared"
         try manager.createDirectory(atPath: declared, withIntermediateDirectories: true)
         let source = RunFolders.repositoryBuilds + "/mutants/protection-widened"
         try manager.copyItem(atPath: source + "/Ledger.entitlements", toPath: declared + "/Ledger.entitlements")
         var manifest = try #require(
-            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: source + "/build.json"))) as? [String: Any])
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: source + "/build.json")))
+                as? [String: Any])
         manifest["id"] = "protection-widened-declared"
         manifest["standIn"] = true
         manifest["antiPattern"] = nil
         manifest["expectedCondition"] = nil
-        manifest["policies"] = ["protection": ["policy": "widens", "reason": "a restored phone keeps the user signed in (product decision)"]]
-        try JSONSerialization.data(withJSONObject: manifest, options: [.sortedKeys]).write(to: URL(fileURLWithPath: declared + "/build.json"))
+        manifest["policies"] = [
+            "protection": ["policy": "widens", "reason": "a restored phone keeps the user signed in (product decision)"]
+        ]
+        try JSONSerialization.data(withJSONObject: manifest, options: [.sortedKeys]).write(
+            to: URL(fileURLWithPath: declared + "/build.json"))
         return folder
     }
 
@@ -147,7 +163,9 @@ struct KeepsProtectionTests {
         #expect(widened.verdict == .fail)
         #expect(Self.verdict(widened, .keepsProtection) == .fail)
         #expect(Self.verdict(widened, .keepsAvailability) == .pass)
-        #expect(widened.reasons.contains { $0.contains("keeps-protection") && $0.contains("travels in backups (ck)") }, "\(widened.reasons)")
+        #expect(
+            widened.reasons.contains { $0.contains("keeps-protection") && $0.contains("travels in backups (ck)") },
+            "\(widened.reasons)")
         let declared = try gate("protection-widened-declared")
         #expect(Self.verdict(declared, .keepsProtection) == .pass, "\(declared.reasons)")
         #expect(declared.policies?.contains { $0.topic == "protection" && $0.policy == "widens" } == true)

@@ -18,7 +18,9 @@ import UpgradeContract
         DeclaredItem(label: "token", store: .keychain(KeychainItemDeclaration(service: "com.example.pins", account: "token"))),
     ])
 
-    private func launch(_ index: Int, _ build: String, _ mode: LaunchMode, _ results: [(String, StoreLocation, ItemResult)] = [])
+    private func launch(
+        _ index: Int, _ build: String, _ mode: LaunchMode, _ results: [(String, StoreLocation, ItemResult)] = []
+    )
         -> LaunchRecord
     {
         let items = results.map { name, location, result in

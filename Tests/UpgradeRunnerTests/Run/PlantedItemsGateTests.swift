@@ -14,8 +14,12 @@ struct PlantedItemsGateTests {
     /// marker2-file (2.1: the token in the keychain, a sweep of every local generic password) and marker2-own-sweep
     /// (2.2: a sweep of its own service only).
     static func writeBuilds(in folder: String) throws {
-        let keychain: [String: Any] = ["kind": "keychain", "service": "com.example.marker", "account": "token", "accessible": "ck"]
-        for (id, version, number) in [("marker2", "2.0", "200"), ("marker2-file", "2.1", "210"), ("marker2-own-sweep", "2.2", "220")] {
+        let keychain: [String: Any] = [
+            "kind": "keychain", "service": "com.example.marker", "account": "token", "accessible": "ck",
+        ]
+        for (id, version, number) in [
+            ("marker2", "2.0", "200"), ("marker2-file", "2.1", "210"), ("marker2-own-sweep", "2.2", "220"),
+        ] {
             try BuildFixture.write(
                 in: folder, id: id, bundleID: "com.example.marker", marketingVersion: version, buildNumber: number,
                 executable: "MarkerApp")
@@ -23,7 +27,8 @@ struct PlantedItemsGateTests {
             var manifest = try #require(
                 try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: manifestPath))) as? [String: Any])
             manifest["keeps"] = ["secrets": [["label": "token", "store": keychain]]]
-            try JSONSerialization.data(withJSONObject: manifest, options: [.sortedKeys]).write(to: URL(fileURLWithPath: manifestPath))
+            try JSONSerialization.data(withJSONObject: manifest, options: [.sortedKeys]).write(
+                to: URL(fileURLWithPath: manifestPath))
         }
     }
 
@@ -38,7 +43,9 @@ struct PlantedItemsGateTests {
         return try ReleaseGate.run(request)
     }
 
-    @Test("another service's planted items surviving an own-service sweep are hygiene warnings naming the rule; --strict fails them")
+    @Test(
+        "another service's planted items surviving an own-service sweep are hygiene warnings naming the rule; --strict fails them"
+    )
     func ownServiceSweep() throws {
         let directory = try TemporaryDirectory("planted-items-gate")
         let report = try Self.gate(strict: false, in: directory, out: "out")
@@ -48,10 +55,14 @@ struct PlantedItemsGateTests {
         #expect(!warnings.isEmpty && warnings.allSatisfy { $0.contains("the app never writes it") }, "\(warnings)")
         let strict = try Self.gate(strict: true, in: directory, out: "strict")
         #expect(strict.verdict == .fail)
-        #expect(strict.reasons.contains { $0.contains("reinstall-sweeps") && $0.contains("the app never writes it") }, "\(strict.reasons)")
+        #expect(
+            strict.reasons.contains { $0.contains("reinstall-sweeps") && $0.contains("the app never writes it") },
+            "\(strict.reasons)")
     }
 
-    @Test("a sweep of local generic passwords leaves the synchronizable copy of the app's own token: a FAIL naming the declared item")
+    @Test(
+        "a sweep of local generic passwords leaves the synchronizable copy of the app's own token: a FAIL naming the declared item"
+    )
     func ownItemMissed() throws {
         let directory = try TemporaryDirectory("planted-items-gate")
         // 2.0 seeds the token in the keychain; 2.1's sweep after the reinstall deletes kSecClassGenericPassword without
@@ -66,7 +77,8 @@ struct PlantedItemsGateTests {
         #expect(
             own.first?.message.contains(
                 "a synchronizable genp item planted before the reinstall survived it: it is what the app writes itself"
-                    + " (genp service com.example.marker account token in TEAM123456.com.example.marker: the item token the new build declares)")
+                    + " (genp service com.example.marker account token in TEAM123456.com.example.marker: the item token the new build declares)"
+            )
                 == true, "\(own)")
         #expect(report.preExisting?.isEmpty == false)
     }
