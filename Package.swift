@@ -286,6 +286,7 @@ let knownBadBuilds = [
     "TrimsToken",
     "PercentEncodesToken",
     "NormalisesToken",
+    "ProtectionWidened",
 ]
 package.targets += knownBadBuilds.map { name in
     appBuild("Mutant" + name, path: "Sources/Mutants/Mutant" + name)

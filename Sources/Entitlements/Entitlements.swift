@@ -29,9 +29,13 @@ public struct Entitlements: Sendable, Equatable {
                     file, "\(prefix)key \(key) element \(index) is \(elements[index].typeNameWithArticle), not a string")
             }
         }
-        // A group is a folder of the device (`groups/<id>`): `../../x` is refused as iOS refuses it.
+        // A group is a folder of the device (`groups/<id>`): `../../x` is refused as every platform refuses it; the
+        // rest is the rules of the platform the entitlements are for (macOS's team-prefixed groups are valid there).
+        let checked = Entitlements(values)
         for (index, group) in (values["com.apple.security.application-groups"]?.array ?? []).enumerated() {
-            guard let id = group.string, let reason = AppGroupID.problem(id) else { continue }
+            guard let id = group.string,
+                let reason = AppGroupID.problem(id, platform: checked.platform, team: checked.teamIdentifier)
+            else { continue }
             throw EntitlementsError(
                 file, "\(prefix)key com.apple.security.application-groups element \(index) \"\(id.prefix(80))\" \(reason)")
         }
@@ -42,6 +46,19 @@ public struct Entitlements: Sendable, Equatable {
         "application-identifier", "com.apple.application-identifier", Self.defaultDataProtectionKey,
     ]
     static let listKeys = ["keychain-access-groups", "com.apple.security.application-groups"]
+
+    /// The platform these entitlements are for, as their keys tell: `com.apple.application-identifier` or an App
+    /// Sandbox key (`com.apple.security.*` other than application groups) is macOS, `application-identifier` iOS;
+    /// an Xcode `.entitlements` file with neither is `.unknown`, and app groups of either platform's form are taken.
+    public var platform: ApplePlatform {
+        let sandboxKey = values.keys.contains {
+            $0.hasPrefix("com.apple.security.") && $0 != "com.apple.security.application-groups"
+                && $0 != "com.apple.security.get-task-allow"
+        }
+        if values["com.apple.application-identifier"] != nil || sandboxKey { return .macOS }
+        if values["application-identifier"] != nil { return .iOS }
+        return .unknown
+    }
 
     /// `application-identifier` (iOS), else `com.apple.application-identifier` (macOS): `TEAMID.bundle.id`.
     public var applicationIdentifier: String? {

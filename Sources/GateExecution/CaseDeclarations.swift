@@ -92,6 +92,15 @@ struct CaseDeclarations: Sendable {
     /// The labels, among `names`, that the old build declares as secrets (what its seed launch seeded).
     func seeded(_ names: [String]) -> [String] { Set(names.filter { old.secret($0) != nil }).sorted() }
 
+    /// What a verify launch after marker-without-data removed the app's keychain data must read
+    /// `label` as when the new build keeps it outside the keychain (a file, a preference): `found`,
+    /// since the scenario removed only keychain items. Nil for a secret it keeps in the keychain,
+    /// which must read missing.
+    func keptOutsideKeychain(_ label: String) -> ItemResult? {
+        guard let store = new.secret(label)?.store, store.location != .keychain else { return nil }
+        return .found
+    }
+
     /// Whether a keychain item is one of either build's bookkeeping items (same class, service or
     /// server, and account; any access group).
     func isBookkeeping(_ item: KeychainItemRecord) -> Bool {
@@ -121,13 +130,14 @@ struct CaseDeclarations: Sendable {
         return nil
     }
 
-    /// Whether `item` on the device is the declared item `key`.
+    /// Whether `item` on the device is the declared item `key`. A service, server or account the
+    /// declaration leaves out is the empty one, as the keychain stores an item added without it.
     static func matches(_ key: KeychainItemDeclaration, _ item: KeychainItemRecord) -> Bool {
         guard key.itemClass == item.itemClass, key.account == (item.account ?? "") else { return false }
         if let accessGroup = key.accessGroup, accessGroup != item.accessGroup { return false }
         switch item.itemClass {
-        case "inet": return key.server == item.attributes["srvr"]
-        default: return key.service == item.service
+        case "inet": return (key.server ?? "") == (item.attributes["srvr"] ?? "")
+        default: return (key.service ?? "") == (item.service ?? "")
         }
     }
 
@@ -142,7 +152,7 @@ struct CaseDeclarations: Sendable {
                 return item.label
             case .keychain(let key)
             where subject.store == key.itemClass && subject.account == key.account
-                && (subject.service == key.service || subject.service == key.server):
+                && (subject.service ?? "") == ((key.itemClass == "inet" ? key.server : key.service) ?? ""):
                 return item.label
             default: continue
             }

@@ -26,6 +26,10 @@ struct CellEvidence: Sendable {
     var seeded: [String] = []
     /// What the cell's scenario adds, typed by scenario (each kind is declared beside its steps).
     var facts = ScenarioFacts.none
+    /// The keys (``DeviceSnapshot/Item/key``) of the items the runner planted before a reinstall
+    /// (``CellRunner/addSweepTargets(_:_:)``); nil where it planted none, or in evidence made by hand
+    /// (then whatever the seed did not write counts as planted).
+    var planted: Set<String>?
     /// Set when the scenario could not be carried out (a device error): every condition is UNKNOWN.
     var aborted: String?
 

@@ -20,6 +20,10 @@ struct DeviceSnapshot: Codable, Hashable, Sendable {
         /// schema version, the migration date). marker-without-data keeps these; malformed-keeps-old
         /// lets a migration move them on; cleanup-exact and reinstall-sweeps exempt them.
         var bookkeeping = false
+        /// An internet password's `kSecAttrPort` and `kSecAttrProtocol` (the four-character code), nil when absent
+        /// or the keychain's default (0): with the server and account they say which item it is.
+        var port: String? = nil
+        var protocolCode: String? = nil
 
         /// The item's identity in the store (its class and primary key as an app names it).
         var key: String { "\(itemClass)/\(accessGroup)/\(service)/\(account)/\(synchronizable ? 1 : 0)" }
@@ -35,6 +39,13 @@ struct DeviceSnapshot: Codable, Hashable, Sendable {
 
         /// The kind of an item of `itemClass`, synchronizable or not.
         static func kind(_ itemClass: String, synchronizable: Bool) -> String { "\(itemClass)/\(synchronizable ? 1 : 0)" }
+
+        /// An attribute's text, nil for the keychain's default of an absent one (0, or a code of NUL bytes).
+        static func present(_ text: String?) -> String? {
+            guard let text = text?.trimmingCharacters(in: CharacterSet(charactersIn: "\u{0}")), !text.isEmpty, text != "0"
+            else { return nil }
+            return text
+        }
 
         static func < (lhs: Item, rhs: Item) -> Bool { (lhs.key, lhs.digest) < (rhs.key, rhs.digest) }
     }
@@ -65,7 +76,9 @@ struct DeviceSnapshot: Codable, Hashable, Sendable {
             Item(
                 itemClass: record.itemClass, accessGroup: record.accessGroup, service: record.service ?? "",
                 account: record.account ?? "", accessible: record.accessible, synchronizable: record.synchronizable,
-                digest: digest(record.data ?? Data()), bookkeeping: isBookkeeping(record))
+                digest: digest(record.data ?? Data()), bookkeeping: isBookkeeping(record),
+                port: record.itemClass == "inet" ? Item.present(record.attributes["port"]) : nil,
+                protocolCode: record.itemClass == "inet" ? Item.present(record.attributes["ptcl"]) : nil)
         }.sorted()
         /// Each key of the preferences plist at `path` to the digest of its value's binary plist.
         func preferences(at path: String) -> [String: String] {

@@ -7,6 +7,8 @@
 //   removal: the next launch finds no marker and no legacy file, and sweeps the token away.
 // - 2.1 keeps it in a file written with `Data.write(options: .atomic)`, which syncs before its
 //   rename: a power loss leaves it, or (before the rename) the legacy file is still there.
+// - 2.2 keeps the marker as 2.1 does and sweeps only its own service (every item of
+//   `com.example.marker`, synchronizable or not): what another SDK left stays, sweep hygiene only.
 // The release is the installed build's `CFBundleShortVersionString`.
 import AppHarness
 import Foundation
@@ -18,7 +20,7 @@ import Foundation
 
 struct MarkerBuild: AppBuild {
     let release: String
-    var buildID: String { ["2.0": "marker2", "2.1": "marker2-file"][release] ?? "marker1" }
+    var buildID: String { ["2.0": "marker2", "2.1": "marker2-file", "2.2": "marker2-own-sweep"][release] ?? "marker1" }
 
     static let markerKey = "marker.installed"
     static var query: [CFString: Any] {
@@ -42,7 +44,13 @@ struct MarkerBuild: AppBuild {
         guard release != "1.0" else { return }
         if !markerPresent {
             if !files.fileExists(atPath: legacyURL.path) {
-                let status = SecItemDelete([kSecClass: kSecClassGenericPassword] as CFDictionary)
+                let sweep: [CFString: Any] =
+                    release == "2.2"
+                    ? [
+                        kSecClass: kSecClassGenericPassword, kSecAttrService: "com.example.marker",
+                        kSecAttrSynchronizable: kSecAttrSynchronizableAny,
+                    ] : [kSecClass: kSecClassGenericPassword]
+                let status = SecItemDelete(sweep as CFDictionary)
                 guard status == errSecSuccess || status == errSecItemNotFound else {
                     return launch.recordError("sweep", .keychain, "SecItemDelete", status)
                 }

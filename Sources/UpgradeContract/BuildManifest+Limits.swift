@@ -60,7 +60,8 @@ extension BuildManifest {
 }
 
 extension BuildDeclaration {
-    /// The first label longer than a name, or app group iOS would refuse, as one reason naming the field.
+    /// The first label longer than a name, or app group no platform takes, as one reason naming the field (a
+    /// build.json names no platform, so macOS's team-prefixed groups are taken as its entitlements take them).
     func limitsProblem() -> String? {
         for (list, items) in [("secrets", secrets), ("bookkeeping", bookkeeping)] {
             for (index, item) in items.enumerated() {
@@ -71,7 +72,7 @@ extension BuildDeclaration {
                 if (item.shapesReason?.count ?? 0) > BuildManifest.maximumTextLength {
                     return "field \"\(field).shapesReason\" is longer than \(BuildManifest.maximumTextLength) characters"
                 }
-                if case .appGroupFile(let group, _) = item.store, let reason = AppGroupID.problem(group) {
+                if case .appGroupFile(let group, _) = item.store, let reason = AppGroupID.problem(group, platform: .unknown) {
                     return "field \"\(field).store.group\" \(QuotedString.text(group)) \(reason)"
                 }
             }

@@ -7,7 +7,8 @@ import Foundation
 ///
 /// ```json
 /// "policies": {
-///   "reinstall": {"policy": "keeps-credentials", "reason": "a reinstall keeps the user signed in (product decision)"}
+///   "reinstall": {"policy": "keeps-credentials", "reason": "a reinstall keeps the user signed in (product decision)"},
+///   "protection": {"policy": "widens", "reason": "tokens now sync to the user's other devices (product decision)"}
 /// }
 /// ```
 ///
@@ -16,20 +17,28 @@ import Foundation
 public struct BuildPolicies: Codable, Hashable, Sendable {
     /// What a reinstall does to the previous install's credentials. Absent: ``ReinstallPolicy/sweeps``.
     public var reinstall: Declared<ReinstallPolicy>?
+    /// Whether the build may keep a secret less protected than the build before it. Absent:
+    /// ``ProtectionPolicy/keeps``.
+    public var protection: Declared<ProtectionPolicy>?
 
-    public init(reinstall: Declared<ReinstallPolicy>? = nil) {
+    public init(reinstall: Declared<ReinstallPolicy>? = nil, protection: Declared<ProtectionPolicy>? = nil) {
         self.reinstall = reinstall
+        self.protection = protection
     }
 
     /// The topics, as `policies` spells its keys.
-    public static let topics = ["reinstall"]
+    public static let topics = ["reinstall", "protection"]
 
     /// The reinstall policy in force: the declared one, else ``ReinstallPolicy/sweeps``.
     public var reinstallPolicy: ReinstallPolicy { reinstall?.policy ?? .sweeps }
 
+    /// The protection policy in force: the declared one, else ``ProtectionPolicy/keeps``.
+    public var protectionPolicy: ProtectionPolicy { protection?.policy ?? .keeps }
+
     /// Every declared policy as `(topic, value, reason)`, in ``topics`` order.
     public var declared: [(topic: String, policy: String, reason: String)] {
-        reinstall.map { [("reinstall", $0.policy.rawValue, $0.reason)] } ?? []
+        (reinstall.map { [("reinstall", $0.policy.rawValue, $0.reason)] } ?? [])
+            + (protection.map { [("protection", $0.policy.rawValue, $0.reason)] } ?? [])
     }
 
     private struct AnyKey: CodingKey {
@@ -39,7 +48,7 @@ public struct BuildPolicies: Codable, Hashable, Sendable {
         init?(intValue: Int) { nil }
     }
 
-    private enum CodingKeys: String, CodingKey { case reinstall }
+    private enum CodingKeys: String, CodingKey { case reinstall, protection }
 
     public init(from decoder: any Decoder) throws {
         let all = try decoder.container(keyedBy: AnyKey.self)
@@ -50,6 +59,7 @@ public struct BuildPolicies: Codable, Hashable, Sendable {
         }
         let container = try decoder.container(keyedBy: CodingKeys.self)
         reinstall = try container.decodeIfPresent(Declared<ReinstallPolicy>.self, forKey: .reinstall)
+        protection = try container.decodeIfPresent(Declared<ProtectionPolicy>.self, forKey: .protection)
     }
 
     /// One declared policy: its value and why the team chose it.
@@ -97,4 +107,16 @@ public enum ReinstallPolicy: String, PolicyValue {
     /// what is kept is the previous install's own, unchanged, and that what the app reads is that
     /// install's own values; it no longer checks that the items are gone.
     case keepsCredentials = "keeps-credentials"
+}
+
+/// Whether a build may keep a secret less protected than the build before it kept it
+/// (keeps-protection): moved from a `ThisDeviceOnly` class to one that travels in backups, made
+/// synchronizable, moved out of the keychain into a file or a preference, or kept in a file of a
+/// lower data protection class.
+public enum ProtectionPolicy: String, PolicyValue {
+    /// Every secret keeps at least the protection the previous build gave it: keeps-protection fails a widening.
+    case keeps
+    /// The team widens a secret's protection on purpose (tokens that now sync to the user's other
+    /// devices, say): keeps-protection lists each widening beside the reason and passes it.
+    case widens
 }

@@ -70,6 +70,7 @@ enum CellJudge {
         case .cleanupExact: CleanupExact.self
         case .artefactWindow: ArtefactWindow.self
         case .keepsAvailability: KeepsAvailability.self
+        case .keepsProtection: KeepsProtection.self
         case .survivesRestore: SurvivesRestore.self
         case .honestStatus: HonestStatus.self
         case .noSecretInArtifacts: nil

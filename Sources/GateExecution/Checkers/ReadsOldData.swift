@@ -7,7 +7,8 @@ import SimRuntime
 ///
 /// What each must read as: `found` (upgrade, skip-version, relaunch, artefact-window after the
 /// window, and isolation and cleanup before the test's cleanup); `missing` where the scenario's point
-/// is removal: after marker-without-data removed the data, after a reinstall (the old session is
+/// is removal: after marker-without-data removed the keychain data (a secret the new build keeps in
+/// a file or a preference is untouched there, and must read `found`), after a reinstall (the old session is
 /// gone), and after the test's cleanup launch (isolation, cleanup: the case's items are removed).
 /// A scenario that changes the device after the upgrade ends with such a verify launch (the final
 /// re-read, ``Scenario/changesStateAfterUpgrade``), so a build that loses a secret on a later launch
@@ -34,8 +35,13 @@ enum ReadsOldData: CellChecker {
             let suffix = verifies.count > 1 ? " (\(record.stem), \(when))" : ""
             for label in evidence.seeded {
                 // A build that keeps credentials across a reinstall (its declared policy) reads the keychain's back.
+                // marker-without-data removes keychain data only: what the new build keeps in a file is still there.
                 let wanted =
-                    evidence.scenario.reinstalls ? evidence.declarations.keptAcrossReinstall(label) ?? wanted : wanted
+                    evidence.scenario.reinstalls
+                    ? evidence.declarations.keptAcrossReinstall(label) ?? wanted
+                    : evidence.scenario == .markerWithoutData
+                        ? evidence.declarations.keptOutsideKeychain(label) ?? wanted
+                        : wanted
                 if wanted == .found && (record.secretPlaces?[label] ?? []).isEmpty {
                     let reported = CellEvidence.item(label, in: status)
                     findings.append(
@@ -72,9 +78,19 @@ enum ReadsOldData: CellChecker {
                 words.append("every seeded item (\(evidence.seeded.joined(separator: ", "))) reads back")
             }
             if removed > 0 && evidence.scenario.reinstalls && evidence.declarations.keepsCredentials {
-                words.append("each seeded item reads as the reinstall kept it (keeps-credentials: the keychain's, not the container's)")
+                words.append(
+                    "each seeded item reads as the reinstall kept it (keeps-credentials: the keychain's, not the container's)")
             } else if removed > 0 {
-                words.append("the \(evidence.seeded.count) removed items are reported missing")
+                let outside =
+                    evidence.scenario == .markerWithoutData
+                    ? evidence.seeded.filter { evidence.declarations.keptOutsideKeychain($0) != nil } : []
+                if outside.isEmpty {
+                    words.append("the \(evidence.seeded.count) removed items are reported missing")
+                } else {
+                    words.append(
+                        "the \(evidence.seeded.count - outside.count) removed items are reported missing, and what the new"
+                            + " build keeps outside the keychain (\(outside.joined(separator: ", "))) reads back")
+                }
             }
             // One verify launch keeps the words (and gate.json's bytes) of the gate before the final re-read.
             let detail =

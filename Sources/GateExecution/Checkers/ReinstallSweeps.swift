@@ -13,11 +13,13 @@ import SimRuntime
 ///   app reads must be that install's values (a `mismatch` is a FAIL). Survival is not checked.
 ///
 /// Either way, the items the runner planted before the uninstall (``CellRunner/sweepTargets``) are
-/// sweep hygiene: one of a kind (class and synchronizable) the app writes itself (the previous
-/// install wrote one, or the new build declares one) surviving is a FAIL under sweeps (the sweep misses its own kind of item); one of a kind it never writes (another
-/// SDK's synchronizable item, a key, a certificate) is a warning, deciding only under `--strict`, as
-/// seed 000 recommends sweeping them without the user seeing them. Another team's items on the device
-/// must stay exactly as they were.
+/// judged by what the app itself writes (``PlantedItemRule``): a planted item surviving is a FAIL
+/// under sweeps only when it is such an item (the class, service and account, or server, port and
+/// protocol, and the access group of an item either build declares or the app's launches wrote on
+/// the device: its sweep misses its own items); anything else surviving (another SDK's service, a
+/// key, a certificate) is hygiene, a warning deciding only under `--strict`, as seed 000 recommends
+/// sweeping them without the user seeing them. Each finding says which rule applied and why.
+/// Another team's items on the device must stay exactly as they were.
 enum ReinstallSweeps: CellChecker {
     static let condition = GateCondition.reinstallSweeps
 
@@ -36,13 +38,20 @@ enum ReinstallSweeps: CellChecker {
         // (which a launch after the seed may write: reinstall-self opens the release once more
         // before the uninstall); the rest the runner planted.
         let ownKeys = Set((evidence.snapshots[.afterSeed] ?? before).keychain.map(\.key))
-        let own = appBefore.filter { ownKeys.contains($0.key) || $0.bookkeeping }
-        let planted = appBefore.filter { !ownKeys.contains($0.key) && !$0.bookkeeping }
+        // What the runner planted, when the cell recorded it; a launch between the seed and the plants
+        // (reinstall-self's) wrote the rest, which is the previous install's own too.
+        let isPlanted = { (item: DeviceSnapshot.Item) in
+            !ownKeys.contains(item.key) && !item.bookkeeping && (evidence.planted?.contains(item.key) ?? true)
+        }
+        let own = appBefore.filter { !isPlanted($0) }
+        let planted = appBefore.filter(isPlanted)
         let keeps = evidence.declarations.keepsCredentials
 
         var findings =
-            keeps ? keptUnchanged(evidence, own: own, after: after, status: status) : swept(evidence, own: own, after: after, status: status)
-        findings += hygiene(evidence, planted: planted, own: own, after: after, sweeps: !keeps)
+            keeps
+            ? keptUnchanged(evidence, own: own, after: after, status: status)
+            : swept(evidence, own: own, after: after, status: status)
+        findings += hygiene(evidence, planted: planted, written: own, after: after, sweeps: !keeps)
         findings += neighbours(evidence, before: before, after: after, groups: neighbourGroups)
         if !findings.contains(where: { $0.verdict != .pass || $0.warning == true }) {
             let classes = Set(appBefore.map(\.itemClass)).sorted().joined(separator: ", ")
@@ -104,30 +113,39 @@ enum ReinstallSweeps: CellChecker {
         return findings
     }
 
-    /// The planted items that survived: a FAIL for one of a kind the app writes itself under sweeps,
-    /// else a hygiene warning.
+    /// The planted items that survived: a FAIL under sweeps for one of what the app writes itself
+    /// (``PlantedItemRule``), else a hygiene warning; each says which rule applied and why.
     private static func hygiene(
-        _ evidence: CellEvidence, planted: [DeviceSnapshot.Item], own: [DeviceSnapshot.Item], after: DeviceSnapshot,
+        _ evidence: CellEvidence, planted: [DeviceSnapshot.Item], written: [DeviceSnapshot.Item], after: DeviceSnapshot,
         sweeps: Bool
     ) -> [GateFinding] {
-        // The kinds the app writes: those of the previous install's items, and those the new build declares.
-        let declared = (evidence.declarations.new.secrets + evidence.declarations.new.bookkeeping).compactMap { item -> String? in
-            guard case .keychain(let key) = item.store else { return nil }
-            return DeviceSnapshot.Item.kind(key.itemClass, synchronizable: key.synchronizable)
-        }
-        let ownKinds = Set(own.map(\.kind)).union(declared)
+        // What the app's launches wrote on the device: what the previous install's launches left beside the
+        // runner's plants, and what the new build's first launch added after the reinstall.
+        let before = Set((evidence.snapshots[.beforeReinstall] ?? evidence.snapshots[.afterSeed])?.keychain.map(\.key) ?? [])
+        let written = written + after.keychain.filter { !before.contains($0.key) }
+        let rule = PlantedItemRule(declarations: evidence.declarations, written: written)
         return Set(planted).intersection(after.keychain).sorted().map { item in
             let article = "aeiou".contains(item.itemClass.prefix(1)) ? "an" : "a"
             let kind = item.synchronizable ? "a synchronizable \(item.itemClass)" : "\(article) \(item.itemClass)"
-            if sweeps && ownKinds.contains(item.kind) {
+            let identity = PlantedItemRule.identity(item)
+            if let why = rule.ownership(of: item) {
+                guard sweeps else {
+                    return evidence.finding(
+                        condition, .fail, item: item.key,
+                        "hygiene: \(kind) item planted before the reinstall survived it; it is what the app writes"
+                            + " (\(identity): \(why)), kept as keeps-credentials (declared) keeps the app's items [\(item.accessible)]",
+                        warning: true)
+                }
                 return evidence.finding(
                     condition, .fail, item: item.key,
-                    "\(kind) item planted before the reinstall survived it, of a kind the app writes itself [\(item.accessible)]",
+                    "\(kind) item planted before the reinstall survived it: it is what the app writes itself (\(identity):"
+                        + " \(why)), so the sweep misses the app's own items [\(item.accessible)]",
                     key: FindingKey(item.key, in: .keychain, .survived))
             }
             return evidence.finding(
                 condition, .fail, item: item.key,
-                "hygiene: \(kind) item planted before the reinstall survived it, of a kind the app never writes"
+                "hygiene: \(kind) item planted before the reinstall survived it; the app never writes it (no item either"
+                    + " build declares and none its launches wrote is \(identity)), so it decides only under --strict"
                     + " (seed 000 sweeps every class) [\(item.accessible)]", warning: true)
         }
     }

@@ -43,6 +43,8 @@ struct SecretPlace: Sendable, Hashable {
     /// `keychain genp com.example.ledger/authToken (cku)`, `archive Library/.../Session.archive (NSFileProtection...)`.
     var description: String
     var states: Set<LockState>
+    /// How the place protects what it holds, as the device says (keeps-protection).
+    var protection: SecretProtection
 
     /// The place `store` names on `device` for the app `build`, or nil when the store holds nothing there.
     /// `keychain`: the device's items, read once for every secret of one state.
@@ -59,7 +61,8 @@ struct SecretPlace: Sendable, Hashable {
                 containers: [URL(fileURLWithPath: container.path)], lockState: .fixed(.unlocked), seam: Seam())
             let protection = files.protection(of: url)
             return SecretPlace(
-                description: "\(kind) \(relative) (\(protection.rawValue))", states: LockAvailability.states(file: protection))
+                description: "\(kind) \(relative) (\(protection.rawValue))", states: LockAvailability.states(file: protection),
+                protection: .file(protection))
         }
         switch store {
         case .preference(let key, let suite):
@@ -72,7 +75,7 @@ struct SecretPlace: Sendable, Hashable {
             else { return nil }
             return SecretPlace(
                 description: "preference \(key) (\(FileProtection.default.rawValue))",
-                states: LockAvailability.states(file: .default))
+                states: LockAvailability.states(file: .default), protection: .file(.default))
         case .propertyList(let relative, _):
             return file(device.dataContainer(bundleID), relative, kind: "plist")
         case .archive(let relative, _):
@@ -88,8 +91,10 @@ struct SecretPlace: Sendable, Hashable {
             else { return nil }
             let name = [key.service ?? key.server ?? "", key.account].joined(separator: "/")
             return SecretPlace(
-                description: "keychain \(key.itemClass) \(name) (\(item.accessible))",
-                states: LockAvailability.states(keychain: item.accessible))
+                description:
+                    "keychain \(key.itemClass) \(name) (\(item.accessible)\(item.synchronizable ? ", synchronizable" : ""))",
+                states: LockAvailability.states(keychain: item.accessible),
+                protection: .keychain(accessible: item.accessible, synchronizable: item.synchronizable))
         }
     }
 }

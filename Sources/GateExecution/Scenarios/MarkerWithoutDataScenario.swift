@@ -6,8 +6,9 @@ import SimSecurity
 
 /// marker-without-data: after the upgrade, every item of the app goes but its bookkeeping (what the
 /// builds declare as `bookkeeping`: the schema version, the migration date), as when a user's
-/// keychain was restored without them; the app must not report its secrets found (reads-old-data
-/// expects them missing), then the final re-read.
+/// keychain was restored without them; the app must not report the secrets it keeps in the keychain
+/// found (reads-old-data expects them missing; one the new build keeps in a file or a preference is
+/// untouched and must read back), then the final re-read.
 enum MarkerWithoutDataSteps: ScenarioSteps {
     static let moments = Moment.upgraded.union(Moment.finalReread).union([.afterDataRemoved])
     static let removal: (wanted: ItemResult, when: String)? = (.missing, "after its keychain data was removed")

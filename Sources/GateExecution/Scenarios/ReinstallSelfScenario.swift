@@ -21,7 +21,7 @@ enum ReinstallSelfSteps: ScenarioSteps {
         try cell.seed(device, &evidence)
         // The user opens the release again, before deleting it: still signed in.
         try device.launch(release, .launch)
-        try cell.addSweepTargets(device)
+        try cell.addSweepTargets(device, &evidence)
         try cell.addNeighbourItems(device)
         evidence.snapshots[.beforeReinstall] = try device.snapshot(release)
         try device.uninstall(release)

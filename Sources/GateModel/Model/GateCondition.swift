@@ -14,6 +14,7 @@ public enum GateCondition: String, CaseIterable, Codable, Sendable, Comparable, 
     case cleanupExact = "cleanup-exact"
     case artefactWindow = "artefact-window"
     case keepsAvailability = "keeps-availability"
+    case keepsProtection = "keeps-protection"
     case survivesRestore = "survives-restore"
     case honestStatus = "honest-status"
     case noSecretInArtifacts = "no-secret-in-artifacts"
@@ -37,6 +38,8 @@ public enum GateCondition: String, CaseIterable, Codable, Sendable, Comparable, 
         case .cleanupExact: "cleanup removes exactly the legacy data, nothing more"
         case .artefactWindow: "legacy artefacts are kept for 30 days, then removed"
         case .keepsAvailability: "a secret the old build could read in a lock state stays readable in it"
+        case .keepsProtection:
+            "a secret's protection after the upgrade is at least the old build's: no ThisDeviceOnly dropped, no sync added, no move out of the keychain into a file, no file protection lowered (unless declared)"
         case .survivesRestore:
             "after a backup restored onto a new device, every secret kept in a class that travels reads back, and what never travels breaks nothing"
         case .honestStatus:

@@ -53,7 +53,7 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
             case .isolation: [.isolation]
             case .cleanup: [.cleanupExact]
             case .artefactWindow: [.artefactWindow]
-            case .lockedReads: [.keepsAvailability]
+            case .lockedReads: [.keepsAvailability, .keepsProtection]
             case .backupRestore: [.survivesRestore]
             case .reinstallSelf: [.reinstallSweeps]
             }

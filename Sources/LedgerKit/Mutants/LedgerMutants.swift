@@ -280,4 +280,12 @@ public enum LedgerMutants {
         }
         return build
     }
+
+    /// v3 that, after every launch, re-saves its `ThisDeviceOnly` items with
+    /// `kSecAttrAccessibleAfterFirstUnlock`: device-bound secrets now travel in backups.
+    public static func protectionWidened() -> LedgerVariant<LedgerV3Build> {
+        var build = LedgerVariant(buildID: "protection-widened", base: LedgerV3Build(buildID: "protection-widened"))
+        build.afterLaunch = { ProtectionWidening.resaveWithoutThisDeviceOnly($0) }
+        return build
+    }
 }

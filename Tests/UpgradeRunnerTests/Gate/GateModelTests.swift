@@ -12,7 +12,7 @@ import Testing
             GateCondition.allCases.map(\.rawValue) == [
                 "reads-old-data", "stays-signed-in", "idempotent", "malformed-keeps-old", "crash-safe", "locked-launch-safe", "reinstall-sweeps",
                 "no-false-pass", "entitlements-compatible", "isolation", "cleanup-exact", "artefact-window",
-                "keeps-availability", "survives-restore", "honest-status", "no-secret-in-artifacts",
+                "keeps-availability", "keeps-protection", "survives-restore", "honest-status", "no-secret-in-artifacts",
             ])
         #expect(
             Scenario.allCases.map(\.rawValue) == [
@@ -38,7 +38,7 @@ import Testing
             (.entitlements, [.entitlementsCompatible]), (.isolation, [.isolation, .readsOldData, .idempotent, .staysSignedIn]),
             (.cleanup, [.cleanupExact, .readsOldData, .idempotent]),
             (.artefactWindow, [.artefactWindow, .readsOldData, .idempotent, .staysSignedIn]),
-            (.lockedReads, [.keepsAvailability, .staysSignedIn]),
+            (.lockedReads, [.keepsAvailability, .keepsProtection, .staysSignedIn]),
         ])
     func scenarioChecks(scenario: Scenario, conditions: [GateCondition]) {
         #expect(scenario.checks == conditions)

@@ -71,7 +71,11 @@ import UpgradeContract
         for (policies, problem) in [
             (
                 #"{"uninstall": {"policy": "sweeps", "reason": "x"}}"#,
-                #"field "policies.uninstall": "uninstall" is no policy topic (known: reinstall)"#
+                #"field "policies.uninstall": "uninstall" is no policy topic (known: reinstall, protection)"#
+            ),
+            (
+                #"{"protection": {"policy": "loosens", "reason": "x"}}"#,
+                #"field "policies.protection.policy": "loosens" is not one of keeps, widens"#
             ),
             (
                 #"{"reinstall": {"policy": "keeps-everything", "reason": "x"}}"#,

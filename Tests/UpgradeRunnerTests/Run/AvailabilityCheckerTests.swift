@@ -46,11 +46,19 @@ struct AvailabilityCheckerTests {
         var cell = evidence(.lockedReads)
         var facts = LockedReadsFacts(availability: [
             AvailabilityFact(
-                label: "authToken", old: SecretPlace(description: "preference authToken", states: Self.afterFirstUnlock),
-                new: SecretPlace(description: "keychain genp svc/authToken", states: newAuthToken)),
+                label: "authToken",
+                old: SecretPlace(description: "preference authToken", states: Self.afterFirstUnlock, protection: .file(.default)),
+                new: SecretPlace(
+                    description: "keychain genp svc/authToken", states: newAuthToken,
+                    protection: .keychain(accessible: "cku", synchronizable: false))),
             AvailabilityFact(
-                label: "deviceKey", old: SecretPlace(description: "keychain genp svc/deviceKey (ak)", states: [.unlocked]),
-                new: SecretPlace(description: "keychain genp svc/deviceKey (ak)", states: [.unlocked])),
+                label: "deviceKey",
+                old: SecretPlace(
+                    description: "keychain genp svc/deviceKey (ak)", states: [.unlocked],
+                    protection: .keychain(accessible: "ak", synchronizable: false)),
+                new: SecretPlace(
+                    description: "keychain genp svc/deviceKey (ak)", states: [.unlocked],
+                    protection: .keychain(accessible: "ak", synchronizable: false))),
         ])
         cell.launches = [
             launch(1, "v1", .seed, [("authToken", .written), ("deviceKey", .written)]),
@@ -277,15 +285,59 @@ struct AvailabilityCheckerTests {
         #expect(ReinstallSweeps.check(reinstall(before: before, after: [neighbour])).map(\.verdict) == [.pass])
     }
 
-    @Test("reinstall-sweeps: a planted item of a kind the app writes itself surviving is a FAIL, not a warning")
-    func plantedOwnKindSurvives() {
-        let planted = item("local", digest: "p")
-        let findings = ReinstallSweeps.check(reinstall(before: [item("authToken", digest: "a"), planted], after: [planted]))
-        #expect(findings.map(\.verdict) == [.fail] && findings[0].warning == nil)
-        #expect(findings[0].message.contains("a genp item planted before the reinstall survived it, of a kind the app writes itself"))
+    @Test("reinstall-sweeps: a planted item surviving is a FAIL only when it is what the app writes (a declared item, or one its launches wrote, synchronizable or not), and says why")
+    func plantedByWhatTheAppWrites() {
+        // The synchronizable copy of the item the seed wrote: the sweep misses the app's own item.
+        let twin = item("authToken", digest: "p", sync: true)
+        let findings = ReinstallSweeps.check(reinstall(before: [item("authToken", digest: "a"), twin], after: [twin]))
+        #expect(findings.map(\.verdict) == [.fail] && findings[0].warning == nil, "\(findings)")
+        #expect(
+            findings[0].message.contains(
+                "a synchronizable genp item planted before the reinstall survived it: it is what the app writes itself"
+                    + " (genp service svc account authToken in T.app: the item authToken the new build declares)"))
+        // An item the seed wrote that neither build declares: its synchronizable copy is still the app's own.
+        let cache = item("cache", digest: "c"), cacheTwin = item("cache", digest: "t", sync: true)
+        var written = reinstall(before: [item("authToken", digest: "a"), cache, cacheTwin], after: [cacheTwin])
+        written.snapshots[.afterSeed] = DeviceSnapshot(keychain: [item("authToken", digest: "a"), cache], preferences: [:], files: [:])
+        let writtenFindings = ReinstallSweeps.check(written)
+        #expect(writtenFindings.map(\.verdict) == [.fail] && writtenFindings[0].warning == nil, "\(writtenFindings)")
+        #expect(writtenFindings[0].message.contains("(genp service svc account cache in T.app: an item the app's launches wrote on the device)"))
+        // The same class and service, another account: not what the app writes, hygiene only.
+        let local = item("local", digest: "p")
+        let hygiene = ReinstallSweeps.check(reinstall(before: [item("authToken", digest: "a"), local], after: [local]))
+        #expect(hygiene.map(\.warning) == [true], "\(hygiene)")
+        #expect(
+            hygiene[0].message.contains(
+                "hygiene: a genp item planted before the reinstall survived it; the app never writes it (no item either"
+                    + " build declares and none its launches wrote is genp service svc account local in T.app)"))
         let inet = item("sweep.example.com", digest: "i", itemClass: "inet")
-        let hygiene = ReinstallSweeps.check(reinstall(before: [item("authToken", digest: "a"), inet], after: [inet]))
-        #expect(hygiene.map(\.warning) == [true] && hygiene[0].message.contains("hygiene: an inet item planted"))
+        let inetHygiene = ReinstallSweeps.check(reinstall(before: [item("authToken", digest: "a"), inet], after: [inet]))
+        #expect(inetHygiene.map(\.warning) == [true] && inetHygiene[0].message.contains("hygiene: an inet item planted"))
+    }
+
+    @Test("reinstall-sweeps: a planted item that is an item the new build declares (a small app's own service) is a FAIL naming it")
+    func plantedDeclaredItem() {
+        let notes = BuildDeclaration(
+            secrets: [DeclaredItem(label: "token", store: .keychain(KeychainItemDeclaration(service: "com.example.notes", account: "token")))])
+        var cell = reinstall(before: [], after: [])
+        cell.declarations = CaseDeclarations(caseID: "c", old: notes, new: notes)
+        let own = DeviceSnapshot.Item(
+            itemClass: "genp", accessGroup: "T.app", service: "com.example.notes", account: "token", accessible: "ak",
+            synchronizable: false, digest: "a")
+        var planted = own
+        planted.synchronizable = true
+        planted.digest = "p"
+        let other = DeviceSnapshot.Item(
+            itemClass: "genp", accessGroup: "T.app", service: "com.example.sweep", account: "token", accessible: "ak",
+            synchronizable: false, digest: "o")
+        cell.snapshots[.afterSeed] = DeviceSnapshot(keychain: [own], preferences: [:], files: [:])
+        cell.snapshots[.beforeReinstall] = DeviceSnapshot(keychain: [own, planted, other], preferences: [:], files: [:])
+        cell.snapshots[.afterFirstLaunch] = DeviceSnapshot(keychain: [planted, other], preferences: [:], files: [:])
+        cell.planted = [planted.key, other.key]
+        let findings = ReinstallSweeps.check(cell).sorted { $0.message < $1.message }
+        #expect(findings.count == 2, "\(findings)")
+        #expect(findings.contains { $0.warning == nil && $0.message.contains("(genp service com.example.notes account token in T.app: the item token the new build declares)") })
+        #expect(findings.contains { $0.warning == true && $0.message.contains("is genp service com.example.sweep account token in T.app)") })
     }
 
     @Test("reinstall-sweeps: declared bookkeeping a launch wrote after the seed is the install's own, never planted (a fresh install writes it again)")
