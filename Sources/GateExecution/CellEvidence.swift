@@ -99,7 +99,9 @@ struct CellEvidence: Sendable {
     func launchProblems(_ condition: GateCondition, among records: [LaunchRecord]? = nil) -> [GateFinding]? {
         var problems: [GateFinding] = []
         for record in records ?? launches {
-            if !record.exitedCleanly {
+            if record.timedOut {
+                problems.append(finding(condition, .unknown, item: record.stem, record.timeoutReason))
+            } else if !record.exitedCleanly {
                 problems.append(finding(condition, .fail, item: record.stem, "the launch \(record.termination)"))
             } else if let problem = record.statusProblem {
                 problems.append(finding(condition, .fail, item: record.stem, problem))

@@ -42,7 +42,8 @@ enum ClockTwin {
             let twin = shifted[launch.stem]
             return ClockTwinPair(
                 stem: launch.stem, seconds: seconds, statusBytes: twin?.statusBytes, ran: twin != nil,
-                exitedCleanly: twin?.exitedCleanly ?? false, termination: twin.map { "\($0.termination)" } ?? "did not run")
+                exitedCleanly: twin?.exitedCleanly ?? false, timedOut: twin?.timedOut ?? false,
+                termination: twin.map { "\($0.termination)" } ?? "did not run")
         }
     }
 }
@@ -58,5 +59,7 @@ struct ClockTwinPair: Sendable {
     var statusBytes: Data?
     var ran: Bool
     var exitedCleanly: Bool
+    /// Whether the runner killed it at `--timeout` (the comparison is then UNKNOWN).
+    var timedOut: Bool
     var termination: String
 }

@@ -61,6 +61,16 @@ struct ExplorationAttempt: Codable, Hashable, Sendable {
         timeline = nil
     }
 
+    /// One of the attempt's launches was killed at `--timeout`: the attempt is unknown even where an
+    /// invariant failed after it (the machine's load, not the app, may explain what it saw).
+    mutating func timedOut(_ reason: String) {
+        outcome = .unknown
+        if !reasons.contains(reason) {
+            reasons.append(reason)
+            conditions.append(.crashSafe)
+        }
+    }
+
     mutating func unknown(_ reason: String) {
         if outcome == .ok { outcome = .unknown }
         reasons.append(reason)

@@ -65,6 +65,18 @@ struct LaunchRecord: Sendable {
 
     var exitedCleanly: Bool { termination == .exited(0) }
 
+    /// Whether the runner killed the launch at `--timeout`: on a loaded machine a slow launch is no
+    /// finding about the app, so every condition that needed it is UNKNOWN, never FAIL.
+    var timedOut: Bool {
+        if case .timedOut = termination { return true }
+        return false
+    }
+
+    /// The reason a timed-out launch gives, naming the flag that would give it more time.
+    var timeoutReason: String {
+        "\(stem) \(termination) (timed out: the verdict is UNKNOWN, not FAIL; a loaded machine may need a larger --timeout)"
+    }
+
     /// Records the status file a launch left (nil: none): its bytes, and what they decode to or why not.
     mutating func read(status data: Data?) {
         statusBytes = data

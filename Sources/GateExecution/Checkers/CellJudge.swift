@@ -89,7 +89,22 @@ enum CellJudge {
                 return [evidence.finding(condition, .unknown, "condition \(condition) is not judged per cell")]
             }
             let findings = evidence.judgedPerVariant(condition, by: checker)
-            return findings.isEmpty ? [evidence.finding(condition, .unknown, "the checker found nothing to judge")] : findings
+            if findings.isEmpty { return [evidence.finding(condition, .unknown, "the checker found nothing to judge")] }
+            return Self.timedOutAsUnknown(findings, evidence)
+        }
+    }
+
+    /// A cell one of whose launches the runner killed at `--timeout` has incomplete evidence: what a
+    /// slow machine did is no finding about the app, so its FAILs become UNKNOWN, naming the launch
+    /// (the verdict still fails closed). Load never turns a PASS into a FAIL this way.
+    static func timedOutAsUnknown(_ findings: [GateFinding], _ evidence: CellEvidence) -> [GateFinding] {
+        guard let slow = evidence.launches.first(where: \.timedOut) else { return findings }
+        return findings.map { finding in
+            guard finding.verdict == .fail else { return finding }
+            var unknown = finding
+            unknown.verdict = .unknown
+            unknown.message += "; " + slow.timeoutReason
+            return unknown
         }
     }
 }

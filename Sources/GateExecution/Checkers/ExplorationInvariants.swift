@@ -40,6 +40,8 @@ enum ExplorationInvariants {
                 }
             }
         }
+        // A launch killed at --timeout leaves the attempt unjudgeable: unknown, whatever else it showed.
+        if let slow = record.launches.first(where: \.timedOut) { attempt.timedOut(slow.timeoutReason) }
         if record.interrupted { attempt.interrupted() }
         return attempt
     }
@@ -50,7 +52,9 @@ enum ExplorationInvariants {
     ) {
         switch step {
         case .launch(let launch, let condition):
-            if !launch.exitedCleanly {
+            if launch.timedOut {
+                attempt.unknown(launch.timeoutReason)
+            } else if !launch.exitedCleanly {
                 attempt.fail(condition, "\(launch.stem) \(launch.termination)")
                 attempt.log += ExplorationAttempt.excerpt(launch)
             } else if launch.status == nil {

@@ -60,7 +60,12 @@ enum HonestStatus: LaunchChecker {
         for twin in evidence.clockTwins {
             guard let launch = evidence.launches.first(where: { $0.stem == twin.stem }) else { continue }
             let moved = "with every date of the cell moved by \(Int(twin.seconds)) s"
-            if !twin.ran {
+            if launch.timedOut || twin.timedOut {
+                findings.append(
+                    evidence.finding(
+                        condition, .unknown, item: twin.stem,
+                        launch.timedOut ? launch.timeoutReason : "\(moved), \(twin.stem) \(twin.termination) (timed out: UNKNOWN, not FAIL)"))
+            } else if !twin.ran {
                 findings.append(
                     evidence.finding(condition, .fail, item: twin.stem, "\(moved), the cell made no such launch"))
             } else if launch.exitedCleanly != twin.exitedCleanly {

@@ -88,6 +88,7 @@ enum MalformedKeepsOld: CellChecker {
         let item = attempt.id
         if let problem = attempt.problem { return [evidence.finding(condition, .unknown, item: item, problem)] }
         for record in attempt.launches {
+            if record.timedOut { return [evidence.finding(condition, .unknown, item: item, record.timeoutReason)] }
             if !record.exitedCleanly {
                 return [evidence.finding(condition, .fail, item: item, "\(record.stem) \(record.termination)")]
             }

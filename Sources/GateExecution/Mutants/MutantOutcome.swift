@@ -14,6 +14,9 @@ public struct MutantOutcome: Codable, Equatable, Sendable {
     public package(set) var failed: [GateCondition]
     /// Every condition with an UNKNOWN cell and no FAIL one, in declaration order.
     public package(set) var unknown: [GateCondition]
+    /// Why the expected condition was UNKNOWN where it was (the cells' first reasons, such as a launch
+    /// that timed out); nil when it never was.
+    public package(set) var expectedUnknownReasons: [String]? = nil
 
     /// A mutant's outcome.
     public init(
@@ -37,6 +40,22 @@ public struct MutantOutcome: Codable, Equatable, Sendable {
             paths: reports.flatMap { $0.paths.map(\.path) },
             failed: cells.filter { $0.verdict == .fail }.map(\.condition) + run.filter { $0.verdict == .fail }.map(\.condition),
             unknown: cells.filter { $0.verdict == .unknown }.map(\.condition))
+        let reasons = cells.filter { $0.condition == expected && $0.verdict == .unknown }.compactMap(\.reasons.first)
+        if !caught && !reasons.isEmpty { expectedUnknownReasons = Array(Set(reasons)).sorted().prefix(3).map { $0 } }
+    }
+
+    /// Why the gate did not catch the mutant, or nil when it did: its expected condition UNKNOWN (and
+    /// why), FAIL by other conditions only, or PASS.
+    public var notCaughtReason: String? {
+        guard !caught else { return nil }
+        if unknown.contains(expected) {
+            let why = (expectedUnknownReasons ?? []).map { GateFinding.oneLine($0) }.joined(separator: "; ")
+            return "`\(expected)` was UNKNOWN" + (why.isEmpty ? "" : ": \(why)")
+        }
+        if !failed.isEmpty {
+            return "FAIL by another condition only (\(failed.map { "`\($0)`" }.joined(separator: ", "))), not by `\(expected)`"
+        }
+        return paths.isEmpty ? "PASS: it ran on no path" : "PASS: no condition failed on its paths (\(paths.joined(separator: ", ")))"
     }
 
     /// Whether the gate caught the mutant: its expected condition FAILed. Another condition failing
@@ -92,6 +111,9 @@ public struct MutantsSummary: Codable, Equatable, Sendable {
         let percent = mutants.isEmpty ? 0 : caughtCount * 100 / mutants.count
         lines.append("")
         lines.append("Caught \(caughtCount) of \(mutants.count) mutants by their expected condition (\(percent)%).")
+        for mutant in mutants {
+            if let reason = mutant.notCaughtReason { lines.append("Not caught: `\(mutant.id)`: \(Self.cell(reason)).") }
+        }
         lines.append("Released builds \(released.joined(separator: ", ")): \(releasedVerdict).")
         return lines.joined(separator: "\n") + "\n"
     }

@@ -17,6 +17,23 @@ import Testing
         return GateEngine.evaluate(expected: unit.cells, findings: findings)
     }
 
+    @Test("a mutant not caught is named with the reason: its condition UNKNOWN and why, FAIL by another condition, or PASS")
+    func notCaughtReasons() {
+        func outcome(_ verdicts: [GateCondition: Verdict]) -> MutantOutcome {
+            MutantOutcome(
+                id: "m", antiPattern: "a", expected: .readsOldData,
+                reports: [Self.report(path: "v1-to-m", scenario: .upgrade, verdicts: verdicts)])
+        }
+        #expect(outcome([.readsOldData: .fail]).notCaughtReason == nil)
+        let unknown = outcome([.readsOldData: .unknown])
+        #expect(unknown.notCaughtReason?.hasPrefix("`reads-old-data` was UNKNOWN: ") == true, "\(unknown.notCaughtReason ?? "")")
+        #expect(unknown.notCaughtReason?.contains("synthetic") == true)
+        #expect(outcome([.honestStatus: .fail]).notCaughtReason == "FAIL by another condition only (`honest-status`), not by `reads-old-data`")
+        #expect(outcome([:]).notCaughtReason == "PASS: no condition failed on its paths (v1-to-m)")
+        let summary = MutantsSummary(releasedVerdict: .pass, released: ["v1"], mutants: [outcome([:])])
+        #expect(summary.table.contains("Not caught: `m`: PASS: no condition failed on its paths (v1-to-m)."), "\(summary.table)")
+    }
+
     @Test("caught only when the expected condition FAILs; another condition failing or UNKNOWN does not count")
     func caught() {
         let failsExpected = MutantOutcome(
@@ -92,6 +109,8 @@ import Testing
                 | `zeta` | pattern of zeta | `idempotent` | `reads-old-data` | no |
 
                 Caught 1 of 3 mutants by their expected condition (33%).
+                Not caught: `pipe`: PASS: it ran on no path.
+                Not caught: `zeta`: FAIL by another condition only (`reads-old-data`), not by `idempotent`.
                 Released builds v1, v2, v3: PASS.
 
                 """)
