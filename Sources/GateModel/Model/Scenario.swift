@@ -29,7 +29,68 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
     /// The scenario's id, as reports print it.
     public var description: String { rawValue }
 
-    /// The conditions this scenario checks, from docs/architecture.md's table. Every (path, scenario) cell also
+    /// What a scenario is, in one place: the conditions it checks itself and each way the plan,
+    /// the cells and the shape rotation treat it. ``traits`` is one exhaustive switch, so a new
+    /// scenario does not compile until every trait is chosen for it (docs/extending.md).
+    package struct Traits: Sendable {
+        /// The conditions it checks itself (``checks`` adds the final re-read's and stays-signed-in).
+        var own: [GateCondition]
+        /// Its launches of the new build after the upgrade are ones the user makes on a device that
+        /// kept the old release's data: stays-signed-in judges them (``judgesSignIn``).
+        var judgesSignIn = false
+        /// It changes the device after the upgrade and so ends with the final re-read (``changesStateAfterUpgrade``).
+        var changesState = false
+        /// Fault and crash exploration: many attempts, each on its own device (``isExploration``).
+        var exploration = false
+        /// Runs only when `--scenarios` names it (``isOptIn``).
+        var optIn = false
+        /// Runs on a fresh install (`none-to-X`) rather than an upgrade path (``isFreshInstall``).
+        var freshInstall = false
+        /// Runs only on the release under test's path (``releaseOnly``).
+        var releaseOnly = false
+        /// Tells the case's value from other bytes on the device, so never seeds the `empty` shape
+        /// (``ShapeRotation/tellsValuesApart``).
+        var tellsValuesApart = false
+    }
+
+    /// This scenario's traits (docs/gate.md's table says why each is so).
+    package var traits: Traits {
+        switch self {
+        case .freshInstall: Traits(own: [.idempotent, .noSecretInArtifacts], freshInstall: true)
+        case .upgrade, .skipVersion, .lateUpgrade: Traits(own: [.readsOldData], judgesSignIn: true)
+        // seed-variants tells values apart: a store the seed wrote holds a secret when the case's value is in it.
+        case .seedVariants: Traits(own: [.readsOldData], judgesSignIn: true, tellsValuesApart: true)
+        case .relaunch: Traits(own: [.idempotent], judgesSignIn: true, changesState: true)
+        // A store the seed malformed is one where the case's value is nowhere.
+        case .malformed: Traits(own: [.malformedKeepsOld], tellsValuesApart: true)
+        // Each attempt's launches after its recovery judge stays-signed-in (I7).
+        case .writeFailure: Traits(own: [.crashSafe, .readsOldData], judgesSignIn: true, exploration: true)
+        case .crashPoints: Traits(own: [.crashSafe], judgesSignIn: true, exploration: true)
+        // Its model asks more of an app than a crash does (docs/file-supervision.md, "Power loss").
+        case .powerLoss: Traits(own: [.crashSafe], judgesSignIn: true, exploration: true, optIn: true)
+        case .prewarm, .lockedBackground: Traits(own: [.lockedLaunchSafe], judgesSignIn: true, exploration: true)
+        // Takes data away on purpose: no stays-signed-in.
+        case .reinstall: Traits(own: [.reinstallSweeps], changesState: true)
+        case .markerWithoutData: Traits(own: [.readsOldData], changesState: true)
+        // Seeds nothing of its own; another case's data beside the cell's.
+        case .staleLeftovers: Traits(own: [.noFalsePass], tellsValuesApart: true)
+        // No launch.
+        case .entitlements: Traits(own: [.entitlementsCompatible])
+        case .isolation: Traits(own: [.isolation], judgesSignIn: true, changesState: true)
+        // Another case's data beside the cell's own; the test's cleanup takes the case's away.
+        case .cleanup: Traits(own: [.cleanupExact], changesState: true, tellsValuesApart: true)
+        case .artefactWindow: Traits(own: [.artefactWindow], judgesSignIn: true, changesState: true)
+        // Its verify launches in each lock state are its re-read.
+        case .lockedReads: Traits(own: [.keepsAvailability, .keepsProtection], judgesSignIn: true)
+        // survives-restore asks which of the case's values reached the restored device.
+        case .backupRestore: Traits(own: [.survivesRestore], tellsValuesApart: true)
+        // The release's own launch after its own seed; after the reinstall, as its policy says.
+        case .reinstallSelf:
+            Traits(own: [.reinstallSweeps], judgesSignIn: true, changesState: true, freshInstall: true, releaseOnly: true)
+        }
+    }
+
+    /// The conditions this scenario checks, from docs/gate.md's table. Every (path, scenario) cell also
     /// checks ``GateCondition/noSecretInArtifacts`` (the table's "every path" row); ``GatePlan`` adds it.
     ///
     /// Every scenario that changes the device after the upgrade (``changesStateAfterUpgrade``) also
@@ -37,26 +98,7 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
     /// changes state" row): a relaunch that changes nothing, then a verify launch of every declared
     /// secret (see ``ReadsOldData`` for what each must read as).
     public var checks: [GateCondition] {
-        let own: [GateCondition] =
-            switch self {
-            case .freshInstall: [.idempotent, .noSecretInArtifacts]
-            case .upgrade, .skipVersion, .lateUpgrade, .seedVariants: [.readsOldData]
-            case .relaunch: [.idempotent]
-            case .malformed: [.malformedKeepsOld]
-            case .writeFailure: [.crashSafe, .readsOldData]
-            case .crashPoints, .powerLoss: [.crashSafe]
-            case .prewarm, .lockedBackground: [.lockedLaunchSafe]
-            case .reinstall: [.reinstallSweeps]
-            case .markerWithoutData: [.readsOldData]
-            case .staleLeftovers: [.noFalsePass]
-            case .entitlements: [.entitlementsCompatible]
-            case .isolation: [.isolation]
-            case .cleanup: [.cleanupExact]
-            case .artefactWindow: [.artefactWindow]
-            case .lockedReads: [.keepsAvailability, .keepsProtection]
-            case .backupRestore: [.survivesRestore]
-            case .reinstallSelf: [.reinstallSweeps]
-            }
+        let own = traits.own
         let signedIn: [GateCondition] = judgesSignIn ? [.staysSignedIn] : []
         guard changesStateAfterUpgrade else { return own + signedIn }
         return own + [.readsOldData, .idempotent].filter { !own.contains($0) } + signedIn
@@ -68,17 +110,7 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
     /// scenarios that take data away on purpose (reinstall, marker-without-data, cleanup), that seed it
     /// malformed, that seed nothing of their own, or that launch nothing. reinstall-self judges the release's
     /// own launch after its own seed, and after the reinstall only under keeps-credentials.
-    public var judgesSignIn: Bool {
-        switch self {
-        case .upgrade, .skipVersion, .lateUpgrade, .seedVariants, .relaunch, .isolation, .artefactWindow, .lockedReads:
-            true
-        // Each attempt's launches after its recovery (crash, failed write, locked or prewarmed first launch).
-        case .writeFailure, .crashPoints, .powerLoss, .prewarm, .lockedBackground: true
-        // The release's own launch after its own seed, before the uninstall; after the reinstall, as its policy says.
-        case .reinstallSelf: true
-        default: false
-        }
-    }
+    public var judgesSignIn: Bool { traits.judgesSignIn }
 
     /// Whether the scenario changes the device after the upgrade (relaunches, removes data, moves
     /// the clock, reinstalls, runs the test's cleanup) and so ends with the final re-read. Not:
@@ -87,35 +119,25 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
     /// its own), entitlements (no launch), locked-reads (its verify launches in each lock state are
     /// its re-read), and the exploration scenarios, whose every attempt already ends with a relaunch
     /// (I4) and a verify launch.
-    public var changesStateAfterUpgrade: Bool {
-        switch self {
-        case .relaunch, .reinstall, .markerWithoutData, .isolation, .cleanup, .artefactWindow, .reinstallSelf: true
-        default: false
-        }
-    }
+    public var changesStateAfterUpgrade: Bool { traits.changesState }
 
     /// Whether the scenario belongs to fault and crash exploration: many attempts, each on its own
     /// device (`--scenarios` can leave them out for a quicker gate).
-    public var isExploration: Bool {
-        switch self {
-        case .crashPoints, .powerLoss, .writeFailure, .prewarm, .lockedBackground: true
-        default: false
-        }
-    }
+    public var isExploration: Bool { traits.exploration }
 
     /// Whether the scenario runs only when `--scenarios` names it: power-loss, whose model asks more
     /// of an app than a crash does (docs/file-supervision.md, "Power loss"), and which the sample's
     /// frozen releases fail (docs/gate.md's scenario table).
-    public var isOptIn: Bool { self == .powerLoss }
+    public var isOptIn: Bool { traits.optIn }
 
     /// Whether the scenario runs on a fresh install (`none-to-X`) rather than on an upgrade path:
     /// fresh-install, and reinstall-self (the release under test is its own old build).
-    public var isFreshInstall: Bool { self == .freshInstall || self == .reinstallSelf }
+    public var isFreshInstall: Bool { traits.freshInstall }
 
     /// Whether the scenario runs only on the release under test's path (reinstall-self: the release
     /// seeds, is uninstalled and reinstalled; an older build's reinstall of itself is history the
     /// gate does not need to repeat).
-    public var releaseOnly: Bool { self == .reinstallSelf }
+    public var releaseOnly: Bool { traits.releaseOnly }
 
     /// The scenarios `gate` runs when none are named: every scenario, exploration included, but the
     /// opt-in ones (``isOptIn``).

@@ -31,9 +31,7 @@ package enum ShapeRotation {
     /// case's value is nowhere), seed-variants (a store the seed wrote holds a secret when the
     /// case's value is in it; the others are varied away), backup-restore (survives-restore asks
     /// which of the case's values reached the restored device).
-    package static let tellsValuesApart: Set<Scenario> = [
-        .staleLeftovers, .cleanup, .malformed, .seedVariants, .backupRestore,
-    ]
+    package static let tellsValuesApart = Set(Scenario.allCases.filter(\.traits.tellsValuesApart))
 
     /// The shapes a label may take in a cell whose builds keep it in `locations` and narrow it to
     /// `narrowed` (each build's declared ``DeclaredItem/shapes``, nil where it does not narrow), in

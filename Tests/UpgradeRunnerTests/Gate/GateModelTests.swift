@@ -23,9 +23,8 @@ import Testing
             ])
     }
 
-    @Test(
-        "each scenario checks the conditions of docs/architecture.md's table",
-        arguments: [
+    /// docs/gate.md's table: each scenario and the conditions it checks.
+    static let scenarioTable: [(Scenario, [GateCondition])] = [
             (Scenario.freshInstall, [GateCondition.idempotent, .noSecretInArtifacts]),
             (.upgrade, [.readsOldData, .staysSignedIn]), (.skipVersion, [.readsOldData, .staysSignedIn]),
             (.lateUpgrade, [.readsOldData, .staysSignedIn]), (.seedVariants, [.readsOldData, .staysSignedIn]),
@@ -39,9 +38,45 @@ import Testing
             (.cleanup, [.cleanupExact, .readsOldData, .idempotent]),
             (.artefactWindow, [.artefactWindow, .readsOldData, .idempotent, .staysSignedIn]),
             (.lockedReads, [.keepsAvailability, .keepsProtection, .staysSignedIn]),
-        ])
+            (.backupRestore, [.survivesRestore]),
+            (.reinstallSelf, [.reinstallSweeps, .readsOldData, .idempotent, .staysSignedIn]),
+    ]
+
+    @Test("each scenario checks the conditions of docs/gate.md's table", arguments: scenarioTable)
     func scenarioChecks(scenario: Scenario, conditions: [GateCondition]) {
         #expect(scenario.checks == conditions)
+    }
+
+    @Test("the table above lists every scenario")
+    func scenarioChecksComplete() {
+        #expect(Set(Self.scenarioTable.map(\.0)) == Set(Scenario.allCases))
+        #expect(Self.scenarioTable.count == Scenario.allCases.count)
+    }
+
+    @Test("docs/gate.md's scenario table, the one table of scenarios, has a row for every scenario and names every condition")
+    func docsTable() throws {
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../docs/gate.md")
+        let text = try String(contentsOf: docs.standardizedFileURL, encoding: .utf8)
+        // The words of each row's first cell (`upgrade / skip-version`, `power-loss (opt-in: ...)`).
+        let firstCells = text.split(separator: "\n").filter { $0.hasPrefix("| ") }.map { row in
+            Set(row.dropFirst(2).prefix { $0 != "|" }.split { !($0.isLetter || $0.isNumber || $0 == "-") }.map(String.init))
+        }
+        for scenario in Scenario.allCases {
+            #expect(firstCells.contains { $0.contains(scenario.rawValue) }, "\(scenario)")
+        }
+        for condition in GateCondition.allCases {
+            #expect(text.contains(condition.rawValue), "\(condition)")
+        }
+    }
+
+    @Test("the scenario traits: the shape rotation's value-telling scenarios and the opt-in, exploration and fresh-install sets")
+    func traits() {
+        #expect(ShapeRotation.tellsValuesApart == [.staleLeftovers, .cleanup, .malformed, .seedVariants, .backupRestore])
+        #expect(Set(Scenario.allCases.filter(\.isFreshInstall)) == [.freshInstall, .reinstallSelf])
+        #expect(Scenario.allCases.filter(\.releaseOnly) == [.reinstallSelf])
+        #expect(
+            Set(Scenario.allCases.filter(\.changesStateAfterUpgrade))
+                == [.relaunch, .reinstall, .markerWithoutData, .isolation, .cleanup, .artefactWindow, .reinstallSelf])
     }
 
     @Test("every condition is checked by some scenario, or by every cell")
