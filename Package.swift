@@ -242,13 +242,26 @@ let package = Package(
                 "LedgerKit", "LedgerRelease3", "AppHarness", "SimDevice", "SimSecurity", "SimRuntime", "TestSupport",
             ]),
         // The team-transfer builds through the real gate and the command line.
+        // What the gate's tests share about the sample builds (GateExecutionTests, UpgradeRunnerTests).
+        .target(
+            name: "GateTestSupport", dependencies: ["GateExecution", "GateModel", "TestSupport", "UpgradeContract"],
+            path: "Sources/GateTestSupport"),
+        // The gate's model alone: no device, no process (it builds without SimDevice).
+        .testTarget(name: "GateModelTests", dependencies: ["GateModel", "UpgradeContract", "TestSupport"]),
+        // The gate on devices: checkers on hand-made evidence, the plan's cells, exploration, small gates.
+        .testTarget(
+            name: "GateExecutionTests",
+            dependencies: [
+                "GateExecution", "GateModel", "GateTestSupport", "SimDevice", "SimRuntime", "SimSecurity", "UpgradeContract",
+                "TestSupport",
+            ]),
         .testTarget(name: "TransferTests", dependencies: ["UpgradeRunner", "TestSupport"]),
         // The gate from Swift through the public API alone (a plain import, no @testable).
         .testTarget(name: "ReleaseGateAPITests", dependencies: ["UpgradeRunner", "TestSupport"]),
         .testTarget(
             name: "UpgradeRunnerTests",
             dependencies: [
-                "UpgradeRunner", "GateExecution", "GateModel", "SimDevice", "SimRuntime", "SimSecurity", "UpgradeContract",
+                "UpgradeRunner", "GateExecution", "GateModel", "GateTestSupport", "SimDevice", "SimRuntime", "UpgradeContract",
                 "TestSupport",
             ],
             exclude: ["Golden", "Gate/Golden"]),

@@ -1,6 +1,7 @@
 import Foundation
 @testable import GateExecution
 @testable import GateModel
+import GateTestSupport
 import SimDevice
 import TestSupport
 import Testing

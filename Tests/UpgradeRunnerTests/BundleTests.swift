@@ -1,6 +1,7 @@
 import Foundation
 @testable import GateExecution
 @testable import GateModel
+import GateTestSupport
 import TestSupport
 import Testing
 @testable import UpgradeRunner

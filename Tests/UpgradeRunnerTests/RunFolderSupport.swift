@@ -2,36 +2,13 @@ import Foundation
 @testable import GateExecution
 @testable import GateModel
 import SimDevice
+import GateTestSupport
 import SimRuntime
 import TestSupport
 import Testing
 @testable import UpgradeRunner
 
-/// Run folders, builds and refusal checks shared by the tests of replay, merge, builds, scan-secrets and gate.
-enum RunFolders {
-    /// The package's own `builds/` folder (Ledger v1-v3), whose executables `swift test` builds.
-    static let repositoryBuilds = Golden.folder(of: #filePath) + "/../../builds"
-
-    /// Writes a finished run folder at `folder` for `inputs`, with a PASS finding for every cell and a
-    /// status file in each cell folder; no app runs.
-    @discardableResult
-    static func write(_ inputs: RunInputs, at folder: String) throws -> GateReport {
-        let cells = try inputs.plan().expectedCells(in: inputs.shard)
-        let findings = cells.map {
-            GateFinding($0.condition, path: $0.runtimePath, scenario: $0.scenario, verdict: .pass, detail: "checked")
-        }
-        try GateArtifacts.begin(inputs: inputs, plan: try inputs.plan(), at: folder, force: false)
-        for unit in try inputs.plan().units(in: inputs.shard) {
-            let status = folder + "/" + unit.folder + "/status"
-            try FileManager.default.createDirectory(atPath: status, withIntermediateDirectories: true)
-            try Data("{\n  \"build\" : \"\(unit.path.new)\",\n  \"status\" : 0\n}\n".utf8).write(
-                to: URL(fileURLWithPath: status + "/01-\(unit.path.new)-verify.json"))
-        }
-        let report = GateEngine.evaluate(expected: cells, findings: findings)
-        try GateArtifacts.write(report: report, inputs: inputs, to: folder)
-        return report
-    }
-
+extension RunFolders {
     /// Inputs for builds `ids` of `cli`'s builds folder, pinned to their files as they are now.
     static func pinnedInputs(
         _ cli: CLI, builds ids: [String], caseID: String = "case-7", products: String? = nil,
@@ -61,23 +38,4 @@ extension CLI {
         #expect(BuildFixture.tree(directory.path) == before, "nothing changed", sourceLocation: sourceLocation)
         return result
     }
-}
-
-extension GatePipeline {
-    /// The secret labels the sample builds (Ledger) declare.
-    static let sampleLabels = ["authToken", "deviceKey", "refreshToken", "session"]
-
-    /// The leak scan's secrets for a run of the sample builds.
-    static func sampleSecrets(caseID: String) -> [Secret] { secrets(caseID: caseID, labels: sampleLabels) }
-}
-
-extension CaseDeclarations {
-    /// The sample builds' secrets, declared as keychain items by both builds (for evidence made by hand).
-    static let sample: CaseDeclarations = {
-        let declaration = BuildDeclaration(
-            secrets: GatePipeline.sampleLabels.map {
-                DeclaredItem(label: $0, store: .keychain(KeychainItemDeclaration(service: "svc", account: $0)))
-            })
-        return CaseDeclarations(caseID: "c", old: declaration, new: declaration)
-    }()
 }

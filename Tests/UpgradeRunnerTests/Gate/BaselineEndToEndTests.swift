@@ -1,5 +1,6 @@
 import Foundation
 @testable import GateModel
+import GateTestSupport
 import TestSupport
 import Testing
 

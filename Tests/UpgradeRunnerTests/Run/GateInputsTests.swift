@@ -1,5 +1,6 @@
 import Foundation
 import GateModel
+import GateTestSupport
 import Testing
 
 @testable import GateExecution

@@ -1,6 +1,7 @@
 import Foundation
 @testable import GateExecution
 @testable import GateModel
+import GateTestSupport
 import SimRuntime
 import TestSupport
 import Testing

@@ -1,9 +1,10 @@
 import Foundation
 @testable import GateExecution
 @testable import GateModel
+import GateTestSupport
 import SimRuntime
 import Testing
-import UpgradeContract
+import SimRuntime
 
 /// Hygiene warnings (a FAIL that decides only under --strict) and declared policies, as the engine,
 /// summary.md, junit.xml and build.json carry them.

@@ -5,7 +5,6 @@ import SimDevice
 import TestSupport
 import Testing
 
-@testable import UpgradeRunner
 
 @Suite("Where a run's temporary devices go")
 struct TemporaryDevicesTests {
@@ -50,7 +49,7 @@ struct TemporaryDevicesTests {
         chmod(executable, 0o755)
         let local = root + "/Local"
         try Data("local".utf8).write(to: URL(fileURLWithPath: local))
-        var far = try BuildCatalog(folder: sampleBuilds, productsFolder: "/nonexistent").build("v1", requiringExecutable: false)
+        var far = try BuildCatalog(folder: BuiltProducts.repositoryBuilds, productsFolder: "/nonexistent").build("v1", requiringExecutable: false)
         far.executablePath = executable
         var near = far
         near.executablePath = local

@@ -1,6 +1,7 @@
 import Foundation
 @testable import GateExecution
 @testable import GateModel
+import GateTestSupport
 import Testing
 
 /// The release under test: only the paths that end at it decide the verdict; the others are

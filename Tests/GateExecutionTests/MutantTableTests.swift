@@ -2,7 +2,6 @@ import Foundation
 @testable import GateExecution
 @testable import GateModel
 import Testing
-@testable import UpgradeRunner
 
 /// The caught / not caught logic and the exit code, on synthetic gate reports (no app runs).
 @Suite struct MutantTableTests {

@@ -5,7 +5,6 @@ import SimRuntime
 import TestSupport
 import Testing
 import UpgradeContract
-@testable import UpgradeRunner
 
 /// keeps-protection: each secret is protected after the upgrade at least as the old build protected it, unless the
 /// new build declares `"protection": "widens"` with a reason. On hand-made locked-reads facts, and end to end on the
@@ -121,14 +120,14 @@ struct KeepsProtectionTests {
         let folder = directory.file("builds")
         try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
         for id in ["v2", "v3"] {
-            try manager.createSymbolicLink(atPath: folder + "/" + id, withDestinationPath: RunFolders.repositoryBuilds + "/" + id)
+            try manager.createSymbolicLink(atPath: folder + "/" + id, withDestinationPath: BuiltProducts.repositoryBuilds + "/" + id)
         }
         try manager.createSymbolicLink(
             atPath: folder + "/protection-widened",
-            withDestinationPath: RunFolders.repositoryBuilds + "/mutants/protection-widened")
+            withDestinationPath: BuiltProducts.repositoryBuilds + "/mutants/protection-widened")
         let declared = folder + "/protection-widened-declared"
         try manager.createDirectory(atPath: declared, withIntermediateDirectories: true)
-        let source = RunFolders.repositoryBuilds + "/mutants/protection-widened"
+        let source = BuiltProducts.repositoryBuilds + "/mutants/protection-widened"
         try manager.copyItem(atPath: source + "/Ledger.entitlements", toPath: declared + "/Ledger.entitlements")
         var manifest = try #require(
             try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: source + "/build.json")))

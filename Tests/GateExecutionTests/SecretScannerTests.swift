@@ -1,9 +1,9 @@
 import Foundation
 @testable import GateExecution
 @testable import GateModel
+import GateTestSupport
 import TestSupport
 import Testing
-@testable import UpgradeRunner
 
 @Suite struct SecretScannerTests {
     static let token = Secret(label: "authToken", value: Data("tok_3f9a/QX+7z<>\u{1}end".utf8))

@@ -1,9 +1,9 @@
 import Foundation
 @testable import GateExecution
 @testable import GateModel
+import GateTestSupport
 import SimRuntime
 import Testing
-@testable import UpgradeRunner
 
 /// Checkers judged on evidence built by hand, so that each failure mode is shown to fail.
 @Suite("Gate checkers on hand-made evidence")

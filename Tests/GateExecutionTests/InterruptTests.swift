@@ -1,9 +1,9 @@
 import Foundation
 @testable import GateExecution
 @testable import GateModel
+import GateTestSupport
 import TestSupport
 import Testing
-@testable import UpgradeRunner
 
 @Suite("An interrupted gate fails closed")
 struct InterruptTests {
@@ -14,7 +14,7 @@ struct InterruptTests {
         let gate = Process()
         gate.executableURL = URL(fileURLWithPath: BuiltProducts.executable("upgrade-runner"))
         gate.arguments = [
-            "gate", "--case-id", "stop", "--out", out, "--jobs", "1", "--builds-dir", sampleBuilds,
+            "gate", "--case-id", "stop", "--out", out, "--jobs", "1", "--builds-dir", BuiltProducts.repositoryBuilds,
             "--products", BuiltProducts.directory.path,
         ]
         gate.standardOutput = FileHandle.nullDevice

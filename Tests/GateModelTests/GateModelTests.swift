@@ -1,9 +1,7 @@
 import Foundation
-@testable import GateExecution
 @testable import GateModel
-import SimRuntime
+import UpgradeContract
 import Testing
-@testable import UpgradeRunner
 
 @Suite struct GateModelTests {
     @Test("condition and scenario ids are docs/architecture.md's")
@@ -55,7 +53,7 @@ import Testing
 
     @Test("docs/gate.md's scenario table, the one table of scenarios, has a row for every scenario and names every condition")
     func docsTable() throws {
-        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../docs/gate.md")
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../docs/gate.md")
         let text = try String(contentsOf: docs.standardizedFileURL, encoding: .utf8)
         // The words of each row's first cell (`upgrade / skip-version`, `power-loss (opt-in: ...)`).
         let firstCells = text.split(separator: "\n").filter { $0.hasPrefix("| ") }.map { row in
@@ -109,24 +107,6 @@ import Testing
     @Test("verdict exit codes are 0, 1 and 3")
     func exitCodes() {
         #expect(Verdict.allCases.map(\.exitCode) == [0, 1, 3])
-    }
-
-    @Test("a finding's message names item, operation, status with its name and runtime")
-    func findingMessage() {
-        let named = GateFinding.describe(
-            item: "authToken", operation: "SecItemCopyMatching", status: -25300, runtime: RuntimeVersion(major: 17, minor: 5),
-            detail: "the migrated item is missing", statusText: GateFinding.statusText)
-        #expect(
-            named == "authToken: SecItemCopyMatching answered -25300 (errSecItemNotFound) on iOS 17.5: the migrated item is missing")
-        // The model alone has no keychain: its default message gives the bare number.
-        let finding = GateFinding(
-            .readsOldData, path: .id("v1-to-v2"), scenario: .upgrade, item: "authToken", verdict: .fail,
-            operation: "SecItemCopyMatching", status: -25300, runtime: RuntimeVersion(major: 17, minor: 5),
-            detail: "the migrated item is missing")
-        #expect(finding.message == "authToken: SecItemCopyMatching answered -25300 on iOS 17.5: the migrated item is missing")
-        let unnamed = GateFinding.describe(
-            item: nil, operation: "SecItemAdd", status: -1, runtime: nil, detail: "line\nbreak", statusText: GateFinding.statusText)
-        #expect(unnamed == "SecItemAdd answered -1: line break")
     }
 
     @Test("scenario lists parse and name an unknown id")

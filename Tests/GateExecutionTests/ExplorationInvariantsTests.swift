@@ -5,7 +5,6 @@ import SimDevice
 import SimRuntime
 import SimSecurity
 import Testing
-@testable import UpgradeRunner
 
 /// The exploration invariants judged on attempt records made by hand: what the explorer records is
 /// judged here, without a launch, so each invariant is shown to fail on its own.

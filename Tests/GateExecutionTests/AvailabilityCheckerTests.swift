@@ -5,7 +5,6 @@ import SimDevice
 import SimRuntime
 import Testing
 import UpgradeContract
-@testable import UpgradeRunner
 
 /// keeps-availability, the malformed matrix and the reinstall's hard items, judged on evidence made
 /// by hand: each failure mode fails, and the evidence the checks had before them would pass.

@@ -1,8 +1,8 @@
 import Foundation
+import GateExecution
 import GateModel
 import TestSupport
 import Testing
-import UpgradeRunner
 
 /// Planted items judged by what the app writes, on a small app (MarkerApp) whose reinstall sweep removes only its own
 /// service (`com.example.marker`, synchronizable or not): the runner's planted items of another service, an internet
