@@ -13,7 +13,7 @@ public enum BuildFixture {
         in builds: String, id: String, bundleID: String = "com.example.tiny",
         marketingVersion: String = "1.0", buildNumber: String = "100",
         executable: String = "TinyApp", schemaVersion: Int = 1,
-        team: String = "TEAM123456", groups: [String] = [], dataProtection: String? = nil
+        team: String = "TEAM123456", groups: [String] = [], dataProtection: String? = nil, keeps: [String: Any]? = nil
     ) throws -> String {
         let folder = builds + "/" + id
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -24,6 +24,7 @@ public enum BuildFixture {
         ]
         // TinyApp reports build id "tiny" whatever the fixture's id: a stand-in.
         if executable == "TinyApp" && id != "tiny" { manifest["standIn"] = true }
+        if let keeps { manifest["keeps"] = keeps }
         try JSONSerialization.data(withJSONObject: manifest, options: [.prettyPrinted, .sortedKeys])
             .write(to: URL(fileURLWithPath: folder + "/build.json"))
         var entitlements: [String: Any] = [

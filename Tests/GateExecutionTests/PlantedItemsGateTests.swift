@@ -22,13 +22,8 @@ struct PlantedItemsGateTests {
         ] {
             try BuildFixture.write(
                 in: folder, id: id, bundleID: "com.example.marker", marketingVersion: version, buildNumber: number,
-                executable: "MarkerApp")
-            let manifestPath = folder + "/" + id + "/build.json"
-            var manifest = try #require(
-                try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: manifestPath))) as? [String: Any])
-            manifest["keeps"] = ["secrets": [["label": "token", "store": keychain]]]
-            try JSONSerialization.data(withJSONObject: manifest, options: [.sortedKeys]).write(
-                to: URL(fileURLWithPath: manifestPath))
+                executable: "MarkerApp",
+                keeps: ["secrets": [["label": "token", "store": keychain]]])
         }
     }
 

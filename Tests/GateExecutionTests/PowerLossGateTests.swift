@@ -19,12 +19,8 @@ struct PowerLossGateTests {
         for (id, version, number) in [("marker1", "1.0", "100"), ("marker2", "2.0", "200"), ("marker2-file", "2.1", "210")] {
             try BuildFixture.write(
                 in: folder, id: id, bundleID: "com.example.marker", marketingVersion: version, buildNumber: number,
-                executable: "MarkerApp")
-            let manifestPath = folder + "/" + id + "/build.json"
-            var manifest = try #require(
-                try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: manifestPath))) as? [String: Any])
-            manifest["keeps"] = ["secrets": [["label": "token", "store": version == "1.0" ? legacy : keychain]]]
-            try JSONSerialization.data(withJSONObject: manifest, options: [.sortedKeys]).write(to: URL(fileURLWithPath: manifestPath))
+                executable: "MarkerApp",
+                keeps: ["secrets": [["label": "token", "store": version == "1.0" ? legacy : keychain]]])
         }
     }
 

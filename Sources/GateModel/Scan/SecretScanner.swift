@@ -95,6 +95,8 @@ package struct SecretScanResult: Equatable, Sendable {
     package var bytesScanned: Int
     /// How many distinct byte patterns were searched for.
     package var patterns: Int
+    /// Archived executables vouched for by their pinned digest rather than searched.
+    package var filesByDigest = 0
 
     /// Whether no secret was found and every file could be read.
     package var isClean: Bool { leaks.isEmpty && unreadable.isEmpty }
@@ -102,6 +104,7 @@ package struct SecretScanResult: Equatable, Sendable {
     /// One line for a closing note: what the scan covered.
     package var coverage: String {
         "\(filesScanned) files, \(bytesScanned) bytes, \(patterns) patterns (\(SecretEncoding.allCases.map(\.rawValue).joined(separator: ", ")))"
+            + (filesByDigest == 0 ? "" : "; \(filesByDigest) archived executables vouched for by their pinned sha256")
     }
 }
 
@@ -139,6 +142,13 @@ package enum SecretScanner {
             filesScanned: 0, bytesScanned: 0, patterns: patterns.count)
         for relative in files {
             let full = (directory as NSString).appendingPathComponent(relative)
+            // An archived executable (`inputs/executables/<sha256>`) that still has the digest it is
+            // named by is the build's input as pinned, made before the case's secrets existed: its
+            // digest vouches for it, and its 80 MB are not searched (the coverage line counts it).
+            if Self.isArchivedExecutable(relative), SHA256.hexOfFile(atPath: full) == (relative as NSString).lastPathComponent {
+                result.filesByDigest += 1
+                continue
+            }
             guard let data = try? Data(contentsOf: URL(fileURLWithPath: full), options: .mappedIfSafe) else {
                 result.unreadable.append(relative)
                 continue
@@ -155,6 +165,14 @@ package enum SecretScanner {
         result.leaks.sort()
         result.unreadable.sort()
         return result
+    }
+
+    /// Whether `relative` names an archived executable: `inputs/executables/` and 64 hex digits.
+    static func isArchivedExecutable(_ relative: String) -> Bool {
+        let prefix = ArchivedInputs.folderName + "/executables/"
+        guard relative.hasPrefix(prefix) else { return false }
+        let name = relative.dropFirst(prefix.count)
+        return name.count == 64 && name.allSatisfy { $0.isHexDigit && !$0.isUppercase }
     }
 
     /// Scans `data` (one file's bytes, or a status line) and answers every (secret, encoding) found.
@@ -177,9 +195,8 @@ extension SecretPatterns {
         func add(_ more: [(secret: Int, encoding: SecretEncoding)], as encoding: SecretEncoding) {
             for match in more where seen.insert(match.secret).inserted { found.append((match.secret, encoding)) }
         }
-        if data.contains(0x0A) || data.contains(0x0D) {
-            add(matches(in: Data(data.filter { $0 != 0x0A && $0 != 0x0D })), as: .splitAcrossLines)
-        }
+        // Lines are text's: a binary file (a NUL in its first 64 KB, such as an executable) has none to join.
+        if let joined = Self.withoutLineBreaks(data) { add(matches(in: joined), as: .splitAcrossLines) }
         var truncated = false
         if let inflated = CompressedStream.inflate(data, limit: SecretScanner.inflatedLimit) {
             truncated = inflated.truncated
@@ -188,6 +205,29 @@ extension SecretPatterns {
             add(inner.matches, as: .compressed)
         }
         return (found.sorted { ($0.secret, $0.encoding) < ($1.secret, $1.encoding) }, truncated)
+    }
+}
+
+extension SecretPatterns {
+    /// `data` with every CR and LF taken out, or nil when it has none or is not text (a NUL in its
+    /// first 64 KB). Through pointers and memchr: the scan reads every artifact this way.
+    static func withoutLineBreaks(_ data: Data) -> Data? {
+        data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Data? in
+            guard let base = buffer.baseAddress, buffer.count > 0 else { return nil }
+            if memchr(base, 0, min(buffer.count, 1 << 16)) != nil { return nil }
+            guard memchr(base, 0x0A, buffer.count) != nil || memchr(base, 0x0D, buffer.count) != nil else { return nil }
+            let bytes = buffer.bindMemory(to: UInt8.self)
+            var joined = [UInt8](repeating: 0, count: bytes.count)
+            let kept = joined.withUnsafeMutableBufferPointer { out -> Int in
+                var count = 0
+                for byte in bytes where byte != 0x0A && byte != 0x0D {
+                    out[count] = byte
+                    count += 1
+                }
+                return count
+            }
+            return Data(joined.prefix(kept))
+        }
     }
 }
 
@@ -203,51 +243,120 @@ package struct SecretPatterns {
         static func < (lhs: Owner, rhs: Owner) -> Bool { (lhs.secret, lhs.encoding) < (rhs.secret, rhs.encoding) }
     }
 
-    private var needles: [[UInt8]] = []
+    /// Every pattern's bytes, one after another, and where each starts and how long it is: one
+    /// buffer, so the search compares through pointers and copies no array per candidate.
+    private var bytes: [UInt8] = []
+    private var starts: [Int] = []
+    private var lengths: [Int] = []
     private var owners: [Owner] = []
-    private var heads = [Int32](repeating: -1, count: 65536)
-    private var nextInBucket: [Int32] = []
+    /// The patterns indexed by two of their bytes: each index takes the bytes at two fixed offsets
+    /// (the first two that are not NUL), so that a wide encoding (`\0\0\0a\0\0\0b`, UTF-32) is found
+    /// by its letters and does not stop at every run of NULs in a binary file.
+    private var indexes: [KeyedIndex] = []
 
-    var count: Int { needles.count }
+    private struct KeyedIndex {
+        var first: Int
+        var second: Int
+        var heads = [Int32](repeating: -1, count: 65536)
+        var nextInBucket: [Int32] = []
+        var patterns: [Int32] = []
+
+        /// Marks in `found` every pattern of this index that occurs in `text`.
+        func search(
+            _ text: UnsafeBufferPointer<UInt8>, base: UnsafePointer<UInt8>, patterns all: UnsafePointer<UInt8>,
+            starts: UnsafeBufferPointer<Int>, lengths: UnsafeBufferPointer<Int>, found: UnsafeMutableBufferPointer<Bool>,
+            hits: inout [Int]
+        ) {
+            guard text.count > second else { return }
+            heads.withUnsafeBufferPointer { heads in
+                nextInBucket.withUnsafeBufferPointer { next in
+                    patterns.withUnsafeBufferPointer { patterns in
+                        let count = text.count
+                        var position = 0
+                        while position < count - second {
+                            var candidate = heads[Int(base[position + first]) << 8 | Int(base[position + second])]
+                            while candidate >= 0 {
+                                let pattern = Int(patterns[Int(candidate)])
+                                let length = lengths[pattern]
+                                if !found[pattern], position + length <= count,
+                                    memcmp(all + starts[pattern], base + position, length) == 0
+                                {
+                                    found[pattern] = true
+                                    hits.append(pattern)
+                                }
+                                candidate = next[Int(candidate)]
+                            }
+                            position += 1
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    var count: Int { starts.count }
 
     package init(secrets: [Secret]) throws(GateError) {
         var seen: Set<[UInt8]> = []
+        var slots: [Int: Int] = [:]
         for (index, secret) in secrets.enumerated() where !secret.value.isEmpty {
             guard secret.value.count >= SecretScanner.minimumSecretLength else {
                 throw .invalidValue(
                     field: .named("secret #\(index + 1)"), value: secret.label,
                     reason: "is shorter than \(SecretScanner.minimumSecretLength) bytes, too short to scan for")
             }
-            for (encoding, bytes) in Self.encodings(of: secret.value) where bytes.count >= 2 && seen.insert(bytes).inserted {
-                let key = Int(bytes[0]) << 8 | Int(bytes[1])
-                nextInBucket.append(heads[key])
-                heads[key] = Int32(needles.count)
-                needles.append(bytes)
+            for (encoding, needle) in Self.encodings(of: secret.value) where needle.count >= 2 && seen.insert(needle).inserted {
+                // The first two bytes that are not NUL key the pattern (its first two when it has fewer).
+                var first = -1, second = -1
+                for offset in 0..<needle.count where needle[offset] != 0 {
+                    if first < 0 { first = offset } else { second = offset; break }
+                }
+                if second < 0 { (first, second) = (0, 1) }
+                let pattern = Int32(starts.count)
+                starts.append(bytes.count)
+                lengths.append(needle.count)
+                bytes += needle
                 owners.append(Owner(secret: index, encoding: encoding))
+                let slot: Int
+                if let known = slots[first << 32 | second] {
+                    slot = known
+                } else {
+                    slot = indexes.count
+                    slots[first << 32 | second] = slot
+                    indexes.append(KeyedIndex(first: first, second: second))
+                }
+                let key = Int(needle[first]) << 8 | Int(needle[second])
+                indexes[slot].nextInBucket.append(indexes[slot].heads[key])
+                indexes[slot].heads[key] = Int32(indexes[slot].patterns.count)
+                indexes[slot].patterns.append(pattern)
             }
         }
     }
 
     /// Every (secret, encoding) whose pattern occurs in `data`, each once, sorted.
     package func matches(in data: Data) -> [(secret: Int, encoding: SecretEncoding)] {
-        var found = Set<Int>()
+        var found = [Bool](repeating: false, count: starts.count)
+        var hits: [Int] = []
         data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
-            let bytes = buffer.bindMemory(to: UInt8.self)
-            guard bytes.count >= 2 else { return }
-            for position in 0..<(bytes.count - 1) {
-                var candidate = heads[Int(bytes[position]) << 8 | Int(bytes[position + 1])]
-                while candidate >= 0 {
-                    let needle = needles[Int(candidate)]
-                    if !found.contains(Int(candidate)), position + needle.count <= bytes.count,
-                        needle.withUnsafeBytes({ memcmp($0.baseAddress!, bytes.baseAddress! + position, needle.count) == 0 })
-                    {
-                        found.insert(Int(candidate))
+            let text = buffer.bindMemory(to: UInt8.self)
+            guard let base = text.baseAddress, text.count >= 2 else { return }
+            // The hot loop reads every table through pointers: a debug build otherwise retains and
+            // bounds-checks each array on every byte of every file.
+            bytes.withUnsafeBufferPointer { all in
+                starts.withUnsafeBufferPointer { starts in
+                    lengths.withUnsafeBufferPointer { lengths in
+                        found.withUnsafeMutableBufferPointer { found in
+                            for index in indexes {
+                                index.search(
+                                    text, base: base, patterns: all.baseAddress!, starts: starts, lengths: lengths, found: found,
+                                    hits: &hits)
+                            }
+                        }
                     }
-                    candidate = nextInBucket[Int(candidate)]
                 }
             }
         }
-        return Set(found.map { owners[$0] }).sorted().map { ($0.secret, $0.encoding) }
+        return Set(hits.map { owners[$0] }).sorted().map { ($0.secret, $0.encoding) }
     }
 
     /// Every pattern of `value`, labelled by encoding.
