@@ -143,7 +143,7 @@ struct GateRun {
         var cells: [String: Double] = [:]
         for (unit, time) in zip(units, seconds) { cells[unit.description] = (time * 1000).rounded() / 1000 }
         let document: [String: Any] = [
-            "cells": cells, "jobs": jobs, "leakScan": ["files": scan.filesScanned, "bytes": scan.bytesScanned],
+            "cells": cells, "jobs": jobs, "leakScan": ["files": scan.filesScanned, "bytes": scan.bytesScanned, "filesByDigest": scan.filesByDigest],
             "cpuSeconds": ["runner": Self.cpuSeconds(children: false), "apps": Self.cpuSeconds(children: true)],
         ]
         let data = try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .prettyPrinted])
