@@ -7,8 +7,8 @@
 // - 4.0, 5.0 and 5.1 (`com.example.session`) keep a Codable session in `Library/Application
 //   Support/session.json` (the token at `auth.token`), a PIN at `lock.pin` in a property list of
 //   their app group, and a share key at `share.key` in a JSON file of the group. 5.0's launch
-//   decodes the session and writes it back with its version; a session it cannot decode it leaves
-//   as it is. 5.1 is the known-bad build: it writes its new session type, which has no `auth`, so
+//   decodes the session and writes it back with its version; a store it cannot decode it reports and
+//   leaves as it is. 5.1 is the known-bad build: it writes its new session type, which has no `auth`, so
 //   the token is lost (reads-old-data).
 import AppHarness
 import Foundation
@@ -60,8 +60,23 @@ struct InputsBuild: AppBuild {
             launch.record("token", .keychain, "SecItemUpdate", status, status == errSecSuccess ? .written : .failed)
             launch.setMigration(MigrationOutcome(state: status == errSecSuccess ? .migrated : .failed))
         case "5.0", "5.1":
-            guard let data = try? Data(contentsOf: sessionURL), var session = try? JSONDecoder().decode(Session.self, from: data)
-            else { return launch.setMigration(MigrationOutcome(state: .upToDate)) }
+            // A store that is there but does not decode is reported and left as it is.
+            if let url = groupURL?.appendingPathComponent("shared.plist"), let data = try? Data(contentsOf: url),
+                ((try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any])?["lock"] as? [String: Any])?["pin"]
+                    as? String == nil
+            {
+                launch.recordError("pin", .plist, "PropertyListSerialization", EILSEQ)
+            }
+            if let url = groupURL?.appendingPathComponent("share.json"), let data = try? Data(contentsOf: url),
+                (try? JSONDecoder().decode(Shared.self, from: data)) == nil
+            {
+                launch.recordError("share", .json, "JSONDecoder", EILSEQ)
+            }
+            guard let data = try? Data(contentsOf: sessionURL) else { return launch.setMigration(MigrationOutcome(state: .upToDate)) }
+            guard var session = try? JSONDecoder().decode(Session.self, from: data) else {
+                launch.recordError("token", .json, "JSONDecoder", EILSEQ)
+                return launch.setMigration(MigrationOutcome(state: .failed))
+            }
             session.version = 5
             let encoded =
                 release == "5.0"
