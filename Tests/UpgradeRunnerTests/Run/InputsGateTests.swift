@@ -108,11 +108,23 @@ struct InputsGateTests {
     func jsonSessionLossCaught() throws {
         let directory = try TemporaryDirectory("inputs-gate")
         try Self.writeSessionBuilds(in: directory)
-        let report = try Self.gate(["session4", "session5-drops"], scenarios: [.upgrade], caseID: "inputs-json", in: directory, out: "out")
+        let report = try Self.gate(["session4", "session5-drops"], scenarios: [.upgrade], caseID: Self.nfdCase, in: directory, out: "out")
         #expect(report.verdict == .fail)
         let cell = try #require(Self.condition(report, "session4-to-session5-drops", .upgrade, .readsOldData))
         #expect(cell.verdict == .fail)
         let failing = cell.findings.filter { $0.verdict == .fail }
         #expect(!failing.isEmpty && failing.allSatisfy { ($0.item ?? $0.message).contains("token") }, "\(cell.findings)")
+        // The finding names the input that produced it, and the summary says what teams usually do.
+        #expect(failing.allSatisfy { $0.message.hasSuffix("(seeded as utf8-nfd)") }, "\(failing.map(\.message))")
+        let summary = try String(contentsOfFile: directory.file("out/summary.md"), encoding: .utf8)
+        #expect(summary.contains("### What teams usually do\n\n- `reads-old-data`: " + GateCondition.readsOldData.remedy), "\(summary)")
     }
+
+    /// A case id whose upgrade cell seeds the token of the JSON session in the `utf8-nfd` shape.
+    static let nfdCase: String = {
+        let allowed = ShapeRotation.allowed(locations: [.json, .json], narrowed: [nil, nil])
+        return (0..<200).map { "inputs-json-\($0)" }.first {
+            ShapeRotation.shape(caseID: $0, label: "token", scenario: .upgrade, allowed: allowed) == .unicodeDecomposed
+        }!
+    }()
 }
