@@ -108,13 +108,17 @@ public struct DeclaredItem: Codable, Hashable, Sendable {
     /// build's code would (the ``SecretShape/bytes`` shape is skipped for the label, and noted).
     public var holdsBytes: Bool
 
-    public init(
-        label: String, store: DeclaredStore, shapes: [SecretShape]? = nil, shapesReason: String? = nil, holdsBytes: Bool = false
-    ) {
+    public init(label: String, store: DeclaredStore, shapes: [SecretShape]? = nil, shapesReason: String? = nil) {
         self.label = label
         self.store = store
         self.shapeWords = shapes?.map(\.rawValue)
         self.shapesReason = shapesReason
+        self.holdsBytes = false
+    }
+
+    /// An item whose build writes it as bytes (`holdsBytes: true`) or declares so explicitly.
+    public init(label: String, store: DeclaredStore, shapes: [SecretShape]? = nil, shapesReason: String? = nil, holdsBytes: Bool) {
+        self.init(label: label, store: store, shapes: shapes, shapesReason: shapesReason)
         self.holdsBytes = holdsBytes
     }
 

@@ -104,11 +104,14 @@ struct InputsGateTests {
         #expect(status.items.filter { $0.location == .json }.map(\.name).sorted() == ["share", "token"], "\(status.items)")
     }
 
-    @Test("the known-bad build that rewrites its JSON session without the token is caught by reads-old-data, naming the token")
+    @Test(
+        "the known-bad build that rewrites its JSON session without the token is caught by reads-old-data, naming the token, its shape and clock"
+    )
     func jsonSessionLossCaught() throws {
         let directory = try TemporaryDirectory("inputs-gate")
         try Self.writeSessionBuilds(in: directory)
-        let report = try Self.gate(["session4", "session5-drops"], scenarios: [.upgrade], caseID: Self.nfdCase, in: directory, out: "out")
+        let report = try Self.gate(
+            ["session4", "session5-drops"], scenarios: [.upgrade, .lateUpgrade], caseID: Self.nfdCase, in: directory, out: "out")
         #expect(report.verdict == .fail)
         let cell = try #require(Self.condition(report, "session4-to-session5-drops", .upgrade, .readsOldData))
         #expect(cell.verdict == .fail)
@@ -116,6 +119,9 @@ struct InputsGateTests {
         #expect(!failing.isEmpty && failing.allSatisfy { ($0.item ?? $0.message).contains("token") }, "\(cell.findings)")
         // The finding names the input that produced it, and the summary says what teams usually do.
         #expect(failing.allSatisfy { $0.message.hasSuffix("(seeded as utf8-nfd)") }, "\(failing.map(\.message))")
+        let late = try #require(Self.condition(report, "session4-to-session5-drops", .lateUpgrade, .readsOldData))
+        let clocks = late.findings.filter { $0.verdict == .fail }.map(\.message)
+        #expect(!clocks.isEmpty && clocks.allSatisfy { $0.range(of: #"clock \+[0-9]+ d\)$"#, options: .regularExpression) != nil }, "\(clocks)")
         let summary = try String(contentsOfFile: directory.file("out/summary.md"), encoding: .utf8)
         #expect(summary.contains("### What teams usually do\n\n- `reads-old-data`: " + GateCondition.readsOldData.remedy), "\(summary)")
     }
