@@ -167,6 +167,9 @@ let package = Package(
         appBuild("WaitingApp", dependencies: ["AppHarness", "SimSecurity", "Security"]),
         // An app build that keeps its install marker in UserDefaults (2.0) or in a synced file (2.1), for the power-loss tests.
         appBuild("MarkerApp", dependencies: ["AppHarness", "SimSecurity", "Security"]),
+        // Small app builds for the inputs the runner writes on a build's behalf: a token kept as Data(token.utf8), a
+        // Codable JSON session and key paths in an app group's plist and JSON (Tests/UpgradeRunnerTests/Run/InputsGateTests.swift).
+        appBuild("InputsApp", dependencies: ["AppHarness", "SimPlatform", "SimSecurity", "Security"]),
         // The sample app "Ledger". Its released builds are frozen, layered like real releases: each release's library
         // holds what that release introduced (Sources/Releases/LedgerRelease<N>, pinned by Sources/Releases/FROZEN.sha256)
         // and builds on the releases before it and the platform modules, never on LedgerKit or a later release

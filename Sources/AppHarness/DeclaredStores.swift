@@ -9,7 +9,8 @@ import SimRuntime
 /// The automation modes of an ordinary build, from its declaration alone: seed writes each declared
 /// secret's value for the case into its store, verify reads each back and compares it, cleanup
 /// removes each exactly. A build whose stores are the common ones (preferences, property lists,
-/// NSKeyedArchiver archives of dictionaries, generic and internet passwords, app-group files)
+/// JSON files, NSKeyedArchiver archives of dictionaries, generic and internet passwords, app-group
+/// files and property lists)
 /// writes no automation code but its own launch; see ``AppBuild``'s default hooks.
 ///
 /// Values are read only to compare them; what is reported are words and statuses.
@@ -25,16 +26,21 @@ public struct DeclaredStores: Sendable {
 
     private var environment: AppEnvironment { launch.environment }
 
-    /// Writes every declared secret's value for the case; `malformed` writes values of the wrong
-    /// type or bytes that are not UTF-8 instead (a number for a preference, garbage for an archive).
+    /// Writes every declared secret's value for the case; `malformed` writes, in each store's own
+    /// format, what it cannot read back as the value instead (a number for a preference, a
+    /// truncated JSON document, garbage for an archive).
     public func seed(malformed: Bool = false) {
         seed(malformed: malformed ? Set(declaration.secretLabels) : [])
     }
 
     /// Writes every declared secret's value for the case, the secrets `labels` malformed.
+    ///
+    /// The runner writes on the build's behalf only what the build's own code could have written:
+    /// a secret is stored as text (UTF-8) unless it is declared ``DeclaredItem/holdsBytes``, so a
+    /// value of the ``SecretShape/bytes`` shape is seeded as the label's text value and noted.
     public func seed(malformed labels: Set<String>) {
         for item in declaration.secrets {
-            let (operation, status) = write(item.store, label: item.label, malformed: labels.contains(item.label))
+            let (operation, status) = write(item, malformed: labels.contains(item.label))
             launch.record(item.label, item.store.location, operation, status, status == 0 ? .written : .failed)
         }
     }
@@ -66,26 +72,32 @@ public struct DeclaredStores: Sendable {
 
     // MARK: The stores
 
-    /// Writes the case's value of `label` to `store`: as bytes where the store holds bytes (a
-    /// keychain item, an app group file), as text (a `String`) where it holds text.
-    private func write(_ store: DeclaredStore, label: String, malformed: Bool) -> (String, Int32) {
-        let holdsBytes = SecretShape.bytes.fits(store.location)
-        // Only a store of text asks for the value as text (a non-UTF-8 shape is noted when it does).
+    /// Writes the case's value of `item` to its store: as bytes where the store holds bytes and the
+    /// build declares it writes bytes there, else as text (a `String`, or its UTF-8 bytes).
+    private func write(_ item: DeclaredItem, malformed: Bool) -> (String, Int32) {
+        let store = item.store
+        let label = item.label
+        let holdsBytes = item.holdsBytes && SecretShape.bytes.fits(store.location)
+        // Only a store of text, or a secret the build writes as text, asks for the value as text
+        // (a non-UTF-8 shape is noted when it does).
         let value = holdsBytes ? "" : launch.secrets[label]
-        let bytes = malformed ? Data([0xC3, 0x28, 0xFF, 0xFE]) : launch.secrets.data(label)
+        let bytes = holdsBytes ? launch.secrets.data(label) : Data(value.utf8)
+        // Malformed in the store's own terms: bytes that are not UTF-8 only where the build writes
+        // bytes; else a torn write of the text (its first half), which no read takes for the value.
+        let malformedBytes = holdsBytes ? Data([0xC3, 0x28, 0xFF, 0xFE]) : Data(value.utf8.prefix(max(1, value.utf8.count / 2)))
         switch store {
         case .preference(let key, let suite):
             guard let defaults = defaults(suite) else { return ("UserDefaults(suiteName:)", ENOENT) }
             let stored = defaults.set(malformed ? NSNumber(value: 4_815_162_342) : value, forKey: key)
             return ("set", stored ? 0 : EPERM)
         case .propertyList(let file, let keyPath):
-            let url = environment.home.appendingPathComponent(file)
-            var root = (try? environment.files.read(url)).flatMap(Self.dictionary) ?? [:]
-            Self.set(malformed ? bytes : value, at: keyPath, in: &root)
-            guard let data = try? PropertyListSerialization.data(fromPropertyList: root, format: .xml, options: 0) else {
-                return ("PropertyListSerialization", errSecDecode)
-            }
-            return ("write", writeFile(data, to: url))
+            return writePropertyList(malformed ? Data([0xC3, 0x28, 0xFF, 0xFE]) : value, at: keyPath, to: environment.home.appendingPathComponent(file))
+        case .groupPropertyList(let group, let file, let keyPath):
+            guard let container = environment.groupContainers[group] else { return ("containerURL", ENOENT) }
+            return writePropertyList(malformed ? Data([0xC3, 0x28, 0xFF, 0xFE]) : value, at: keyPath, to: container.appendingPathComponent(file))
+        case .json(let file, let keyPath, let group):
+            guard let url = url(file, group: group) else { return ("containerURL", ENOENT) }
+            return writeJSON(value, at: keyPath, to: url, malformed: malformed)
         case .archive(let file, let keyPath):
             let url = environment.home.appendingPathComponent(file)
             guard !malformed else { return ("write", writeFile(Data("bplist00 not an archive".utf8), to: url)) }
@@ -97,18 +109,52 @@ public struct DeclaredStores: Sendable {
             }
             return ("write", writeFile(data, to: url))
         case .keychain(let key):
+            let data = malformed ? malformedBytes : bytes
             var item = Self.query(key)
-            item[kSecValueData] = bytes
+            item[kSecValueData] = data
             if let accessible = key.accessible { item[kSecAttrAccessible] = Self.accessibility(accessible) }
             let added = SecItemAdd(item as CFDictionary, nil)
             guard added == errSecDuplicateItem else { return ("SecItemAdd", added) }
-            var changes: [CFString: Any] = [kSecValueData: bytes]
+            var changes: [CFString: Any] = [kSecValueData: data]
             if let accessible = key.accessible { changes[kSecAttrAccessible] = Self.accessibility(accessible) }
             return ("SecItemUpdate", SecItemUpdate(Self.query(key) as CFDictionary, changes as CFDictionary))
         case .appGroupFile(let group, let file):
             guard let container = environment.groupContainers[group] else { return ("containerURL", ENOENT) }
-            return ("write", writeFile(bytes, to: container.appendingPathComponent(file)))
+            return ("write", writeFile(malformed ? malformedBytes : bytes, to: container.appendingPathComponent(file)))
         }
+    }
+
+    /// The file `file` in the data container, or in `group`'s container (nil: the app has no such group).
+    private func url(_ file: String, group: String?) -> URL? {
+        guard let group else { return environment.home.appendingPathComponent(file) }
+        return environment.groupContainers[group]?.appendingPathComponent(file)
+    }
+
+    /// Sets `value` at `keyPath` in the property list at `url` (its other keys kept) and writes it back.
+    private func writePropertyList(_ value: Any, at keyPath: String, to url: URL) -> (String, Int32) {
+        var root = (try? environment.files.read(url)).flatMap(Self.dictionary) ?? [:]
+        Self.set(value, at: keyPath, in: &root)
+        guard let data = try? PropertyListSerialization.data(fromPropertyList: root, format: .xml, options: 0) else {
+            return ("PropertyListSerialization", errSecDecode)
+        }
+        return ("write", writeFile(data, to: url))
+    }
+
+    /// Sets `value` at `keyPath` in the JSON object at `url` (its other keys kept) and writes it back
+    /// with sorted keys. Malformed, the document is cut just inside the value's opening quote: JSON
+    /// no decoder reads (a torn write), still JSON's envelope, never another format.
+    private func writeJSON(_ value: String, at keyPath: String, to url: URL, malformed: Bool) -> (String, Int32) {
+        var root = (try? environment.files.read(url)).flatMap(Self.jsonDictionary) ?? [:]
+        let cut = "upgrade-runner-cut-9e3779b9"
+        Self.set(malformed ? cut : value, at: keyPath, in: &root)
+        guard var data = try? JSONSerialization.data(withJSONObject: root, options: [.sortedKeys]) else {
+            return ("JSONSerialization", errSecDecode)
+        }
+        if malformed {
+            guard let range = data.range(of: Data(("\"" + cut + "\"").utf8)) else { return ("JSONSerialization", errSecDecode) }
+            data = data.subdata(in: data.startIndex..<(range.lowerBound + 1))
+        }
+        return ("write", writeFile(data, to: url))
     }
 
     /// What `store` holds: text stores' strings as UTF-8, byte stores' bytes as they are.
@@ -127,9 +173,15 @@ public struct DeclaredStores: Sendable {
             guard let defaults = defaults(suite) else { return ("UserDefaults(suiteName:)", ENOENT, nil) }
             return ("string(forKey:)", 0, defaults.object(forKey: key) as? String)
         case .propertyList(let file, let keyPath):
-            let (status, data) = readFile(environment.home.appendingPathComponent(file))
+            return readPropertyList(at: keyPath, in: environment.home.appendingPathComponent(file))
+        case .groupPropertyList(let group, let file, let keyPath):
+            guard let container = environment.groupContainers[group] else { return ("containerURL", ENOENT, nil) }
+            return readPropertyList(at: keyPath, in: container.appendingPathComponent(file))
+        case .json(let file, let keyPath, let group):
+            guard let url = url(file, group: group) else { return ("containerURL", ENOENT, nil) }
+            let (status, data) = readFile(url)
             guard let data else { return ("read", status, nil) }
-            guard let root = Self.dictionary(data) else { return ("PropertyListSerialization", errSecDecode, nil) }
+            guard let root = Self.jsonDictionary(data) else { return ("JSONSerialization", errSecDecode, nil) }
             return ("read", 0, Self.value(at: keyPath, in: root) as? String)
         case .archive(let file, let keyPath):
             let (status, data) = readFile(environment.home.appendingPathComponent(file))
@@ -155,6 +207,13 @@ public struct DeclaredStores: Sendable {
         }
     }
 
+    private func readPropertyList(at keyPath: String, in url: URL) -> (String, Int32, Any?) {
+        let (status, data) = readFile(url)
+        guard let data else { return ("read", status, nil) }
+        guard let root = Self.dictionary(data) else { return ("PropertyListSerialization", errSecDecode, nil) }
+        return ("read", 0, Self.value(at: keyPath, in: root) as? String)
+    }
+
     private func remove(_ store: DeclaredStore) -> (String, Int32) {
         switch store {
         case .preference(let key, let suite):
@@ -162,6 +221,11 @@ public struct DeclaredStores: Sendable {
             guard defaults.persistentDomain()[key] != nil else { return ("removeObject", ENOENT) }
             return ("removeObject", defaults.removeObject(forKey: key) ? 0 : EPERM)
         case .propertyList(let file, _), .archive(let file, _):
+            return ("remove", removeFile(environment.home.appendingPathComponent(file)))
+        case .groupPropertyList(let group, let file, _), .json(let file, _, .some(let group)):
+            guard let container = environment.groupContainers[group] else { return ("containerURL", ENOENT) }
+            return ("remove", removeFile(container.appendingPathComponent(file)))
+        case .json(let file, _, .none):
             return ("remove", removeFile(environment.home.appendingPathComponent(file)))
         case .keychain(let key):
             return ("SecItemDelete", SecItemDelete(Self.query(key) as CFDictionary))
@@ -231,6 +295,10 @@ public struct DeclaredStores: Sendable {
 
     static func dictionary(_ data: Data) -> [String: Any]? {
         (try? PropertyListSerialization.propertyList(from: data, format: nil)) as? [String: Any]
+    }
+
+    static func jsonDictionary(_ data: Data) -> [String: Any]? {
+        (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
     }
 
     /// The value at a dotted key path (`sync.password`).

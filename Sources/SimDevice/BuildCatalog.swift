@@ -147,7 +147,8 @@ public struct BuildCatalog: Sendable {
                                 + "build's access groups (\(identity.accessGroups.joined(separator: ", "))): it cannot hold \(item.label)"
                         )
                     }
-                case .appGroupFile(let group, _), .preference(_, .some(let group)):
+                case .appGroupFile(let group, _), .preference(_, .some(let group)), .groupPropertyList(let group, _, _),
+                    .json(_, _, .some(let group)):
                     if !identity.applicationGroups.contains(group) {
                         throw .malformedFile(
                             manifestPath,

@@ -72,6 +72,7 @@ public struct BuildDeclaration: Codable, Hashable, Sendable {
                 if !seen.insert(item.label).inserted { return (field + ".label", "\"\(item.label)\" is declared twice") }
                 if let reason = item.store.problem() { return (field + ".store." + reason.field, reason.reason) }
                 if let reason = item.shapesProblem(secret: list == "secrets") { return (field + "." + reason.field, reason.reason) }
+                if let reason = item.holdsBytesProblem(secret: list == "secrets") { return (field + "." + reason.field, reason.reason) }
             }
         }
         return nil
@@ -100,16 +101,57 @@ public struct DeclaredItem: Codable, Hashable, Sendable {
     public var shapeWords: [String]?
     /// Why the shapes are narrowed: shown in the summary beside them.
     public var shapesReason: String?
+    /// Whether the build's own code writes this secret as bytes (`Data` that need not be UTF-8), not
+    /// as text: `"holdsBytes": true` in build.json, only for a store of bytes (a keychain item, an
+    /// app group file). Only then does the runner, writing on the build's behalf (the default seed,
+    /// a malformed seed), store bytes that are not UTF-8 there; otherwise it stores text, as the
+    /// build's code would (the ``SecretShape/bytes`` shape is skipped for the label, and noted).
+    public var holdsBytes: Bool
 
     public init(label: String, store: DeclaredStore, shapes: [SecretShape]? = nil, shapesReason: String? = nil) {
         self.label = label
         self.store = store
         self.shapeWords = shapes?.map(\.rawValue)
         self.shapesReason = shapesReason
+        self.holdsBytes = false
+    }
+
+    /// An item whose build writes it as bytes (`holdsBytes: true`) or declares so explicitly.
+    public init(label: String, store: DeclaredStore, shapes: [SecretShape]? = nil, shapesReason: String? = nil, holdsBytes: Bool) {
+        self.init(label: label, store: store, shapes: shapes, shapesReason: shapesReason)
+        self.holdsBytes = holdsBytes
     }
 
     enum CodingKeys: String, CodingKey {
-        case label, store, shapeWords = "shapes", shapesReason
+        case label, store, shapeWords = "shapes", shapesReason, holdsBytes
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        label = try container.decode(String.self, forKey: .label)
+        store = try container.decode(DeclaredStore.self, forKey: .store)
+        shapeWords = try container.decodeIfPresent([String].self, forKey: .shapeWords)
+        shapesReason = try container.decodeIfPresent(String.self, forKey: .shapesReason)
+        holdsBytes = try container.decodeIfPresent(Bool.self, forKey: .holdsBytes) ?? false
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(label, forKey: .label)
+        try container.encode(store, forKey: .store)
+        try container.encodeIfPresent(shapeWords, forKey: .shapeWords)
+        try container.encodeIfPresent(shapesReason, forKey: .shapesReason)
+        if holdsBytes { try container.encode(true, forKey: .holdsBytes) }
+    }
+
+    /// Why `holdsBytes` cannot be used, as `(field, reason)`.
+    func holdsBytesProblem(secret: Bool) -> (field: String, reason: String)? {
+        guard holdsBytes else { return nil }
+        guard secret else { return ("holdsBytes", "is set on a bookkeeping item: only a secret is seeded") }
+        guard SecretShape.bytes.fits(store.location) else {
+            return ("holdsBytes", "is true, but a \(store.location) store holds text, not bytes")
+        }
+        return nil
     }
 
     /// The shapes the build narrows this secret to (nil: not narrowed); unknown words are left out.
@@ -156,9 +198,26 @@ public enum DeclaredStore: Hashable, Sendable {
     case keychain(KeychainItemDeclaration)
     /// A file in an app group container: `{"kind": "appGroupFile", "group": "group.x", "file": "token"}`.
     case appGroupFile(group: String, file: String)
+    /// A key path in a property-list file inside an app group container: the `plist` kind with a
+    /// `group`, `{"kind": "plist", "group": "group.x", "file": "shared.plist", "keyPath": "sync.password"}`.
+    case groupPropertyList(group: String, file: String, keyPath: String)
+    /// A dotted key path in a JSON file (an app's Codable file), in the data container or, with
+    /// `group`, an app group container:
+    /// `{"kind": "json", "file": "Library/Application Support/session.json", "keyPath": "auth.token"}`.
+    /// JSON holds text only: a secret in it is a JSON string.
+    case json(file: String, keyPath: String, group: String?)
 
     /// The kinds, as `kind` spells them.
-    public static let kinds = ["preference", "plist", "archive", "keychain", "appGroupFile"]
+    public static let kinds = ["preference", "plist", "json", "archive", "keychain", "appGroupFile"]
+
+    /// The app group whose container holds the store (nil: the app's own container or keychain).
+    public var group: String? {
+        switch self {
+        case .appGroupFile(let group, _), .groupPropertyList(let group, _, _): group
+        case .json(_, _, let group): group
+        case .preference, .propertyList, .archive, .keychain: nil
+        }
+    }
 
     /// The contract's word for where the item lives (a status item's `location`).
     public var location: StoreLocation {
@@ -168,6 +227,8 @@ public enum DeclaredStore: Hashable, Sendable {
         case .archive: .archive
         case .keychain: .keychain
         case .appGroupFile: .file
+        case .groupPropertyList: .plist
+        case .json: .json
         }
     }
 
@@ -184,6 +245,9 @@ public enum DeclaredStore: Hashable, Sendable {
             item.account = r(item.account)
             return .keychain(item)
         case .appGroupFile(let group, let file): return .appGroupFile(group: group, file: r(file))
+        case .groupPropertyList(let group, let file, let keyPath):
+            return .groupPropertyList(group: group, file: r(file), keyPath: r(keyPath))
+        case .json(let file, let keyPath, let group): return .json(file: r(file), keyPath: r(keyPath), group: group)
         }
     }
 
@@ -202,7 +266,24 @@ public enum DeclaredStore: Hashable, Sendable {
         case .appGroupFile(let group, let file):
             if group.isEmpty { return ("group", "is empty") }
             return badPath(file) ? ("file", "must be a path inside the group container") : nil
+        case .groupPropertyList(let group, let file, let keyPath):
+            if group.isEmpty { return ("group", "is empty") }
+            if badPath(file) { return ("file", "must be a path inside the group container") }
+            return Self.keyPathProblem(keyPath)
+        case .json(let file, let keyPath, let group):
+            if group?.isEmpty == true { return ("group", "is empty") }
+            if badPath(file) { return ("file", "must be a path inside the \(group == nil ? "data" : "group") container") }
+            return Self.keyPathProblem(keyPath)
         }
+    }
+
+    /// A dotted key path needs at least one key and no empty one (`a..b`, `.a`).
+    static func keyPathProblem(_ keyPath: String) -> (field: String, reason: String)? {
+        if keyPath.isEmpty { return ("keyPath", "is empty") }
+        if keyPath.split(separator: ".", omittingEmptySubsequences: false).contains("") {
+            return ("keyPath", "\"\(keyPath)\" has an empty key: keys are separated by single dots")
+        }
+        return nil
     }
 }
 
@@ -330,9 +411,18 @@ extension DeclaredStore: Codable {
                 key: try container.decode(String.self, forKey: .key),
                 suite: try container.decodeIfPresent(String.self, forKey: .suite))
         case "plist":
-            self = .propertyList(
+            let file = try container.decode(String.self, forKey: .file)
+            let keyPath = try container.decode(String.self, forKey: .keyPath)
+            if let group = try container.decodeIfPresent(String.self, forKey: .group) {
+                self = .groupPropertyList(group: group, file: file, keyPath: keyPath)
+            } else {
+                self = .propertyList(file: file, keyPath: keyPath)
+            }
+        case "json":
+            self = .json(
                 file: try container.decode(String.self, forKey: .file),
-                keyPath: try container.decode(String.self, forKey: .keyPath))
+                keyPath: try container.decode(String.self, forKey: .keyPath),
+                group: try container.decodeIfPresent(String.self, forKey: .group))
         case "archive":
             self = .archive(
                 file: try container.decode(String.self, forKey: .file),
@@ -371,6 +461,16 @@ extension DeclaredStore: Codable {
             try container.encode("appGroupFile", forKey: .kind)
             try container.encode(group, forKey: .group)
             try container.encode(file, forKey: .file)
+        case .groupPropertyList(let group, let file, let keyPath):
+            try container.encode("plist", forKey: .kind)
+            try container.encode(group, forKey: .group)
+            try container.encode(file, forKey: .file)
+            try container.encode(keyPath, forKey: .keyPath)
+        case .json(let file, let keyPath, let group):
+            try container.encode("json", forKey: .kind)
+            try container.encode(file, forKey: .file)
+            try container.encode(keyPath, forKey: .keyPath)
+            try container.encodeIfPresent(group, forKey: .group)
         }
     }
 }

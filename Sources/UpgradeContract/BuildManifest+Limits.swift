@@ -72,7 +72,7 @@ extension BuildDeclaration {
                 if (item.shapesReason?.count ?? 0) > BuildManifest.maximumTextLength {
                     return "field \"\(field).shapesReason\" is longer than \(BuildManifest.maximumTextLength) characters"
                 }
-                if case .appGroupFile(let group, _) = item.store, let reason = AppGroupID.problem(group, platform: .unknown) {
+                if let group = item.store.group, let reason = AppGroupID.problem(group, platform: .unknown) {
                     return "field \"\(field).store.group\" \(QuotedString.text(group)) \(reason)"
                 }
             }

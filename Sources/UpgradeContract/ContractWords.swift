@@ -64,6 +64,8 @@ public enum StoreLocation: String, Codable, Hashable, Sendable, CaseIterable {
     case file
     /// The launch arguments (an automation launch that lacks its `-UITestCaseID`).
     case arguments
+    /// A JSON file (an app's Codable file), the secret a string at a key path.
+    case json
 }
 
 /// What a migration did in one launch.

@@ -44,12 +44,17 @@ public enum SecretShape: String, CaseIterable, Codable, Hashable, Sendable, Comp
     public var isUTF8: Bool { self != .bytes }
 
     /// The stores that can hold the shape unchanged. Every store holds text; only a keychain item's
-    /// data and an app group file hold bytes that are not UTF-8 (a preference, a plist string or an
-    /// archived string is a `String`). Every store can hold the empty value: an empty keychain
-    /// item's data is a value (iOS adds it), and so is an empty preference string.
+    /// data and an app group file hold bytes that are not UTF-8 (a preference, a plist string, a JSON
+    /// string or an archived string is a `String`). Every store can hold the empty value: an empty
+    /// keychain item's data is a value (iOS adds it), and so is an empty preference string. Whether
+    /// a build's code writes bytes there is its declaration's (``DeclaredItem/holdsBytes``).
     public func fits(_ location: StoreLocation) -> Bool {
         guard self == .bytes else { return true }
-        return location == .keychain || location == .file
+        // Exhaustive: a new location decides whether it holds bytes.
+        switch location {
+        case .keychain, .file: return true
+        case .preferences, .archive, .plist, .json, .arguments: return false
+        }
     }
 
     public static func < (lhs: SecretShape, rhs: SecretShape) -> Bool {

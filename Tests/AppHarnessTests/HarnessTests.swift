@@ -11,11 +11,15 @@ import TestSupport
 final class InProcessApp: @unchecked Sendable {
     let directory: TemporaryDirectory
     let lockStatePath: String
+    /// The app groups the app holds, each with a container at `groups/<group>`.
+    let groups: [String]
 
-    init(lockState: LockState = .unlocked) throws {
+    init(lockState: LockState = .unlocked, groups: [String] = []) throws {
         directory = try TemporaryDirectory("harness")
         lockStatePath = directory.file("lockstate")
-        for folder in ["data/tmp", "data/Documents", "data/Library/Preferences", "data/Library/Application Support"] {
+        self.groups = groups
+        let folders = ["data/tmp", "data/Documents", "data/Library/Preferences", "data/Library/Application Support"]
+        for folder in folders + groups.map({ "groups/" + $0 }) {
             try FileManager.default.createDirectory(atPath: directory.file(folder), withIntermediateDirectories: true)
         }
         setLockState(lockState)
@@ -32,7 +36,8 @@ final class InProcessApp: @unchecked Sendable {
         let context = LaunchContext(
             udid: "TEST", deviceDirectory: directory.path, bundleID: identity.bundleID, identity: identity,
             runtime: .current, keychainPath: directory.file("keychain.db"), dataContainer: directory.file("data"),
-            appGroupContainers: [:], lockStatePath: lockStatePath, clock: Date(timeIntervalSince1970: 1_714_521_600),
+            appGroupContainers: Dictionary(uniqueKeysWithValues: groups.map { ($0, directory.file("groups/" + $0)) }),
+            lockStatePath: lockStatePath, clock: Date(timeIntervalSince1970: 1_714_521_600),
             arguments: arguments, faultPlan: .none, mutationLogPath: nil)
         return Platform(context: context, seam: seam)
     }

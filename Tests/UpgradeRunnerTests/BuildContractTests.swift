@@ -26,7 +26,23 @@ struct BuildContractTests {
         arguments: [
             (
                 #"{"secrets": [{"label": "apiToken", "store": {"kind": "cloud", "key": "x"}}]}"#,
-                #"field "keeps.secrets[0].store.kind": "cloud" is not a store kind (preference, plist, archive, keychain, appGroupFile)"#
+                #"field "keeps.secrets[0].store.kind": "cloud" is not a store kind (preference, plist, json, archive, keychain, appGroupFile)"#
+            ),
+            (
+                #"{"secrets": [{"label": "token", "store": {"kind": "preference", "key": "t"}, "holdsBytes": true}]}"#,
+                #"field "keeps.secrets[0].holdsBytes" is true, but a preferences store holds text, not bytes"#
+            ),
+            (
+                #"{"secrets": [{"label": "token", "store": {"kind": "json", "file": "s.json", "keyPath": "auth..token"}}]}"#,
+                #"field "keeps.secrets[0].store.keyPath" "auth..token" has an empty key"#
+            ),
+            (
+                #"{"secrets": [{"label": "token", "store": {"kind": "json", "group": "group.not.mine", "file": "s.json", "keyPath": "t"}}]}"#,
+                #"build v1: field "keeps.secrets[0].store.group" "group.not.mine" is not one of the build's app groups"#
+            ),
+            (
+                #"{"secrets": [{"label": "pin", "store": {"kind": "plist", "group": "group.not.mine", "file": "s.plist", "keyPath": "lock.pin"}}]}"#,
+                #"build v1: field "keeps.secrets[0].store.group" "group.not.mine" is not one of the build's app groups"#
             ),
             (
                 #"{"secrets": [{"label": "apiToken", "store": {"kind": "preference", "key": "a"}}, {"label": "apiToken", "store": {"kind": "preference", "key": "b"}}]}"#,

@@ -100,7 +100,7 @@ struct CellRunner {
         assert(
             evidence.aborted != nil || Set(evidence.snapshots.keys) == unit.scenario.steps.moments,
             "\(unit.scenario) snapshots \(evidence.snapshots.keys.map(\.rawValue).sorted()), not the moments it declares")
-        let findings = CellJudge.judge(evidence)
+        let findings = FindingInputs.named(CellJudge.judge(evidence), in: evidence)
         let failed = findings.contains { $0.verdict != .pass }
         let keep = failed && !unit.scenario.isExploration && evidence.aborted != Self.interrupted ? kept : nil
         device.finish(keepSnapshotFor: failed ? new : nil, keep: keep.map { ($0, unit.description, nil, nil) })

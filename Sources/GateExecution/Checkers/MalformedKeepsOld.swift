@@ -148,8 +148,9 @@ enum MalformedKeepsOld: CellChecker {
         switch store {
         case .preference(let key, nil): Set([snapshot.preferences[key]].compactMap { $0 })
         case .preference(let key, let suite?): Set([snapshot.groupPreferences[suite + "/" + key]].compactMap { $0 })
-        case .propertyList(let file, _), .archive(let file, _): Set([snapshot.files[file]].compactMap { $0 })
-        case .appGroupFile(let group, let file): Set([snapshot.groupFiles[group + "/" + file]].compactMap { $0 })
+        case .propertyList(let file, _), .archive(let file, _), .json(let file, _, nil): Set([snapshot.files[file]].compactMap { $0 })
+        case .appGroupFile(let group, let file), .groupPropertyList(let group, let file, _), .json(let file, _, let group?):
+            Set([snapshot.groupFiles[group + "/" + file]].compactMap { $0 })
         case .keychain where anyKeychainItem: Set(snapshot.keychain.map(\.digest))
         case .keychain(let key):
             Set(

@@ -148,6 +148,11 @@ struct CaseDeclarations: Sendable {
             case .preference(let key, _) where subject.store == "preferences" && subject.name == key: return item.label
             case .propertyList(let file, _) where subject.store == "file" && subject.name == file: return item.label
             case .archive(let file, _) where subject.store == "file" && subject.name == file: return item.label
+            case .json(let file, _, nil) where subject.store == "file" && subject.name == file: return item.label
+            case .groupPropertyList(_, let file, _) where subject.store == "file" && subject.name?.hasSuffix(file) == true:
+                return item.label
+            case .json(let file, _, .some) where subject.store == "file" && subject.name?.hasSuffix(file) == true:
+                return item.label
             case .appGroupFile(_, let file) where subject.store == "file" && subject.name?.hasSuffix(file) == true:
                 return item.label
             case .keychain(let key)

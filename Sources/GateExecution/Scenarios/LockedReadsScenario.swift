@@ -82,6 +82,12 @@ struct SecretPlace: Sendable, Hashable {
             return file(device.dataContainer(bundleID), relative, kind: "archive")
         case .appGroupFile(let group, let relative):
             return file(device.groupContainer(group), relative, kind: "app-group file")
+        case .groupPropertyList(let group, let relative, _):
+            return file(device.groupContainer(group), relative, kind: "app-group plist")
+        case .json(let relative, _, nil):
+            return file(device.dataContainer(bundleID), relative, kind: "json")
+        case .json(let relative, _, let group?):
+            return file(device.groupContainer(group), relative, kind: "app-group json")
         case .keychain(let key):
             let groups = Set(build.identity.accessGroups)
             guard

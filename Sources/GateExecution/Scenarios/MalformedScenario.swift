@@ -139,8 +139,9 @@ extension DeclaredStore {
     /// (malformed one key at a time) and a keychain item.
     fileprivate var file: String? {
         switch self {
-        case .propertyList(let file, _), .archive(let file, _): "container/" + file
-        case .appGroupFile(let group, let file): "group/" + group + "/" + file
+        case .propertyList(let file, _), .archive(let file, _), .json(let file, _, nil): "container/" + file
+        case .appGroupFile(let group, let file), .groupPropertyList(let group, let file, _), .json(let file, _, let group?):
+            "group/" + group + "/" + file
         case .preference, .keychain: nil
         }
     }

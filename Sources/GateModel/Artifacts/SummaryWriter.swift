@@ -134,6 +134,13 @@ enum SummaryWriter {
             lines.append(contentsOf: problems)
             lines.append("")
         }
+        let failing = report.conditions.filter { $0.verdict == .fail }.map(\.condition)
+        if !failing.isEmpty {
+            lines.append("### What teams usually do")
+            lines.append("")
+            for condition in failing { lines.append("- `\(condition.rawValue)`: " + text(condition.remedy)) }
+            lines.append("")
+        }
         let preExisting = (report.preExisting ?? []).flatMap { entry -> [String] in
             guard let pairs = entry.findings, !pairs.isEmpty else {
                 // A document from before findings were matched one by one names the cell only.

@@ -48,6 +48,38 @@ public enum GateCondition: String, CaseIterable, Codable, Sendable, Comparable, 
         }
     }
 
+    /// What a team usually does about a failure of the condition, in one line: summary.md shows it
+    /// under each failing condition. Advice, not a verdict: the findings say what happened.
+    public var remedy: String {
+        switch self {
+        case .readsOldData:
+            "migrate every declared store on first launch (read the old key, class, group or file), and keep the old copy until the new one reads back"
+        case .staysSignedIn:
+            "have the first screen read where the new build keeps the secret, after the migration or from the old store as a fallback"
+        case .idempotent: "make each migration step check what it already did (a schema version or marker), so a second launch changes nothing"
+        case .malformedKeepsOld:
+            "on data the build cannot decode, report the error and leave the old store as it is; never delete or overwrite what was not read"
+        case .crashSafe: "add before delete: write the new copy, read it back, then remove the old one"
+        case .lockedLaunchSafe:
+            "defer the migration while protected data is unavailable (errSecInteractionNotAllowed is not 'missing'), and retry on unlock"
+        case .reinstallSweeps:
+            "sweep on first launch after install (a marker outside the keychain, every class, kSecAttrSynchronizableAny), or declare keeps-credentials"
+        case .noFalsePass: "read only the case's own items by their exact key, never the first item a broad query returns"
+        case .entitlementsCompatible: "keep every keychain access group and app group that holds old items in the new build's entitlements"
+        case .isolation: "query with your own service and access group only; never delete or update by class alone"
+        case .cleanupExact: "remove each legacy item by its exact key, and nothing else"
+        case .artefactWindow: "keep the legacy artefacts for the declared window after the migration, then remove them"
+        case .keepsAvailability: "re-save a secret with at least the old protection class (kSecAttrAccessible), or declare the change as a policy"
+        case .keepsProtection:
+            "keep ThisDeviceOnly, synchronizable and file protection as the old build set them, or declare the change as a policy with a reason"
+        case .survivesRestore:
+            "keep secrets that must travel in a class that travels in backups; treat a ThisDeviceOnly item that did not come back as signed out"
+        case .honestStatus:
+            "report the status the store answered, with the word the contract gives it; derive every value from the inputs, never from the clock"
+        case .noSecretInArtifacts: "never log, print or write a secret; log labels and statuses"
+        }
+    }
+
     /// The conditions every (path, scenario) cell checks whatever its scenario: docs/architecture.md's rows
     /// "every launch" (honest-status) and "every path" (no-secret-in-artifacts). ``PlanUnit/cells`` adds them.
     public static let everywhere: [GateCondition] = [.honestStatus, .noSecretInArtifacts]
