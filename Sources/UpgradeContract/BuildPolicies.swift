@@ -21,9 +21,14 @@ public struct BuildPolicies: Codable, Hashable, Sendable {
     /// ``ProtectionPolicy/keeps``.
     public var protection: Declared<ProtectionPolicy>?
 
-    public init(reinstall: Declared<ReinstallPolicy>? = nil, protection: Declared<ProtectionPolicy>? = nil) {
+    public init(reinstall: Declared<ReinstallPolicy>? = nil, protection: Declared<ProtectionPolicy>?) {
         self.reinstall = reinstall
         self.protection = protection
+    }
+
+    /// The policies of 0.9.0, which had the reinstall topic alone (kept so that its callers compile).
+    public init(reinstall: Declared<ReinstallPolicy>? = nil) {
+        self.init(reinstall: reinstall, protection: nil)
     }
 
     /// The topics, as `policies` spells its keys.

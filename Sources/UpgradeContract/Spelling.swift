@@ -42,9 +42,12 @@ public enum ApplePlatform: String, Sendable, Equatable {
 /// `$(TeamIdentifierPrefix)<name>`); letters, digits, `-` and `.`, no empty part, at most 255 bytes whatever the
 /// platform. The runner makes a folder of each (`<device>/groups/<id>`), so `../../x` is refused everywhere.
 public enum AppGroupID {
+    /// Why `id` is not an app group identifier on iOS, or nil (0.9.0's call, kept so that its callers compile).
+    public static func problem(_ id: String) -> String? { problem(id, platform: .iOS, team: nil) }
+
     /// Why `id` is not an app group identifier on `platform`, or nil.
     /// - Parameter team: the artifact's team, when known: its prefix is a macOS app group's too, whatever its shape.
-    public static func problem(_ id: String, platform: ApplePlatform = .iOS, team: String? = nil) -> String? {
+    public static func problem(_ id: String, platform: ApplePlatform, team: String? = nil) -> String? {
         let parts = id.split(separator: ".", omittingEmptySubsequences: false)
         let grouped = id.hasPrefix("group.") && id.count > "group.".count
         let teamPrefixed =
