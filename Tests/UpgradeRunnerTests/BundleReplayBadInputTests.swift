@@ -248,12 +248,14 @@ import UpgradeContract
     func abandonedUnpacks() throws {
         let cli = try CLI()
         let base = cli.directory.file("tmp")
-        let finished = try Process.run(URL(fileURLWithPath: "/bin/true"), arguments: [])
-        finished.waitUntilExit()
-        let dead = base + "/" + RunBundle.unpackPrefix + "\(finished.processIdentifier)-A"
-        let live = base + "/" + RunBundle.unpackPrefix + "\(getppid())-B"
-        let other = base + "/upgrade-runner-devices-\(finished.processIdentifier)-C"
-        for folder in [dead, live, other] { try FileManager.default.createDirectory(atPath: folder + "/run", withIntermediateDirectories: true) }
+        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        let dead = base + "/" + RunBundle.unpackPrefix + "1-A"
+        let live = base + "/" + RunBundle.unpackPrefix + "1-B"
+        let other = base + "/upgrade-runner-devices-1-C"
+        for folder in [dead, live, other] { try OwnedFolder.create(folder) }
+        OwnedFolder.release(dead)
+        OwnedFolder.release(other)
+        defer { OwnedFolder.release(live) }
         RunBundle.removeAbandonedUnpacks(in: base)
         #expect(!FileManager.default.fileExists(atPath: dead))
         #expect(FileManager.default.fileExists(atPath: live))

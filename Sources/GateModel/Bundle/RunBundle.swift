@@ -134,46 +134,32 @@ package enum RunBundle {
     /// - Throws: ``GateError/malformed(path:reason:)`` (exit 2) naming `file` (and the member) when
     ///   it is not gzip, truncated, damaged, or holds a member outside `run/`, a path that climbs out
     ///   of it, a member twice, or a name that is both a file and a folder; `folder` is removed then.
+    ///
+    /// `folder` carries an ``OwnedFolder`` marker whose lock this process holds until the caller
+    /// removes the folder and calls ``OwnedFolder/release(_:)``.
     package static func unpack(_ file: String, into folder: String) throws(GateError) -> String {
         let descriptor = open(file, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .unreadable(path: file, reason: "cannot be read (\(FileFailure.posix(errno)))") }
         defer { close(descriptor) }
-        guard mkdir(folder, 0o700) == 0 else {
-            throw .io(path: folder, doing: "creating the bundle's unpack folder", cause: FileFailure.posix(errno))
+        do throws(OwnedFolder.Failure) { try OwnedFolder.create(folder) } catch {
+            throw .io(path: folder, doing: "creating the bundle's unpack folder", cause: error.cause)
         }
-        chmod(folder, 0o700)
         var unpacker = Unpacker(file: file, folder: folder, reader: Gzip.Reader(descriptor: descriptor))
         do throws(GateError) {
             try unpacker.run()
         } catch {
             try? FileManager.default.removeItem(atPath: folder)
+            OwnedFolder.release(folder)
             throw error
         }
         return folder + "/" + topFolder
     }
 
-    /// Removes the unpack folders of runners that no longer exist (`upgrade-runner-bundle-<pid>-…`
-    /// whose pid is not a live process) in the temporary folder: a replay killed while it ran leaves
-    /// its unpacked bundle, and the next start of any runner removes it.
+    /// Removes the unpack folders of runners that no longer exist (`upgrade-runner-bundle-…` whose
+    /// marker is a runner's and whose lock is free, ``OwnedFolder``) in the temporary folder: a replay
+    /// killed while it ran leaves its unpacked bundle, and the next start of any runner removes it.
     package static func removeAbandonedUnpacks(in base: String = NSTemporaryDirectory()) {
         AbandonedFolders.remove(in: base, prefixes: [unpackPrefix])
-    }
-}
-
-/// The temporary folders of runners that no longer exist: `<prefix><pid>-…` whose pid is not a live
-/// process (device folders, bundle unpack folders). One listing of `base` serves every prefix.
-package enum AbandonedFolders {
-    package static func remove(in base: String, prefixes: [String]) {
-        let base = base.hasSuffix("/") ? base : base + "/"
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: base) else { return }
-        for name in names {
-            guard let prefix = prefixes.first(where: { name.hasPrefix($0) }),
-                let pid = Int32(name.dropFirst(prefix.count).prefix { $0 != "-" }), pid > 0, pid != getpid()
-            else { continue }
-            if kill(pid, 0) != 0 && errno == ESRCH {
-                try? FileManager.default.removeItem(atPath: base + name)
-            }
-        }
     }
 }
 
