@@ -52,13 +52,15 @@ import UpgradeContract
         func statusFile() throws -> String { try #require(StatusComparison.statusFiles(in: run).sorted().first) }
 
         /// A bundle of the run with `entries` added, written to `name`.
-        func bundle(adding entries: [USTar.Entry], as name: String) throws -> String {
+        /// `raw`: bytes put before the archive's end (a crafted header).
+        func bundle(adding entries: [USTar.Entry], as name: String, raw: Data = Data()) throws -> String {
             let packed = file("packed-" + name)
             _ = try RunBundle.pack(run, to: packed)
             let members = try USTar.read(try Gzip.decompress(try Data(contentsOf: URL(fileURLWithPath: packed))))
             try FileManager.default.removeItem(atPath: packed)
             let bundle = file(name)
-            try Gzip.compress(try USTar.write(members + entries)).write(to: URL(fileURLWithPath: bundle))
+            let tar = try USTar.write(members + entries)
+            try Gzip.compress(tar.dropLast(USTar.end.count) + raw + USTar.end).write(to: URL(fileURLWithPath: bundle))
             return bundle
         }
     }
@@ -171,6 +173,14 @@ import UpgradeContract
                 return fixture.cli.replayAlone(bundle)
             },
             message: { "\($0.file("clash.tar.gz")): holds run/zz both as a file and as a folder" }),
+        Row(
+            name: "replay of a bundle whose member claims more bytes than the bound: refused before a byte is written",
+            input: { fixture in
+                // A header alone: the claimed size is refused before the (missing) content is read.
+                let header = try USTar.header(path: "run/huge.bin", kind: .file, mode: 0o644, size: 8_000_000_000)
+                return fixture.cli.replayAlone(try fixture.bundle(adding: [], as: "huge.tar.gz", raw: header))
+            },
+            message: { "\($0.file("huge.tar.gz")): unpacks to more than " }),
         Row(
             name: "replay of a bundle with --out the bundle file itself",
             input: { fixture in
