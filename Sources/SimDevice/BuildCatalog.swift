@@ -87,10 +87,11 @@ public struct BuildCatalog: Sendable {
         guard FileManager.default.fileExists(atPath: entitlementsPath) else {
             throw .missingFile(entitlementsPath, what: "entitlements file named by \(manifestPath)")
         }
-        // Through a link or `..`, the file named must stay inside the builds folder: a link out of it
-        // would make the gate judge a file nobody reviews with the build.
+        // Through a link or `..`, the file named must stay inside the builds folder or its own build's
+        // folder (which may itself be a link to a checkout): a link out of them would make the gate
+        // judge a file nobody reviews with the build.
         let buildsFolder = (buildFolder as NSString).deletingLastPathComponent
-        if !Self.isInside(entitlementsPath, anyOf: [folder, buildsFolder]) {
+        if !Self.isInside(entitlementsPath, anyOf: [folder, buildsFolder, buildFolder]) {
             throw .malformedFile(
                 entitlementsPath, reason: "is outside the builds folder \(buildsFolder) (a link or path out of it, named by \(manifestPath)); copy the file into the build's folder")
         }
