@@ -3,8 +3,9 @@ import Foundation
 
 /// What a launch leaves running ends with it: the runner is a child subreaper, so a process an app
 /// orphaned (a double fork, with or without `setsid`) becomes the runner's child instead of init's,
-/// and ``endOrphans(except:)`` kills and reaps every such child that carries a launch context
-/// (``LaunchContext/environmentKey``) and is not a launch still running. No cgroup is needed.
+/// and ``endOrphans(except:)`` kills and reaps every such child that carries a launch context this
+/// process launched (``LaunchContext/environmentKey``, its `launcherPID`) and is not a launch still
+/// running. No cgroup is needed.
 public enum LaunchTree {
     /// Whether this process is a subreaper (set once, at the first launch); false where the kernel
     /// has no such call, and orphans then go to init as before.
@@ -38,10 +39,16 @@ public enum LaunchTree {
         return pids
     }
 
-    /// Whether `pid`'s environment (as it was started) holds a launch context.
+    /// Whether `pid`'s environment (as it was started) holds a launch context that this process
+    /// launched (its `launcherPID` is this process's): a process some other code started with a
+    /// context of its own (a test's tool) is never taken for an orphan.
     static func carriesLaunchContext(_ pid: Int32) -> Bool {
         guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { return false }
         let key = Array((LaunchContext.environmentKey + "=").utf8)
-        return data.split(separator: 0).contains { $0.starts(with: key) }
+        let launcher = "\"launcherPID\":\(getpid())"
+        let marks = [Array((launcher + ",").utf8), Array((launcher + "}").utf8)]
+        return data.split(separator: 0).contains { entry in
+            entry.starts(with: key) && marks.contains { mark in entry.firstRange(of: mark) != nil }
+        }
     }
 }
