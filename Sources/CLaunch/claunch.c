@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "claunch.h"
+#include <errno.h>
 #include <unistd.h>
 #if defined(__linux__)
 #include <sys/prctl.h>
@@ -18,6 +19,7 @@ int claunch_die_with_parent(int signal, pid_t expected_parent) {
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 
 // Landlock's ABI, spelled here: the toolchain's headers may predate the rights a kernel has.
@@ -49,9 +51,13 @@ int claunch_confine_writes(const char *const *folders, int count) {
     int ruleset = (int)syscall(__NR_landlock_create_ruleset, &attr, sizeof(attr), 0);
     if (ruleset < 0) return -1;
     for (int index = 0; index < count; index++) {
-        int folder = open(folders[index], O_PATH | O_CLOEXEC | O_DIRECTORY);
+        // A folder: every write beneath it; a file (a launch's log outside its device): writing it.
+        int folder = open(folders[index], O_PATH | O_CLOEXEC);
         if (folder < 0) { int saved = errno; close(ruleset); errno = saved; return -1; }
-        struct claunch_landlock_path_beneath_attr rule = { .allowed_access = writes, .parent_fd = folder };
+        struct stat info;
+        if (fstat(folder, &info) != 0) { int saved = errno; close(folder); close(ruleset); errno = saved; return -1; }
+        uint64_t rights = S_ISDIR(info.st_mode) ? writes : (CLAUNCH_FS_WRITE_FILE | (abi >= 3 ? CLAUNCH_FS_TRUNCATE : 0));
+        struct claunch_landlock_path_beneath_attr rule = { .allowed_access = rights, .parent_fd = folder };
         long added = syscall(__NR_landlock_add_rule, ruleset, CLAUNCH_LANDLOCK_RULE_PATH_BENEATH, &rule, 0);
         int saved = errno;
         close(folder);
@@ -74,6 +80,15 @@ int claunch_confine_writes(const char *const *folders, int count) {
 #else
     (void)folders;
     (void)count;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+int claunch_become_subreaper(void) {
+#if defined(__linux__)
+    return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+#else
     errno = ENOSYS;
     return -1;
 #endif

@@ -10,6 +10,7 @@ extension BuildManifest.Signing {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw EntitlementsError(path, "cannot read the build manifest")
         }
+        if let key = DuplicateKeys.first(in: data) { throw EntitlementsError(path, DuplicateKeys.reason(key)) }
         do {
             return try JSONDecoder().decode(BuildManifest.Signing.self, from: data)
         } catch let DecodingError.keyNotFound(key, _) {

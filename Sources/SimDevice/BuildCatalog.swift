@@ -28,6 +28,17 @@ public struct BuildCatalog: Sendable {
     /// copy, content-addressed, so that it replays with no products folder at all.
     public var executables: [String: String]
 
+    /// Whether `path`, its links resolved, is inside one of `folders` (their links resolved too).
+    static func isInside(_ path: String, anyOf folders: [String]) -> Bool {
+        func real(_ path: String) -> String? {
+            guard let resolved = realpath(path, nil) else { return nil }
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+        guard let file = real(path) else { return false }
+        return folders.compactMap(real).contains { file.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
+    }
+
     public init(folder: String, productsFolder: String, executables: [String: String] = [:]) {
         self.folder = folder
         self.productsFolder = productsFolder
@@ -63,10 +74,11 @@ public struct BuildCatalog: Sendable {
             throw .malformedFile(manifestPath, reason: reason)
         }
         let manifest = try JSONFile.read(BuildManifest.self, from: manifestPath, what: "build manifest")
-        if let data = FileManager.default.contents(atPath: manifestPath),
-            let reason = BuildManifest.unknownFieldProblem(in: data)
-        {
-            throw .malformedFile(manifestPath, reason: reason)
+        if let data = FileManager.default.contents(atPath: manifestPath) {
+            if let key = DuplicateKeys.first(in: data) {
+                throw .malformedFile(manifestPath, reason: DuplicateKeys.reason(key))
+            }
+            if let reason = BuildManifest.unknownFieldProblem(in: data) { throw .malformedFile(manifestPath, reason: reason) }
         }
         if let reason = manifest.problem(folderName: (buildFolder as NSString).lastPathComponent) ?? manifest.limitsProblem() {
             throw .malformedFile(manifestPath, reason: reason)
@@ -74,6 +86,14 @@ public struct BuildCatalog: Sendable {
         let entitlementsPath = buildFolder + "/" + manifest.entitlements
         guard FileManager.default.fileExists(atPath: entitlementsPath) else {
             throw .missingFile(entitlementsPath, what: "entitlements file named by \(manifestPath)")
+        }
+        // Through a link or `..`, the file named must stay inside the builds folder or its own build's
+        // folder (which may itself be a link to a checkout): a link out of them would make the gate
+        // judge a file nobody reviews with the build.
+        let buildsFolder = (buildFolder as NSString).deletingLastPathComponent
+        if !Self.isInside(entitlementsPath, anyOf: [folder, buildsFolder, buildFolder]) {
+            throw .malformedFile(
+                entitlementsPath, reason: "is outside the builds folder \(buildsFolder) (a link or path out of it, named by \(manifestPath)); copy the file into the build's folder")
         }
         let entitlements = try BuildEntitlements(
             folder: buildFolder, bundleID: manifest.bundleID, entitlementsPath: entitlementsPath)

@@ -16,9 +16,12 @@ public struct LaunchOptions: Sendable {
     public var mutationLogPath: String?
     /// Extra environment variables for the app, as `SIMCTL_CHILD_` variables give them with simctl.
     public var environment: [String: String]
-    /// Whether the process may write only beneath the device's folder (``WriteConfinement``): for
-    /// a launch of an executable that may not be an app build, whose own supervision never starts.
-    public var confinedToDevice = false
+    /// Whether the process, and every process it starts, may write only beneath the device's folder
+    /// and to its two logs (``WriteConfinement``): true for every launch, so that neither an app nor
+    /// a child it leaves behind writes anywhere else (refused with EACCES, as the sandbox would).
+    /// False only for a test's own executables. Where the kernel has no Landlock, launches go
+    /// unconfined, as before.
+    public var confinedToDevice = true
 
     public init(
         arguments: [String] = [], faultPlan: FaultPlan = .none, timeout: Double = 30,
@@ -121,7 +124,8 @@ extension DeviceSession {
         let outcome = try Spawner.run(
             path: app.executablePath, arguments: [app.executablePath] + options.arguments,
             environment: environment, logPath: logPath, timeout: options.timeout,
-            inheritedLock: deviceLock.descriptor, confinedTo: options.confinedToDevice ? layout.directory : nil)
+            inheritedLock: deviceLock.descriptor,
+            confinedTo: options.confinedToDevice ? [layout.directory, logPath, mutationLogPath] : nil)
         let duration = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
 
         let mutations = MutationLogFile.read(mutationLogPath)

@@ -54,7 +54,7 @@ enum Spawner {
     /// descriptor, so the device stays locked while the app runs, even if this process is gone.
     static func run(
         path: String, arguments: [String], environment: [String], logPath: String,
-        timeout: Double, inheritedLock: Int32? = nil, confinedTo: String? = nil
+        timeout: Double, inheritedLock: Int32? = nil, confinedTo: [String]? = nil
     ) throws(DeviceError) -> Outcome {
         guard let confinedTo else {
             return try spawnAndWait(
@@ -64,7 +64,7 @@ enum Spawner {
         // From a thread that can write only beneath `confinedTo`, which the child inherits; the
         // thread waits for the child too, since the child dies with the thread that started it
         // (PR_SET_PDEATHSIG, see claunch_die_with_parent).
-        let outcome = WriteConfinement.onConfinedThread(writableUnder: [confinedTo]) { () -> Result<Outcome, DeviceError> in
+        let outcome = WriteConfinement.onConfinedThread(writableUnder: confinedTo) { () -> Result<Outcome, DeviceError> in
             Result { () throws(DeviceError) -> Outcome in
                 try spawnAndWait(
                     path: path, arguments: arguments, environment: environment, logPath: logPath, timeout: timeout,
@@ -126,15 +126,20 @@ enum Spawner {
             if spawned == ECANCELED { throw .interrupted }
             throw .spawnFailed(path, errno: spawned)
         }
-        defer { LaunchedProcesses.ended(pid) }
+        defer {
+            LaunchedProcesses.ended(pid)
+            LaunchedProcesses.endOrphans()
+        }
         let termination = wait(for: pid, timeout: timeout)
         // An app killed because the runner was interrupted tells nothing about the app.
         if LaunchedProcesses.isStopped { throw .interrupted }
         return Outcome(pid: pid, termination: termination)
     }
 
-    /// Waits for `pid`; at the deadline kills its process group. The zombie is only reaped after the
-    /// watchdog is disarmed, so the watchdog can never signal a recycled pid.
+    /// Waits for `pid`; at the deadline kills its process group. Once it has ended, whatever it left in
+    /// its process group is killed (the zombie still holds the group's id, so no other group can have
+    /// it), and after it is reaped, what it orphaned elsewhere (``LaunchTree``). The zombie is only
+    /// reaped after the watchdog is disarmed, so the watchdog can never signal a recycled pid.
     private static func wait(for pid: pid_t, timeout: Double) -> Termination {
         let watchdog = Watchdog(pid: pid)
         let deadline = DispatchWorkItem { watchdog.fire() }
@@ -143,6 +148,7 @@ enum Spawner {
         while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) == -1 && errno == EINTR {}
         let fired = watchdog.disarm()
         deadline.cancel()
+        kill(-pid, SIGKILL)
         var status: Int32 = 0
         var reaped: pid_t
         repeat { reaped = waitpid(pid, &status, 0) } while reaped == -1 && errno == EINTR
@@ -198,6 +204,12 @@ public enum LaunchedProcesses {
     }
 
     static func ended(_ pid: pid_t) { lock.withLock { _ = running.remove(pid) } }
+
+    /// Ends what launches orphaned (``LaunchTree/endOrphans(except:)``), under the lock that
+    /// spawning takes, so that a launch being started is never taken for an orphan.
+    static func endOrphans() {
+        lock.withLock { LaunchTree.endOrphans(except: running) }
+    }
 
     /// Whether ``stopAll()`` was called: the runner is being interrupted.
     public static var isStopped: Bool { lock.withLock { stopped } }

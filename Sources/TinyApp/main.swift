@@ -1,6 +1,6 @@
 // TinyApp: the smallest app build. It opens the device keychain, reads (or seeds) one item, and
 // writes a small status file into its data container. Launch arguments pick other behaviours that
-// the tests need (`-TinyMode hang|signal|prefs|wait|env`); they reach it through the argument domain.
+// the tests need (`-TinyMode hang|signal|prefs|wait|env|escape`); they reach it through the argument domain.
 import Foundation
 import SimPlatform
 import SimRuntime
@@ -76,6 +76,26 @@ case "env":
     print("TMPDIR=\(environment["TMPDIR"] ?? "")")
     print("arguments=\(platform.arguments.joined(separator: " "))")
     FileHandle.standardError.write(Data("stderr line\n".utf8))
+case "escape":
+    // A double fork that leaves a session of its own running (`-TinyMode escape`): the shell starts
+    // `sleep` in the background under setsid, waits until it has written its pid, and exits; the
+    // daemon and this app both try to write `-TinyOutside PATH`, outside the device.
+    let outside = defaults.string(forKey: "TinyOutside") ?? "/nonexistent/outside"
+    let pidFile = platform.containers.tmp.appendingPathComponent("escaped.pid").path
+    let script = #"setsid sh -c 'echo escaped > "$1"; echo $$ > "$0.part"; mv "$0.part" "$0"; exec sleep 100000' "$0" "$1" </dev/null >/dev/null 2>&1 & while [ ! -s "$0" ]; do :; done"#
+    var child: pid_t = 0
+    let words: [String] = ["/bin/sh", "-c", script, pidFile, outside]
+    let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+    defer { for pointer in argv { free(pointer) } }
+    if posix_spawn(&child, "/bin/sh", nil, nil, argv, environ) == 0 {
+        var ended: Int32 = 0
+        waitpid(child, &ended, 0)
+    }
+    let escaped = (try? String(contentsOfFile: pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "none"
+    print("escaped pid \(escaped)")
+    let written = FileManager.default.createFile(atPath: outside + ".app", contents: Data("app\n".utf8))
+    print("app wrote outside: \(written)")
+    fflush(nil)
 default:
     var result: CFTypeRef?
     let read = SecItemCopyMatching(query([kSecReturnData: kCFBooleanTrue!]), &result)

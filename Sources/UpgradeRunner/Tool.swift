@@ -113,8 +113,19 @@ public struct Console: Sendable {
         self.errorIsTerminal = errorIsTerminal
     }
 
-    public func output(_ text: String, terminator: String = "\n") { out(text + terminator) }
-    public func error(_ text: String, terminator: String = "\n") { err(text + terminator) }
+    /// Writes `text` to standard output, its control characters escaped (``QuotedValue/lines(_:)``):
+    /// results carry app- and file-supplied text, which never reaches the terminal raw.
+    public func output(_ text: String, terminator: String = "\n") { out(QuotedValue.lines(text) + terminator) }
+    /// Writes `text` to standard error, escaped as ``output(_:terminator:)`` is, but for the live
+    /// progress line's own reset (`\r`, erase line) at its start.
+    public func error(_ text: String, terminator: String = "\n") {
+        let reset = GateProgress.liveReset
+        if text.hasPrefix(reset) {
+            err(reset + QuotedValue.lines(String(text.dropFirst(reset.count))) + terminator)
+        } else {
+            err(QuotedValue.lines(text) + terminator)
+        }
+    }
 
     /// The process's standard output and standard error.
     public static let standard = Console(

@@ -107,6 +107,26 @@ import Testing
                 .verdict == .fail)
     }
 
+    @Test("a label seeded only empty in the run's cells makes a clean scan not judged, never PASS; a leak still FAILs")
+    func onlyEmptyIsNotJudged() throws {
+        let cells = [
+            GateCell(path: .id("v1-to-v2"), scenario: .upgrade, condition: .noSecretInArtifacts),
+            GateCell(path: .id("v1-to-v2"), scenario: .relaunch, condition: .noSecretInArtifacts),
+        ]
+        let clean = SecretScanResult(leaks: [], unreadable: [], filesScanned: 9, bytesScanned: 900, patterns: 20)
+        let findings = NoSecretInArtifactsChecker.findings(for: clean, cells: cells, unseeded: ["authToken"])
+        #expect(findings.allSatisfy { $0.notJudged == true }, "\(findings)")
+        #expect(findings[0].message.contains("authToken was seeded only empty"), "\(findings[0].message)")
+        let report = GateEngine.evaluate(expected: cells, findings: findings)
+        #expect(report.conditions.first { $0.condition == .noSecretInArtifacts }?.verdict != .pass)
+        let leaked = SecretScanResult(
+            leaks: [SecretLeak(file: "paths/v1-to-v2/upgrade/logs/02-v2-launch.log", encoding: .raw, secretIndex: 1, secretLabel: "sessionKey")],
+            unreadable: [], filesScanned: 9, bytesScanned: 900, patterns: 20)
+        #expect(NoSecretInArtifactsChecker.findings(for: leaked, cells: cells, unseeded: ["authToken"]).map(\.verdict).contains(.fail))
+        // Every label seeded with bytes somewhere: a clean scan PASSes as before.
+        #expect(NoSecretInArtifactsChecker.findings(for: clean, cells: cells).allSatisfy { $0.verdict == .pass && $0.notJudged == nil })
+    }
+
     @Test("an unreadable file makes its cell UNKNOWN, not PASS")
     func unreadable() {
         let cell = GateCell(path: .id("none-to-v1"), scenario: .freshInstall, condition: .noSecretInArtifacts)

@@ -57,6 +57,26 @@ import TestSupport
         #expect(text.contains("stderr line\n"))
     }
 
+    @Test("what an app starts ends with its launch, even in a session of its own, and nothing it starts writes outside the device")
+    func processTreeEndsWithLaunch() throws {
+        let fixture = try Fixture()
+        let session = try fixture.bootedWithTinyApp()
+        let log = fixture.directory.file("logs/escape.log")
+        let outside = fixture.directory.file("outside.txt")
+        let result = try session.launch(
+            "com.example.tiny", LaunchOptions(arguments: ["-TinyMode", "escape", "-TinyOutside", outside], logPath: log))
+        #expect(result.exitedCleanly)
+        let text = try String(contentsOfFile: log, encoding: .utf8)
+        let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("escaped pid ") }, "\(text)")
+        let pid = try #require(pid_t(line.dropFirst("escaped pid ".count)), "\(text)")
+        // Whatever the outcome, the daemon does not outlive the test.
+        defer { kill(pid, SIGKILL) }
+        #expect(kill(pid, 0) == -1 && errno == ESRCH, "the double-forked daemon \(pid) outlived its launch")
+        #expect(!FileManager.default.fileExists(atPath: outside), "the app's child wrote outside the device")
+        #expect(!FileManager.default.fileExists(atPath: outside + ".app"), "the app wrote outside the device")
+        #expect(text.contains("app wrote outside: false"), "\(text)")
+    }
+
     @Test("-Key value launch arguments reach the app's preferences and shadow the stored value")
     func argumentDomain() throws {
         let fixture = try Fixture()
@@ -125,7 +145,8 @@ import TestSupport
         let session = try fixture.bootedWithTinyApp(lockState: .beforeFirstUnlock)
         // The unlock follows the app's own word that it is waiting (a line on a FIFO), not a delay:
         // on a loaded machine a delay can end before the app starts, or long after it gave up.
-        let fifo = fixture.directory.file("ready")
+        // Inside the device: a launch writes nowhere else (WriteConfinement), a FIFO included.
+        let fifo = session.layout.directory + "/ready.fifo"
         #expect(mkfifo(fifo, 0o600) == 0)
         let reader = open(fifo, O_RDONLY | O_NONBLOCK)
         defer { close(reader) }

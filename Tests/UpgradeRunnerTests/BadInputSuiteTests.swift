@@ -232,6 +232,22 @@ import Testing
             }
             return ["gate", "--builds", "v1", "--out", s.path("out")]
         }, message: ".*/builds/v1/build.json: field \"keeps.secrets\\[0\\].store.group\" \"../../x\" is not an app group identifier"),
+        Row(name: "a key given twice in build.json (jq and Python read the last, Foundation the first)", setUp: { s in
+            try s.copyBuild("v1")
+            let file = s.path("builds/v1/build.json")
+            let text = try String(contentsOfFile: file, encoding: .utf8)
+            try text.replacingOccurrences(of: "{", with: "{\"marketingVersion\": \"9.9\",", options: [], range: text.range(of: "{"))
+                .write(toFile: file, atomically: true, encoding: .utf8)
+            return ["gate", "--builds", "v1", "--out", s.path("out")]
+        }, message: ".*/builds/v1/build.json: field \"marketingVersion\" appears more than once \\(JSON readers disagree on which one counts\\)$"),
+        Row(name: "a nested key given twice in build.json, spelt with an escape", setUp: { s in
+            try s.copyBuild("v1")
+            let file = s.path("builds/v1/build.json")
+            let text = try String(contentsOfFile: file, encoding: .utf8)
+            try text.replacingOccurrences(of: "\"label\"", with: "\"l\\u0061bel\": \"other\", \"label\"", options: [], range: text.range(of: "\"label\""))
+                .write(toFile: file, atomically: true, encoding: .utf8)
+            return ["gate", "--builds", "v1", "--out", s.path("out")]
+        }, message: ".*/builds/v1/build.json: field \"keeps.secrets\\[0\\].label\" appears more than once"),
     ]
 
     // MARK: Entitlements
@@ -246,6 +262,14 @@ import Testing
                 .write(to: URL(fileURLWithPath: s.path("builds/v1/Ledger.entitlements")))
             return ["gate", "--builds", "v1", "--out", s.path("out")]
         }, message: ".*Ledger.entitlements.*application-groups element 0 \"../../x\" is not an app group identifier"),
+        Row(name: "an entitlements file that is a link out of the builds folder", setUp: { s in
+            try s.copyBuild("v1")
+            try s.folder("elsewhere")
+            try FileManager.default.moveItem(atPath: s.path("builds/v1/Ledger.entitlements"), toPath: s.path("elsewhere/Ledger.entitlements"))
+            try FileManager.default.createSymbolicLink(
+                atPath: s.path("builds/v1/Ledger.entitlements"), withDestinationPath: s.path("elsewhere/Ledger.entitlements"))
+            return ["gate", "--builds", "v1", "--out", s.path("out")]
+        }, message: ".*/builds/v1/Ledger.entitlements: is outside the builds folder .*/builds \\(a link or path out of it, named by .*/builds/v1/build.json\\)"),
         Row(name: "a missing entitlements file", setUp: { s in
             try s.copyBuild("v1")
             try FileManager.default.removeItem(atPath: s.path("builds/v1/Ledger.entitlements"))
@@ -326,6 +350,12 @@ import Testing
         try sandbox.write("out/inputs/builds/v1/build.json", "{}")
         // A FAIL judged against the old build leaves baseline/ beside paths/ (PreExisting).
         try sandbox.write("out/baseline/paths/v1-to-v1/reinstall/status/01-v1-seed.json", "{}")
+        // Written after the run finished, they are in no manifest: refused as a person's files...
+        #expect(throws: GateError.self) {
+            try GateArtifacts.begin(inputs: SampleGate.inputs(), plan: try SampleGate.inputs().plan(), at: out, force: false)
+        }
+        // ...and the run of a version before manifests (none) has its entries of the runner's shape replaced whole.
+        try FileManager.default.removeItem(atPath: out + "/" + ArtifactLayout.manifestFile)
         try GateArtifacts.begin(inputs: SampleGate.inputs(), plan: try SampleGate.inputs().plan(), at: out, force: false)
         OutputFolder.release(out)
         #expect(!FileManager.default.fileExists(atPath: out + "/baseline"), "baseline/ is the runner's")
@@ -355,10 +385,22 @@ import Testing
         try sandbox.finishedRun("out")
         try sandbox.write("elsewhere/keep.txt", "mine")
         try FileManager.default.createSymbolicLink(atPath: out + "/paths/elsewhere", withDestinationPath: sandbox.path("elsewhere"))
-        try GateArtifacts.begin(inputs: SampleGate.inputs(), plan: try SampleGate.inputs().plan(), at: out, force: false)
+        // The link is in no manifest: a person's, refused; with --force it stays, not followed.
+        #expect(throws: GateError.self) {
+            try GateArtifacts.begin(inputs: SampleGate.inputs(), plan: try SampleGate.inputs().plan(), at: out, force: false)
+        }
+        try GateArtifacts.begin(inputs: SampleGate.inputs(), plan: try SampleGate.inputs().plan(), at: out, force: true)
         OutputFolder.release(out)
         #expect(FileManager.default.fileExists(atPath: sandbox.path("elsewhere/keep.txt")))
-        #expect(!FileManager.default.fileExists(atPath: out + "/paths/elsewhere"))
+        #expect(FileManager.default.fileExists(atPath: out + "/paths/elsewhere"))
+        // A run without a manifest (an earlier version's) has paths/ removed whole: the link is unlinked, never followed.
+        try RunFolders.write(SampleGate.inputs(), at: out + "-legacy")
+        try FileManager.default.removeItem(atPath: out + "-legacy/" + ArtifactLayout.manifestFile)
+        try FileManager.default.createSymbolicLink(atPath: out + "-legacy/paths/elsewhere", withDestinationPath: sandbox.path("elsewhere"))
+        try GateArtifacts.begin(inputs: SampleGate.inputs(), plan: try SampleGate.inputs().plan(), at: out + "-legacy", force: false)
+        OutputFolder.release(out + "-legacy")
+        #expect(FileManager.default.fileExists(atPath: sandbox.path("elsewhere/keep.txt")))
+        #expect(!FileManager.default.fileExists(atPath: out + "-legacy/paths/elsewhere"))
     }
 
     @Test("builds lists a manifest's control characters escaped, never raw on the terminal")

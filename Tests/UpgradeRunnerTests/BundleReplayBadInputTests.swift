@@ -53,13 +53,15 @@ import UpgradeContract
         func statusFile() throws -> String { try #require(StatusComparison.statusFiles(in: run).sorted().first) }
 
         /// A bundle of the run with `entries` added, written to `name`.
-        func bundle(adding entries: [USTar.Entry], as name: String) throws -> String {
+        /// `raw`: bytes put before the archive's end (a crafted header).
+        func bundle(adding entries: [USTar.Entry], as name: String, raw: Data = Data()) throws -> String {
             let packed = file("packed-" + name)
             _ = try RunBundle.pack(run, to: packed)
             let members = try USTar.read(try Gzip.decompress(try Data(contentsOf: URL(fileURLWithPath: packed))))
             try FileManager.default.removeItem(atPath: packed)
             let bundle = file(name)
-            try Gzip.compress(try USTar.write(members + entries)).write(to: URL(fileURLWithPath: bundle))
+            let tar = try USTar.write(members + entries)
+            try Gzip.compress(tar.dropLast(USTar.end.count) + raw + USTar.end).write(to: URL(fileURLWithPath: bundle))
             return bundle
         }
     }
@@ -173,6 +175,14 @@ import UpgradeContract
             },
             message: { "\($0.file("clash.tar.gz")): holds run/zz both as a file and as a folder" }),
         Row(
+            name: "replay of a bundle whose member claims more bytes than the bound: refused before a byte is written",
+            input: { fixture in
+                // A header alone: the claimed size is refused before the (missing) content is read.
+                let header = try USTar.header(path: "run/huge.bin", kind: .file, mode: 0o644, size: 8_000_000_000)
+                return fixture.cli.replayAlone(try fixture.bundle(adding: [], as: "huge.tar.gz", raw: header))
+            },
+            message: { "\($0.file("huge.tar.gz")): unpacks to more than " }),
+        Row(
             name: "replay of a bundle with --out the bundle file itself",
             input: { fixture in
                 let bundle = fixture.file("b.tar.gz")
@@ -249,12 +259,14 @@ import UpgradeContract
     func abandonedUnpacks() throws {
         let cli = try CLI()
         let base = cli.directory.file("tmp")
-        let finished = try Process.run(URL(fileURLWithPath: "/bin/true"), arguments: [])
-        finished.waitUntilExit()
-        let dead = base + "/" + RunBundle.unpackPrefix + "\(finished.processIdentifier)-A"
-        let live = base + "/" + RunBundle.unpackPrefix + "\(getppid())-B"
-        let other = base + "/upgrade-runner-devices-\(finished.processIdentifier)-C"
-        for folder in [dead, live, other] { try FileManager.default.createDirectory(atPath: folder + "/run", withIntermediateDirectories: true) }
+        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        let dead = base + "/" + RunBundle.unpackPrefix + "1-A"
+        let live = base + "/" + RunBundle.unpackPrefix + "1-B"
+        let other = base + "/upgrade-runner-devices-1-C"
+        for folder in [dead, live, other] { try OwnedFolder.create(folder) }
+        OwnedFolder.release(dead)
+        OwnedFolder.release(other)
+        defer { OwnedFolder.release(live) }
         RunBundle.removeAbandonedUnpacks(in: base)
         #expect(!FileManager.default.fileExists(atPath: dead))
         #expect(FileManager.default.fileExists(atPath: live))

@@ -338,7 +338,8 @@ import Testing
         let udid = try cli.bootedDevice()
         // The app announces itself on a FIFO and holds it open: its line is the event "running",
         // the FIFO's hang-up the event "ended". No clock in between.
-        let fifo = cli.directory.file("ready")
+        // Inside the device: a launch writes nowhere else (WriteConfinement), a FIFO included.
+        let fifo = cli.root + "/" + udid + "/ready.fifo"
         #expect(mkfifo(fifo, 0o600) == 0)
         let reader = open(fifo, O_RDONLY | O_NONBLOCK)
         defer { close(reader) }

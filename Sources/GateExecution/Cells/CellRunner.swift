@@ -61,6 +61,10 @@ struct CellRunner {
         declarations = CaseDeclarations(old: old, via: via, new: new, caseID: caseID, scenario: unit.scenario)
     }
 
+    /// Why a cell whose devices folder was removed under it is not judged.
+    var vanished: String {
+        "the devices folder \(devices.root) vanished while the cell ran (another process removed it): nothing the cell showed is judged"
+    }
     /// The reason of every cell and attempt that the runner's interruption cut short.
     static let interrupted = "the runner was interrupted (SIGINT or SIGTERM) before the cell finished"
 
@@ -74,7 +78,7 @@ struct CellRunner {
                 devices: devices, name: "\(unit.pathID)-\(unit.scenario)", runtime: runtime,
                 cellFolder: cellFolder, declarations: declarations, timeout: timeout, launchCount: launchCount)
         } catch {
-            evidence.aborted = "cannot prepare a device: \(error)"
+            evidence.aborted = OwnedFolder.vanished(devices.root) ? vanished : "cannot prepare a device: \(error)"
             return (evidence, CellJudge.judge(evidence), inputs(evidence, launches: 0))
         }
         if let kept, !unit.scenario.isExploration {
@@ -87,6 +91,8 @@ struct CellRunner {
         }
         // A cell the interrupt cut short proves nothing either way, whatever its launches showed.
         if LaunchedProcesses.isStopped { evidence.aborted = Self.interrupted }
+        // Nor does a cell whose devices another process removed under it.
+        if OwnedFolder.vanished(devices.root) { evidence.aborted = vanished }
         evidence.launches = device.launches
         if unit.scenario.steps.twinsLaunches && secondClock && evidence.aborted == nil {
             evidence.secondClock = true
@@ -96,6 +102,7 @@ struct CellRunner {
                 evidence.clockTwinFailure = "the run at a second clock stopped: \(error)"
             }
             if LaunchedProcesses.isStopped { evidence.aborted = Self.interrupted }
+            if OwnedFolder.vanished(devices.root) { evidence.aborted = vanished }
         }
         assert(
             evidence.aborted != nil || Set(evidence.snapshots.keys) == unit.scenario.steps.moments,

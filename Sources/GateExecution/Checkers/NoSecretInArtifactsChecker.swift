@@ -7,7 +7,11 @@ import GateModel
 /// files themselves are written after the scan, only from findings, which hold names and never values.
 enum NoSecretInArtifactsChecker {
     /// The findings for `result`, a scan of the output folder, over `cells` (other conditions' cells are ignored).
-    static func findings(for result: SecretScanResult, cells: [GateCell]) -> [GateFinding] {
+    ///
+    /// `unseeded`: labels no cell of the run seeded in a shape with bytes (only `empty`, which has
+    /// none and can never be found): a clean scan proves nothing about them, so a cell with no leak
+    /// is not judged instead of PASS (a narrowed gate whose rotation gave a label only `empty`).
+    static func findings(for result: SecretScanResult, cells: [GateCell], unseeded: [String] = []) -> [GateFinding] {
         let owned = cells.filter { $0.condition == .noSecretInArtifacts }
         func folder(_ cell: GateCell) -> String { ArtifactLayout.cellFolder(path: cell.path, scenario: cell.scenario) + "/" }
         var findings: [GateFinding] = []
@@ -30,7 +34,14 @@ enum NoSecretInArtifactsChecker {
                         .noSecretInArtifacts, path: cell.runtimePath, scenario: cell.scenario, item: file,
                         verdict: .unknown, detail: "could not be read, so the leak scan cannot vouch for it"))
             }
-            if leaks.isEmpty && unreadable.isEmpty {
+            if leaks.isEmpty && unreadable.isEmpty && !unseeded.isEmpty {
+                let labels = unseeded.sorted().joined(separator: ", ")
+                findings.append(
+                    GateFinding(
+                        .noSecretInArtifacts, path: cell.runtimePath, scenario: cell.scenario, verdict: .pass,
+                        detail: "no seeded secret under \(prefix), but \(labels) was seeded only empty in this run's cells "
+                            + "(nothing to find): not judged", notJudged: true))
+            } else if leaks.isEmpty && unreadable.isEmpty {
                 findings.append(
                     GateFinding(
                         .noSecretInArtifacts, path: cell.runtimePath, scenario: cell.scenario, verdict: .pass,

@@ -7,7 +7,7 @@ import SimRuntime
 /// The temporary device folders of the runs in this process. Simulated keychains hold the seeded
 /// secrets in the clear, so the folders go when a run ends, when the runner is interrupted
 /// (``InterruptHandling``), and, for a runner that was killed outright, at the next start
-/// (folders whose process is gone).
+/// (folders whose owner's lock is free, ``OwnedFolder``).
 ///
 /// Where they go: ``parent(needing:environment:)``.
 package enum TemporaryDevices {
@@ -92,8 +92,9 @@ package enum TemporaryDevices {
         }
     }
 
-    /// Creates `folder` readable by this user alone (its keychains hold secrets in the clear) and
-    /// registers it for removal.
+    /// Creates `folder` readable by this user alone (its keychains hold secrets in the clear), with
+    /// the proof that it is this live runner's (``OwnedFolder``: a marker and its lock, held until the
+    /// folder is removed), and registers it for removal.
     /// - Throws: ``GateError/io(path:doing:cause:)`` when it cannot be created.
     static func create(_ folder: String) throws(GateError) {
         // Under the cells' lock, so that the interrupt's removal either sees the folder or stops it
@@ -104,13 +105,12 @@ package enum TemporaryDevices {
             throw .io(path: folder, doing: "creating the temporary devices folder", cause: "the runner is interrupted")
         }
         lock.withLock { _ = folders.insert(folder) }
-        guard mkdir(folder, 0o700) == 0 else {
-            let cause = FileFailure.posix(errno)
+        do throws(OwnedFolder.Failure) {
+            try OwnedFolder.create(folder)
+        } catch {
             lock.withLock { _ = folders.remove(folder) }
-            throw .io(path: folder, doing: "creating the temporary devices folder", cause: cause)
+            throw .io(path: folder, doing: "creating the temporary devices folder", cause: error.cause)
         }
-        // mkdir's mode is masked by the umask; the folder must be 0700 whatever the umask.
-        chmod(folder, 0o700)
     }
 
     /// Registers `folder`, made by the caller (a bundle's unpack folder), for removal when the
@@ -133,6 +133,7 @@ package enum TemporaryDevices {
             try? FileManager.default.removeItem(atPath: target)
         }
         lock.withLock { _ = folders.remove(folder) }
+        OwnedFolder.release(folder)
     }
 
     /// Removes every folder still registered (on interruption), once the cells have stopped:
@@ -152,8 +153,9 @@ package enum TemporaryDevices {
         }
     }
 
-    /// Removes the device folders (and bundle unpack folders) of runners that no longer exist: `upgrade-runner-devices-<pid>-…`
-    /// whose pid is not a live process, in the folders this start would use (the temporary folder,
+    /// Removes the device folders (and bundle unpack folders) of runners that no longer exist:
+    /// `upgrade-runner-devices-…` whose marker proves them a runner's and whose lock is free
+    /// (``OwnedFolder``; a pid proves nothing across PID namespaces), in the folders this start would use (the temporary folder,
     /// ``parent(needing:environment:)``'s choice under this environment) and `/dev/shm`. A folder
     /// left under another `UPGRADE_RUNNER_SCRATCH` or `TMPDIR` is found by a start with the same
     /// setting. Every start of the command line calls it first, before it can refuse anything, so a

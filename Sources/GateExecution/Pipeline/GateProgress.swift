@@ -21,6 +21,10 @@ package final class GateProgress: @unchecked Sendable {
     private var baselineTotal = 0
     private var baselinesFinished = 0
 
+    /// What starts the live line's every rewrite: a carriage return and erase-line, the one control
+    /// sequence progress prints (everything else printed has its control characters escaped).
+    package static let liveReset = "\r\u{1B}[K"
+
     package init(style: Style, write: @escaping @Sendable (String) -> Void) {
         self.style = style
         self.write = write
@@ -77,7 +81,7 @@ package final class GateProgress: @unchecked Sendable {
         case .lines: write(line + "\n")
         case .live:
             // Cells that did not pass stay on screen; the rest only move the live line on.
-            write("\r\u{1B}[K" + line + (verdict == .pass ? "" : "\n"))
+            write(Self.liveReset + line + (verdict == .pass ? "" : "\n"))
         }
     }
 
@@ -88,6 +92,6 @@ package final class GateProgress: @unchecked Sendable {
         let (baselines, baselineCount): (Int, Int) = lock.withLock { (baselinesFinished, baselineTotal) }
         let extra = baselineCount == 0 ? "" : ", and \(baselines) of \(baselineCount) baseline cells"
         let line = "gate: \(count) of \(of) cells finished\(extra) in \(elapsed)"
-        write((style == .live ? "\r\u{1B}[K" : "") + line + "\n")
+        write((style == .live ? Self.liveReset : "") + line + "\n")
     }
 }

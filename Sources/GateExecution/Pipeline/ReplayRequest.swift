@@ -129,6 +129,7 @@ extension ReplayRequest {
             if bundle {
                 try? FileManager.default.removeItem(atPath: unpacked)
                 TemporaryDevices.forget(unpacked)
+                OwnedFolder.release(unpacked)
             }
         }
         // A SIGINT or SIGTERM removes it too (the interrupt's handler removes what is registered).

@@ -27,6 +27,8 @@ public enum ArtifactLayout {
     public static let timingsFile = "timings.json"
     /// Present while a run writes into the folder; removed after the final gate.json is in place.
     public static let inProgressMarker = ".upgrade-runner-in-progress"
+    /// What a finished run wrote, one relative path a line (``RunManifest``): a rerun removes only those.
+    public static let manifestFile = ".upgrade-runner-files"
     /// The folder a replay writes into by default, beside the run it replays.
     public static let replayFolder = "replay"
     /// The start of a rerun's folder inside a run's (`rerun-v1-to-v2-upgrade`): summary.md's rerun

@@ -51,7 +51,8 @@ public enum GateArtifacts {
         try createFolder(folder)
         let verdict = [
             junitFile: Data(junitXML(report: report, inputs: inputs).utf8),
-            summaryFile: Data(summaryMarkdown(report: report, inputs: inputs, out: folder).utf8),
+            // Labels, status values and messages come from apps and files: no raw control character.
+            summaryFile: Data(QuotedValue.lines(summaryMarkdown(report: report, inputs: inputs, out: folder)).utf8),
             gateFile: gateJSON(report: report, inputs: inputs, finished: true),
         ]
         var pinned = inputs
@@ -93,7 +94,7 @@ public enum GateArtifacts {
 
     private static func writeVerdict(report: GateReport, inputs: RunInputs, to folder: String, finished: Bool) throws(GateError) {
         try writeFile(Data(junitXML(report: report, inputs: inputs).utf8), to: folder, name: junitFile)
-        try writeFile(Data(summaryMarkdown(report: report, inputs: inputs, out: folder).utf8), to: folder, name: summaryFile)
+        try writeFile(Data(QuotedValue.lines(summaryMarkdown(report: report, inputs: inputs, out: folder)).utf8), to: folder, name: summaryFile)
         try writeFile(gateJSON(report: report, inputs: inputs, finished: finished), to: folder, name: gateFile)
     }
 

@@ -6,7 +6,10 @@ import Foundation
 /// folder another live run is writing is refused naming its pid, and a folder with files that are
 /// not a run's is refused unless `--force`.
 ///
-/// Only the runner's own files are ever replaced or removed (issue 29):
+/// Only the runner's own files are ever replaced or removed (issues 29 and 37):
+/// - A finished run lists every file it wrote in its manifest (``RunManifest``); a rerun removes
+///   only those, and a file under the run's entries that it does not list (a person's note in
+///   `paths/` or `inputs/builds/`) is foreign: refused without `--force`, left in place with it.
 /// - A folder is a run's by its in-progress marker, a regular file (opened with `O_NOFOLLOW`, one
 ///   link) whose first line is ``identity``, or by a finished gate.json; a name alone is nothing.
 /// - Of a run's folder, an entry is removed only where it has the exact shape the runner writes
@@ -25,7 +28,7 @@ package enum OutputFolder {
     static let runEntries: Set<String> = [
         GateArtifacts.runFile, GateArtifacts.gateFile, GateArtifacts.junitFile, GateArtifacts.summaryFile,
         GateArtifacts.inProgressMarker, ArtifactLayout.paths, ArtifactLayout.timingsFile, ArtifactLayout.replayFolder,
-        ArchivedInputs.folderName, ArtifactLayout.baseline,
+        ArchivedInputs.folderName, ArtifactLayout.baseline, ArtifactLayout.manifestFile,
     ]
 
     /// The marker's first line: the runner's identity. A marker that does not start with it (or
@@ -36,6 +39,8 @@ package enum OutputFolder {
 
     private static let lock = NSLock()
     nonisolated(unsafe) private static var held: [String: Int32] = [:]
+    // Files inside a run's entries that a --force run found and left: never listed as its own.
+    nonisolated(unsafe) private static var foreignKept: [String: Set<String>] = [:]
 
     /// Creates `folder` or checks that it may be written, and takes its in-progress lock.
     ///
@@ -146,9 +151,25 @@ package enum OutputFolder {
         var owned: [String] = []
         var others: [String] = []
         var clashes: [String] = []
+        // A finished run's manifest: what it wrote, file by file (``RunManifest``). Without one (a
+        // killed run, or one of a version before manifests) an entry of the runner's shape goes whole.
+        let listed = isRun ? RunManifest.read(folder) : nil
+        var ownFiles: [String] = []
+        var foreignFiles: [String] = []
+        var walked: [String] = []
         for entry in entries where entry != GateArtifacts.inProgressMarker {
             if isRun, ownedEntry(entry, in: folder) {
-                owned.append(entry)
+                if let listed, RunManifest.written.contains(entry) {
+                    RunManifest.sort(entry, in: folder, listed: listed, prefix: "", own: &ownFiles, foreign: &foreignFiles)
+                    walked.append(entry)
+                } else if entry != ArtifactLayout.manifestFile, entry == ArtifactLayout.replayFolder || entry.hasPrefix(ArtifactLayout.rerunPrefix),
+                    let nested = RunManifest.read(folder + "/" + entry)
+                {
+                    sortNested(entry, in: folder, listed: nested, own: &ownFiles, foreign: &foreignFiles)
+                    walked.append(entry)
+                } else {
+                    owned.append(entry)
+                }
             } else if runEntries.contains(entry) && entry != ArtifactLayout.replayFolder
                 || entry.hasPrefix(ArtifactFile.temporaryPrefix)
             {
@@ -162,8 +183,9 @@ package enum OutputFolder {
                 folder: folder,
                 reason: "holds \(clash), which this tool did not write and a run would replace; move it or choose another folder")
         }
-        if !others.isEmpty && !force {
-            let what = others.count == 1 ? others[0] : "\(others[0]) and \(others.count - 1) more"
+        let foreign = others + foreignFiles
+        if !foreign.isEmpty && !force {
+            let what = foreign.count == 1 ? foreign[0] : "\(foreign[0]) and \(foreign.count - 1) more"
             throw GateError.outputFolderInUse(
                 folder: folder,
                 reason: "holds files that are not a run's (\(what)); pass --force to write the run beside them")
@@ -175,6 +197,43 @@ package enum OutputFolder {
                 throw GateError.io(path: path, doing: "removing the earlier run's file", cause: FileFailure.posix(failure))
             }
         }
+        for file in ownFiles {
+            let path = folder + "/" + file
+            guard unlink(path) == 0 || errno == ENOENT else {
+                throw GateError.io(path: path, doing: "removing the earlier run's file", cause: FileFailure.posix(errno))
+            }
+        }
+        // The folders the earlier run's files left empty; a folder holding a kept file stays.
+        for entry in walked { removeEmptyFolders(folder + "/" + entry) }
+        lock.withLock { foreignKept[folder] = Set(foreignFiles) }
+    }
+
+    /// Sorts the files of a run folder nested in this one (`replay/`, `rerun-*/`) by its own manifest.
+    private static func sortNested(
+        _ entry: String, in folder: String, listed: Set<String>, own: inout [String], foreign: inout [String]
+    ) {
+        let nested = folder + "/" + entry
+        for inner in ((try? FileManager.default.contentsOfDirectory(atPath: nested)) ?? []).sorted() {
+            var info = stat()
+            let regular = lstat(nested + "/" + inner, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+            if (inner == ArtifactLayout.manifestFile || inner == GateArtifacts.inProgressMarker) && regular {
+                own.append(entry + "/" + inner)
+            } else if RunManifest.written.contains(inner) {
+                RunManifest.sort(inner, in: nested, listed: listed, prefix: entry + "/", own: &own, foreign: &foreign)
+            } else {
+                var files: [String] = []
+                RunManifest.collect(nested, relative: inner, into: &files)
+                foreign += files.map { entry + "/" + $0 }
+            }
+        }
+    }
+
+    /// Removes the empty folders under `path` and `path` itself when it ends empty; never follows a link.
+    private static func removeEmptyFolders(_ path: String) {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return }
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] { removeEmptyFolders(path + "/" + name) }
+        rmdir(path)
     }
 
     /// Whether `name` at the top of a run's folder has the exact shape the runner writes there: its
@@ -188,7 +247,7 @@ package enum OutputFolder {
         let kind = info.st_mode & S_IFMT
         switch name {
         case GateArtifacts.runFile, GateArtifacts.gateFile, GateArtifacts.junitFile, GateArtifacts.summaryFile,
-            ArtifactLayout.timingsFile:
+            ArtifactLayout.timingsFile, ArtifactLayout.manifestFile:
             return kind == S_IFREG
         case ArtifactLayout.paths, ArtifactLayout.baseline:
             return kind == S_IFDIR
@@ -237,6 +296,7 @@ package enum OutputFolder {
 
     /// Removes the in-progress marker and drops the lock: the run in `folder` is finished.
     static func finish(_ folder: String) throws(GateError) {
+        try RunManifest.write(folder, excluding: lock.withLock { foreignKept.removeValue(forKey: folder) ?? [] })
         let marker = (folder as NSString).appendingPathComponent(GateArtifacts.inProgressMarker)
         if unlink(marker) != 0, errno != ENOENT {
             throw .io(path: marker, doing: "removing the in-progress marker", cause: FileFailure.posix(errno))
@@ -250,6 +310,7 @@ package enum OutputFolder {
     /// reads as an interrupted run.
     package static func release(_ folder: String) {
         lock.withLock {
+            foreignKept.removeValue(forKey: folder)
             if let descriptor = held.removeValue(forKey: folder) { close(descriptor) }
         }
     }

@@ -133,47 +133,64 @@ package enum RunBundle {
     /// secret. Answers the run folder in it.
     /// - Throws: ``GateError/malformed(path:reason:)`` (exit 2) naming `file` (and the member) when
     ///   it is not gzip, truncated, damaged, or holds a member outside `run/`, a path that climbs out
-    ///   of it, a member twice, or a name that is both a file and a folder; `folder` is removed then.
-    package static func unpack(_ file: String, into folder: String) throws(GateError) -> String {
+    ///   of it, a member twice, or a name that is both a file and a folder, or when it unpacks to more
+    ///   than ``UnpackBounds`` allow (bytes or entries); `folder` is removed then.
+    ///
+    /// `folder` carries an ``OwnedFolder`` marker whose lock this process holds until the caller
+    /// removes the folder and calls ``OwnedFolder/release(_:)``.
+    package static func unpack(_ file: String, into folder: String, bounds: UnpackBounds = .standard) throws(GateError) -> String {
         let descriptor = open(file, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .unreadable(path: file, reason: "cannot be read (\(FileFailure.posix(errno)))") }
         defer { close(descriptor) }
-        guard mkdir(folder, 0o700) == 0 else {
-            throw .io(path: folder, doing: "creating the bundle's unpack folder", cause: FileFailure.posix(errno))
+        do throws(OwnedFolder.Failure) { try OwnedFolder.create(folder) } catch {
+            throw .io(path: folder, doing: "creating the bundle's unpack folder", cause: error.cause)
         }
-        chmod(folder, 0o700)
-        var unpacker = Unpacker(file: file, folder: folder, reader: Gzip.Reader(descriptor: descriptor))
+        var info = stat()
+        let compressed = fstat(descriptor, &info) == 0 ? Int(info.st_size) : 0
+        var unpacker = Unpacker(
+            file: file, folder: folder, reader: Gzip.Reader(descriptor: descriptor), compressed: compressed, bounds: bounds)
         do throws(GateError) {
             try unpacker.run()
         } catch {
             try? FileManager.default.removeItem(atPath: folder)
+            OwnedFolder.release(folder)
             throw error
         }
         return folder + "/" + topFolder
     }
 
-    /// Removes the unpack folders of runners that no longer exist (`upgrade-runner-bundle-<pid>-…`
-    /// whose pid is not a live process) in the temporary folder: a replay killed while it ran leaves
-    /// its unpacked bundle, and the next start of any runner removes it.
+    /// Removes the unpack folders of runners that no longer exist (`upgrade-runner-bundle-…` whose
+    /// marker is a runner's and whose lock is free, ``OwnedFolder``) in the temporary folder: a replay
+    /// killed while it ran leaves its unpacked bundle, and the next start of any runner removes it.
     package static func removeAbandonedUnpacks(in base: String = NSTemporaryDirectory()) {
         AbandonedFolders.remove(in: base, prefixes: [unpackPrefix])
     }
 }
 
-/// The temporary folders of runners that no longer exist: `<prefix><pid>-…` whose pid is not a live
-/// process (device folders, bundle unpack folders). One listing of `base` serves every prefix.
-package enum AbandonedFolders {
-    package static func remove(in base: String, prefixes: [String]) {
-        let base = base.hasSuffix("/") ? base : base + "/"
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: base) else { return }
-        for name in names {
-            guard let prefix = prefixes.first(where: { name.hasPrefix($0) }),
-                let pid = Int32(name.dropFirst(prefix.count).prefix { $0 != "-" }), pid > 0, pid != getpid()
-            else { continue }
-            if kill(pid, 0) != 0 && errno == ESRCH {
-                try? FileManager.default.removeItem(atPath: base + name)
-            }
-        }
+/// What a bundle may unpack to, so that a crafted one (a gzip bomb, or hundreds of thousands of
+/// empty entries) is refused cheaply, before it fills the temporary folder or takes minutes.
+///
+/// A real bundle holds its executables (about 80 MB each, compressing about 2.6 times at zlib level
+/// 1) and a run's JSON and logs (about 2,500 files for the default gate, compressing up to about 8
+/// times): ``ratio`` times the compressed size plus ``floor`` is far above any of them, and a 1 MB
+/// bomb stops at 74 MB. Bytes count the whole tar stream (headers, padding and what follows the end).
+package struct UnpackBounds: Sendable {
+    /// Unpacked bytes allowed per compressed byte.
+    package var ratio = 10
+    /// Unpacked bytes allowed whatever the compressed size (a run without executables compresses best).
+    package var floor = 64 << 20
+    /// Entries (files and folders) allowed: eight times the default gate's.
+    package var entries = 20_000
+
+    /// The bounds every bundle is unpacked within (tests use smaller ones).
+    package static let standard = UnpackBounds()
+
+    /// The byte bound of a bundle of `compressed` bytes.
+    package func bytes(compressed: Int) -> Int { compressed.multipliedReportingOverflow(by: ratio).partialValue + floor }
+
+    /// The bound as one line says it.
+    func describe(compressed: Int) -> String {
+        "\(bytes(compressed: compressed)) bytes (\(ratio) times its \(compressed) compressed bytes plus \(floor) bytes)"
     }
 }
 
@@ -182,21 +199,43 @@ private struct Unpacker {
     let file: String
     let folder: String
     let reader: Gzip.Reader
+    /// The bundle's size, its ``UnpackBounds/bytes(compressed:)``, and the tar stream's bytes read so far.
+    let compressed: Int
+    let bounds: UnpackBounds
+    let byteBound: Int
+    var consumed = 0
     /// Paths made as files, and as folders (named, or implied by a member inside them).
     var files: Set<String> = []
     var folders: Set<String> = []
     var named: Set<String> = []
 
-    init(file: String, folder: String, reader: Gzip.Reader) {
+    init(file: String, folder: String, reader: Gzip.Reader, compressed: Int, bounds: UnpackBounds) {
         self.file = file
         self.folder = folder
         self.reader = reader
+        self.compressed = compressed
+        self.bounds = bounds
+        byteBound = bounds.bytes(compressed: compressed)
+    }
+
+    /// Counts `count` more bytes of the tar stream, refusing the bundle past its bound.
+    private mutating func consume(_ count: Int) throws(GateError) {
+        consumed += count
+        guard consumed <= byteBound else {
+            throw .malformed(
+                path: file,
+                reason: "unpacks to more than \(bounds.describe(compressed: compressed)): refused as a bomb, not a run")
+        }
     }
 
     mutating func run() throws(GateError) {
         var index = 0
         while true {
             index += 1
+            guard index <= bounds.entries else {
+                throw .malformed(path: file, reason: "holds more than \(bounds.entries) entries: refused as a bomb, not a run")
+            }
+            try consume(USTar.blockSize)
             guard let header = try gzip({ () throws(Gzip.Failure) in try reader.read(count: USTar.blockSize) }, { block throws(USTar.Failure) in
                 try USTar.parse(block, entry: index)
             }) else { break }
@@ -206,6 +245,8 @@ private struct Unpacker {
             case .folder:
                 try makeFolder(path)
             case .file:
+                // Refused before a byte of it is written when the header already claims too much.
+                try consume(header.size + USTar.padding(header.size))
                 try makeFolder((path as NSString).deletingLastPathComponent)
                 try write(header, to: path)
             }
@@ -213,6 +254,7 @@ private struct Unpacker {
         // What follows the end block: the second zero block and any record padding, all zeros.
         while true {
             let rest = try gzip({ () throws(Gzip.Failure) in try reader.read(count: Gzip.chunk) })
+            try consume(rest.count)
             guard rest.allSatisfy({ $0 == 0 }) else {
                 throw .malformed(path: file, reason: "holds data after the end of its tar archive")
             }

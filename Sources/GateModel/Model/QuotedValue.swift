@@ -20,6 +20,25 @@ package enum QuotedValue {
         return escaped(text, quotes: false)
     }
 
+    /// `text` as lines on a terminal or in a Markdown file: every control or format character escaped
+    /// (`\u{1b}`, `\r`, a bidirectional override) but the line breaks and tabs that lay it out. Text an
+    /// app or a file supplied (a status value, a label, an entitlement string) goes through this
+    /// wherever it is printed: standard output, progress, summary.md, entitlements.diff.
+    package static func lines(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { isControl($0) && $0 != "\n" && $0 != "\t" }) else { return text }
+        var shown = ""
+        for scalar in text.unicodeScalars {
+            if scalar == "\n" || scalar == "\t" || !isControl(scalar) {
+                shown.unicodeScalars.append(scalar)
+            } else if scalar == "\r" {
+                shown += "\\r"
+            } else {
+                shown += "\\u{\(String(scalar.value, radix: 16))}"
+            }
+        }
+        return shown
+    }
+
     /// Every control or format character of `text` escaped (`\n`, `\u{1b}`), and with `quotes` its
     /// quotes and backslashes too.
     private static func escaped(_ text: String, quotes: Bool) -> String {

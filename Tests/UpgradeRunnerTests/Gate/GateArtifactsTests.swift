@@ -185,7 +185,7 @@ enum SampleGate {
         }
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: one.path).sorted() == [
-                "gate.json", "junit.xml", "run.json", "summary.md",
+                ArtifactLayout.manifestFile, "gate.json", "junit.xml", "run.json", "summary.md",
             ])
     }
 
@@ -242,6 +242,39 @@ enum SampleGate {
             try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == [
                 GateArtifacts.inProgressMarker, "notes.txt",
             ])
+    }
+
+    @Test("a person's files inside a finished run's paths/ or inputs/builds/ are not the runner's: refused, kept with --force", arguments: [
+        "paths/v1-to-v2/upgrade/my-notes.txt", "inputs/builds/v1/notes.md",
+    ])
+    func userFilesInsideARun(_ userFile: String) throws {
+        let dir = try TemporaryDirectory("guard")
+        let status = "paths/v1-to-v2/upgrade/status/01-v1-launch.json"
+        try GateArtifacts.begin(inputs: SampleGate.inputs(), plan: try SampleGate.inputs().plan(), at: dir.path, force: false)
+        for file in [status, "inputs/builds/v1/build.json"] {
+            try FileManager.default.createDirectory(atPath: dir.file((file as NSString).deletingLastPathComponent), withIntermediateDirectories: true)
+            try Data("{}".utf8).write(to: URL(fileURLWithPath: dir.file(file)))
+        }
+        try GateArtifacts.write(report: try SampleGate.report(), inputs: SampleGate.inputs(), to: dir.path)
+        let manifest = try String(contentsOfFile: dir.file(ArtifactLayout.manifestFile), encoding: .utf8)
+        #expect(manifest.contains("\n\(status)\n") && manifest.hasPrefix(RunManifest.identity + "\n"), "\(manifest)")
+        try FileManager.default.createDirectory(atPath: dir.file((userFile as NSString).deletingLastPathComponent), withIntermediateDirectories: true)
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: dir.file(userFile)))
+        #expect(
+            throws: GateError.outputFolderInUse(
+                folder: dir.path, reason: "holds files that are not a run's (\(userFile)); pass --force to write the run beside them")
+        ) {
+            try OutputFolder.prepare(dir.path, force: false)
+        }
+        #expect(FileManager.default.fileExists(atPath: dir.file(status)), "a refusal removes nothing")
+        try OutputFolder.prepare(dir.path, force: true)
+        #expect(try String(contentsOfFile: dir.file(userFile), encoding: .utf8) == "mine")
+        #expect(!FileManager.default.fileExists(atPath: dir.file(status)), "the earlier run's own file goes")
+        #expect(!FileManager.default.fileExists(atPath: dir.file(ArtifactLayout.manifestFile)))
+        // The run written beside it does not list it: the next rerun still sees it as a person's.
+        try GateArtifacts.write(report: try SampleGate.report(), inputs: SampleGate.inputs(), to: dir.path)
+        #expect(try !String(contentsOfFile: dir.file(ArtifactLayout.manifestFile), encoding: .utf8).contains(userFile))
+        #expect(throws: GateError.self) { try OutputFolder.prepare(dir.path, force: false) }
     }
 
     @Test("a folder with unrelated files, or a file, is refused")

@@ -1,0 +1,97 @@
+import Foundation
+@testable import GateModel
+import TestSupport
+import Testing
+
+/// Sweeps remove a temporary folder by proof (a runner's marker whose lock is free), never by its name
+/// or a pid in it (#37): a pid proves nothing across PID namespaces sharing one TMPDIR or /dev/shm.
+@Suite("Temporary folders are swept by ownership, not names")
+struct OwnedFolderTests {
+    /// A folder made as a runner makes one, whose owner then ended (its lock released).
+    private func abandoned(_ path: String) throws {
+        try #require(throws: Never.self) { try OwnedFolder.create(path) }
+        try "secret".write(toFile: path + "/keychain.db", atomically: false, encoding: .utf8)
+        OwnedFolder.release(path)
+    }
+
+    @Test("a folder whose marker lock another process holds is never removed; once that process ends, it is")
+    func liveOwnerInAnotherProcess() throws {
+        let directory = try TemporaryDirectory("owned")
+        // This process's own pid in the name, which the old sweep skipped as "mine": the proof is the lock.
+        let folder = directory.file(RunBundle.unpackPrefix + "\(getpid())-live")
+        try abandoned(folder)
+        // Another runner (a process that could sit in any PID namespace) holds the marker's lock.
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        holder.arguments = ["-x", folder + "/" + OwnedFolder.markerName, "/bin/sh", "-c", "echo locked; cat"]
+        let input = Pipe()
+        let output = Pipe()
+        holder.standardInput = input
+        holder.standardOutput = output
+        try holder.run()
+        let line = output.fileHandleForReading.availableData
+        #expect(String(decoding: line, as: UTF8.self) == "locked\n")
+        AbandonedFolders.remove(in: directory.path, prefixes: [RunBundle.unpackPrefix])
+        #expect(FileManager.default.fileExists(atPath: folder + "/keychain.db"), "a live runner's folder stays")
+        try input.fileHandleForWriting.close()
+        holder.waitUntilExit()
+        AbandonedFolders.remove(in: directory.path, prefixes: [RunBundle.unpackPrefix])
+        #expect(!FileManager.default.fileExists(atPath: folder), "its owner ended: the folder goes")
+    }
+
+    @Test("a folder this process holds stays through a sweep; released, it goes")
+    func liveOwnerHere() throws {
+        let directory = try TemporaryDirectory("owned")
+        let folder = directory.file("upgrade-runner-devices-1-here")
+        try #require(throws: Never.self) { try OwnedFolder.create(folder) }
+        AbandonedFolders.remove(in: directory.path, prefixes: ["upgrade-runner-devices-"])
+        #expect(FileManager.default.fileExists(atPath: folder))
+        OwnedFolder.release(folder)
+        AbandonedFolders.remove(in: directory.path, prefixes: ["upgrade-runner-devices-"])
+        #expect(!FileManager.default.fileExists(atPath: folder))
+    }
+
+    @Test("a dead owner's folder goes; look-alike folders without the proof stay", arguments: [
+        "no marker", "marker is a link", "marker is a folder", "foreign marker", "dead owner",
+    ])
+    func lookAlikes(_ kind: String) throws {
+        let directory = try TemporaryDirectory("owned")
+        // A dead pid, which the old sweep took as proof enough.
+        let finished = try Process.run(URL(fileURLWithPath: "/bin/true"), arguments: [])
+        finished.waitUntilExit()
+        let folder = directory.file(RunBundle.unpackPrefix + "\(finished.processIdentifier)-my-notes")
+        let marker = folder + "/" + OwnedFolder.markerName
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try "notes".write(toFile: folder + "/notes.txt", atomically: false, encoding: .utf8)
+        switch kind {
+        case "no marker": break
+        case "marker is a link":
+            let real = directory.file("real-marker")
+            try (OwnedFolder.identity + "\n").write(toFile: real, atomically: false, encoding: .utf8)
+            try FileManager.default.createSymbolicLink(atPath: marker, withDestinationPath: real)
+        case "marker is a folder": try FileManager.default.createDirectory(atPath: marker, withIntermediateDirectories: false)
+        case "foreign marker": try "someone else's\n".write(toFile: marker, atomically: false, encoding: .utf8)
+        default:
+            try FileManager.default.removeItem(atPath: folder)
+            try abandoned(folder)
+        }
+        AbandonedFolders.remove(in: directory.path, prefixes: [RunBundle.unpackPrefix, "upgrade-runner-devices-"])
+        #expect(FileManager.default.fileExists(atPath: folder) == (kind != "dead owner"), "\(kind)")
+    }
+
+    @Test("a held folder removed by another process reads as vanished; one never held does not")
+    func vanished() throws {
+        let directory = try TemporaryDirectory("owned")
+        let folder = directory.file("upgrade-runner-devices-1-v")
+        try #require(throws: Never.self) { try OwnedFolder.create(folder) }
+        defer { OwnedFolder.release(folder) }
+        #expect(!OwnedFolder.vanished(folder))
+        try FileManager.default.removeItem(atPath: folder)
+        #expect(OwnedFolder.vanished(folder))
+        // Made again under the same name by someone else: still not ours.
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        try (OwnedFolder.identity + "\n").write(toFile: folder + "/" + OwnedFolder.markerName, atomically: false, encoding: .utf8)
+        #expect(OwnedFolder.vanished(folder))
+        #expect(!OwnedFolder.vanished(directory.file("never-held")))
+    }
+}
