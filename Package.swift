@@ -138,7 +138,9 @@ let package = Package(
         // and the pipeline that `gate`, `run`, `replay`, `mutants` and `ReleaseGate.run` share.
         .target(
             name: "GateExecution",
-            dependencies: ["GateModel", "SimDevice", "SimSecurity", "SimRuntime", "Entitlements", "UpgradeContract", "FileUtility"]),
+            dependencies: [
+                "GateModel", "SimDevice", "SimSecurity", "SimRuntime", "Entitlements", "UpgradeContract", "FileUtility",
+            ]),
         // The command line (verbs, options, help, exit codes); re-exports the gate for Swift callers.
         .target(
             name: "UpgradeRunner",
@@ -233,7 +235,8 @@ let package = Package(
             dependencies: ["SimSecurity", "Security", "SimRuntime"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
-        .testTarget(name: "SimDeviceTests", dependencies: ["SimDevice", "SimRuntime", "SimSecurity", "FileUtility", "TestSupport"]),
+        .testTarget(
+            name: "SimDeviceTests", dependencies: ["SimDevice", "SimRuntime", "SimSecurity", "FileUtility", "TestSupport"]),
         .testTarget(
             name: "EntitlementsTests", dependencies: ["Entitlements", "UpgradeContract", "TestSupport"],
             resources: [.copy("Fixtures")]),

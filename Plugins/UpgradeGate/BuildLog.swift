@@ -47,7 +47,7 @@ struct BuildLog {
             "in statically linked applications requires at runtime the shared libraries from the glibc version used for linking")
             && line.contains(": warning: Using '")
             || line.contains("/swift_static/")
-            && line.hasSuffix(": warning: the use of `mktemp' is dangerous, better use `mkstemp' or `mkdtemp'")
+                && line.hasSuffix(": warning: the use of `mktemp' is dangerous, better use `mkstemp' or `mkdtemp'")
             || ["clang", "clang++"].contains(where: {
                 line.hasPrefix($0 + ": warning: argument unused during compilation: '-no-pie'")
             })
@@ -72,6 +72,7 @@ struct BuildLog {
         // A command line: an absolute path to the tool, then its arguments (the linker's in quotes).
         let command = line.hasPrefix(" \"") ? line.dropFirst(2).prefix(while: { $0 != "\"" }) : line.prefix(while: { $0 != " " })
         guard command.hasPrefix("/"), let tool = command.split(separator: "/").last else { return false }
-        return ["swift-autolink-extract", "clang", "clang++", "ld", "ld.gold", "ld.lld", "ld.bfd", "gold", "lld"].contains(String(tool))
+        return ["swift-autolink-extract", "clang", "clang++", "ld", "ld.gold", "ld.lld", "ld.bfd", "gold", "lld"].contains(
+            String(tool))
     }
 }

@@ -44,7 +44,9 @@ struct UpgradeGate: CommandPlugin {
             Diagnostics.progress(line)
         }
         if log.hidden > 0 {
-            Diagnostics.progress("\(log.hidden) known static-link notes hidden (glibc's, for a static executable's dlopen, getaddrinfo, user and group lookups and mktemp)")
+            Diagnostics.progress(
+                "\(log.hidden) known static-link notes hidden (glibc's, for a static executable's dlopen, getaddrinfo, user and group lookups and mktemp)"
+            )
         }
         guard build.succeeded else {
             end(code: 3, "the build failed; no verdict (UNKNOWN)")

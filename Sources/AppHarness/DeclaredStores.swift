@@ -91,10 +91,13 @@ public struct DeclaredStores: Sendable {
             let stored = defaults.set(malformed ? NSNumber(value: 4_815_162_342) : value, forKey: key)
             return ("set", stored ? 0 : EPERM)
         case .propertyList(let file, let keyPath):
-            return writePropertyList(malformed ? Data([0xC3, 0x28, 0xFF, 0xFE]) : value, at: keyPath, to: environment.home.appendingPathComponent(file))
+            return writePropertyList(
+                malformed ? Data([0xC3, 0x28, 0xFF, 0xFE]) : value, at: keyPath, to: environment.home.appendingPathComponent(file)
+            )
         case .groupPropertyList(let group, let file, let keyPath):
             guard let container = environment.groupContainers[group] else { return ("containerURL", ENOENT) }
-            return writePropertyList(malformed ? Data([0xC3, 0x28, 0xFF, 0xFE]) : value, at: keyPath, to: container.appendingPathComponent(file))
+            return writePropertyList(
+                malformed ? Data([0xC3, 0x28, 0xFF, 0xFE]) : value, at: keyPath, to: container.appendingPathComponent(file))
         case .json(let file, let keyPath, let group):
             guard let url = url(file, group: group) else { return ("containerURL", ENOENT) }
             return writeJSON(value, at: keyPath, to: url, malformed: malformed)
@@ -337,7 +340,9 @@ extension AppBuild {
         guard let reads = await startupRead(launch) else { return DeclaredStores(launch).verify() }
         let secrets = launch.secrets
         for read in reads {
-            launch.record(read.label, read.location, read.operation, read.status, read.result(expected: secrets.expected(read.label, matching: read.value)))
+            launch.record(
+                read.label, read.location, read.operation, read.status,
+                read.result(expected: secrets.expected(read.label, matching: read.value)))
         }
         launch.reportStartup(reads)
     }

@@ -63,14 +63,18 @@ case "unarchive":
     // Bytes that are no archive at all, as a file a crash left truncated.
     let notArchive: String
     do {
-        notArchive = try NSKeyedUnarchiver.unarchivedObject(ofClass: NSArray.self, from: Data("not an archive".utf8)) == nil ? "nil" : "object"
+        notArchive =
+            try NSKeyedUnarchiver.unarchivedObject(ofClass: NSArray.self, from: Data("not an archive".utf8)) == nil
+            ? "nil" : "object"
     } catch {
         notArchive = "\((error as NSError).domain) \((error as NSError).code)"
     }
     // The same through unarchivedObject(ofClasses:from:).
     let wrongClasses: String
     do {
-        wrongClasses = try NSKeyedUnarchiver.unarchivedObject(ofClasses: [NSDictionary.self, NSString.self], from: archive) == nil ? "nil" : "object"
+        wrongClasses =
+            try NSKeyedUnarchiver.unarchivedObject(ofClasses: [NSDictionary.self, NSString.self], from: archive) == nil
+            ? "nil" : "object"
     } catch {
         wrongClasses = "\((error as NSError).domain) \((error as NSError).code)"
     }
@@ -95,7 +99,8 @@ case "unarchive":
         "latin1": stringAnswer { try String(contentsOfFile: latin1.path, encoding: .isoLatin1) },
     ]
     let data = try PropertyListSerialization.data(fromPropertyList: report, format: .xml, options: 0)
-    try data.write(to: FileManager.default.urls(for: .documentDirectory, in: .userDomainMask)[0].appendingPathComponent("unarchive.plist"))
+    try data.write(
+        to: FileManager.default.urls(for: .documentDirectory, in: .userDomainMask)[0].appendingPathComponent("unarchive.plist"))
 default:
     exit(2)
 }

@@ -20,7 +20,8 @@ enum FindingInputs {
                 let shape = declarations.shapes[label], shape != .alnum, !finding.message.contains("seeded as")
             {
                 clauses.append(
-                    shape == .bytes && askedAsText.contains(label) ? "seeded as alnum: bytes skipped, the build writes text" : "seeded as \(shape)")
+                    shape == .bytes && askedAsText.contains(label)
+                        ? "seeded as alnum: bytes skipped, the build writes text" : "seeded as \(shape)")
             }
             if evidence.scenario == .lateUpgrade, !finding.message.contains("clock +") {
                 clauses.append("clock +\(Int(LateUpgradeSteps.offset(caseID: evidence.caseID) / 86_400)) d")

@@ -62,7 +62,8 @@ struct InputsBuild: AppBuild {
         case "5.0", "5.1":
             // A store that is there but does not decode is reported and left as it is.
             if let url = groupURL?.appendingPathComponent("shared.plist"), let data = try? Data(contentsOf: url),
-                ((try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any])?["lock"] as? [String: Any])?["pin"]
+                ((try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any])?["lock"]
+                    as? [String: Any])?["pin"]
                     as? String == nil
             {
                 launch.recordError("pin", .plist, "PropertyListSerialization", EILSEQ)
@@ -72,7 +73,9 @@ struct InputsBuild: AppBuild {
             {
                 launch.recordError("share", .json, "JSONDecoder", EILSEQ)
             }
-            guard let data = try? Data(contentsOf: sessionURL) else { return launch.setMigration(MigrationOutcome(state: .upToDate)) }
+            guard let data = try? Data(contentsOf: sessionURL) else {
+                return launch.setMigration(MigrationOutcome(state: .upToDate))
+            }
             guard var session = try? JSONDecoder().decode(Session.self, from: data) else {
                 launch.recordError("token", .json, "JSONDecoder", EILSEQ)
                 return launch.setMigration(MigrationOutcome(state: .failed))
@@ -110,7 +113,9 @@ struct InputsBuild: AppBuild {
                 .flatMap { try? JSONDecoder().decode(Shared.self, from: $0) }
             return [
                 SecretRead("token", from: .json, operation: "JSONDecoder", text: session?.auth.token),
-                SecretRead("pin", from: .plist, operation: "PropertyListSerialization", text: (plist?["lock"] as? [String: Any])?["pin"] as? String),
+                SecretRead(
+                    "pin", from: .plist, operation: "PropertyListSerialization",
+                    text: (plist?["lock"] as? [String: Any])?["pin"] as? String),
                 SecretRead("share", from: .json, operation: "JSONDecoder", text: shared?.share.key),
             ]
         }

@@ -28,7 +28,9 @@ struct MarkerBuild: AppBuild {
     }
     let files = FileManager.default
     var legacyURL: URL { files.urls(for: .documentDirectory, in: .userDomainMask)[0].appendingPathComponent("legacy.plist") }
-    var markerURL: URL { files.urls(for: .applicationSupportDirectory, in: .userDomainMask)[0].appendingPathComponent("installed") }
+    var markerURL: URL {
+        files.urls(for: .applicationSupportDirectory, in: .userDomainMask)[0].appendingPathComponent("installed")
+    }
 
     var markerPresent: Bool {
         release == "2.0" ? UserDefaults.standard.bool(forKey: Self.markerKey) : files.fileExists(atPath: markerURL.path)
@@ -62,7 +64,8 @@ struct MarkerBuild: AppBuild {
             let token = (legacy["token"] as? String).map({ Data($0.utf8) })
         else { return launch.setMigration(MigrationOutcome(state: .upToDate)) }
         var status = SecItemAdd(
-            Self.query.merging([kSecValueData: token, kSecAttrAccessible: kSecAttrAccessibleAfterFirstUnlock]) { $1 } as CFDictionary,
+            Self.query.merging([kSecValueData: token, kSecAttrAccessible: kSecAttrAccessibleAfterFirstUnlock]) { $1 }
+                as CFDictionary,
             nil)
         if status == errSecDuplicateItem {
             status = SecItemUpdate(Self.query as CFDictionary, [kSecValueData: token] as CFDictionary)

@@ -93,7 +93,10 @@ public struct BuildCatalog: Sendable {
         let buildsFolder = (buildFolder as NSString).deletingLastPathComponent
         if !Self.isInside(entitlementsPath, anyOf: [folder, buildsFolder, buildFolder]) {
             throw .malformedFile(
-                entitlementsPath, reason: "is outside the builds folder \(buildsFolder) (a link or path out of it, named by \(manifestPath)); copy the file into the build's folder")
+                entitlementsPath,
+                reason:
+                    "is outside the builds folder \(buildsFolder) (a link or path out of it, named by \(manifestPath)); copy the file into the build's folder"
+            )
         }
         let entitlements = try BuildEntitlements(
             folder: buildFolder, bundleID: manifest.bundleID, entitlementsPath: entitlementsPath)

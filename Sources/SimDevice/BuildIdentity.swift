@@ -36,7 +36,8 @@ struct BuildEntitlements {
                 let classes = FileProtection.allCases.map(\.rawValue).joined(separator: ", ")
                 throw .malformedFile(
                     entitlementsPath,
-                    reason: "key \(Entitlements.defaultDataProtectionKey) is \"\(value)\", not a data protection class (\(classes))")
+                    reason:
+                        "key \(Entitlements.defaultDataProtectionKey) is \"\(value)\", not a data protection class (\(classes))")
             }
             dataProtection = protection
         }

@@ -167,12 +167,15 @@ extension DeviceSession {
                     + "(\(BackupManifest.currentFormatVersion))")
         }
         let keychainPath = folder + "/" + BackupManifest.keychainFileName
-        guard FileManager.default.fileExists(atPath: keychainPath) else { throw .missingFile(keychainPath, what: "backup keychain") }
+        guard FileManager.default.fileExists(atPath: keychainPath) else {
+            throw .missingFile(keychainPath, what: "backup keychain")
+        }
         for container in manifest.containers {
             guard ContainerKind(rawValue: container.kind) == .data || ContainerKind(rawValue: container.kind) == .appGroup,
                 !container.folder.contains(".."), !container.identifier.contains("/")
             else {
-                throw .malformedFile(manifestPath, reason: "field \"containers\" names \"\(container.folder)\", not a container of a backup")
+                throw .malformedFile(
+                    manifestPath, reason: "field \"containers\" names \"\(container.folder)\", not a container of a backup")
             }
         }
         if manifest.sourceUDID == udid {
@@ -199,14 +202,16 @@ extension DeviceSession {
             let uuid = UUID().uuidString
             let path = staging + "/" + uuid
             let container = try ContainerDirectory.create(kind, identifier: backedUp.identifier, uuid: uuid, at: path)
-            try BackupFiles.restoreContainer(from: folder + "/" + backedUp.folder, to: container.path, as: backedUp.folder, manifest.protection)
+            try BackupFiles.restoreContainer(
+                from: folder + "/" + backedUp.folder, to: container.path, as: backedUp.folder, manifest.protection)
             staged.append((path, layout.containersDirectory(kind) + "/" + uuid))
         }
         var moved: [String] = []
         do {
             for (from, to) in staged {
                 guard rename(from, to) == 0 else {
-                    throw DeviceError.fileSystem(to, reason: "cannot move the restored container into place (\(FileFailure.posix(errno)))")
+                    throw DeviceError.fileSystem(
+                        to, reason: "cannot move the restored container into place (\(FileFailure.posix(errno)))")
                 }
                 moved.append(to)
             }
@@ -217,7 +222,9 @@ extension DeviceSession {
                 if let problem = source.openError {
                     throw DeviceError.malformedFile(keychainPath, reason: "\(problem.reason) (\(SecurityStatus(problem.status)))")
                 }
-                try source.copyItems(into: try device.openKeychain()) { Keychain.travels(protectionClass: $0.accessible) ?? false }
+                try source.copyItems(into: try device.openKeychain()) {
+                    Keychain.travels(protectionClass: $0.accessible) ?? false
+                }
             } catch let error as DeviceError {
                 throw error
             } catch {
@@ -239,12 +246,16 @@ enum BackupFiles {
         guard mkdir(path, 0o700) == 0 || errno == EEXIST else {
             throw .fileSystem(path, reason: "cannot make the folder (\(FileFailure.posix(errno)))")
         }
-        guard chmod(path, 0o700) == 0 else { throw .fileSystem(path, reason: "cannot restrict the folder (\(FileFailure.posix(errno)))") }
+        guard chmod(path, 0o700) == 0 else {
+            throw .fileSystem(path, reason: "cannot restrict the folder (\(FileFailure.posix(errno)))")
+        }
     }
 
     /// A file of the backup, readable and writable by its owner only.
     static func restrict(_ path: String) throws(DeviceError) {
-        guard chmod(path, 0o600) == 0 else { throw .fileSystem(path, reason: "cannot restrict the file (\(FileFailure.posix(errno)))") }
+        guard chmod(path, 0o600) == 0 else {
+            throw .fileSystem(path, reason: "cannot restrict the file (\(FileFailure.posix(errno)))")
+        }
     }
 
     /// A new keychain database at `path`, created 0600 before SQLite opens it.

@@ -164,7 +164,8 @@ public final class DeviceSession: @unchecked Sendable {
                 if copies.count == containers.count { containerIndex[kind] = copies }
             }
             if installed == nil, let apps {
-                let copies = apps.compactMap { app in moved(app.container).map { InstalledApp(container: $0, record: app.record) } }
+                let copies = apps.compactMap { app in moved(app.container).map { InstalledApp(container: $0, record: app.record) }
+                }
                 if copies.count == apps.count { installed = copies }
             }
         }

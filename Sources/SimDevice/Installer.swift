@@ -104,7 +104,10 @@ extension DeviceSession {
             let failure = FileProtection.set(protection, atPath: path)
             guard failure == 0 else {
                 throw .fileSystem(
-                    path, reason: "cannot keep its data protection class (\(FileFailure.posix(failure))); the file system needs user extended attributes")
+                    path,
+                    reason:
+                        "cannot keep its data protection class (\(FileFailure.posix(failure))); the file system needs user extended attributes"
+                )
             }
         }
     }

@@ -48,13 +48,15 @@ extension NSKeyedUnarchiver {
 
     /// `unarchivedObject(ofClasses:from:)`, which answers the same way (and which the harness's
     /// declared stores call).
-    @_silgen_name("__real_$s10Foundation17NSKeyedUnarchiverC16unarchivedObject9ofClasses4fromypSgSayyXlXpG_0A10Essentials4DataVtKFZ")
+    @_silgen_name(
+        "__real_$s10Foundation17NSKeyedUnarchiverC16unarchivedObject9ofClasses4fromypSgSayyXlXpG_0A10Essentials4DataVtKFZ")
     static func _foundationUnarchivedObject(ofClasses classes: [AnyClass], from data: Data) throws -> Any?
 
     @_silgen_name("cunarchiver_classes_original")
     static func _libraryUnarchivedObject(ofClasses classes: [AnyClass], from data: Data) throws -> Any?
 
-    @_silgen_name("__wrap_$s10Foundation17NSKeyedUnarchiverC16unarchivedObject9ofClasses4fromypSgSayyXlXpG_0A10Essentials4DataVtKFZ")
+    @_silgen_name(
+        "__wrap_$s10Foundation17NSKeyedUnarchiverC16unarchivedObject9ofClasses4fromypSgSayyXlXpG_0A10Essentials4DataVtKFZ")
     static func _deviceUnarchivedObject(ofClasses classes: [AnyClass], from data: Data) throws -> Any? {
         try checkRoot(of: data, isOneOf: classes)
         return try _foundationUnarchivedObject(ofClasses: classes, from: data)

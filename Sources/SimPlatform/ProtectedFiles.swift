@@ -53,7 +53,8 @@ public final class ProtectedFiles: @unchecked Sendable {
             guard protection.canWrite(lockState.current, exists: exists) else { return EPERM }
             guard Self.makeFolders(folder.path) else { return EIO }
             // A file of the default class carries no class, as one Foundation creates in an unclassed folder.
-            let stored: FileProtection? = protection == .default && FileProtection.stored(atPath: folder.path) == nil ? nil : protection
+            let stored: FileProtection? =
+                protection == .default && FileProtection.stored(atPath: folder.path) == nil ? nil : protection
             return AtomicFile.write(data, to: url.path) { descriptor in
                 stored.map { FileProtection.set($0, descriptor: descriptor) } ?? 0
             }

@@ -232,9 +232,11 @@ private let recordCall: cfs_done_fn = { callPointer, decision, _, error in
     case .device:
         return
     case .app(let name) where target.map({ if case .outside = $0 { true } else { false } }) ?? false:
-        state.seam.record(operation, SeamSubject(store: FileSupervision.outsideStore, name: name, target: targetName), status: error)
+        state.seam.record(
+            operation, SeamSubject(store: FileSupervision.outsideStore, name: name, target: targetName), status: error)
     case .outside(let path):
-        state.seam.record(operation, SeamSubject(store: FileSupervision.outsideStore, name: path, target: targetName), status: error)
+        state.seam.record(
+            operation, SeamSubject(store: FileSupervision.outsideStore, name: path, target: targetName), status: error)
     case .app(let name):
         if decision == CFS_PROCEED, error == 0, let powerLoss = state.seam.powerLoss {
             powerLoss.record(call, targetName: targetName)
@@ -245,7 +247,8 @@ private let recordCall: cfs_done_fn = { callPointer, decision, _, error in
             case CFS_FAIL: .fail(error)
             default: .proceed  // CFS_PROCEED, and CFS_REFUSE: a call that failed as the system failed it
             }
-        state.seam.end(operation, SeamSubject(store: "file", name: name, target: targetName), status: error, decision: seamDecision)
+        state.seam.end(
+            operation, SeamSubject(store: "file", name: name, target: targetName), status: error, decision: seamDecision)
     }
 }
 
@@ -255,11 +258,13 @@ extension PowerLoss {
     /// removal. (A write's data is owed from before the call: ``willChangeData(of:name:)``.)
     fileprivate func record(_ call: cfs_call, targetName: String?) {
         let path = String(cString: call.path)
-        let name = Supervised.state.flatMap { state -> String? in
-            if case .app(let name) = state.place(path) { name } else { nil }
-        } ?? path
+        let name =
+            Supervised.state.flatMap { state -> String? in
+                if case .app(let name) = state.place(path) { name } else { nil }
+            } ?? path
         switch call.kind {
-        case CFS_OPEN where call.existed == 0 && call.flags & O_CREAT != 0, CFS_OPEN where call.existed == 1 && call.flags & O_TRUNC != 0:
+        case CFS_OPEN where call.existed == 0 && call.flags & O_CREAT != 0,
+            CFS_OPEN where call.existed == 1 && call.flags & O_TRUNC != 0:
             created(path, name: name)
         case CFS_TRUNCATE:
             truncated(path, to: call.length)

@@ -137,7 +137,8 @@ public final class PowerLoss: @unchecked Sendable {
                     _ = cfs_unlink_own(path)
                 }
             }
-            return keys.sorted().map { SeamSubject(store: "preferences", name: $0) } + lost.sorted { ($0.name ?? "") < ($1.name ?? "") }
+            return keys.sorted().map { SeamSubject(store: "preferences", name: $0) }
+                + lost.sorted { ($0.name ?? "") < ($1.name ?? "") }
         }
     }
 

@@ -156,7 +156,8 @@ public final class Seam: @unchecked Sendable {
     public func record(_ operation: StoreOperation, _ subject: SeamSubject, status: Int32) {
         let entry: SeamEntry = lock.withLock {
             sequence += 1
-            return SeamEntry(sequence: sequence, operation: operation, subject: subject, status: status, mutation: nil, injected: nil)
+            return SeamEntry(
+                sequence: sequence, operation: operation, subject: subject, status: status, mutation: nil, injected: nil)
         }
         sink?(entry)
     }

@@ -21,7 +21,9 @@ struct ResultBuilder {
         let data: Data? = if case .blob(let bytes)? = row["data"] { bytes } else { nil }
         let reference = PersistentReference.encode(itemClass, rowid: row.rowid)
         // Keys have a reference type (SecKey); passwords have none (row 23).
-        let key = itemClass == .key && returns.contains(.ref) ? SecKey.stored(attributes: Self.attributes(of: row, itemClass: itemClass), bytes: data) : nil
+        let key =
+            itemClass == .key && returns.contains(.ref)
+            ? SecKey.stored(attributes: Self.attributes(of: row, itemClass: itemClass), bytes: data) : nil
         switch returns {
         case .data: return data.map { NSData(data: $0) }
         case .persistentRef: return NSData(data: reference)

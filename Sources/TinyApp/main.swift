@@ -82,7 +82,8 @@ case "escape":
     // daemon and this app both try to write `-TinyOutside PATH`, outside the device.
     let outside = defaults.string(forKey: "TinyOutside") ?? "/nonexistent/outside"
     let pidFile = platform.containers.tmp.appendingPathComponent("escaped.pid").path
-    let script = #"setsid sh -c 'echo escaped > "$1"; echo $$ > "$0.part"; mv "$0.part" "$0"; exec sleep 100000' "$0" "$1" </dev/null >/dev/null 2>&1 & while [ ! -s "$0" ]; do :; done"#
+    let script =
+        #"setsid sh -c 'echo escaped > "$1"; echo $$ > "$0.part"; mv "$0.part" "$0"; exec sleep 100000' "$0" "$1" </dev/null >/dev/null 2>&1 & while [ ! -s "$0" ]; do :; done"#
     var child: pid_t = 0
     let words: [String] = ["/bin/sh", "-c", script, pidFile, outside]
     let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
@@ -91,7 +92,8 @@ case "escape":
         var ended: Int32 = 0
         waitpid(child, &ended, 0)
     }
-    let escaped = (try? String(contentsOfFile: pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "none"
+    let escaped =
+        (try? String(contentsOfFile: pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "none"
     print("escaped pid \(escaped)")
     let written = FileManager.default.createFile(atPath: outside + ".app", contents: Data("app\n".utf8))
     print("app wrote outside: \(written)")

@@ -71,8 +71,12 @@ public struct BuildDeclaration: Codable, Hashable, Sendable {
                 if item.label.isEmpty { return (field + ".label", "is empty") }
                 if !seen.insert(item.label).inserted { return (field + ".label", "\"\(item.label)\" is declared twice") }
                 if let reason = item.store.problem() { return (field + ".store." + reason.field, reason.reason) }
-                if let reason = item.shapesProblem(secret: list == "secrets") { return (field + "." + reason.field, reason.reason) }
-                if let reason = item.holdsBytesProblem(secret: list == "secrets") { return (field + "." + reason.field, reason.reason) }
+                if let reason = item.shapesProblem(secret: list == "secrets") {
+                    return (field + "." + reason.field, reason.reason)
+                }
+                if let reason = item.holdsBytesProblem(secret: list == "secrets") {
+                    return (field + "." + reason.field, reason.reason)
+                }
             }
         }
         return nil
@@ -117,7 +121,8 @@ public struct DeclaredItem: Codable, Hashable, Sendable {
     }
 
     /// An item whose build writes it as bytes (`holdsBytes: true`) or declares so explicitly.
-    public init(label: String, store: DeclaredStore, shapes: [SecretShape]? = nil, shapesReason: String? = nil, holdsBytes: Bool) {
+    public init(label: String, store: DeclaredStore, shapes: [SecretShape]? = nil, shapesReason: String? = nil, holdsBytes: Bool)
+    {
         self.init(label: label, store: store, shapes: shapes, shapesReason: shapesReason)
         self.holdsBytes = holdsBytes
     }

@@ -40,10 +40,12 @@ extension BuildManifest {
     /// The first field out of range or size, or an app group iOS would refuse, as one reason.
     public func limitsProblem() -> String? {
         if let days = artefactWindowDays, !Self.artefactWindowDaysRange.contains(days) {
-            return "field \"artefactWindowDays\" is \(days), not a number of days from \(Self.artefactWindowDaysRange.lowerBound) to \(Self.artefactWindowDaysRange.upperBound)"
+            return
+                "field \"artefactWindowDays\" is \(days), not a number of days from \(Self.artefactWindowDaysRange.lowerBound) to \(Self.artefactWindowDaysRange.upperBound)"
         }
         if !Self.schemaVersionRange.contains(schemaVersion) {
-            return "field \"schemaVersion\" is \(schemaVersion), not from \(Self.schemaVersionRange.lowerBound) to \(Self.schemaVersionRange.upperBound)"
+            return
+                "field \"schemaVersion\" is \(schemaVersion), not from \(Self.schemaVersionRange.lowerBound) to \(Self.schemaVersionRange.upperBound)"
         }
         let names = [
             ("id", id), ("bundleID", bundleID), ("marketingVersion", marketingVersion), ("buildNumber", buildNumber),
@@ -52,7 +54,8 @@ extension BuildManifest {
         for (field, value) in names where value.count > Self.maximumNameLength {
             return "field \"\(field)\" is \(value.count) characters, more than \(Self.maximumNameLength)"
         }
-        for (field, value) in [("notes", notes ?? ""), ("antiPattern", antiPattern ?? "")] where value.count > Self.maximumTextLength {
+        for (field, value) in [("notes", notes ?? ""), ("antiPattern", antiPattern ?? "")]
+        where value.count > Self.maximumTextLength {
             return "field \"\(field)\" is \(value.count) characters, more than \(Self.maximumTextLength)"
         }
         return keeps?.limitsProblem()
@@ -67,7 +70,8 @@ extension BuildDeclaration {
             for (index, item) in items.enumerated() {
                 let field = "keeps.\(list)[\(index)]"
                 if item.label.count > BuildManifest.maximumNameLength {
-                    return "field \"\(field).label\" is \(item.label.count) characters, more than \(BuildManifest.maximumNameLength)"
+                    return
+                        "field \"\(field).label\" is \(item.label.count) characters, more than \(BuildManifest.maximumNameLength)"
                 }
                 if (item.shapesReason?.count ?? 0) > BuildManifest.maximumTextLength {
                     return "field \"\(field).shapesReason\" is longer than \(BuildManifest.maximumTextLength) characters"

@@ -19,7 +19,11 @@ public enum DuplicateKeys {
         func keyPath() -> String {
             var text = ""
             for container in stack {
-                if container.isObject { text += (text.isEmpty ? "" : ".") + container.key } else { text += "[\(container.index)]" }
+                if container.isObject {
+                    text += (text.isEmpty ? "" : ".") + container.key
+                } else {
+                    text += "[\(container.index)]"
+                }
             }
             return text
         }
@@ -37,7 +41,11 @@ public enum DuplicateKeys {
                 index += 1
             case 0x2C:  // ','
                 guard !stack.isEmpty else { return nil }
-                if stack[stack.count - 1].isObject { stack[stack.count - 1].expectsKey = true } else { stack[stack.count - 1].index += 1 }
+                if stack[stack.count - 1].isObject {
+                    stack[stack.count - 1].expectsKey = true
+                } else {
+                    stack[stack.count - 1].index += 1
+                }
                 index += 1
             case 0x22:  // '"'
                 guard let (text, end) = string(bytes, from: index) else { return nil }

@@ -67,7 +67,8 @@ public enum SecretShape: String, CaseIterable, Codable, Hashable, Sendable, Comp
         var shapes: [String: SecretShape] = [:]
         for index in arguments.indices.dropLast() where arguments[index] == argument {
             let pair = arguments[index + 1]
-            guard let equals = pair.lastIndex(of: "="), let shape = SecretShape(rawValue: String(pair[pair.index(after: equals)...]))
+            guard let equals = pair.lastIndex(of: "="),
+                let shape = SecretShape(rawValue: String(pair[pair.index(after: equals)...]))
             else { continue }
             shapes[String(pair[..<equals])] = shape
         }

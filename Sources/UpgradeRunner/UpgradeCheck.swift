@@ -74,7 +74,8 @@ public struct UpgradeCheck: Sendable {
 
     /// The folder of the running executable (a test process's `.build/<configuration>`).
     static func runningExecutableFolder() -> String {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments.first ?? "."
         return URL(fileURLWithPath: executable).deletingLastPathComponent().standardizedFileURL.path
     }
@@ -136,6 +137,6 @@ public struct UpgradeCheckResult: Sendable, CustomStringConvertible {
         ([
             "\(report.verdict) (artifacts: \(passed ? "removed" : folder))"
         ] + failures.map { "\($0.cell?.description ?? $0.condition.rawValue): \($0.message)" })
-            .joined(separator: "\n")
+        .joined(separator: "\n")
     }
 }

@@ -48,7 +48,8 @@ struct AppReportsTests {
         let items = launch.currentStatus.items
         #expect(items.map(\.location) == [.keychain, .file])
         #expect(items.map(\.status) == [0, EIO] && items.map(\.result) == [.written, .failed])
-        let read = SecretRead(Step(label: "imapPassword", store: "keychain", operation: "SecItemCopyMatching", status: 0), text: "pw")
+        let read = SecretRead(
+            Step(label: "imapPassword", store: "keychain", operation: "SecItemCopyMatching", status: 0), text: "pw")
         #expect(read.value == Data("pw".utf8) && read.location == .keychain && read.operation == "SecItemCopyMatching")
     }
 

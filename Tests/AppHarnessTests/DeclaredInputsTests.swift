@@ -46,7 +46,8 @@ struct DeclaredInputsTests {
         ])
     }
 
-    @Test("a keychain secret the build writes as text is seeded as UTF-8 in the bytes shape (noted); declared holdsBytes, as bytes")
+    @Test(
+        "a keychain secret the build writes as text is seeded as UTF-8 in the bytes shape (noted); declared holdsBytes, as bytes")
     func textUnlessBytesDeclared() async throws {
         let shape = ["-UITestSecretShape", "token=bytes"]
         let secrets = CaseSecrets(caseID: "c9", shapes: ["token": .bytes])
@@ -62,7 +63,8 @@ struct DeclaredInputsTests {
         #expect(await keychainData(bytes, service: "com.example.tokens", account: "token") == secrets.data("token"))
     }
 
-    @Test("a malformed keychain seed of a text secret is UTF-8 that is not the value; of a bytes secret, bytes that are not UTF-8")
+    @Test(
+        "a malformed keychain seed of a text secret is UTF-8 that is not the value; of a bytes secret, bytes that are not UTF-8")
     func malformedKeychain() async throws {
         let text = try InProcessApp()
         _ = await run(text, .seedMalformed, Self.token(holdsBytes: false))
@@ -75,7 +77,8 @@ struct DeclaredInputsTests {
     }
 
     static let keyPaths = BuildDeclaration(secrets: [
-        DeclaredItem(label: "token", store: .json(file: "Library/Application Support/session.json", keyPath: "auth.token", group: nil)),
+        DeclaredItem(
+            label: "token", store: .json(file: "Library/Application Support/session.json", keyPath: "auth.token", group: nil)),
         DeclaredItem(label: "pin", store: .groupPropertyList(group: group, file: "shared.plist", keyPath: "lock.pin")),
         DeclaredItem(label: "share", store: .json(file: "share.json", keyPath: "share.key", group: group)),
     ])
@@ -87,7 +90,8 @@ struct DeclaredInputsTests {
         let seeded = await run(app, .seed, Self.keyPaths)
         #expect(seeded.items.map(\.result) == [.written, .written, .written], "\(seeded.items)")
         #expect(seeded.items.map(\.location) == [.json, .plist, .json])
-        let session = try Data(contentsOf: URL(fileURLWithPath: app.directory.file("data/Library/Application Support/session.json")))
+        let session = try Data(
+            contentsOf: URL(fileURLWithPath: app.directory.file("data/Library/Application Support/session.json")))
         let root = try #require(try JSONSerialization.jsonObject(with: session) as? [String: Any])
         #expect((root["auth"] as? [String: Any])?["token"] as? String == secrets["token"])
         let plist = try Data(contentsOf: URL(fileURLWithPath: app.directory.file("groups/\(Self.group)/shared.plist")))

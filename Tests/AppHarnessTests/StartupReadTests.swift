@@ -25,7 +25,9 @@ struct StartupReadTests {
             launch.record("token", .keychain, "SecItemAdd", SecItemAdd(item as CFDictionary, nil), .written)
         }
         func launch(_ launch: HarnessLaunch) async {
-            if reportsFirst { launch.reportStartup([SecretRead("token", from: .keychain, status: errSecItemNotFound, value: nil)]) }
+            if reportsFirst {
+                launch.reportStartup([SecretRead("token", from: .keychain, status: errSecItemNotFound, value: nil)])
+            }
         }
         func startupRead(_ launch: HarnessLaunch) async -> [SecretRead]? {
             var query: [CFString: Any] = [
@@ -41,7 +43,8 @@ struct StartupReadTests {
     private func run(_ app: InProcessApp, _ build: ReadingBuild, _ mode: LaunchMode) async -> LaunchStatus {
         let arguments = (mode.argument.map { [$0] } ?? []) + [LaunchMode.caseIDArgument, "c9"]
         let platform = app.platform(arguments)
-        let launch = HarnessLaunch(buildID: build.buildID, mode: mode, caseID: "c9", environment: AppEnvironment(platform: platform))
+        let launch = HarnessLaunch(
+            buildID: build.buildID, mode: mode, caseID: "c9", environment: AppEnvironment(platform: platform))
         await Keychain.withCurrent(platform.keychain) { await build.run(launch) }
         return launch.currentStatus
     }

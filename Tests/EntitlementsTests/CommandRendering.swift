@@ -22,7 +22,8 @@ enum EntitlementsDiffCommand {
         let report = try EntitlementsComparison.compare(
             old: old, new: new, team: team, bundleID: bundleID, buildsRoot: buildsRoot, itemCounts: itemCounts,
             settings: settings, settingsFiles: settingsFiles)
-        return CommandOutput(stdout: json ? report.json() : report.text, stderr: "", exitCode: report.verdict == .compatible ? 0 : 1)
+        return CommandOutput(
+            stdout: json ? report.json() : report.text, stderr: "", exitCode: report.verdict == .compatible ? 0 : 1)
     }
 }
 
@@ -36,7 +37,8 @@ enum EntitlementsShowCommand {
             return CommandOutput(stdout: lines, stderr: "", exitCode: 0)
         }
         let listing = try EntitlementsListing.read(
-            input: input, team: team, bundleID: bundleID, buildsRoot: buildsRoot, settings: settings, settingsFiles: settingsFiles)
+            input: input, team: team, bundleID: bundleID, buildsRoot: buildsRoot, settings: settings, settingsFiles: settingsFiles
+        )
         return CommandOutput(
             stdout: listing.propertyList, stderr: listing.warnings.map { "warning: \($0)\n" }.joined(), exitCode: 0)
     }

@@ -174,7 +174,8 @@ struct AvailabilityCheckerTests {
         cell.snapshots[.afterFirstLaunch] = DeviceSnapshot(
             keychain: [renamed, item("deviceKey", digest: "k")], preferences: [:], files: [:])
         #expect(MalformedKeepsOld.check(cell).map(\.verdict) == [.pass])
-        cell.snapshots[.afterFirstLaunch] = DeviceSnapshot(keychain: [item("deviceKey", digest: "k")], preferences: [:], files: [:])
+        cell.snapshots[.afterFirstLaunch] = DeviceSnapshot(
+            keychain: [item("deviceKey", digest: "k")], preferences: [:], files: [:])
         let dropped = MalformedKeepsOld.check(cell)
         #expect(dropped.map(\.verdict) == [.fail] && dropped[0].message.contains("legacy keychain item deleted"))
     }
@@ -194,7 +195,8 @@ struct AvailabilityCheckerTests {
         cell.facts = .malformed([attempt])
         let findings = MalformedKeepsOld.check(cell)
         #expect(findings.map(\.item) == ["authToken, refreshToken alone"])
-        #expect(findings[0].message.contains("the valid deviceKey read back as missing with authToken, refreshToken alone malformed"))
+        #expect(
+            findings[0].message.contains("the valid deviceKey read back as missing with authToken, refreshToken alone malformed"))
     }
 
     @Test("malformed-keeps-old sees the app groups: a group file or group preference deleted or rewritten fails")
@@ -214,7 +216,9 @@ struct AvailabilityCheckerTests {
         #expect(findings.map(\.verdict) == [.fail, .fail])
         #expect(findings.contains { $0.item == "group.x/token" && $0.message.contains("legacy app group file deleted") })
         #expect(
-            findings.contains { $0.item == "group.x/sharedToken" && $0.message.contains("legacy app group preference overwritten") })
+            findings.contains {
+                $0.item == "group.x/sharedToken" && $0.message.contains("legacy app group preference overwritten")
+            })
     }
 
     @Test("malformed-keeps-old fails an attempt whose valid store did not migrate, though the all-at-once part passes")
@@ -284,7 +288,9 @@ struct AvailabilityCheckerTests {
         #expect(ReinstallSweeps.check(reinstall(before: before, after: [neighbour])).map(\.verdict) == [.pass])
     }
 
-    @Test("reinstall-sweeps: a planted item surviving is a FAIL only when it is what the app writes (a declared item, or one its launches wrote, synchronizable or not), and says why")
+    @Test(
+        "reinstall-sweeps: a planted item surviving is a FAIL only when it is what the app writes (a declared item, or one its launches wrote, synchronizable or not), and says why"
+    )
     func plantedByWhatTheAppWrites() {
         // The synchronizable copy of the item the seed wrote: the sweep misses the app's own item.
         let twin = item("authToken", digest: "p", sync: true)
@@ -297,10 +303,13 @@ struct AvailabilityCheckerTests {
         // An item the seed wrote that neither build declares: its synchronizable copy is still the app's own.
         let cache = item("cache", digest: "c"), cacheTwin = item("cache", digest: "t", sync: true)
         var written = reinstall(before: [item("authToken", digest: "a"), cache, cacheTwin], after: [cacheTwin])
-        written.snapshots[.afterSeed] = DeviceSnapshot(keychain: [item("authToken", digest: "a"), cache], preferences: [:], files: [:])
+        written.snapshots[.afterSeed] = DeviceSnapshot(
+            keychain: [item("authToken", digest: "a"), cache], preferences: [:], files: [:])
         let writtenFindings = ReinstallSweeps.check(written)
         #expect(writtenFindings.map(\.verdict) == [.fail] && writtenFindings[0].warning == nil, "\(writtenFindings)")
-        #expect(writtenFindings[0].message.contains("(genp service svc account cache in T.app: an item the app's launches wrote on the device)"))
+        #expect(
+            writtenFindings[0].message.contains(
+                "(genp service svc account cache in T.app: an item the app's launches wrote on the device)"))
         // The same class and service, another account: not what the app writes, hygiene only.
         let local = item("local", digest: "p")
         let hygiene = ReinstallSweeps.check(reinstall(before: [item("authToken", digest: "a"), local], after: [local]))
@@ -314,10 +323,14 @@ struct AvailabilityCheckerTests {
         #expect(inetHygiene.map(\.warning) == [true] && inetHygiene[0].message.contains("hygiene: an inet item planted"))
     }
 
-    @Test("reinstall-sweeps: a planted item that is an item the new build declares (a small app's own service) is a FAIL naming it")
+    @Test(
+        "reinstall-sweeps: a planted item that is an item the new build declares (a small app's own service) is a FAIL naming it")
     func plantedDeclaredItem() {
         let notes = BuildDeclaration(
-            secrets: [DeclaredItem(label: "token", store: .keychain(KeychainItemDeclaration(service: "com.example.notes", account: "token")))])
+            secrets: [
+                DeclaredItem(
+                    label: "token", store: .keychain(KeychainItemDeclaration(service: "com.example.notes", account: "token")))
+            ])
         var cell = reinstall(before: [], after: [])
         cell.declarations = CaseDeclarations(caseID: "c", old: notes, new: notes)
         let own = DeviceSnapshot.Item(
@@ -335,11 +348,21 @@ struct AvailabilityCheckerTests {
         cell.planted = [planted.key, other.key]
         let findings = ReinstallSweeps.check(cell).sorted { $0.message < $1.message }
         #expect(findings.count == 2, "\(findings)")
-        #expect(findings.contains { $0.warning == nil && $0.message.contains("(genp service com.example.notes account token in T.app: the item token the new build declares)") })
-        #expect(findings.contains { $0.warning == true && $0.message.contains("is genp service com.example.sweep account token in T.app)") })
+        #expect(
+            findings.contains {
+                $0.warning == nil
+                    && $0.message.contains(
+                        "(genp service com.example.notes account token in T.app: the item token the new build declares)")
+            })
+        #expect(
+            findings.contains {
+                $0.warning == true && $0.message.contains("is genp service com.example.sweep account token in T.app)")
+            })
     }
 
-    @Test("reinstall-sweeps: declared bookkeeping a launch wrote after the seed is the install's own, never planted (a fresh install writes it again)")
+    @Test(
+        "reinstall-sweeps: declared bookkeeping a launch wrote after the seed is the install's own, never planted (a fresh install writes it again)"
+    )
     func bookkeepingAfterSeedIsOwn() {
         var marker = item("schemaVersion", digest: "s")
         marker.bookkeeping = true

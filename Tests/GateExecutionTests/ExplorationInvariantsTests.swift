@@ -153,8 +153,12 @@ struct ExplorationInvariantsTests {
         func withStartup(_ index: Int, _ result: ItemResult?) -> LaunchRecord {
             var record = launch(index)
             record.status?.startup = result.map {
-                [ItemCheck(name: "authToken", location: .keychain, operation: "SecItemCopyMatching", status: $0 == .found ? 0 : -25300,
-                    runtime: "iOS 17.5", result: $0)]
+                [
+                    ItemCheck(
+                        name: "authToken", location: .keychain, operation: "SecItemCopyMatching",
+                        status: $0 == .found ? 0 : -25300,
+                        runtime: "iOS 17.5", result: $0)
+                ]
             }
             return record
         }
@@ -162,8 +166,13 @@ struct ExplorationInvariantsTests {
         #expect(kept.outcome == .ok)
         // A build with no startup read is not judged here (preflight names it).
         #expect(judge([.signedIn([withStartup(3, nil)], baseline: ["authToken"], source: "v1")]).outcome == .ok)
-        let signedOut = judge([.signedIn([withStartup(3, .found), withStartup(4, .missing)], baseline: ["authToken"], source: "v1's startup read")])
+        let signedOut = judge([
+            .signedIn([withStartup(3, .found), withStartup(4, .missing)], baseline: ["authToken"], source: "v1's startup read")
+        ])
         #expect(signedOut.outcome == .failed && signedOut.conditions == [.staysSignedIn])
-        #expect(signedOut.reasons == ["I7 authToken: 04-v2-launch after the recovery read it missing (-25300); v1's startup read found it"])
+        #expect(
+            signedOut.reasons == [
+                "I7 authToken: 04-v2-launch after the recovery read it missing (-25300); v1's startup read found it"
+            ])
     }
 }

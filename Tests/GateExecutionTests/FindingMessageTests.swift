@@ -13,7 +13,9 @@ import UpgradeContract
             item: "authToken", operation: "SecItemCopyMatching", status: -25300, runtime: RuntimeVersion(major: 17, minor: 5),
             detail: "the migrated item is missing", statusText: GateFinding.statusText)
         #expect(
-            named == "authToken: SecItemCopyMatching answered -25300 (errSecItemNotFound) on iOS 17.5: the migrated item is missing")
+            named
+                == "authToken: SecItemCopyMatching answered -25300 (errSecItemNotFound) on iOS 17.5: the migrated item is missing"
+        )
         // The model alone has no keychain: its default message gives the bare number.
         let finding = GateFinding(
             .readsOldData, path: .id("v1-to-v2"), scenario: .upgrade, item: "authToken", verdict: .fail,
@@ -21,7 +23,8 @@ import UpgradeContract
             detail: "the migrated item is missing")
         #expect(finding.message == "authToken: SecItemCopyMatching answered -25300 on iOS 17.5: the migrated item is missing")
         let unnamed = GateFinding.describe(
-            item: nil, operation: "SecItemAdd", status: -1, runtime: nil, detail: "line\nbreak", statusText: GateFinding.statusText)
+            item: nil, operation: "SecItemAdd", status: -1, runtime: nil, detail: "line\nbreak",
+            statusText: GateFinding.statusText)
         #expect(unnamed == "SecItemAdd answered -1: line break")
     }
 }

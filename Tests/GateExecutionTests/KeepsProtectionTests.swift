@@ -120,7 +120,8 @@ struct KeepsProtectionTests {
         let folder = directory.file("builds")
         try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
         for id in ["v2", "v3"] {
-            try manager.createSymbolicLink(atPath: folder + "/" + id, withDestinationPath: BuiltProducts.repositoryBuilds + "/" + id)
+            try manager.createSymbolicLink(
+                atPath: folder + "/" + id, withDestinationPath: BuiltProducts.repositoryBuilds + "/" + id)
         }
         try manager.createSymbolicLink(
             atPath: folder + "/protection-widened",

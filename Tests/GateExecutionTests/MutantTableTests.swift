@@ -27,7 +27,9 @@ import Testing
         let unknown = outcome([.readsOldData: .unknown])
         #expect(unknown.notCaughtReason?.hasPrefix("`reads-old-data` was UNKNOWN: ") == true, "\(unknown.notCaughtReason ?? "")")
         #expect(unknown.notCaughtReason?.contains("synthetic") == true)
-        #expect(outcome([.honestStatus: .fail]).notCaughtReason == "FAIL by another condition only (`honest-status`), not by `reads-old-data`")
+        #expect(
+            outcome([.honestStatus: .fail]).notCaughtReason
+                == "FAIL by another condition only (`honest-status`), not by `reads-old-data`")
         #expect(outcome([:]).notCaughtReason == "PASS: no condition failed on its paths (v1-to-m)")
         let summary = MutantsSummary(releasedVerdict: .pass, released: ["v1"], mutants: [outcome([:])])
         #expect(summary.table.contains("Not caught: `m`: PASS: no condition failed on its paths (v1-to-m)."), "\(summary.table)")

@@ -15,7 +15,9 @@ struct PowerLossGateTests {
     /// UserDefaults) and marker2-file (2.1: the marker in a file), all MarkerApp.
     static func writeBuilds(in folder: String) throws {
         let legacy: [String: Any] = ["kind": "plist", "file": "Documents/legacy.plist", "keyPath": "token"]
-        let keychain: [String: Any] = ["kind": "keychain", "service": "com.example.marker", "account": "token", "accessible": "ck"]
+        let keychain: [String: Any] = [
+            "kind": "keychain", "service": "com.example.marker", "account": "token", "accessible": "ck",
+        ]
         for (id, version, number) in [("marker1", "1.0", "100"), ("marker2", "2.0", "200"), ("marker2-file", "2.1", "210")] {
             try BuildFixture.write(
                 in: folder, id: id, bundleID: "com.example.marker", marketingVersion: version, buildNumber: number,
@@ -36,7 +38,9 @@ struct PowerLossGateTests {
         report.paths.first?.scenarios.first { $0.scenario == scenario }?.verdict
     }
 
-    @Test("a marker kept in UserDefaults: every crash point passes; a power loss after the legacy file's removal loses the token to the sweep")
+    @Test(
+        "a marker kept in UserDefaults: every crash point passes; a power loss after the legacy file's removal loses the token to the sweep"
+    )
     func markerInDefaults() throws {
         let directory = try TemporaryDirectory("power-loss-gate")
         let report = try Self.gate(["marker1", "marker2"], in: directory)

@@ -67,7 +67,9 @@ struct PreExistingCheckerTests {
         #expect(report.preExisting?.first?.shownBy == "v1-to-v1/malformed")
     }
 
-    @Test("reads-old-data names a lost secret by its label, whichever build's launch lost it: the same loss matches, another secret does not")
+    @Test(
+        "reads-old-data names a lost secret by its label, whichever build's launch lost it: the same loss matches, another secret does not"
+    )
     func readsOldDataKeys() {
         func lost(_ label: String, on unit: PlanUnit) -> [GateFinding] {
             var evidence = CellEvidence(unit: unit, runtime: .current, caseID: "c")
@@ -79,7 +81,8 @@ struct PreExistingCheckerTests {
             }
             var verify = LaunchRecord(
                 index: 3, build: unit.path.new, mode: .verify, caseID: "c", runtime: .current, termination: .exited(0),
-                endedAtCrashPoint: false, status: LaunchStatus(build: unit.path.new, mode: .verify, caseID: "c", runtime: "iOS 17.5", items: items),
+                endedAtCrashPoint: false,
+                status: LaunchStatus(build: unit.path.new, mode: .verify, caseID: "c", runtime: "iOS 17.5", items: items),
                 duration: 0, mutations: [], deviceDirectory: "")
             verify.secretPlaces = ["pin": .keychain, "token": .keychain]
             evidence.launches = [verify]
@@ -93,8 +96,12 @@ struct PreExistingCheckerTests {
         #expect(lost("token", on: base).map(\.key) != mine.map(\.key))
         let cell = GateCell(path: upgrade.runtimePath, scenario: .upgrade, condition: .readsOldData)
         for (other, verdict) in [("pin", Verdict.pass), ("token", .fail)] {
-            let baselines = PreExisting.judged(original: upgrade, baseline: base, findings: lost(other, on: base)).filter { $0.key == cell }
-            #expect(GateEngine.evaluate(expected: [cell], findings: mine, release: "v3", baselines: baselines).verdict == verdict, "\(other)")
+            let baselines = PreExisting.judged(original: upgrade, baseline: base, findings: lost(other, on: base)).filter {
+                $0.key == cell
+            }
+            #expect(
+                GateEngine.evaluate(expected: [cell], findings: mine, release: "v3", baselines: baselines).verdict == verdict,
+                "\(other)")
         }
     }
 }

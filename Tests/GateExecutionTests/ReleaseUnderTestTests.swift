@@ -14,7 +14,9 @@ import Testing
     private func report(failing: String, release: String?) -> GateReport {
         let cells = ["v1-to-v2", "v1-to-v3", "v2-to-v3"].map { cell($0) }
         let findings = cells.map {
-            GateFinding($0.condition, path: $0.runtimePath, scenario: $0.scenario, verdict: $0.path == failing ? .fail : .pass, detail: "checked")
+            GateFinding(
+                $0.condition, path: $0.runtimePath, scenario: $0.scenario, verdict: $0.path == failing ? .fail : .pass,
+                detail: "checked")
         }
         return GateEngine.evaluate(expected: cells, findings: findings, release: release)
     }
@@ -39,7 +41,9 @@ import Testing
 
     @Test("a matrix path decides by its last build, whatever its runtime")
     func matrix() {
-        #expect(GateEngine.decides(.id("iOS-15.0/v1-to-v3"), release: "v3") && !GateEngine.decides(.id("iOS-15.0/v1-to-v2"), release: "v3"))
+        #expect(
+            GateEngine.decides(.id("iOS-15.0/v1-to-v3"), release: "v3")
+                && !GateEngine.decides(.id("iOS-15.0/v1-to-v2"), release: "v3"))
         #expect(GateEngine.decides(.id("v1-to-v2-to-v3"), release: "v3") && !GateEngine.decides(.id("none-to-v2"), release: "v3"))
     }
 
@@ -64,16 +68,23 @@ import Testing
 /// Pre-existing, finding by finding: a FAIL of the release is the old release's only when its
 /// baseline has a FAIL with the same condition and key (secret or item, store, kind of loss).
 @Suite struct PreExistingTests {
-    private let cells = ["v1-to-v3", "v2-to-v3"].map { GateCell(path: .id($0), scenario: .reinstall, condition: .reinstallSweeps) }
+    private let cells = ["v1-to-v3", "v2-to-v3"].map {
+        GateCell(path: .id($0), scenario: .reinstall, condition: .reinstallSweeps)
+    }
     private let survived = FindingKey("genp/ledger/session", in: .keychain, .survived)
 
     private func fail(_ cell: GateCell, _ detail: String, key: FindingKey?, item: String? = nil) -> GateFinding {
-        GateFinding(cell.condition, path: cell.runtimePath, scenario: cell.scenario, item: item, verdict: .fail, detail: detail, key: key)
+        GateFinding(
+            cell.condition, path: cell.runtimePath, scenario: cell.scenario, item: item, verdict: .fail, detail: detail, key: key)
     }
 
     /// `v1-to-v3` fails with `findings`; its baseline `v1-to-v1/reinstall` found `baseline`.
     private func report(_ findings: [GateFinding], baseline: [GateFinding], strict: Bool = false) -> GateReport {
-        let all = findings + [GateFinding(cells[1].condition, path: cells[1].runtimePath, scenario: cells[1].scenario, verdict: .pass, detail: "swept")]
+        let all =
+            findings + [
+                GateFinding(
+                    cells[1].condition, path: cells[1].runtimePath, scenario: cells[1].scenario, verdict: .pass, detail: "swept")
+            ]
         return GateEngine.evaluate(
             expected: cells, findings: all, release: "v3",
             baselines: [cells[0]: .init(shownBy: "v1-to-v1/reinstall", findings: baseline)], strict: strict)
@@ -89,7 +100,11 @@ import Testing
         #expect(lenient.verdict == .pass && lenient.problems.isEmpty)
         #expect(
             lenient.preExisting
-                == [.init(cell: "v1-to-v3/reinstall/reinstall-sweeps", shownBy: "v1-to-v1/reinstall", findings: [.init(finding: mine, baseline: theirs)])])
+                == [
+                    .init(
+                        cell: "v1-to-v3/reinstall/reinstall-sweeps", shownBy: "v1-to-v1/reinstall",
+                        findings: [.init(finding: mine, baseline: theirs)])
+                ])
         #expect(lenient.paths.first?.verdict == .fail)
         let strict = report([mine], baseline: [theirs], strict: true)
         #expect(strict.verdict == .fail && strict.strict == true && strict.problems.count == 1)
@@ -103,9 +118,11 @@ import Testing
             detail: "legacy app group file deleted", key: FindingKey("group.pins/pin.json", in: .appGroupFile, .deleted))
         let token = GateFinding(
             .malformedKeepsOld, path: .id("v1-to-v1"), scenario: .malformed, item: "token", verdict: .fail,
-            detail: "the new build reported no error for the malformed token", key: FindingKey("token alone", in: .secret, .notReported))
+            detail: "the new build reported no error for the malformed token",
+            key: FindingKey("token alone", in: .secret, .notReported))
         let report = GateEngine.evaluate(
-            expected: [cell], findings: [pin], release: "v3", baselines: [cell: .init(shownBy: "v1-to-v1/malformed", findings: [token])])
+            expected: [cell], findings: [pin], release: "v3",
+            baselines: [cell: .init(shownBy: "v1-to-v1/malformed", findings: [token])])
         #expect(report.verdict == .fail && report.preExisting == nil)
         #expect(report.reasons == ["v1-to-v3/malformed/malformed-keeps-old: group.pins/pin.json: legacy app group file deleted"])
     }
@@ -121,18 +138,24 @@ import Testing
             #expect(result.verdict == .fail && result.preExisting == nil, "\(mine) against \(theirs)")
         }
         // A crash has no key: whatever the baseline did, it decides.
-        let crash = report([fail(cells[0], "the launch crashed", key: nil, item: "03-v3-launch")], baseline: [fail(baselineCell, "the launch crashed", key: nil, item: "03-v3-launch")])
+        let crash = report(
+            [fail(cells[0], "the launch crashed", key: nil, item: "03-v3-launch")],
+            baseline: [fail(baselineCell, "the launch crashed", key: nil, item: "03-v3-launch")])
         #expect(crash.verdict == .fail && crash.preExisting == nil)
         // Nor does another condition's FAIL of the baseline excuse it, nor a baseline's hygiene warning.
-        let otherCondition = GateFinding(.readsOldData, path: .id("v1-to-v1"), scenario: .reinstall, verdict: .fail, detail: "lost", key: survived)
-        let warned = GateFinding(.reinstallSweeps, path: .id("v1-to-v1"), scenario: .reinstall, verdict: .fail, detail: "hygiene", warning: true, key: survived)
+        let otherCondition = GateFinding(
+            .readsOldData, path: .id("v1-to-v1"), scenario: .reinstall, verdict: .fail, detail: "lost", key: survived)
+        let warned = GateFinding(
+            .reinstallSweeps, path: .id("v1-to-v1"), scenario: .reinstall, verdict: .fail, detail: "hygiene", warning: true,
+            key: survived)
         #expect(report([fail(cells[0], "survived", key: survived)], baseline: [otherCondition, warned]).verdict == .fail)
     }
 
     @Test("a cell whose FAILs are in part the baseline's decides by the rest, and lists both")
     func partly() {
         let old = fail(cells[0], "session survived", key: survived)
-        let new = fail(cells[0], "pin was read after the reinstall", key: FindingKey("pin", in: .secret, .readAfterReinstall), item: "pin")
+        let new = fail(
+            cells[0], "pin was read after the reinstall", key: FindingKey("pin", in: .secret, .readAfterReinstall), item: "pin")
         let report = report([old, new], baseline: [fail(baselineCell, "session survived", key: survived)])
         #expect(report.verdict == .fail)
         #expect(report.reasons == ["v1-to-v3/reinstall/reinstall-sweeps: pin: pin was read after the reinstall"])
@@ -144,43 +167,63 @@ import Testing
     func excusedBesideUnknown() {
         let old = fail(cells[0], "session survived", key: survived)
         let unproven = GateFinding(
-            cells[0].condition, path: cells[0].runtimePath, scenario: cells[0].scenario, verdict: .unknown, detail: "the verify launch timed out")
+            cells[0].condition, path: cells[0].runtimePath, scenario: cells[0].scenario, verdict: .unknown,
+            detail: "the verify launch timed out")
         let report = report([old, unproven], baseline: [fail(baselineCell, "session survived", key: survived)])
         #expect(report.verdict == .unknown)
         #expect(report.reasons == ["v1-to-v3/reinstall/reinstall-sweeps: the verify launch timed out"])
-        #expect(report.preExisting?.first?.alsoDeciding == true && report.problems.map(\.reasons) == [["reinstall-sweeps: the verify launch timed out"]])
+        #expect(
+            report.preExisting?.first?.alsoDeciding == true
+                && report.problems.map(\.reasons) == [["reinstall-sweeps: the verify launch timed out"]])
     }
 
-    @Test("the baseline stands in the release's place: v1-to-v3 as v1-to-v1, a route's last hop as its previous build, a fresh install as the previous release's")
+    @Test(
+        "the baseline stands in the release's place: v1-to-v3 as v1-to-v1, a route's last hop as its previous build, a fresh install as the previous release's"
+    )
     func baseline() {
         let builds = ["v1", "v2", "v3"]
-        #expect(PreExisting.baseline(of: PlanUnit(path: BuildPair(old: "v1", new: "v3"), scenario: .reinstall), builds: builds)?.pathID == "v1-to-v1")
         #expect(
-            PreExisting.baseline(of: PlanUnit(path: BuildPair(route: ["v1", "v2", "v3"]), scenario: .upgrade), builds: builds)?.pathID
+            PreExisting.baseline(of: PlanUnit(path: BuildPair(old: "v1", new: "v3"), scenario: .reinstall), builds: builds)?
+                .pathID == "v1-to-v1")
+        #expect(
+            PreExisting.baseline(of: PlanUnit(path: BuildPair(route: ["v1", "v2", "v3"]), scenario: .upgrade), builds: builds)?
+                .pathID
                 == "v1-to-v2-to-v2")
         #expect(
-            PreExisting.baseline(of: PlanUnit(path: BuildPair(old: nil, new: "v3"), scenario: .reinstallSelf), builds: builds)?.description
+            PreExisting.baseline(of: PlanUnit(path: BuildPair(old: nil, new: "v3"), scenario: .reinstallSelf), builds: builds)?
+                .description
                 == "none-to-v2/reinstall-self")
-        #expect(PreExisting.baseline(of: PlanUnit(path: BuildPair(old: nil, new: "v1"), scenario: .reinstallSelf), builds: builds) == nil)
+        #expect(
+            PreExisting.baseline(of: PlanUnit(path: BuildPair(old: nil, new: "v1"), scenario: .reinstallSelf), builds: builds)
+                == nil)
     }
 
-    @Test("summary.md shows each pre-existing finding beside the baseline's, drawn apart with a legend; junit.xml as properties; gate.json round-trips")
+    @Test(
+        "summary.md shows each pre-existing finding beside the baseline's, drawn apart with a legend; junit.xml as properties; gate.json round-trips"
+    )
     func documents() throws {
         let inputs = RunInputs(
-            builds: ["v1", "v2", "v3"], runtime: .current, caseID: "c", scenarios: [.reinstall], buildFiles: [:], runnerVersion: "test")
+            builds: ["v1", "v2", "v3"], runtime: .current, caseID: "c", scenarios: [.reinstall], buildFiles: [:],
+            runnerVersion: "test")
         let report = report(
-            [fail(cells[0], "survived (04-v3-verify)", key: survived)], baseline: [fail(baselineCell, "survived (04-v1-verify)", key: survived)])
+            [fail(cells[0], "survived (04-v3-verify)", key: survived)],
+            baseline: [fail(baselineCell, "survived (04-v1-verify)", key: survived)])
         let summary = SummaryWriter.render(report: report, inputs: inputs, out: "artifacts/gate")
         #expect(summary.contains("### Pre-existing (its baseline has the same finding; not deciding without --strict)"))
         #expect(
             summary.contains(
-                "- 🔶 PRE-EXISTING `v1-to-v3/reinstall/reinstall-sweeps`: survived (04-v3-verify) | `v1-to-v1/reinstall` has the same finding: survived (04-v1-verify)"))
+                "- 🔶 PRE-EXISTING `v1-to-v3/reinstall/reinstall-sweeps`: survived (04-v3-verify) | `v1-to-v1/reinstall` has the same finding: survived (04-v1-verify)"
+            ))
         #expect(summary.contains("| `v1-to-v3` | 🔶 PRE-EXISTING | 🔶 PRE-EXISTING |"), "\(summary)")
-        #expect(summary.contains("Legend: ✅ PASS; ❌ FAIL decides;") && summary.contains("🔶 PRE-EXISTING: every failure is its baseline's too"))
+        #expect(
+            summary.contains("Legend: ✅ PASS; ❌ FAIL decides;")
+                && summary.contains("🔶 PRE-EXISTING: every failure is its baseline's too"))
         let junit = JUnitWriter.render(report: report, inputs: inputs)
         #expect(!junit.contains("<failure") && junit.contains(#"<property name="preExistingVerdict" value="FAIL"/>"#))
         let document = try JSONDecoder().decode(GateDocument.self, from: GateArtifacts.gateJSON(report: report, inputs: inputs))
-        #expect(document.report.preExisting == report.preExisting && document.report.preExisting?.first?.findings?.first?.baseline.key == survived)
+        #expect(
+            document.report.preExisting == report.preExisting
+                && document.report.preExisting?.first?.findings?.first?.baseline.key == survived)
     }
 }
 
@@ -200,17 +243,29 @@ import Testing
         let baselines = PreExisting.baselines(
             units: [upgrade, history, reinstallSelf],
             findings: [
-                [finding(upgrade, .readsOldData, .fail), finding(upgrade, .noSecretInArtifacts, .fail), finding(upgrade, .idempotent, .pass)],
+                [
+                    finding(upgrade, .readsOldData, .fail), finding(upgrade, .noSecretInArtifacts, .fail),
+                    finding(upgrade, .idempotent, .pass),
+                ],
                 [finding(history, .readsOldData, .fail)],
                 [finding(reinstallSelf, .reinstallSweeps, .fail)],
             ],
             release: "v3", builds: builds)
         #expect(baselines.map(\.baseline.description) == ["v1-to-v1/upgrade", "none-to-v2/reinstall-self"])
-        #expect(PreExisting.baselines(units: [upgrade], findings: [[finding(upgrade, .readsOldData, .pass)]], release: "v3", builds: builds).isEmpty)
-        #expect(PreExisting.baselines(units: [upgrade], findings: [[finding(upgrade, .noSecretInArtifacts, .fail)]], release: "v3", builds: builds).isEmpty)
         #expect(
-            PreExisting.baselines(units: [upgrade], findings: [[finding(upgrade, .reinstallSweeps, .fail, warning: true)]], release: "v3", builds: builds)
-                .isEmpty)
+            PreExisting.baselines(
+                units: [upgrade], findings: [[finding(upgrade, .readsOldData, .pass)]], release: "v3", builds: builds
+            ).isEmpty)
+        #expect(
+            PreExisting.baselines(
+                units: [upgrade], findings: [[finding(upgrade, .noSecretInArtifacts, .fail)]], release: "v3", builds: builds
+            ).isEmpty)
+        #expect(
+            PreExisting.baselines(
+                units: [upgrade], findings: [[finding(upgrade, .reinstallSweeps, .fail, warning: true)]], release: "v3",
+                builds: builds
+            )
+            .isEmpty)
     }
 
     @Test("the baseline's findings go to each of the original's cells by condition, named by the baseline's cell")

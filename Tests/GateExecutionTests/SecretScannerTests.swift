@@ -120,11 +120,20 @@ import Testing
         let report = GateEngine.evaluate(expected: cells, findings: findings)
         #expect(report.conditions.first { $0.condition == .noSecretInArtifacts }?.verdict != .pass)
         let leaked = SecretScanResult(
-            leaks: [SecretLeak(file: "paths/v1-to-v2/upgrade/logs/02-v2-launch.log", encoding: .raw, secretIndex: 1, secretLabel: "sessionKey")],
+            leaks: [
+                SecretLeak(
+                    file: "paths/v1-to-v2/upgrade/logs/02-v2-launch.log", encoding: .raw, secretIndex: 1,
+                    secretLabel: "sessionKey")
+            ],
             unreadable: [], filesScanned: 9, bytesScanned: 900, patterns: 20)
-        #expect(NoSecretInArtifactsChecker.findings(for: leaked, cells: cells, unseeded: ["authToken"]).map(\.verdict).contains(.fail))
+        #expect(
+            NoSecretInArtifactsChecker.findings(for: leaked, cells: cells, unseeded: ["authToken"]).map(\.verdict).contains(.fail)
+        )
         // Every label seeded with bytes somewhere: a clean scan PASSes as before.
-        #expect(NoSecretInArtifactsChecker.findings(for: clean, cells: cells).allSatisfy { $0.verdict == .pass && $0.notJudged == nil })
+        #expect(
+            NoSecretInArtifactsChecker.findings(for: clean, cells: cells).allSatisfy {
+                $0.verdict == .pass && $0.notJudged == nil
+            })
     }
 
     @Test("an unreadable file makes its cell UNKNOWN, not PASS")

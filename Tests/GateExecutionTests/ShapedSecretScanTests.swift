@@ -30,7 +30,8 @@ import UpgradeContract
         #expect(try !found(serialized, shape).isEmpty)
     }
 
-    @Test("non-ASCII text is found escaped as \\uXXXX and as UTF-16", arguments: [SecretShape.unicodeComposed, .unicodeDecomposed])
+    @Test(
+        "non-ASCII text is found escaped as \\uXXXX and as UTF-16", arguments: [SecretShape.unicodeComposed, .unicodeDecomposed])
     func asciiOnly(shape: SecretShape) throws {
         for format in ["\\u%04x", "\\u%04X"] {
             var escaped = ""
@@ -53,10 +54,13 @@ import UpgradeContract
         #expect(try found(xml, .asciiSymbols).contains(.xmlEscaped))
     }
 
-    @Test("a secret is found percent-encoded, as in a URL", arguments: [SecretShape.asciiSymbols, .whitespace, .unicodeComposed, .bytes])
+    @Test(
+        "a secret is found percent-encoded, as in a URL",
+        arguments: [SecretShape.asciiSymbols, .whitespace, .unicodeComposed, .bytes])
     func percent(shape: SecretShape) throws {
         // Unreserved characters stay as they are, as URL encoders leave them.
-        var unreserved = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(0x80)))
+        var unreserved = CharacterSet.alphanumerics.intersection(
+            CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(0x80)))
         unreserved.insert(charactersIn: "-._~")
         let url =
             String(data: Self.secret(shape).value, encoding: .utf8)?.addingPercentEncoding(withAllowedCharacters: unreserved)
@@ -66,7 +70,9 @@ import UpgradeContract
 
     @Test("an empty secret is never looked for: no error and no finding")
     func empty() throws {
-        #expect(try SecretScanner.scan(data: Data("anything at all".utf8), secrets: [Self.secret(.empty), Self.secret(.alnum)]).isEmpty)
+        #expect(
+            try SecretScanner.scan(data: Data("anything at all".utf8), secrets: [Self.secret(.empty), Self.secret(.alnum)])
+                .isEmpty)
     }
 
     @Test("the device locator finds a text secret in the stores' forms, and places an empty one everywhere")
@@ -91,14 +97,16 @@ import UpgradeContract
         #expect(ShapeRotation.allowed(locations: [.keychain], narrowed: [[.alnum, .long], nil]) == [.alnum, .long])
         for label in ["authToken", "refreshToken", "session", "deviceKey"] {
             for allowed in [allowedKeychain, fromPreference] {
-                let seeded = Set(Scenario.allCases.map { ShapeRotation.shape(caseID: "bench", label: label, scenario: $0, allowed: allowed) })
+                let seeded = Set(
+                    Scenario.allCases.map { ShapeRotation.shape(caseID: "bench", label: label, scenario: $0, allowed: allowed) })
                 #expect(seeded == Set(allowed), "\(label)")
             }
         }
         #expect(ShapeRotation.shape(caseID: "c", label: "l", scenario: .upgrade, allowed: []) == .alnum)
         // An empty value is every case's: never seeded where another case's data must be told apart.
         for caseID in ["a", "b", "c", "d", "e", "f", "g", "h"] {
-            #expect(ShapeRotation.shape(caseID: caseID, label: "l", scenario: .staleLeftovers, allowed: [.empty, .long]) == .long)
+            #expect(
+                ShapeRotation.shape(caseID: caseID, label: "l", scenario: .staleLeftovers, allowed: [.empty, .long]) == .long)
         }
         // Deterministic: the same inputs give the same shape.
         #expect(

@@ -10,11 +10,14 @@ import Testing
 struct StaysSignedInTests {
     private typealias Read = (String, ItemResult)
 
-    private func launch(_ index: Int, _ build: String, _ mode: LaunchMode, startup: [Read]?, written: [String] = []) -> LaunchRecord {
+    private func launch(
+        _ index: Int, _ build: String, _ mode: LaunchMode, startup: [Read]?, written: [String] = []
+    ) -> LaunchRecord {
         func check(_ name: String, _ result: ItemResult) -> ItemCheck {
             let status: Int32 = result == .locked ? -25308 : result == .missing ? -25300 : 0
             return ItemCheck(
-                name: name, location: .keychain, operation: "SecItemCopyMatching", status: status, runtime: "iOS 17.5", result: result)
+                name: name, location: .keychain, operation: "SecItemCopyMatching", status: status, runtime: "iOS 17.5",
+                result: result)
         }
         return LaunchRecord(
             index: index, build: build, mode: mode, caseID: "c", runtime: .current, termination: .exited(0),
@@ -55,7 +58,8 @@ struct StaysSignedInTests {
         #expect(findings.count == 1 && failure.verdict == .fail && failure.item == "refreshToken")
         #expect(
             failure.message.contains(
-                "the first launch of v2 after the upgrade (02-v2-launch) read it missing (-25300); v1's startup read at its seed found it"))
+                "the first launch of v2 after the upgrade (02-v2-launch) read it missing (-25300); v1's startup read at its seed found it"
+            ))
     }
 
     @Test("every launch that finds what the old build found passes")
@@ -74,13 +78,16 @@ struct StaysSignedInTests {
     @Test("locked is not required in a locked launch, but missing is; and locked fails an unlocked launch")
     func lockStates() {
         let lockedOK = StaysSignedIn.check(
-            cell(old: both, first: both, verify: [("authToken", .locked), ("refreshToken", .locked)], lockStates: [3: .beforeFirstUnlock]))
+            cell(
+                old: both, first: both, verify: [("authToken", .locked), ("refreshToken", .locked)],
+                lockStates: [3: .beforeFirstUnlock]))
         #expect(lockedOK.map(\.verdict) == [.pass])
         let emptyRead = StaysSignedIn.check(
             cell(old: both, first: both, verify: [("authToken", .missing), ("refreshToken", .locked)], lockStates: [3: .locked]))
         #expect(emptyRead.map(\.verdict) == [.fail] && emptyRead[0].item == "authToken")
         #expect(emptyRead[0].message.contains("(03-v2-verify, locked) read it missing"))
-        let unlocked = StaysSignedIn.check(cell(old: both, first: [("authToken", .locked), ("refreshToken", .found)], verify: both))
+        let unlocked = StaysSignedIn.check(
+            cell(old: both, first: [("authToken", .locked), ("refreshToken", .found)], verify: both))
         #expect(unlocked.map(\.verdict) == [.fail])
     }
 
@@ -109,7 +116,9 @@ struct StaysSignedInTests {
         let passed = [finding(.crashSafe, .pass), finding(.staysSignedIn, .pass)]
         let judged = StaysSignedIn.judgedWithoutStartupRead(passed, unit: unit, unread: ["v2"])
         #expect(judged.first { $0.condition == .staysSignedIn }?.notJudged == true)
-        #expect(judged.first { $0.condition == .staysSignedIn }?.message == "not judged: v2 registers no startup read (AppBuild.startupRead)")
+        #expect(
+            judged.first { $0.condition == .staysSignedIn }?.message
+                == "not judged: v2 registers no startup read (AppBuild.startupRead)")
         #expect(judged.first { $0.condition == .crashSafe } == passed[0])
         // A build that registers one, and a FAIL, are left as they are.
         #expect(StaysSignedIn.judgedWithoutStartupRead(passed, unit: unit, unread: ["v1"]) == passed)

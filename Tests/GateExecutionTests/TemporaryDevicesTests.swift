@@ -5,7 +5,6 @@ import SimDevice
 import TestSupport
 import Testing
 
-
 @Suite("Where a run's temporary devices go")
 struct TemporaryDevicesTests {
     @Test("UPGRADE_RUNNER_SCRATCH, then TMPDIR, then a memory file system with room, then the temporary folder")
@@ -49,7 +48,8 @@ struct TemporaryDevicesTests {
         chmod(executable, 0o755)
         let local = root + "/Local"
         try Data("local".utf8).write(to: URL(fileURLWithPath: local))
-        var far = try BuildCatalog(folder: BuiltProducts.repositoryBuilds, productsFolder: "/nonexistent").build("v1", requiringExecutable: false)
+        var far = try BuildCatalog(folder: BuiltProducts.repositoryBuilds, productsFolder: "/nonexistent").build(
+            "v1", requiringExecutable: false)
         far.executablePath = executable
         var near = far
         near.executablePath = local

@@ -25,7 +25,10 @@ import SimRuntime
     func warnings() {
         let lenient = report(strict: false)
         #expect(lenient.verdict == .pass && lenient.reasons.isEmpty)
-        #expect(lenient.warnings == ["v1-to-v2/reinstall/reinstall-sweeps: keys/T.app//: hygiene: a keys item planted before the reinstall survived it"])
+        #expect(
+            lenient.warnings == [
+                "v1-to-v2/reinstall/reinstall-sweeps: keys/T.app//: hygiene: a keys item planted before the reinstall survived it"
+            ])
         let strict = report(strict: true)
         #expect(strict.verdict == .fail && strict.warnings == nil)
         #expect(strict.reasons.count == 1 && strict.reasons[0].contains("hygiene"))
@@ -40,18 +43,26 @@ import SimRuntime
             build: "v2", topic: "reinstall", policy: "keeps-credentials", reason: "stay signed in", newSince: ["v1"])
         let report = report(strict: false, policies: [policy])
         let summary = SummaryWriter.render(report: report, inputs: inputs, out: "artifacts/gate")
-        #expect(summary.contains("### Warnings (sweep hygiene; deciding only under --strict)\n\n- 🟡 WARNING v1-to-v2/reinstall/reinstall-sweeps: "))
-        // Drawn apart from a PASS and a deciding FAIL in the paths' table, with a legend.
-        #expect(summary.contains("| `v1-to-v2` | 🟡 WARNING | 🟡 WARNING |") && summary.contains("🟡 WARNING: passed with sweep-hygiene warnings"))
         #expect(
             summary.contains(
-                "### Declared policies\n\n- `v2` reinstall: `keeps-credentials`, because: stay signed in A product change to review: `v1` did not declare it."))
+                "### Warnings (sweep hygiene; deciding only under --strict)\n\n- 🟡 WARNING v1-to-v2/reinstall/reinstall-sweeps: ")
+        )
+        // Drawn apart from a PASS and a deciding FAIL in the paths' table, with a legend.
+        #expect(
+            summary.contains("| `v1-to-v2` | 🟡 WARNING | 🟡 WARNING |")
+                && summary.contains("🟡 WARNING: passed with sweep-hygiene warnings"))
+        #expect(
+            summary.contains(
+                "### Declared policies\n\n- `v2` reinstall: `keeps-credentials`, because: stay signed in A product change to review: `v1` did not declare it."
+            ))
         let junit = JUnitWriter.render(report: report, inputs: inputs)
         #expect(!junit.contains("<failure") && junit.contains(#"<property name="warningVerdict" value="FAIL"/>"#))
         // Nothing of either is written when there is none: gate.json's bytes stay those of before.
         let plain = GateEngine.evaluate(
             expected: [cell],
-            findings: [GateFinding(cell.condition, path: cell.runtimePath, scenario: cell.scenario, verdict: .pass, detail: "swept")])
+            findings: [
+                GateFinding(cell.condition, path: cell.runtimePath, scenario: cell.scenario, verdict: .pass, detail: "swept")
+            ])
         #expect(plain.warnings == nil && plain.policies == nil)
         #expect(!SummaryWriter.render(report: plain, inputs: inputs, out: "artifacts/gate").contains("###"))
     }
@@ -64,7 +75,8 @@ import SimRuntime
         return try JSONDecoder().decode(BuildManifest.self, from: Data(json.utf8))
     }
 
-    @Test("build.json's policies: a closed set with a reason; an unknown topic or value, or no reason, is refused naming the field")
+    @Test(
+        "build.json's policies: a closed set with a reason; an unknown topic or value, or no reason, is refused naming the field")
     func decoding() throws {
         let declared = try manifest(policies: #"{"reinstall": {"policy": "keeps-credentials", "reason": "product decision"}}"#)
         #expect(declared.policies?.reinstallPolicy == .keepsCredentials)

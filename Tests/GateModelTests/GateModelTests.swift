@@ -8,13 +8,15 @@ import Testing
     func ids() {
         #expect(
             GateCondition.allCases.map(\.rawValue) == [
-                "reads-old-data", "stays-signed-in", "idempotent", "malformed-keeps-old", "crash-safe", "locked-launch-safe", "reinstall-sweeps",
+                "reads-old-data", "stays-signed-in", "idempotent", "malformed-keeps-old", "crash-safe", "locked-launch-safe",
+                "reinstall-sweeps",
                 "no-false-pass", "entitlements-compatible", "isolation", "cleanup-exact", "artefact-window",
                 "keeps-availability", "keeps-protection", "survives-restore", "honest-status", "no-secret-in-artifacts",
             ])
         #expect(
             Scenario.allCases.map(\.rawValue) == [
-                "fresh-install", "upgrade", "skip-version", "late-upgrade", "seed-variants", "relaunch", "malformed", "write-failure", "crash-points", "power-loss", "prewarm",
+                "fresh-install", "upgrade", "skip-version", "late-upgrade", "seed-variants", "relaunch", "malformed",
+                "write-failure", "crash-points", "power-loss", "prewarm",
                 "locked-background", "reinstall", "marker-without-data", "stale-leftovers", "entitlements", "isolation",
                 "cleanup",
                 "artefact-window", "locked-reads", "backup-restore", "reinstall-self",
@@ -23,21 +25,21 @@ import Testing
 
     /// docs/gate.md's table: each scenario and the conditions it checks.
     static let scenarioTable: [(Scenario, [GateCondition])] = [
-            (Scenario.freshInstall, [GateCondition.idempotent, .noSecretInArtifacts]),
-            (.upgrade, [.readsOldData, .staysSignedIn]), (.skipVersion, [.readsOldData, .staysSignedIn]),
-            (.lateUpgrade, [.readsOldData, .staysSignedIn]), (.seedVariants, [.readsOldData, .staysSignedIn]),
-            (.relaunch, [.idempotent, .readsOldData, .staysSignedIn]),
-            (.malformed, [.malformedKeepsOld]), (.writeFailure, [.crashSafe, .readsOldData, .staysSignedIn]),
-            (.crashPoints, [.crashSafe, .staysSignedIn]), (.powerLoss, [.crashSafe, .staysSignedIn]),
-            (.prewarm, [.lockedLaunchSafe, .staysSignedIn]), (.lockedBackground, [.lockedLaunchSafe, .staysSignedIn]),
-            (.reinstall, [.reinstallSweeps, .readsOldData, .idempotent]),
-            (.markerWithoutData, [.readsOldData, .idempotent]), (.staleLeftovers, [.noFalsePass]),
-            (.entitlements, [.entitlementsCompatible]), (.isolation, [.isolation, .readsOldData, .idempotent, .staysSignedIn]),
-            (.cleanup, [.cleanupExact, .readsOldData, .idempotent]),
-            (.artefactWindow, [.artefactWindow, .readsOldData, .idempotent, .staysSignedIn]),
-            (.lockedReads, [.keepsAvailability, .keepsProtection, .staysSignedIn]),
-            (.backupRestore, [.survivesRestore]),
-            (.reinstallSelf, [.reinstallSweeps, .readsOldData, .idempotent, .staysSignedIn]),
+        (Scenario.freshInstall, [GateCondition.idempotent, .noSecretInArtifacts]),
+        (.upgrade, [.readsOldData, .staysSignedIn]), (.skipVersion, [.readsOldData, .staysSignedIn]),
+        (.lateUpgrade, [.readsOldData, .staysSignedIn]), (.seedVariants, [.readsOldData, .staysSignedIn]),
+        (.relaunch, [.idempotent, .readsOldData, .staysSignedIn]),
+        (.malformed, [.malformedKeepsOld]), (.writeFailure, [.crashSafe, .readsOldData, .staysSignedIn]),
+        (.crashPoints, [.crashSafe, .staysSignedIn]), (.powerLoss, [.crashSafe, .staysSignedIn]),
+        (.prewarm, [.lockedLaunchSafe, .staysSignedIn]), (.lockedBackground, [.lockedLaunchSafe, .staysSignedIn]),
+        (.reinstall, [.reinstallSweeps, .readsOldData, .idempotent]),
+        (.markerWithoutData, [.readsOldData, .idempotent]), (.staleLeftovers, [.noFalsePass]),
+        (.entitlements, [.entitlementsCompatible]), (.isolation, [.isolation, .readsOldData, .idempotent, .staysSignedIn]),
+        (.cleanup, [.cleanupExact, .readsOldData, .idempotent]),
+        (.artefactWindow, [.artefactWindow, .readsOldData, .idempotent, .staysSignedIn]),
+        (.lockedReads, [.keepsAvailability, .keepsProtection, .staysSignedIn]),
+        (.backupRestore, [.survivesRestore]),
+        (.reinstallSelf, [.reinstallSweeps, .readsOldData, .idempotent, .staysSignedIn]),
     ]
 
     @Test("each scenario checks the conditions of docs/gate.md's table", arguments: scenarioTable)
@@ -88,7 +90,9 @@ import Testing
         #expect(Scenario.gateDefault == Scenario.allCases.filter { $0 != .powerLoss })
         #expect(Scenario.allCases.filter(\.isOptIn) == [.powerLoss])
         #expect(
-            Set(Scenario.allCases.filter(\.isExploration)) == [.crashPoints, .powerLoss, .writeFailure, .prewarm, .lockedBackground])
+            Set(Scenario.allCases.filter(\.isExploration)) == [
+                .crashPoints, .powerLoss, .writeFailure, .prewarm, .lockedBackground,
+            ])
     }
 
     @Test(
@@ -155,7 +159,8 @@ import Testing
     func failWins() {
         var findings = cells.dropLast().map(pass)
         findings.append(
-            GateFinding(.readsOldData, path: .id("v1-to-v2"), scenario: .upgrade, item: "session", verdict: .fail, detail: "gone"))
+            GateFinding(.readsOldData, path: .id("v1-to-v2"), scenario: .upgrade, item: "session", verdict: .fail, detail: "gone")
+        )
         let report = GateEngine.evaluate(expected: cells, findings: findings)
         #expect(report.verdict == .fail)
         #expect(report.conditions.first { $0.condition == .readsOldData }?.failed == 1)

@@ -43,8 +43,9 @@ import Testing
         }
         let member = [UInt8](try gzip(Data(bytes)))
         let adler = b << 16 | a
-        return Data([0x78, 0x01] + member[10..<(member.count - 8)]
-            + [UInt8(adler >> 24), UInt8((adler >> 16) & 0xFF), UInt8((adler >> 8) & 0xFF), UInt8(adler & 0xFF)])
+        return Data(
+            [0x78, 0x01] + member[10..<(member.count - 8)]
+                + [UInt8(adler >> 24), UInt8((adler >> 16) & 0xFF), UInt8((adler >> 8) & 0xFF), UInt8(adler & 0xFF)])
     }
 
     /// `file` gzip'd as a tool writes it.
@@ -72,7 +73,8 @@ import Testing
         }
     }
 
-    @Test("base32 of a token, upper- or lower-case, alone or inside a longer base32 text, is a leak", arguments: [0, 1, 2, 3, 4, 7])
+    @Test(
+        "base32 of a token, upper- or lower-case, alone or inside a longer base32 text, is a leak", arguments: [0, 1, 2, 3, 4, 7])
     func base32(prefix: Int) throws {
         let bytes = [UInt8](repeating: 0x41, count: prefix) + [UInt8](Self.token.value) + [0x42, 0x43]
         #expect(try Self.scan(Data("otp=\(Self.base32(bytes))".utf8)).map(\.encoding) == [.base32])

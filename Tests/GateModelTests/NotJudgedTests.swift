@@ -25,7 +25,8 @@ import Testing
                 let notJudged = condition == .staysSignedIn && unjudged.contains(path)
                 findings.append(
                     GateFinding(
-                        condition, path: cell.runtimePath, scenario: .upgrade, verdict: .pass, detail: notJudged ? reason : "read back",
+                        condition, path: cell.runtimePath, scenario: .upgrade, verdict: .pass,
+                        detail: notJudged ? reason : "read back",
                         notJudged: notJudged))
             }
         }
@@ -51,7 +52,8 @@ import Testing
         let junit = JUnitWriter.render(report: report, inputs: inputs)
         #expect(junit.contains(#"<testcase classname="gate" name="stays-signed-in">"#))
         #expect(junit.contains(#"<skipped message="not judged: \#(why)"/>"#))
-        #expect(junit.contains(#"<testsuites name="upgrade-runner gate" tests="2" failures="0" errors="0" skipped="1">"#), "\(junit)")
+        #expect(
+            junit.contains(#"<testsuites name="upgrade-runner gate" tests="2" failures="0" errors="0" skipped="1">"#), "\(junit)")
 
         let json = String(decoding: GateArtifacts.gateJSON(report: report, inputs: inputs), as: UTF8.self)
         #expect(json.contains(#""notJudged" : ["#))
@@ -76,7 +78,10 @@ import Testing
         let cell = cell("v1-to-v2", .staysSignedIn)
         let report = GateEngine.evaluate(
             expected: [cell],
-            findings: [GateFinding(.staysSignedIn, path: cell.runtimePath, scenario: .upgrade, verdict: .pass, detail: reason, notJudged: true)],
+            findings: [
+                GateFinding(
+                    .staysSignedIn, path: cell.runtimePath, scenario: .upgrade, verdict: .pass, detail: reason, notJudged: true)
+            ],
             release: "v2")
         #expect(report.verdict == .unknown)
         #expect(report.reasons == ["no condition was judged: stays-signed-in (\(why))"])

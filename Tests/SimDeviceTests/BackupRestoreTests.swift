@@ -78,7 +78,9 @@ import TestSupport
         #expect(files.contains("apps/com.example.tiny/Library/Preferences/com.example.tiny.plist"))
         #expect(files.contains("groups/\(Self.group)/Library/Preferences/\(Self.group).plist"))
         for path in files {
-            #expect(!path.contains("Caches/") && !path.hasPrefix("apps/com.example.tiny/tmp/") && !path.contains("Downloads/"), "\(path)")
+            #expect(
+                !path.contains("Caches/") && !path.hasPrefix("apps/com.example.tiny/tmp/") && !path.contains("Downloads/"),
+                "\(path)")
             #expect(!path.hasSuffix("skip.me") && !path.hasSuffix(".mobile_container_manager.metadata.plist"), "\(path)")
         }
         #expect(manifest.protection["apps/com.example.tiny/Documents/notes.txt"] == .complete)

@@ -19,7 +19,9 @@ import TestSupport
         let session = try fixture.device.acquire()
         try session.install(try build(fixture, "v1", dataProtection: "NSFileProtectionComplete"))
         let data = try #require(session.device.dataContainer("com.example.tiny"))
-        for folder in ["", "/Library", "/Documents", "/Library/Preferences", "/Library/Caches", "/Library/Application Support", "/tmp"] {
+        for folder in [
+            "", "/Library", "/Documents", "/Library/Preferences", "/Library/Caches", "/Library/Application Support", "/tmp",
+        ] {
             #expect(FileProtection.stored(atPath: data.path + folder) == .complete, "\(folder)")
         }
         // Only a container's creation reads the entitlement.

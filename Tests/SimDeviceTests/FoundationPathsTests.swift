@@ -33,8 +33,9 @@ import TestSupport
             LaunchOptions(arguments: ["-FoundationMode", "write"] + (crash ? ["-FoundationCrash", "YES"] : [])))
     }
 
-    @Test("UserDefaults.standard and an app group's suite persist without synchronize(), through a clean exit and a crash",
-          arguments: ["FoundationApp", "FoundationAppDynamic"], [false, true])
+    @Test(
+        "UserDefaults.standard and an app group's suite persist without synchronize(), through a clean exit and a crash",
+        arguments: ["FoundationApp", "FoundationAppDynamic"], [false, true])
     func defaultsPersist(executable: String, crash: Bool) throws {
         let fixture = try Fixture()
         let session = try booted(fixture, executable)

@@ -57,7 +57,8 @@ import TestSupport
         #expect(text.contains("stderr line\n"))
     }
 
-    @Test("what an app starts ends with its launch, even in a session of its own, and nothing it starts writes outside the device")
+    @Test(
+        "what an app starts ends with its launch, even in a session of its own, and nothing it starts writes outside the device")
     func processTreeEndsWithLaunch() throws {
         let fixture = try Fixture()
         let session = try fixture.bootedWithTinyApp()

@@ -48,7 +48,9 @@ import TestSupport
         #expect(throws: PlatformError.notLaunched) { try Platform.launched() }
     }
 
-    @Test("a launch that is not a simulated device's is bad usage (2); one whose file supervisor the kernel refuses could not run (3), and says why")
+    @Test(
+        "a launch that is not a simulated device's is bad usage (2); one whose file supervisor the kernel refuses could not run (3), and says why"
+    )
     func refusalExitCodes() {
         #expect(PlatformError.notLaunched.exitCode == 2)
         let refused = PlatformError.fileSupervisionRefused("seccomp(SECCOMP_SET_MODE_FILTER, NEW_LISTENER): Invalid argument")

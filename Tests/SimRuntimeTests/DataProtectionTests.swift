@@ -25,7 +25,9 @@ import TestSupport
         let device = try Device()
         try classify(device, protection)
         try setLockState(device, .unlocked)
-        let (write, _) = try device.launch(["mkdir:Documents", "write:Documents/mail.db=v1", "atomic:Documents/settings.plist=s1"])
+        let (write, _) = try device.launch([
+            "mkdir:Documents", "write:Documents/mail.db=v1", "atomic:Documents/settings.plist=s1",
+        ])
         #expect(write.stdout == "ok\nok\nok\n", "\(write.stderr)")
         for file in ["Documents", "Documents/mail.db", "Documents/settings.plist"] {
             #expect(FileProtection.stored(atPath: device.container + "/" + file) == protection, "\(file)")

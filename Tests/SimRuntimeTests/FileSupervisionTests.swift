@@ -49,7 +49,10 @@ import TestSupport
         let (run, log) = try device.launch(Self.migration)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout == "ok\nok\nok\nok\nok\n")
-        let lines = log.map { "\($0.mutation ?? 0) \($0.operation.rawValue) \($0.subject.name ?? "")" + ($0.subject.target.map { " -> " + $0 } ?? "") }
+        let lines = log.map {
+            "\($0.mutation ?? 0) \($0.operation.rawValue) \($0.subject.name ?? "")"
+                + ($0.subject.target.map { " -> " + $0 } ?? "")
+        }
         #expect(
             lines == [
                 "1 fs.mkdir Library", "2 fs.mkdir Library/Application Support",
@@ -65,7 +68,8 @@ import TestSupport
     @Test("a crash point ends the process right after the call: after the truncating open, the file is empty")
     func crashRightAfter() throws {
         let device = try Device()
-        let (run, log) = try device.launch(["mkdir:Documents", "write:Documents/settings.plist=v2"], plan: FaultPlan(crashAfterMutation: 2))
+        let (run, log) = try device.launch(
+            ["mkdir:Documents", "write:Documents/settings.plist=v2"], plan: FaultPlan(crashAfterMutation: 2))
         #expect(run.signal == SIGKILL)
         #expect(log.last?.operation == .fsOpen && log.last?.mutation == 2)
         #expect(device.contents("Documents/settings.plist") == "")
@@ -85,7 +89,9 @@ import TestSupport
         #expect(run.stdout.hasPrefix("ok\nerror "))
         #expect(device.contents("Documents/a") == "")
         let faulted = try #require(log.last)
-        #expect(faulted.operation == .fsWrite && faulted.status == code && faulted.injected == .status(code) && faulted.mutation == nil)
+        #expect(
+            faulted.operation == .fsWrite && faulted.status == code && faulted.injected == .status(code)
+                && faulted.mutation == nil)
     }
 
     @Test("FileManager's copy writes with sendfile: a write of the copy, and a crash point after it")
@@ -169,7 +175,9 @@ import TestSupport
         #expect(crashed.contents("Documents/appended") == "old+synced+lost")
     }
 
-    @Test("a power loss inside an atomic write leaves the old file until the rename; inside a plain Data.write, before its fsync, an empty one")
+    @Test(
+        "a power loss inside an atomic write leaves the old file until the rename; inside a plain Data.write, before its fsync, an empty one"
+    )
     func powerLossInsideDataWrite() throws {
         // Data.write(options: .atomic): open, write, fsync the temporary file, rename it over the file.
         let atomic = try Device()

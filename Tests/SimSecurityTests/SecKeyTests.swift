@@ -58,7 +58,9 @@ struct SecKeyTests {
         let tag = Data("com.example.signing".utf8)
         let control = try #require(
             SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .privateKeyUsage, nil))
-        let add: Query = [kSecClass: kSecClassKey, kSecAttrApplicationTag: tag, kSecValueRef: key, kSecAttrAccessControl: control]
+        let add: Query = [
+            kSecClass: kSecClassKey, kSecAttrApplicationTag: tag, kSecValueRef: key, kSecAttrAccessControl: control,
+        ]
         #expect(keychain.add(add) == errSecSuccess)
         #expect(keychain.add(add) == errSecDuplicateItem)
         let query: Query = [kSecClass: kSecClassKey, kSecAttrApplicationTag: tag, kSecAttrKeyClass: kSecAttrKeyClassPrivate]

@@ -17,7 +17,8 @@ import UpgradeContract
         #expect(secrets["authToken"].allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) })
         #expect(secrets.data("authToken") == value(.alnum))
         // Pinned: the derivation of alnum values must never change (released builds seed them).
-        #expect(CaseSecrets(caseID: "bench")["authToken"] == CaseSecrets(caseID: "bench", shapes: ["authToken": .alnum])["authToken"])
+        #expect(
+            CaseSecrets(caseID: "bench")["authToken"] == CaseSecrets(caseID: "bench", shapes: ["authToken": .alnum])["authToken"])
         #expect(secrets["authToken"] != secrets["refreshToken"])
     }
 
@@ -111,7 +112,10 @@ import UpgradeContract
             (#""shapes": ["alnum"]"#, false, "keeps.secrets[0].shapesReason: is missing or empty"),
             (#""shapes": ["alnum"], "shapesReason": "  ""#, false, "keeps.secrets[0].shapesReason: is missing or empty"),
             (#""shapesReason": "r""#, false, #"keeps.secrets[0].shapesReason: is given without "shapes""#),
-            (#""shapes": ["bytes"], "shapesReason": "r""#, true, #"keeps.secrets[0].shapes[0]: "bytes" cannot be held by a preferences store"#),
+            (
+                #""shapes": ["bytes"], "shapesReason": "r""#, true,
+                #"keeps.secrets[0].shapes[0]: "bytes" cannot be held by a preferences store"#
+            ),
             (#""shapes": ["alnum"], "shapesReason": "r""#, nil, "keeps.bookkeeping[0].shapes: narrows a bookkeeping item"),
         ] as [(String, Bool?, String)])
     func badNarrowing(fields: String, inPreference: Bool?, expected: String) throws {

@@ -49,275 +49,389 @@ import Testing
     // MARK: Flags
 
     static let flagRows: [Row] = [
-        Row(name: "--out given twice", setUp: { ["gate", "--builds", "v1", "--out", $0.path("a"), "--out", $0.path("b")] },
+        Row(
+            name: "--out given twice", setUp: { ["gate", "--builds", "v1", "--out", $0.path("a"), "--out", $0.path("b")] },
             message: "gate: option --out is given twice \\(\".*/a\" and \".*/b\"\\); give it once$"),
-        Row(name: "--case-id given twice", setUp: { _ in ["gate", "--case-id", "a1", "--case-id", "b2"] },
+        Row(
+            name: "--case-id given twice", setUp: { _ in ["gate", "--case-id", "a1", "--case-id", "b2"] },
             message: "gate: option --case-id is given twice"),
         Row(name: "--builds \"\"", setUp: { _ in ["gate", "--builds", ""] }, message: "--builds: \"\" is empty"),
         Row(name: "--out \"\"", setUp: { _ in ["gate", "--builds", "v1", "--out", ""] }, message: "--out: \"\" is empty"),
         Row(name: "--out=\"\" on mutants", setUp: { _ in ["mutants", "--out="] }, message: "--out: \"\" is empty"),
-        Row(name: "--builds naming an unknown build", setUp: { s in
-            try s.copyBuild("v1")
-            return ["gate", "--builds", "v1,v77", "--out", s.path("out")]
-        }, message: ".*v77"),
-        Row(name: "mutants --builds v1,v77 creates no --out", setUp: { s in
-            try s.copyBuild("v1")
-            return ["mutants", "--builds", "v1,v77", "--builds-dir", RunFoldersPath.repositoryBuilds, "--out", s.path("out")]
-        }, message: "unknown build \"v77\""),
-        Row(name: "an unknown option gets a hint", setUp: { _ in ["gate", "--scenario", "upgrade"] },
+        Row(
+            name: "--builds naming an unknown build",
+            setUp: { s in
+                try s.copyBuild("v1")
+                return ["gate", "--builds", "v1,v77", "--out", s.path("out")]
+            }, message: ".*v77"),
+        Row(
+            name: "mutants --builds v1,v77 creates no --out",
+            setUp: { s in
+                try s.copyBuild("v1")
+                return ["mutants", "--builds", "v1,v77", "--builds-dir", RunFoldersPath.repositoryBuilds, "--out", s.path("out")]
+            }, message: "unknown build \"v77\""),
+        Row(
+            name: "an unknown option gets a hint", setUp: { _ in ["gate", "--scenario", "upgrade"] },
             message: "gate: unknown option --scenario; did you mean --scenarios\\?$"),
-        Row(name: "a newline and ESC in --out are escaped", setUp: { s in
-            try s.copyBuild("v1")
-            let odd = s.path("odd\nname\u{1b}[31m")
-            try Data("a file".utf8).write(to: URL(fileURLWithPath: odd))
-            return ["gate", "--builds", "v1", "--scenarios", "fresh-install", "--out", odd]
-        }, message: ".*odd\\\\nname\\\\u\\{1b\\}\\[31m: is a file, not a folder$"),
-        Row(name: "--jobs given twice", setUp: { _ in ["gate", "--builds", "v1", "--jobs", "1", "--jobs=2"] },
+        Row(
+            name: "a newline and ESC in --out are escaped",
+            setUp: { s in
+                try s.copyBuild("v1")
+                let odd = s.path("odd\nname\u{1b}[31m")
+                try Data("a file".utf8).write(to: URL(fileURLWithPath: odd))
+                return ["gate", "--builds", "v1", "--scenarios", "fresh-install", "--out", odd]
+            }, message: ".*odd\\\\nname\\\\u\\{1b\\}\\[31m: is a file, not a folder$"),
+        Row(
+            name: "--jobs given twice", setUp: { _ in ["gate", "--builds", "v1", "--jobs", "1", "--jobs=2"] },
             message: "gate: option --jobs is given twice \\(\"1\" and \"2\"\\); give it once$"),
-        Row(name: "device create --udid given twice", setUp: { _ in ["device", "create", "Phone", "--udid", "A", "--udid", "B"] },
+        Row(
+            name: "device create --udid given twice",
+            setUp: { _ in ["device", "create", "Phone", "--udid", "A", "--udid", "B"] },
             message: "device create: option --udid is given twice"),
-        Row(name: "replay --out given twice", setUp: { s in ["replay", s.path("run"), "--out", s.path("a"), "--out", s.path("b")] },
+        Row(
+            name: "replay --out given twice",
+            setUp: { s in ["replay", s.path("run"), "--out", s.path("a"), "--out", s.path("b")] },
             message: "replay: option --out is given twice"),
         Row(name: "mutants --builds \"\"", setUp: { _ in ["mutants", "--builds", ""] }, message: "--builds: \"\" is empty"),
-        Row(name: "merge --out \"\"", setUp: { s in ["merge", s.path("a"), s.path("b"), "--out", ""] }, message: "--out: \"\" is empty"),
-        Row(name: "a newline in a build id is escaped", setUp: { _ in ["gate", "--builds", "v1,v\n2"] },
+        Row(
+            name: "merge --out \"\"", setUp: { s in ["merge", s.path("a"), s.path("b"), "--out", ""] },
+            message: "--out: \"\" is empty"),
+        Row(
+            name: "a newline in a build id is escaped", setUp: { _ in ["gate", "--builds", "v1,v\n2"] },
             message: "[^\\n]*v\\\\n2"),
     ]
 
     // MARK: --out states
 
     static let outRows: [Row] = [
-        Row(name: "--out below a file (/dev/null/x)", setUp: { s in
-            try s.copyBuild("v1")
-            return ["gate", "--builds", "v1", "--scenarios", "fresh-install", "--out", "/dev/null/x"]
-        }, message: "/dev/null/x: cannot be created: /dev/null is not a folder$"),
-        Row(name: "--out holding a user's inputs/ (a runner's folder name, no marker)", setUp: { s in
-            try s.copyBuild("v1")
-            try s.write("out/inputs/thesis.tex", "\\documentclass{article}")
-            return ["gate", "--builds", "v1", "--scenarios", "fresh-install", "--out", s.path("out")]
-        }, message: ".*/out: holds inputs, which this tool did not write"),
-        Row(name: "--force with a user's inputs/", setUp: { s in
-            try s.copyBuild("v1")
-            try s.write("out/inputs/thesis.tex", "\\documentclass{article}")
-            try s.write("out/notes.txt", "mine")
-            return ["gate", "--builds", "v1", "--scenarios", "fresh-install", "--force", "--out", s.path("out")]
-        }, message: ".*/out: holds inputs, which this tool did not write"),
-        Row(name: "a symbolic link planted as the marker", setUp: { s in
-            try s.copyBuild("v1")
-            try s.write("precious.txt", "do not overwrite")
-            try s.folder("out")
-            try FileManager.default.createSymbolicLink(
-                atPath: s.path("out/" + GateArtifacts.inProgressMarker), withDestinationPath: s.path("precious.txt"))
-            return ["gate", "--builds", "v1", "--scenarios", "fresh-install", "--force", "--out", s.path("out")]
-        }, message: ".*/out: holds .upgrade-runner-in-progress that is not a file this tool wrote"),
-        Row(name: "a hard link planted as the marker", setUp: { s in
-            try s.copyBuild("v1")
-            try s.write("precious.txt", "in progress\nmine")
-            try s.folder("out")
-            #expect(link(s.path("precious.txt"), s.path("out/" + GateArtifacts.inProgressMarker)) == 0)
-            return ["gate", "--builds", "v1", "--scenarios", "fresh-install", "--out", s.path("out")]
-        }, message: ".*/out: holds .upgrade-runner-in-progress that is not a file this tool wrote"),
-        Row(name: "a marker the runner did not write", setUp: { s in
-            try s.copyBuild("v1")
-            try s.write("out/" + GateArtifacts.inProgressMarker, "my notes")
-            return ["gate", "--builds", "v1", "--scenarios", "fresh-install", "--force", "--out", s.path("out")]
-        }, message: ".*/out: holds a .upgrade-runner-in-progress that this tool did not write"),
-        Row(name: "a link named run.json in a finished run's folder", setUp: { s in
-            try s.copyBuild("v1")
-            try s.finishedRun("out")
-            try s.write("precious.txt", "mine")
-            try FileManager.default.removeItem(atPath: s.path("out/run.json"))
-            try FileManager.default.createSymbolicLink(atPath: s.path("out/run.json"), withDestinationPath: s.path("precious.txt"))
-            return ["gate", "--builds", "v1", "--scenarios", "fresh-install", "--force", "--out", s.path("out")]
-        }, message: ".*/out: holds run.json, which this tool did not write"),
-        Row(name: "--out inside a build's folder", setUp: { s in
-            try s.copyBuild("v1")
-            return ["gate", "--builds", "v1", "--scenarios", "fresh-install", "--out", s.path("builds/v1/out")]
-        }, message: ".*/builds/v1/out: is inside the builds folder .*/builds; choose a folder outside it$"),
-        Row(name: "--out inside the products folder", setUp: { s in
-            try s.copyBuild("v1")
-            try s.folder("products")
-            try FileManager.default.createSymbolicLink(
-                atPath: s.path("products/LedgerV1"), withDestinationPath: BuiltProducts.executable("LedgerV1"))
-            return [
-                "gate", "--builds", "v1", "--scenarios", "fresh-install", "--products", s.path("products"), "--out",
-                s.path("products/gate"),
-            ]
-        }, message: ".*/products/gate: is inside the products folder .*/products; choose a folder outside it$"),
-        Row(name: "run --out inside a build's folder", setUp: { s in
-            try s.copyBuild("v1")
-            try s.copyBuild("v2")
-            return ["run", "--from", "v1", "--to", "v2", "--scenario", "upgrade", "--out", s.path("builds/v2/out")]
-        }, message: ".*/builds/v2/out: is inside the builds folder .*/builds; choose a folder outside it$"),
-        Row(name: "mutants --out inside the builds folder", setUp: { s in
-            try FileManager.default.removeItem(atPath: s.builds)
-            try FileManager.default.copyItem(atPath: RunFoldersPath.repositoryBuilds, toPath: s.builds)
-            return ["mutants", "--builds", "v1", "--out", s.path("builds/mutants-out")]
-        }, message: ".*/builds/mutants-out: is inside the builds folder .*/builds; choose a folder outside it$"),
-        Row(name: "a link planted as the mutants marker", setUp: { s in
-            try s.write("precious.txt", "upgrade-runner mutants\n")
-            try s.folder("out")
-            try FileManager.default.createSymbolicLink(atPath: s.path("out/.upgrade-runner-mutants"), withDestinationPath: s.path("precious.txt"))
-            return ["mutants", "--builds", "v1", "--builds-dir", RunFoldersPath.repositoryBuilds, "--out", s.path("out")]
-        }, message: ".*/out: holds files that are not a mutants run's$"),
-        Row(name: "a user's file in a mutants run's folder", setUp: { s in
-            try s.write("out/.upgrade-runner-mutants", "upgrade-runner mutants\n")
-            try s.write("out/thesis.tex", "mine")
-            return ["mutants", "--builds", "v1", "--builds-dir", RunFoldersPath.repositoryBuilds, "--out", s.path("out")]
-        }, message: ".*/out: holds thesis.tex, which a mutants run did not write; move it or choose another folder$"),
-        Row(name: "a second run on a locked --out", setUp: { s in
-            try s.copyBuild("v1")
-            try s.finishedRun("out")
-            s.holdLock("out")
-            return ["gate", "--builds", "v1", "--scenarios", "fresh-install", "--force", "--out", s.path("out")]
-        }, message: ".*/out: is being written by a live run \\(pid \(getpid())\\)$"),
-        Row(name: "mutants into a folder that is not a mutants run's", setUp: { s in
-            try s.copyBuild("v1")
-            try s.write("out/thesis.tex", "mine")
-            return ["mutants", "--builds", "v1", "--builds-dir", RunFoldersPath.repositoryBuilds, "--out", s.path("out")]
-        }, message: ".*/out: holds files that are not a mutants run's$"),
+        Row(
+            name: "--out below a file (/dev/null/x)",
+            setUp: { s in
+                try s.copyBuild("v1")
+                return ["gate", "--builds", "v1", "--scenarios", "fresh-install", "--out", "/dev/null/x"]
+            }, message: "/dev/null/x: cannot be created: /dev/null is not a folder$"),
+        Row(
+            name: "--out holding a user's inputs/ (a runner's folder name, no marker)",
+            setUp: { s in
+                try s.copyBuild("v1")
+                try s.write("out/inputs/thesis.tex", "\\documentclass{article}")
+                return ["gate", "--builds", "v1", "--scenarios", "fresh-install", "--out", s.path("out")]
+            }, message: ".*/out: holds inputs, which this tool did not write"),
+        Row(
+            name: "--force with a user's inputs/",
+            setUp: { s in
+                try s.copyBuild("v1")
+                try s.write("out/inputs/thesis.tex", "\\documentclass{article}")
+                try s.write("out/notes.txt", "mine")
+                return ["gate", "--builds", "v1", "--scenarios", "fresh-install", "--force", "--out", s.path("out")]
+            }, message: ".*/out: holds inputs, which this tool did not write"),
+        Row(
+            name: "a symbolic link planted as the marker",
+            setUp: { s in
+                try s.copyBuild("v1")
+                try s.write("precious.txt", "do not overwrite")
+                try s.folder("out")
+                try FileManager.default.createSymbolicLink(
+                    atPath: s.path("out/" + GateArtifacts.inProgressMarker), withDestinationPath: s.path("precious.txt"))
+                return ["gate", "--builds", "v1", "--scenarios", "fresh-install", "--force", "--out", s.path("out")]
+            }, message: ".*/out: holds .upgrade-runner-in-progress that is not a file this tool wrote"),
+        Row(
+            name: "a hard link planted as the marker",
+            setUp: { s in
+                try s.copyBuild("v1")
+                try s.write("precious.txt", "in progress\nmine")
+                try s.folder("out")
+                #expect(link(s.path("precious.txt"), s.path("out/" + GateArtifacts.inProgressMarker)) == 0)
+                return ["gate", "--builds", "v1", "--scenarios", "fresh-install", "--out", s.path("out")]
+            }, message: ".*/out: holds .upgrade-runner-in-progress that is not a file this tool wrote"),
+        Row(
+            name: "a marker the runner did not write",
+            setUp: { s in
+                try s.copyBuild("v1")
+                try s.write("out/" + GateArtifacts.inProgressMarker, "my notes")
+                return ["gate", "--builds", "v1", "--scenarios", "fresh-install", "--force", "--out", s.path("out")]
+            }, message: ".*/out: holds a .upgrade-runner-in-progress that this tool did not write"),
+        Row(
+            name: "a link named run.json in a finished run's folder",
+            setUp: { s in
+                try s.copyBuild("v1")
+                try s.finishedRun("out")
+                try s.write("precious.txt", "mine")
+                try FileManager.default.removeItem(atPath: s.path("out/run.json"))
+                try FileManager.default.createSymbolicLink(
+                    atPath: s.path("out/run.json"), withDestinationPath: s.path("precious.txt"))
+                return ["gate", "--builds", "v1", "--scenarios", "fresh-install", "--force", "--out", s.path("out")]
+            }, message: ".*/out: holds run.json, which this tool did not write"),
+        Row(
+            name: "--out inside a build's folder",
+            setUp: { s in
+                try s.copyBuild("v1")
+                return ["gate", "--builds", "v1", "--scenarios", "fresh-install", "--out", s.path("builds/v1/out")]
+            }, message: ".*/builds/v1/out: is inside the builds folder .*/builds; choose a folder outside it$"),
+        Row(
+            name: "--out inside the products folder",
+            setUp: { s in
+                try s.copyBuild("v1")
+                try s.folder("products")
+                try FileManager.default.createSymbolicLink(
+                    atPath: s.path("products/LedgerV1"), withDestinationPath: BuiltProducts.executable("LedgerV1"))
+                return [
+                    "gate", "--builds", "v1", "--scenarios", "fresh-install", "--products", s.path("products"), "--out",
+                    s.path("products/gate"),
+                ]
+            }, message: ".*/products/gate: is inside the products folder .*/products; choose a folder outside it$"),
+        Row(
+            name: "run --out inside a build's folder",
+            setUp: { s in
+                try s.copyBuild("v1")
+                try s.copyBuild("v2")
+                return ["run", "--from", "v1", "--to", "v2", "--scenario", "upgrade", "--out", s.path("builds/v2/out")]
+            }, message: ".*/builds/v2/out: is inside the builds folder .*/builds; choose a folder outside it$"),
+        Row(
+            name: "mutants --out inside the builds folder",
+            setUp: { s in
+                try FileManager.default.removeItem(atPath: s.builds)
+                try FileManager.default.copyItem(atPath: RunFoldersPath.repositoryBuilds, toPath: s.builds)
+                return ["mutants", "--builds", "v1", "--out", s.path("builds/mutants-out")]
+            }, message: ".*/builds/mutants-out: is inside the builds folder .*/builds; choose a folder outside it$"),
+        Row(
+            name: "a link planted as the mutants marker",
+            setUp: { s in
+                try s.write("precious.txt", "upgrade-runner mutants\n")
+                try s.folder("out")
+                try FileManager.default.createSymbolicLink(
+                    atPath: s.path("out/.upgrade-runner-mutants"), withDestinationPath: s.path("precious.txt"))
+                return ["mutants", "--builds", "v1", "--builds-dir", RunFoldersPath.repositoryBuilds, "--out", s.path("out")]
+            }, message: ".*/out: holds files that are not a mutants run's$"),
+        Row(
+            name: "a user's file in a mutants run's folder",
+            setUp: { s in
+                try s.write("out/.upgrade-runner-mutants", "upgrade-runner mutants\n")
+                try s.write("out/thesis.tex", "mine")
+                return ["mutants", "--builds", "v1", "--builds-dir", RunFoldersPath.repositoryBuilds, "--out", s.path("out")]
+            }, message: ".*/out: holds thesis.tex, which a mutants run did not write; move it or choose another folder$"),
+        Row(
+            name: "a second run on a locked --out",
+            setUp: { s in
+                try s.copyBuild("v1")
+                try s.finishedRun("out")
+                s.holdLock("out")
+                return ["gate", "--builds", "v1", "--scenarios", "fresh-install", "--force", "--out", s.path("out")]
+            }, message: ".*/out: is being written by a live run \\(pid \(getpid())\\)$"),
+        Row(
+            name: "mutants into a folder that is not a mutants run's",
+            setUp: { s in
+                try s.copyBuild("v1")
+                try s.write("out/thesis.tex", "mine")
+                return ["mutants", "--builds", "v1", "--builds-dir", RunFoldersPath.repositoryBuilds, "--out", s.path("out")]
+            }, message: ".*/out: holds files that are not a mutants run's$"),
     ]
 
     // MARK: build.json
 
     static let manifestRows: [Row] = [
-        Row(name: "an unknown field with a did-you-mean", setUp: { s in
-            try s.copyBuild("v1") { $0["schemVersion"] = 1 }
-            return ["gate", "--builds", "v1", "--out", s.path("out")]
-        }, message: ".*/builds/v1/build.json: field \"schemVersion\" is not a build manifest field; did you mean \"schemaVersion\"\\?$"),
-        Row(name: "artefactWindowDays of -5", setUp: { s in
-            try s.copyBuild("v1") { $0["artefactWindowDays"] = -5 }
-            return ["gate", "--builds", "v1", "--out", s.path("out")]
-        }, message: ".*/builds/v1/build.json: field \"artefactWindowDays\" is -5, not a number of days from 0 to 3650$"),
-        Row(name: "an unknown expectedCondition on gate", setUp: { s in
-            try s.copyBuild("v1") { $0["expectedCondition"] = "reads-old-dta" }
-            return ["gate", "--builds", "v1", "--out", s.path("out")]
-        }, message: ".*/builds/v1/build.json: field \"expectedCondition\" names unknown condition \"reads-old-dta\"; did you mean \"reads-old-data\"\\?$"),
-        Row(name: "an unknown expectedCondition on run", setUp: { s in
-            try s.copyBuild("v1")
-            try s.copyBuild("v2") { $0["expectedCondition"] = "no-such-condition" }
-            return ["run", "--from", "v1", "--to", "v2", "--scenario", "upgrade", "--out", s.path("out")]
-        }, message: ".*/builds/v2/build.json: field \"expectedCondition\" names unknown condition \"no-such-condition\"$"),
-        Row(name: "a 30 MB note", setUp: { s in
-            try s.copyBuild("v1") { $0["notes"] = String(repeating: "n", count: 30 << 20) }
-            return ["gate", "--builds", "v1", "--out", s.path("out")]
-        }, message: ".*/builds/v1/build.json: is 314\\d{5} bytes, more than a build manifest holds"),
-        Row(name: "a 1 MB label", setUp: { s in
-            try s.copyBuild("v1") { manifest in
-                var keeps = manifest["keeps"] as! [String: Any]
-                var secrets = keeps["secrets"] as! [[String: Any]]
-                secrets[0]["label"] = String(repeating: "l", count: 1 << 20)
-                keeps["secrets"] = secrets
-                manifest["keeps"] = keeps
-            }
-            return ["gate", "--builds", "v1", "--out", s.path("out")]
-        }, message: ".*/builds/v1/build.json: is 10\\d{5} bytes, more than a build manifest holds"),
-        Row(name: "a 300-character label", setUp: { s in
-            try s.copyBuild("v1") { manifest in
-                var keeps = manifest["keeps"] as! [String: Any]
-                var secrets = keeps["secrets"] as! [[String: Any]]
-                secrets[0]["label"] = String(repeating: "l", count: 300)
-                keeps["secrets"] = secrets
-                manifest["keeps"] = keeps
-            }
-            return ["gate", "--builds", "v1", "--out", s.path("out")]
-        }, message: ".*/builds/v1/build.json: field \"keeps.secrets\\[0\\].label\" is 300 characters, more than 255$"),
-        Row(name: "an app group file in group ../../x", setUp: { s in
-            try s.copyBuild("v1") { manifest in
-                var keeps = manifest["keeps"] as! [String: Any]
-                var secrets = keeps["secrets"] as! [[String: Any]]
-                secrets[0]["store"] = ["kind": "appGroupFile", "group": "../../x", "file": "token"]
-                keeps["secrets"] = secrets
-                manifest["keeps"] = keeps
-            }
-            return ["gate", "--builds", "v1", "--out", s.path("out")]
-        }, message: ".*/builds/v1/build.json: field \"keeps.secrets\\[0\\].store.group\" \"../../x\" is not an app group identifier"),
-        Row(name: "a key given twice in build.json (jq and Python read the last, Foundation the first)", setUp: { s in
-            try s.copyBuild("v1")
-            let file = s.path("builds/v1/build.json")
-            let text = try String(contentsOfFile: file, encoding: .utf8)
-            try text.replacingOccurrences(of: "{", with: "{\"marketingVersion\": \"9.9\",", options: [], range: text.range(of: "{"))
+        Row(
+            name: "an unknown field with a did-you-mean",
+            setUp: { s in
+                try s.copyBuild("v1") { $0["schemVersion"] = 1 }
+                return ["gate", "--builds", "v1", "--out", s.path("out")]
+            },
+            message:
+                ".*/builds/v1/build.json: field \"schemVersion\" is not a build manifest field; did you mean \"schemaVersion\"\\?$"
+        ),
+        Row(
+            name: "artefactWindowDays of -5",
+            setUp: { s in
+                try s.copyBuild("v1") { $0["artefactWindowDays"] = -5 }
+                return ["gate", "--builds", "v1", "--out", s.path("out")]
+            }, message: ".*/builds/v1/build.json: field \"artefactWindowDays\" is -5, not a number of days from 0 to 3650$"),
+        Row(
+            name: "an unknown expectedCondition on gate",
+            setUp: { s in
+                try s.copyBuild("v1") { $0["expectedCondition"] = "reads-old-dta" }
+                return ["gate", "--builds", "v1", "--out", s.path("out")]
+            },
+            message:
+                ".*/builds/v1/build.json: field \"expectedCondition\" names unknown condition \"reads-old-dta\"; did you mean \"reads-old-data\"\\?$"
+        ),
+        Row(
+            name: "an unknown expectedCondition on run",
+            setUp: { s in
+                try s.copyBuild("v1")
+                try s.copyBuild("v2") { $0["expectedCondition"] = "no-such-condition" }
+                return ["run", "--from", "v1", "--to", "v2", "--scenario", "upgrade", "--out", s.path("out")]
+            }, message: ".*/builds/v2/build.json: field \"expectedCondition\" names unknown condition \"no-such-condition\"$"),
+        Row(
+            name: "a 30 MB note",
+            setUp: { s in
+                try s.copyBuild("v1") { $0["notes"] = String(repeating: "n", count: 30 << 20) }
+                return ["gate", "--builds", "v1", "--out", s.path("out")]
+            }, message: ".*/builds/v1/build.json: is 314\\d{5} bytes, more than a build manifest holds"),
+        Row(
+            name: "a 1 MB label",
+            setUp: { s in
+                try s.copyBuild("v1") { manifest in
+                    var keeps = manifest["keeps"] as! [String: Any]
+                    var secrets = keeps["secrets"] as! [[String: Any]]
+                    secrets[0]["label"] = String(repeating: "l", count: 1 << 20)
+                    keeps["secrets"] = secrets
+                    manifest["keeps"] = keeps
+                }
+                return ["gate", "--builds", "v1", "--out", s.path("out")]
+            }, message: ".*/builds/v1/build.json: is 10\\d{5} bytes, more than a build manifest holds"),
+        Row(
+            name: "a 300-character label",
+            setUp: { s in
+                try s.copyBuild("v1") { manifest in
+                    var keeps = manifest["keeps"] as! [String: Any]
+                    var secrets = keeps["secrets"] as! [[String: Any]]
+                    secrets[0]["label"] = String(repeating: "l", count: 300)
+                    keeps["secrets"] = secrets
+                    manifest["keeps"] = keeps
+                }
+                return ["gate", "--builds", "v1", "--out", s.path("out")]
+            }, message: ".*/builds/v1/build.json: field \"keeps.secrets\\[0\\].label\" is 300 characters, more than 255$"),
+        Row(
+            name: "an app group file in group ../../x",
+            setUp: { s in
+                try s.copyBuild("v1") { manifest in
+                    var keeps = manifest["keeps"] as! [String: Any]
+                    var secrets = keeps["secrets"] as! [[String: Any]]
+                    secrets[0]["store"] = ["kind": "appGroupFile", "group": "../../x", "file": "token"]
+                    keeps["secrets"] = secrets
+                    manifest["keeps"] = keeps
+                }
+                return ["gate", "--builds", "v1", "--out", s.path("out")]
+            },
+            message:
+                ".*/builds/v1/build.json: field \"keeps.secrets\\[0\\].store.group\" \"../../x\" is not an app group identifier"),
+        Row(
+            name: "a key given twice in build.json (jq and Python read the last, Foundation the first)",
+            setUp: { s in
+                try s.copyBuild("v1")
+                let file = s.path("builds/v1/build.json")
+                let text = try String(contentsOfFile: file, encoding: .utf8)
+                try text.replacingOccurrences(
+                    of: "{", with: "{\"marketingVersion\": \"9.9\",", options: [], range: text.range(of: "{")
+                )
                 .write(toFile: file, atomically: true, encoding: .utf8)
-            return ["gate", "--builds", "v1", "--out", s.path("out")]
-        }, message: ".*/builds/v1/build.json: field \"marketingVersion\" appears more than once \\(JSON readers disagree on which one counts\\)$"),
-        Row(name: "a nested key given twice in build.json, spelt with an escape", setUp: { s in
-            try s.copyBuild("v1")
-            let file = s.path("builds/v1/build.json")
-            let text = try String(contentsOfFile: file, encoding: .utf8)
-            try text.replacingOccurrences(of: "\"label\"", with: "\"l\\u0061bel\": \"other\", \"label\"", options: [], range: text.range(of: "\"label\""))
+                return ["gate", "--builds", "v1", "--out", s.path("out")]
+            },
+            message:
+                ".*/builds/v1/build.json: field \"marketingVersion\" appears more than once \\(JSON readers disagree on which one counts\\)$"
+        ),
+        Row(
+            name: "a nested key given twice in build.json, spelt with an escape",
+            setUp: { s in
+                try s.copyBuild("v1")
+                let file = s.path("builds/v1/build.json")
+                let text = try String(contentsOfFile: file, encoding: .utf8)
+                try text.replacingOccurrences(
+                    of: "\"label\"", with: "\"l\\u0061bel\": \"other\", \"label\"", options: [],
+                    range: text.range(of: "\"label\"")
+                )
                 .write(toFile: file, atomically: true, encoding: .utf8)
-            return ["gate", "--builds", "v1", "--out", s.path("out")]
-        }, message: ".*/builds/v1/build.json: field \"keeps.secrets\\[0\\].label\" appears more than once"),
+                return ["gate", "--builds", "v1", "--out", s.path("out")]
+            }, message: ".*/builds/v1/build.json: field \"keeps.secrets\\[0\\].label\" appears more than once"),
     ]
 
     // MARK: Entitlements
 
     static let entitlementsRows: [Row] = [
-        Row(name: "an app group ../../x in the entitlements", setUp: { s in
-            try s.copyBuild("v1")
-            var plist = try PropertyListSerialization.propertyList(
-                from: Data(contentsOf: URL(fileURLWithPath: s.path("builds/v1/Ledger.entitlements"))), format: nil) as! [String: Any]
-            plist["com.apple.security.application-groups"] = ["../../x"]
-            try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0)
-                .write(to: URL(fileURLWithPath: s.path("builds/v1/Ledger.entitlements")))
-            return ["gate", "--builds", "v1", "--out", s.path("out")]
-        }, message: ".*Ledger.entitlements.*application-groups element 0 \"../../x\" is not an app group identifier"),
-        Row(name: "an entitlements file that is a link out of the builds folder", setUp: { s in
-            try s.copyBuild("v1")
-            try s.folder("elsewhere")
-            try FileManager.default.moveItem(atPath: s.path("builds/v1/Ledger.entitlements"), toPath: s.path("elsewhere/Ledger.entitlements"))
-            try FileManager.default.createSymbolicLink(
-                atPath: s.path("builds/v1/Ledger.entitlements"), withDestinationPath: s.path("elsewhere/Ledger.entitlements"))
-            return ["gate", "--builds", "v1", "--out", s.path("out")]
-        }, message: ".*/builds/v1/Ledger.entitlements: is outside the builds folder .*/builds \\(a link or path out of it, named by .*/builds/v1/build.json\\)"),
-        Row(name: "a missing entitlements file", setUp: { s in
-            try s.copyBuild("v1")
-            try FileManager.default.removeItem(atPath: s.path("builds/v1/Ledger.entitlements"))
-            return ["gate", "--builds", "v1", "--out", s.path("out")]
-        }, message: ".*builds/v1/Ledger.entitlements"),
+        Row(
+            name: "an app group ../../x in the entitlements",
+            setUp: { s in
+                try s.copyBuild("v1")
+                var plist =
+                    try PropertyListSerialization.propertyList(
+                        from: Data(contentsOf: URL(fileURLWithPath: s.path("builds/v1/Ledger.entitlements"))), format: nil)
+                    as! [String: Any]
+                plist["com.apple.security.application-groups"] = ["../../x"]
+                try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0)
+                    .write(to: URL(fileURLWithPath: s.path("builds/v1/Ledger.entitlements")))
+                return ["gate", "--builds", "v1", "--out", s.path("out")]
+            }, message: ".*Ledger.entitlements.*application-groups element 0 \"../../x\" is not an app group identifier"),
+        Row(
+            name: "an entitlements file that is a link out of the builds folder",
+            setUp: { s in
+                try s.copyBuild("v1")
+                try s.folder("elsewhere")
+                try FileManager.default.moveItem(
+                    atPath: s.path("builds/v1/Ledger.entitlements"), toPath: s.path("elsewhere/Ledger.entitlements"))
+                try FileManager.default.createSymbolicLink(
+                    atPath: s.path("builds/v1/Ledger.entitlements"), withDestinationPath: s.path("elsewhere/Ledger.entitlements"))
+                return ["gate", "--builds", "v1", "--out", s.path("out")]
+            },
+            message:
+                ".*/builds/v1/Ledger.entitlements: is outside the builds folder .*/builds \\(a link or path out of it, named by .*/builds/v1/build.json\\)"
+        ),
+        Row(
+            name: "a missing entitlements file",
+            setUp: { s in
+                try s.copyBuild("v1")
+                try FileManager.default.removeItem(atPath: s.path("builds/v1/Ledger.entitlements"))
+                return ["gate", "--builds", "v1", "--out", s.path("out")]
+            }, message: ".*builds/v1/Ledger.entitlements"),
     ]
 
     // MARK: Executables (preflight runs nothing that is not an app build)
 
     static func executableRow(_ name: String, reason: String, make: @escaping @Sendable (String) throws -> Void) -> Row {
-        Row(name: name, setUp: { s in
-            try s.copyBuild("v1") { $0["executable"] = "Bad" }
-            try s.folder("products")
-            try make(s.path("products/Bad"))
-            return [
-                "gate", "--builds", "v1", "--scenarios", "fresh-install", "--products", s.path("products"),
-                "--out", s.path("out"),
-            ]
-        }, message: ".*/builds/v1/build.json: build v1's executable .*/products/Bad \(reason)$")
+        Row(
+            name: name,
+            setUp: { s in
+                try s.copyBuild("v1") { $0["executable"] = "Bad" }
+                try s.folder("products")
+                try make(s.path("products/Bad"))
+                return [
+                    "gate", "--builds", "v1", "--scenarios", "fresh-install", "--products", s.path("products"),
+                    "--out", s.path("out"),
+                ]
+            }, message: ".*/builds/v1/build.json: build v1's executable .*/products/Bad \(reason)$")
     }
 
     static let executableRows: [Row] = [
         executableRow("an executable that is a folder", reason: "is a folder, not an executable") { path in
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         },
-        executableRow("a shell script that deletes a file outside the device", reason: "is a script \\(#!\\), not an app build's executable") { path in
+        executableRow(
+            "a shell script that deletes a file outside the device", reason: "is a script \\(#!\\), not an app build's executable"
+        ) { path in
             let victim = (path as NSString).deletingLastPathComponent + "/../victim.txt"
             try Data("still here".utf8).write(to: URL(fileURLWithPath: victim))
             try Data("#!/bin/sh\nrm -f \(victim)\n".utf8).write(to: URL(fileURLWithPath: path))
             chmod(path, 0o755)
         },
-        executableRow("a corrupt binary", reason: "is not an executable this machine runs \\(no ELF header: a corrupt or foreign file\\)") { path in
+        executableRow(
+            "a corrupt binary", reason: "is not an executable this machine runs \\(no ELF header: a corrupt or foreign file\\)"
+        ) { path in
             try Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919) }).write(to: URL(fileURLWithPath: path))
             chmod(path, 0o755)
         },
-        executableRow("a Mach-O executable", reason: "is a Mach-O file \\(built for an Apple platform\\), not an executable for this machine") { path in
+        executableRow(
+            "a Mach-O executable",
+            reason: "is a Mach-O file \\(built for an Apple platform\\), not an executable for this machine"
+        ) { path in
             try Data([0xCF, 0xFA, 0xED, 0xFE] + [UInt8](repeating: 0, count: 60)).write(to: URL(fileURLWithPath: path))
             chmod(path, 0o755)
         },
-        Row(name: "install of a build whose executable is a script", setUp: { s in
-            try s.copyBuild("v1") { $0["executable"] = "Bad" }
-            try s.folder("products")
-            try Data("#!/bin/sh\nexit 0\n".utf8).write(to: URL(fileURLWithPath: s.path("products/Bad")))
-            chmod(s.path("products/Bad"), 0o755)
-            _ = try s.run(["device", "create", "Phone"])
-            return ["install", "Phone", "v1", "--products", s.path("products")]
-        }, message: ".*/builds/v1/build.json: build v1's executable .*/products/Bad is a script \\(#!\\), not an app build's executable$"),
-        executableRow("a truncated ELF binary", reason: "is not an executable this machine runs \\(no ELF header: a corrupt or foreign file\\)") { path in
+        Row(
+            name: "install of a build whose executable is a script",
+            setUp: { s in
+                try s.copyBuild("v1") { $0["executable"] = "Bad" }
+                try s.folder("products")
+                try Data("#!/bin/sh\nexit 0\n".utf8).write(to: URL(fileURLWithPath: s.path("products/Bad")))
+                chmod(s.path("products/Bad"), 0o755)
+                _ = try s.run(["device", "create", "Phone"])
+                return ["install", "Phone", "v1", "--products", s.path("products")]
+            },
+            message:
+                ".*/builds/v1/build.json: build v1's executable .*/products/Bad is a script \\(#!\\), not an app build's executable$"
+        ),
+        executableRow(
+            "a truncated ELF binary",
+            reason: "is not an executable this machine runs \\(no ELF header: a corrupt or foreign file\\)"
+        ) { path in
             try Data([0x7F, 0x45, 0x4C, 0x46, 2, 1]).write(to: URL(fileURLWithPath: path))
             chmod(path, 0o755)
         },
@@ -384,7 +498,8 @@ import Testing
         let out = sandbox.path("out")
         try sandbox.finishedRun("out")
         try sandbox.write("elsewhere/keep.txt", "mine")
-        try FileManager.default.createSymbolicLink(atPath: out + "/paths/elsewhere", withDestinationPath: sandbox.path("elsewhere"))
+        try FileManager.default.createSymbolicLink(
+            atPath: out + "/paths/elsewhere", withDestinationPath: sandbox.path("elsewhere"))
         // The link is in no manifest: a person's, refused; with --force it stays, not followed.
         #expect(throws: GateError.self) {
             try GateArtifacts.begin(inputs: SampleGate.inputs(), plan: try SampleGate.inputs().plan(), at: out, force: false)
@@ -396,8 +511,10 @@ import Testing
         // A run without a manifest (an earlier version's) has paths/ removed whole: the link is unlinked, never followed.
         try RunFolders.write(SampleGate.inputs(), at: out + "-legacy")
         try FileManager.default.removeItem(atPath: out + "-legacy/" + ArtifactLayout.manifestFile)
-        try FileManager.default.createSymbolicLink(atPath: out + "-legacy/paths/elsewhere", withDestinationPath: sandbox.path("elsewhere"))
-        try GateArtifacts.begin(inputs: SampleGate.inputs(), plan: try SampleGate.inputs().plan(), at: out + "-legacy", force: false)
+        try FileManager.default.createSymbolicLink(
+            atPath: out + "-legacy/paths/elsewhere", withDestinationPath: sandbox.path("elsewhere"))
+        try GateArtifacts.begin(
+            inputs: SampleGate.inputs(), plan: try SampleGate.inputs().plan(), at: out + "-legacy", force: false)
         OutputFolder.release(out + "-legacy")
         #expect(FileManager.default.fileExists(atPath: sandbox.path("elsewhere/keep.txt")))
         #expect(!FileManager.default.fileExists(atPath: out + "-legacy/paths/elsewhere"))
@@ -443,6 +560,7 @@ import Testing
         for folder in ["home/.upgrade-runner", "home/.upgrade-runner/devices", "home/.upgrade-runner/devices/PRIVATE-1"] {
             #expect(try sandbox.mode(of: folder) == 0o700, "\(folder)")
         }
-        #expect(try sandbox.mode(of: "home/.upgrade-runner/devices/PRIVATE-1/data/Library/Keychains/keychain-2-debug.db") == 0o600)
+        #expect(
+            try sandbox.mode(of: "home/.upgrade-runner/devices/PRIVATE-1/data/Library/Keychains/keychain-2-debug.db") == 0o600)
     }
 }

@@ -117,7 +117,8 @@ struct BuildContractTests {
             try BuildPreflight.check([build], runtime: .current, timeout: 30, format: BuildPreflightTests.scriptsAllowed)
         } throws: { error in
             "\(error)".contains(
-                "its status file tmp/upgrade-runner-status.json: field \"formatVersion\" is 0, but this runner speaks contract version 1")
+                "its status file tmp/upgrade-runner-status.json: field \"formatVersion\" is 0, but this runner speaks contract version 1"
+            )
         }
     }
 }

@@ -71,11 +71,14 @@ struct BuildPreflightTests {
             let (message, code) = ExitStatus.report(error)
             #expect(code == 2)
             #expect(message.contains("build.json"), "\(message)")
-            #expect(message.contains(#"field "id" is "v4" but its executable"#) && message.contains(#"was built as "v3""#), "\(message)")
+            #expect(
+                message.contains(#"field "id" is "v4" but its executable"#) && message.contains(#"was built as "v3""#),
+                "\(message)")
         }
         // The same executable declared as a stand-in (scripts/import-app.sh --stand-in) passes.
         let manifest = directory.file("builds/v4/build.json")
-        var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: manifest))) as? [String: Any])
+        var object = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: manifest))) as? [String: Any])
         object["standIn"] = true
         try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: manifest))
         let standIn = try BuildCatalog(folder: directory.file("builds"), productsFolder: directory.file("products")).build("v4")
@@ -125,7 +128,8 @@ struct BuildPreflightTests {
         let outside = directory.file("outside.txt")
         try "still here".write(toFile: outside, atomically: true, encoding: .utf8)
         let made = directory.file("made.txt")
-        let (build, _) = try Self.countedBuild(directory, id: "confined", comment: "x", extra: "rm -f '\(outside)'; echo made > '\(made)'")
+        let (build, _) = try Self.countedBuild(
+            directory, id: "confined", comment: "x", extra: "rm -f '\(outside)'; echo made > '\(made)'")
         try BuildPreflight.check([build], runtime: .current, timeout: 30, format: Self.scriptsAllowed)
         #expect(FileManager.default.fileExists(atPath: outside), "the launch removed a file outside its device")
         #expect(!FileManager.default.fileExists(atPath: made), "the launch made a file outside its device")

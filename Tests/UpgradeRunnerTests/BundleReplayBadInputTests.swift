@@ -32,7 +32,9 @@ import UpgradeContract
                     "secrets": [
                         [
                             "label": "authToken",
-                            "store": ["kind": "keychain", "service": "com.example.tiny", "account": "authToken", "accessible": "cku"],
+                            "store": [
+                                "kind": "keychain", "service": "com.example.tiny", "account": "authToken", "accessible": "cku",
+                            ],
                         ]
                     ]
                 ]
@@ -104,7 +106,8 @@ import UpgradeContract
             name: "bundle of a run whose file still holds a seeded secret",
             input: { fixture in
                 let cell = ((try fixture.statusFile()) as NSString).deletingLastPathComponent
-                let secret = String(decoding: CaseSecrets.value(caseID: "case-7", label: "authToken", shape: .alnum), as: UTF8.self)
+                let secret = String(
+                    decoding: CaseSecrets.value(caseID: "case-7", label: "authToken", shape: .alnum), as: UTF8.self)
                 try Data("token=\(secret)\n".utf8).write(to: URL(fileURLWithPath: fixture.run + "/" + cell + "/../app.log"))
                 return ["bundle", fixture.run, "-o", fixture.file("b.tar.gz")]
             },
@@ -206,9 +209,10 @@ import UpgradeContract
     }
 
     static func unpackFolders() -> Set<String> {
-        Set(((try? FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())) ?? []).filter {
-            $0.hasPrefix(RunBundle.unpackPrefix + "\(getpid())-")
-        })
+        Set(
+            ((try? FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())) ?? []).filter {
+                $0.hasPrefix(RunBundle.unpackPrefix + "\(getpid())-")
+            })
     }
 
     @Test("a run whose leaked file was replaced by a redaction note is bundled; the leak is in no output")

@@ -9,7 +9,8 @@ import Testing
 /// The formats a bundle is made of, on literal bytes: ustar entries and gzip (zlib) round-trip,
 /// and damage is refused.
 @Suite struct BundleFormatTests {
-    @Test("gzip round-trips at chunk boundaries, compressed and stored (level 0), and the same data gives the same bytes",
+    @Test(
+        "gzip round-trips at chunk boundaries, compressed and stored (level 0), and the same data gives the same bytes",
         arguments: [0, 1, 65_535, 1 << 20, (1 << 20) + 1, 3_000_001])
     func gzipRoundTrip(count: Int) throws {
         let data = Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) })

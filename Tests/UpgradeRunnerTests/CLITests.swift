@@ -74,12 +74,16 @@ import Testing
         let report = try JSONSerialization.jsonObject(with: Data(crash.output.utf8)) as? [String: Any]
         #expect(report?["endedAtCrashPoint"] as? Bool == true)
         #expect(report?["signal"] as? Int == 9)
-        let powerLoss = cli.run(["launch", udid, "com.example.tiny", "--crash-after", "1", "--power-loss", "--", "-TinyMode", "seed"])
+        let powerLoss = cli.run([
+            "launch", udid, "com.example.tiny", "--crash-after", "1", "--power-loss", "--", "-TinyMode", "seed",
+        ])
         #expect(powerLoss.code == 0, "a power loss at the planned point is that point: \(powerLoss.error)")
         #expect(powerLoss.output.contains("at planned crash point 1"))
         let alone = cli.run(["launch", udid, "com.example.tiny", "--power-loss"])
         #expect(alone.code == 2)
-        #expect(alone.error == "error: launch: option --crash-after (for --power-loss) is required; see upgrade-runner launch --help\n")
+        #expect(
+            alone.error
+                == "error: launch: option --crash-after (for --power-loss) is required; see upgrade-runner launch --help\n")
     }
 
     @Test("entitlements diff: 0 when the new build reaches every old group, 1 when not, with item counts from a device")
@@ -371,7 +375,9 @@ import Testing
 /// `device backup` and `device restore` from the command line: what a user types, its exit codes
 /// and one-line messages, and a backup's permissions (it holds secrets).
 @Suite struct DeviceBackupCLITests {
-    @Test("backup writes a 0700 folder; an existing folder, the source device and a non-empty device are exit 2, naming them; a restore onto a new device succeeds")
+    @Test(
+        "backup writes a 0700 folder; an existing folder, the source device and a non-empty device are exit 2, naming them; a restore onto a new device succeeds"
+    )
     func backupAndRestore() throws {
         let cli = try CLI()
         let udid = try cli.bootedDevice()

@@ -74,7 +74,8 @@ import Testing
         }
         let skipped = try options(["--skip-scenarios", "crash-points,write-failure"]).scenarios
         #expect(skipped == Scenario.gateDefault.filter { $0 != .crashPoints && $0 != .writeFailure })
-        #expect(try options(["--scenarios", "upgrade,relaunch", "--skip-scenarios", "relaunch,power-loss"]).scenarios == [.upgrade])
+        #expect(
+            try options(["--scenarios", "upgrade,relaunch", "--skip-scenarios", "relaunch,power-loss"]).scenarios == [.upgrade])
         #expect(throws: UsageError.invalidValue("upgrade", for: "--skip-scenarios", reason: "leaves no scenario to run")) {
             try options(["--scenarios", "upgrade", "--skip-scenarios", "upgrade"])
         }

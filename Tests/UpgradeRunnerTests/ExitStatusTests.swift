@@ -38,7 +38,9 @@ import Testing
         #expect(ExitStatus.report(error) == (error.description, 3))
     }
 
-    @Test("a build whose executable cannot be started ends the command with exit 3, naming it; install refuses one that is not an executable for this machine, exit 2")
+    @Test(
+        "a build whose executable cannot be started ends the command with exit 3, naming it; install refuses one that is not an executable for this machine, exit 2"
+    )
     func spawnThroughTheCommandLine() throws {
         let cli = try CLI()
         let udid = try cli.bootedDevice()
@@ -50,14 +52,18 @@ import Testing
         try BuildFixture.write(in: cli.builds, id: "v2", buildNumber: "200", executable: "Junk")
         let environment = ["UPGRADE_RUNNER_PRODUCTS": products]
         let refused = cli.run(["install", udid, "v2"], environment: environment)
-        #expect(refused.code == 2 && refused.error.contains("build v2's executable \(junk) is not an executable this machine runs"), "\(refused.error)")
+        #expect(
+            refused.code == 2 && refused.error.contains("build v2's executable \(junk) is not an executable this machine runs"),
+            "\(refused.error)")
         // A real executable installed, then made a file the kernel cannot run on the device: posix_spawn fails with ENOEXEC.
         try FileManager.default.removeItem(atPath: junk)
         try FileManager.default.copyItem(atPath: BuiltProducts.directory.path + "/TinyApp", toPath: junk)
         let install = cli.run(["install", udid, "v2"], environment: environment)
         #expect(install.code == 0, "\(install.error)")
         let installed = try #require(
-            FileManager.default.enumerator(atPath: cli.root + "/" + udid)?.compactMap { $0 as? String }.first { $0.hasSuffix("/Junk") })
+            FileManager.default.enumerator(atPath: cli.root + "/" + udid)?.compactMap { $0 as? String }.first {
+                $0.hasSuffix("/Junk")
+            })
         let onDevice = cli.root + "/" + udid + "/" + installed
         try FileManager.default.removeItem(atPath: onDevice)
         try Data("not a program".utf8).write(to: URL(fileURLWithPath: onDevice))

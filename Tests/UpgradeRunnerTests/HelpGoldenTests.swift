@@ -26,7 +26,8 @@ import Testing
     func shortDiscussion() {
         for spec in CommandTable.specs {
             let lines = spec.discussion.split(separator: "\n", omittingEmptySubsequences: false)
-            #expect(lines.count <= 5, "\(spec.path.joined(separator: " ")): \(lines.count) lines; the rest belongs in docs/cli.md")
+            #expect(
+                lines.count <= 5, "\(spec.path.joined(separator: " ")): \(lines.count) lines; the rest belongs in docs/cli.md")
         }
     }
 

@@ -52,7 +52,9 @@ import Testing
         func plist(_ name: String, groups: [String]) throws -> String {
             let path = cli.directory.file(name)
             let data = try PropertyListSerialization.data(
-                fromPropertyList: ["com.apple.security.application-groups": groups, "keychain-access-groups": ["TEAM.com.example"]],
+                fromPropertyList: [
+                    "com.apple.security.application-groups": groups, "keychain-access-groups": ["TEAM.com.example"],
+                ],
                 format: .xml, options: 0)
             try data.write(to: URL(fileURLWithPath: path))
             return path

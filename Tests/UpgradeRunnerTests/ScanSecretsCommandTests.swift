@@ -33,7 +33,8 @@ import Testing
         #expect(!leaked.output.contains(value) && !leaked.error.contains(value))
         #expect(!leaked.output.contains(secret.value.base64EncodedString()))
 
-        let json = cli.run(["scan-secrets", folder, "--json"], environment: ["UPGRADE_RUNNER_BUILDS": RunFolders.repositoryBuilds])
+        let json = cli.run(
+            ["scan-secrets", folder, "--json"], environment: ["UPGRADE_RUNNER_BUILDS": RunFolders.repositoryBuilds])
         #expect(json.code == 1 && json.output.contains("\"secretIndex\" : 2"))
     }
 
@@ -45,7 +46,8 @@ import Testing
         let secret = GatePipeline.sampleSecrets(caseID: "loose-1")[0]
         try secret.value.write(to: URL(fileURLWithPath: folder + "/dump.bin"))
         cli.expectRefused(["scan-secrets", folder], naming: "\(folder)\" holds no run.json; pass --case-id")
-        let result = cli.run(["scan-secrets", folder, "--case-id", "loose-1"], environment: ["UPGRADE_RUNNER_BUILDS": RunFolders.repositoryBuilds])
+        let result = cli.run(
+            ["scan-secrets", folder, "--case-id", "loose-1"], environment: ["UPGRADE_RUNNER_BUILDS": RunFolders.repositoryBuilds])
         #expect(result.code == 1)
         #expect(result.output == "dump.bin: holds secret #1 (\(secret.label)) as raw\n")
     }

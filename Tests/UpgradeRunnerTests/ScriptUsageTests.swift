@@ -74,11 +74,14 @@ import TestSupport
 
         """
 
-    @Test("scripts/quiet-build drops the known static-link notes and the link lines around them, keeps every real warning and error, and counts what it dropped")
+    @Test(
+        "scripts/quiet-build drops the known static-link notes and the link lines around them, keeps every real warning and error, and counts what it dropped"
+    )
     func quietBuild() throws {
         let folder = try TemporaryDirectory("quiet-build")
         try Self.buildOutput.write(toFile: folder.file("build.txt"), atomically: true, encoding: .utf8)
-        let result = try Script.run("quiet-build", ["--label", "scripts/gate", folder.file("build.txt")], environment: Self.environment)
+        let result = try Script.run(
+            "quiet-build", ["--label", "scripts/gate", folder.file("build.txt")], environment: Self.environment)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.isEmpty)
         #expect(

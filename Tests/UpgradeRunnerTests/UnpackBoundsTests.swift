@@ -36,7 +36,11 @@ import Testing
         let path = try bundle([zeros], in: directory)
         let compressed = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
         #expect(compressed < 16 << 10, "a small bundle: \(compressed) bytes")
-        expectRefused(path, in: directory, saying: "unpacks to more than \(Self.small.bytes(compressed: compressed)) bytes (2 times its \(compressed) compressed bytes plus 65536 bytes): refused as a bomb, not a run")
+        expectRefused(
+            path, in: directory,
+            saying:
+                "unpacks to more than \(Self.small.bytes(compressed: compressed)) bytes (2 times its \(compressed) compressed bytes plus 65536 bytes): refused as a bomb, not a run"
+        )
     }
 
     @Test("zeros after the archive's end count too")
@@ -49,7 +53,8 @@ import Testing
     func entryBomb() throws {
         let directory = try TemporaryDirectory("bomb")
         let folders = (0..<60).map { USTar.Entry(path: "run/f\($0)", kind: .folder, mode: 0o755, data: Data()) }
-        expectRefused(try bundle(folders, in: directory), in: directory, saying: "holds more than 50 entries: refused as a bomb, not a run")
+        expectRefused(
+            try bundle(folders, in: directory), in: directory, saying: "holds more than 50 entries: refused as a bomb, not a run")
     }
 
     @Test("a bundle within the bounds unpacks")

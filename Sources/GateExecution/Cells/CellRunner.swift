@@ -124,8 +124,14 @@ struct CellRunner {
                 attempt.timeline.map { Timeline(cell: unit.description, attempt: attempt.id, lines: $0) }
             }
         }
-        guard findings.contains(where: { $0.verdict != .pass && $0.warning != true }), !evidence.launches.isEmpty else { return [] }
-        return [Timeline(cell: unit.description, attempt: nil, lines: TimelineBuilder.cell(evidence.launches, labels: declarations.locator.labels))]
+        guard findings.contains(where: { $0.verdict != .pass && $0.warning != true }), !evidence.launches.isEmpty else {
+            return []
+        }
+        return [
+            Timeline(
+                cell: unit.description, attempt: nil,
+                lines: TimelineBuilder.cell(evidence.launches, labels: declarations.locator.labels))
+        ]
     }
 
     /// What the cell ran, for the report's inputs table: its launches, the clocks its new build

@@ -19,13 +19,17 @@ enum ArtefactWindow: CellChecker {
         }
         var findings: [GateFinding] = []
         for name in artefacts where day29.files[name] == nil {
-            findings.append(evidence.finding(
-                    condition, .fail, item: name, "removed before the 30-day window ended", key: FindingKey(name, in: .file, .removedEarly)))
+            findings.append(
+                evidence.finding(
+                    condition, .fail, item: name, "removed before the 30-day window ended",
+                    key: FindingKey(name, in: .file, .removedEarly)))
         }
         if let window = evidence.artefactWindowDays {
             for name in artefacts where day31.files[name] != nil {
-                findings.append(evidence.finding(
-                        condition, .fail, item: name, "still present after the \(window)-day window", key: FindingKey(name, in: .file, .keptTooLong)))
+                findings.append(
+                    evidence.finding(
+                        condition, .fail, item: name, "still present after the \(window)-day window",
+                        key: FindingKey(name, in: .file, .keptTooLong)))
             }
         }
         if findings.isEmpty {

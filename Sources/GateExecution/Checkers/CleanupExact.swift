@@ -30,8 +30,10 @@ enum CleanupExact: CellChecker {
         var findings: [GateFinding] = []
         let remaining = Set(after.keychain.map(\.key))
         for item in ours where remaining.contains(item.key) {
-            findings.append(evidence.finding(
-                    condition, .fail, item: item.key, "the case's item was not removed", key: FindingKey(item.key, in: .keychain, .notRemoved)))
+            findings.append(
+                evidence.finding(
+                    condition, .fail, item: item.key, "the case's item was not removed",
+                    key: FindingKey(item.key, in: .keychain, .notRemoved)))
         }
         for item in Set(others).subtracting(after.keychain).sorted() {
             findings.append(
@@ -40,7 +42,10 @@ enum CleanupExact: CellChecker {
                     key: FindingKey(item.key, in: .keychain, .changed)))
         }
         for item in after.keychain where !before.keychain.contains(where: { $0.key == item.key }) {
-            findings.append(evidence.finding(condition, .fail, item: item.key, "the cleanup added an item", key: FindingKey(item.key, in: .keychain, .added)))
+            findings.append(
+                evidence.finding(
+                    condition, .fail, item: item.key, "the cleanup added an item",
+                    key: FindingKey(item.key, in: .keychain, .added)))
         }
         if ours.isEmpty {
             findings.append(evidence.finding(condition, .fail, "the case left no item, so its cleanup proves nothing"))

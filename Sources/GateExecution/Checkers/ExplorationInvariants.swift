@@ -116,7 +116,9 @@ enum ExplorationInvariants {
         case .settled(let places, let migration):
             guard let migration, [MigrationState.migrated, .upToDate].contains(migration) else { return }
             for label in seeded where places[label, default: []].contains(.legacy) {
-                attempt.fail(.crashSafe, "I3 \(label): legacy plaintext still present after a clean run" + powerLoss.explanation(namingPoint: true))
+                attempt.fail(
+                    .crashSafe,
+                    "I3 \(label): legacy plaintext still present after a clean run" + powerLoss.explanation(namingPoint: true))
             }
         case .unjudgeable(let reason):
             attempt.unknown(reason)
@@ -129,7 +131,8 @@ enum ExplorationInvariants {
     /// keychain write of refreshToken; ...`), when the crash followed a mutation of the lost
     /// item itself; else the mutation the crash followed. Nil when the launch logged no mutation.
     static func lossAtCrash(_ label: String, _ crashed: LaunchRecord, _ declarations: CaseDeclarations) -> String? {
-        guard let lastIndex = crashed.mutations.lastIndex(where: { $0.mutation != nil }), let point = crashed.mutations[lastIndex].mutation
+        guard let lastIndex = crashed.mutations.lastIndex(where: { $0.mutation != nil }),
+            let point = crashed.mutations[lastIndex].mutation
         else { return nil }
         let last = crashed.mutations[lastIndex]
         let end = crashed.faultPlan.powerLoss ? "a power loss" : "a crash"
@@ -178,7 +181,8 @@ enum ExplorationInvariants {
             guard let loss else { return "" }
             var text = "; the power loss"
             if namingPoint, let last = loss.mutations.last(where: { $0.mutation != nil }), let point = last.mutation {
-                text += " right after mutation \(point) (\(last.operation.rawValue) \(ExplorationInvariants.describe(last.subject)))"
+                text +=
+                    " right after mutation \(point) (\(last.operation.rawValue) \(ExplorationInvariants.describe(last.subject)))"
             }
             let lost = loss.lostToPowerLoss
             let sets = lost.filter { $0.store == "preferences" }.compactMap(\.name)
@@ -190,7 +194,9 @@ enum ExplorationInvariants {
             for launch in since {
                 let deleted = launch.mutations.filter { $0.operation == .secItemDelete && $0.mutation != nil }
                 guard !deleted.isEmpty else { continue }
-                text += ", then \(launch.stem) ran SecItemDelete on " + deleted.map { ExplorationInvariants.describe($0.subject) }.joined(separator: ", ")
+                text +=
+                    ", then \(launch.stem) ran SecItemDelete on "
+                    + deleted.map { ExplorationInvariants.describe($0.subject) }.joined(separator: ", ")
             }
             return text
         }

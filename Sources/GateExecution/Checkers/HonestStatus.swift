@@ -64,7 +64,8 @@ enum HonestStatus: LaunchChecker {
                 findings.append(
                     evidence.finding(
                         condition, .unknown, item: twin.stem,
-                        launch.timedOut ? launch.timeoutReason : "\(moved), \(twin.stem) \(twin.termination) (timed out: UNKNOWN, not FAIL)"))
+                        launch.timedOut
+                            ? launch.timeoutReason : "\(moved), \(twin.stem) \(twin.termination) (timed out: UNKNOWN, not FAIL)"))
             } else if !twin.ran {
                 findings.append(
                     evidence.finding(condition, .fail, item: twin.stem, "\(moved), the cell made no such launch"))

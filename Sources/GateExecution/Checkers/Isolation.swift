@@ -18,7 +18,8 @@ enum Isolation: CellChecker {
                 evidence.finding(
                     condition, .fail, item: changed.first,
                     "another team's items changed: "
-                        + changed.joined(separator: ", "), key: FindingKey(changed.joined(separator: ", "), in: .neighbour, .changed))
+                        + changed.joined(separator: ", "),
+                    key: FindingKey(changed.joined(separator: ", "), in: .neighbour, .changed))
             ]
         }
         return [evidence.finding(condition, .pass, "\(old.count) item(s) of \(team) untouched")]

@@ -25,7 +25,10 @@ enum MalformedKeepsOld: CellChecker {
         // keychain's bookkeeping items below are not; a group's is named `<group>/<key>`.
         let declarations = evidence.declarations
         let stores: [(String, FindingStore, [String: String], [String: String], (String) -> Bool)] = [
-            ("preference", .preference, before.preferences, after.preferences, { declarations.isBookkeepingPreference($0, suite: nil) }),
+            (
+                "preference", .preference, before.preferences, after.preferences,
+                { declarations.isBookkeepingPreference($0, suite: nil) }
+            ),
             ("file", .file, before.files, after.files, { _ in false }),
             ("app group file", .appGroupFile, before.groupFiles, after.groupFiles, { _ in false }),
             (
@@ -55,7 +58,8 @@ enum MalformedKeepsOld: CellChecker {
             let loss: FindingKind = kept[item.key] == nil ? .deleted : .overwritten
             findings.append(
                 evidence.finding(
-                    condition, .fail, item: item.key, "legacy keychain item \(loss)", key: FindingKey(item.key, in: .keychain, loss)))
+                    condition, .fail, item: item.key, "legacy keychain item \(loss)",
+                    key: FindingKey(item.key, in: .keychain, loss)))
         }
         let reports = [launch, verify].flatMap { status in
             status.errors + status.items.filter { [.failed, .mismatch].contains($0.result) }
@@ -109,7 +113,8 @@ enum MalformedKeepsOld: CellChecker {
         if !kept.isEmpty && !kept.isSubset(of: contents(of: store, in: after, anyKeychainItem: true)) {
             findings.append(
                 evidence.finding(
-                    condition, .fail, item: item, "the malformed \(store.location) of \(attempt.labels.joined(separator: ", ")) was deleted or overwritten",
+                    condition, .fail, item: item,
+                    "the malformed \(store.location) of \(attempt.labels.joined(separator: ", ")) was deleted or overwritten",
                     key: FindingKey(item, in: .secret, .overwritten)))
         }
         // One report for the file is enough when several secrets share it.
@@ -148,7 +153,8 @@ enum MalformedKeepsOld: CellChecker {
         switch store {
         case .preference(let key, nil): Set([snapshot.preferences[key]].compactMap { $0 })
         case .preference(let key, let suite?): Set([snapshot.groupPreferences[suite + "/" + key]].compactMap { $0 })
-        case .propertyList(let file, _), .archive(let file, _), .json(let file, _, nil): Set([snapshot.files[file]].compactMap { $0 })
+        case .propertyList(let file, _), .archive(let file, _), .json(let file, _, nil):
+            Set([snapshot.files[file]].compactMap { $0 })
         case .appGroupFile(let group, let file), .groupPropertyList(let group, let file, _), .json(let file, _, let group?):
             Set([snapshot.groupFiles[group + "/" + file]].compactMap { $0 })
         case .keychain where anyKeychainItem: Set(snapshot.keychain.map(\.digest))

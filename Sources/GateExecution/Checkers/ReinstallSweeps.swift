@@ -85,7 +85,8 @@ enum ReinstallSweeps: CellChecker {
             findings.append(
                 evidence.finding(
                     condition, .fail, item: item.name, operation: item.operation, status: item.status,
-                    "the old session's item was read after reinstall", key: FindingKey(item.name, in: .secret, .readAfterReinstall)))
+                    "the old session's item was read after reinstall",
+                    key: FindingKey(item.name, in: .secret, .readAfterReinstall)))
         }
         return findings
     }

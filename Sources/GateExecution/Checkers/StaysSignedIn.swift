@@ -59,7 +59,8 @@ enum StaysSignedIn: CellChecker {
             let afterReinstall = reinstall.map { launch.index >= $0.firstAfterReinstall } ?? false
             let name = describe(
                 launch, position: position, state: state,
-                when: reinstall == nil ? "after the upgrade" : afterReinstall ? "after the reinstall (keeps-credentials)" : "after its own seed")
+                when: reinstall == nil
+                    ? "after the upgrade" : afterReinstall ? "after the reinstall (keeps-credentials)" : "after its own seed")
             let baseline = afterReinstall ? kept : baseline
             guard let startup = launch.status?.startup else {
                 findings.append(evidence.finding(condition, .fail, item: launch.stem, "\(name) reported no startup read"))

@@ -56,7 +56,8 @@ enum SurvivesRestore: CellChecker {
         if findings.isEmpty {
             var words = [
                 travelled.isEmpty
-                    ? "no seeded secret travelled" : "every secret that travelled reads back (\(travelled.joined(separator: ", ")))"
+                    ? "no seeded secret travelled"
+                    : "every secret that travelled reads back (\(travelled.joined(separator: ", ")))"
             ]
             if !stayed.isEmpty {
                 words.append("not required, kept where no backup takes it: \(stayed.joined(separator: ", "))")

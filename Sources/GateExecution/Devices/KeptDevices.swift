@@ -104,7 +104,9 @@ package final class KeptDevices: @unchecked Sendable {
         guard (try? device.session.move(into: set, name: name)) != nil else { return }
         lock.withLock {
             entries.append(
-                Entry(cell: cell, attempt: attempt, device: name, before: before?.record.name, launches: launches, skipped: skipped))
+                Entry(
+                    cell: cell, attempt: attempt, device: name, before: before?.record.name, launches: launches, skipped: skipped)
+            )
         }
     }
 

@@ -70,7 +70,8 @@ package enum TemporaryDevices {
         guard FileManager.default.fileExists(atPath: chosen, isDirectory: &isFolder), isFolder.boolValue,
             access(chosen, W_OK | X_OK) == 0
         else {
-            throw .invalidValue(field: .named("UPGRADE_RUNNER_SCRATCH"), value: chosen, reason: "is not a folder this user can write")
+            throw .invalidValue(
+                field: .named("UPGRADE_RUNNER_SCRATCH"), value: chosen, reason: "is not a folder this user can write")
         }
     }
 

@@ -38,7 +38,9 @@ struct SecretLocator {
             let value = secrets.data(label)
             var forms = SecretPatterns.storedForms(of: value).map { Data($0) }
             if !secrets.shape(label).isUTF8 {
-                forms += SecretPatterns.storedForms(of: CaseSecrets.value(caseID: caseID, label: label, shape: .alnum)).map { Data($0) }
+                forms += SecretPatterns.storedForms(of: CaseSecrets.value(caseID: caseID, label: label, shape: .alnum)).map {
+                    Data($0)
+                }
             }
             return (label, forms)
         }

@@ -33,7 +33,8 @@ struct TimelineBuilder {
             let place = places[label] ?? []
             let word =
                 place.contains(.keychain) && place.contains(.legacy)
-                ? "keychain and legacy store" : place.contains(.keychain) ? "keychain" : place.contains(.legacy) ? "legacy store" : "nowhere"
+                ? "keychain and legacy store"
+                : place.contains(.keychain) ? "keychain" : place.contains(.legacy) ? "legacy store" : "nowhere"
             return "\(label): \(word)"
         }.joined(separator: ", ")
     }
@@ -65,7 +66,9 @@ struct TimelineBuilder {
         if record.endedAtCrashPoint, let k = record.faultPlan.crashAfterMutation {
             lines.append("  ✂ \(record.faultPlan.powerLoss ? "power loss" : "killed") right after mutation \(k)")
             let lost = record.lostToPowerLoss
-            if !lost.isEmpty { lines.append("  power loss took " + lost.map { "\($0.store) \($0.name ?? "")" }.joined(separator: ", ")) }
+            if !lost.isEmpty {
+                lines.append("  power loss took " + lost.map { "\($0.store) \($0.name ?? "")" }.joined(separator: ", "))
+            }
         }
         if let status = record.status {
             let reported = status.items.filter { labels.contains($0.name) }.map { "\($0.name) \($0.result.rawValue)" }

@@ -95,7 +95,8 @@ struct ExplorationAttempt: Codable, Hashable, Sendable {
         // A keychain call answers an OSStatus; a preferences or file call an errno (0: done).
         let status =
             ["file", "preferences"].contains(entry.subject.store)
-            ? (entry.status == 0 ? "0" : "errno \(entry.status) (\(FileFailure.posix(entry.status)))") : "\(SecurityStatus(entry.status))"
+            ? (entry.status == 0 ? "0" : "errno \(entry.status) (\(FileFailure.posix(entry.status)))")
+            : "\(SecurityStatus(entry.status))"
         var line = "#\(entry.sequence) \(entry.operation.rawValue) \(entry.subject.store) \(names) \(status)"
         if let mutation = entry.mutation { line += " (mutation \(mutation))" }
         if let injected = entry.injected { line += " [injected \(injected)]" }

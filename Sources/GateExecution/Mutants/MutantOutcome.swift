@@ -55,7 +55,8 @@ public struct MutantOutcome: Codable, Equatable, Sendable {
         if !failed.isEmpty {
             return "FAIL by another condition only (\(failed.map { "`\($0)`" }.joined(separator: ", "))), not by `\(expected)`"
         }
-        return paths.isEmpty ? "PASS: it ran on no path" : "PASS: no condition failed on its paths (\(paths.joined(separator: ", ")))"
+        return paths.isEmpty
+            ? "PASS: it ran on no path" : "PASS: no condition failed on its paths (\(paths.joined(separator: ", ")))"
     }
 
     /// Whether the gate caught the mutant: its expected condition FAILed. Another condition failing

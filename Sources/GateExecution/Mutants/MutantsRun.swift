@@ -214,13 +214,15 @@ package enum MutantsOutput {
                             }
                 guard owned else {
                     throw .outputFolderInUse(
-                        folder: folder, reason: "holds \(entry), which a mutants run did not write; move it or choose another folder")
+                        folder: folder,
+                        reason: "holds \(entry), which a mutants run did not write; move it or choose another folder")
                 }
             }
             for entry in entries {
                 let failure = OutputFolder.removeTree(folder + "/" + entry)
                 guard failure == 0 else {
-                    throw .io(path: folder + "/" + entry, doing: "removing the earlier run's file", cause: FileFailure.posix(failure))
+                    throw .io(
+                        path: folder + "/" + entry, doing: "removing the earlier run's file", cause: FileFailure.posix(failure))
                 }
             }
         }

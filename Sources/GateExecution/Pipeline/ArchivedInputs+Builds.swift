@@ -8,7 +8,9 @@ import UpgradeContract
 extension ArchivedInputs {
     /// Where the files of `builds`, pinned as `pins`, go.
     /// - Throws: ``GateError/unreadable(path:reason:)`` for a manifest that cannot be read.
-    package static func plan(for builds: [String: Build], pins: [String: RunInputs.BuildFiles]) throws(GateError) -> ArchivedInputs {
+    package static func plan(
+        for builds: [String: Build], pins: [String: RunInputs.BuildFiles]
+    ) throws(GateError) -> ArchivedInputs {
         var entries: [String: BuildEntry] = [:]
         for (id, build) in builds {
             let folder = "\(folderName)/builds/\(id)/"
@@ -46,7 +48,9 @@ extension ArchivedInputs {
     /// file is there with the digest run.json pins.
     /// - Throws: ``GateError/malformed(path:reason:)`` or ``GateError/unreadable(path:reason:)`` (exit 2)
     ///   naming the first file that is missing, tampered with or of a newer layout, before anything runs.
-    package func catalog(in folder: String, pins: [String: RunInputs.BuildFiles], runFile: String) throws(GateError) -> BuildCatalog {
+    package func catalog(
+        in folder: String, pins: [String: RunInputs.BuildFiles], runFile: String
+    ) throws(GateError) -> BuildCatalog {
         let executables = try verifiedExecutables(in: folder, pins: pins, runFile: runFile)
         return BuildCatalog(
             folder: Self.buildsFolder(in: folder), productsFolder: Self.executablesFolder(in: folder), executables: executables)

@@ -51,7 +51,8 @@ package enum ExecutableFormat {
     /// Why `header`, a file's first (up to) 64 bytes, is not an ELF executable for this machine.
     static func problem(header: [UInt8]) -> String? {
         if header.starts(with: [0x23, 0x21]) { return "is a script (#!), not an app build's executable" }
-        let magic = header.count >= 4 ? UInt32(header[0]) << 24 | UInt32(header[1]) << 16 | UInt32(header[2]) << 8 | UInt32(header[3]) : 0
+        let magic =
+            header.count >= 4 ? UInt32(header[0]) << 24 | UInt32(header[1]) << 16 | UInt32(header[2]) << 8 | UInt32(header[3]) : 0
         if [0xFEED_FACE, 0xFEED_FACF, 0xCEFA_EDFE, 0xCFFA_EDFE, 0xCAFE_BABE, 0xBEBA_FECA].contains(magic) {
             return "is a Mach-O file (built for an Apple platform), not an executable for this machine"
         }

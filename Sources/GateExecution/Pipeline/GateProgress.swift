@@ -55,7 +55,8 @@ package final class GateProgress: @unchecked Sendable {
         let verb = builds.count == 1 ? "registers" : "register"
         write(
             "gate: \(builds.joined(separator: ", ")) \(verb) no startup read (AppBuild.startupRead): stays-signed-in is not judged "
-                + "where \(builds.count == 1 ? "it is" : "one is") the new build, and the default verify reads the declared stores, not as the app reads\n")
+                + "where \(builds.count == 1 ? "it is" : "one is") the new build, and the default verify reads the declared stores, not as the app reads\n"
+        )
     }
 
     /// The planned cells are done; `count` baseline cells follow (the old release in the new one's

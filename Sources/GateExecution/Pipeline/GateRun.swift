@@ -124,7 +124,9 @@ struct GateRun {
         LeakRedaction.redact(scan.leaks, in: outFolder, keep: kept)
         var report = GateEngine.evaluate(
             expected: expected, findings: findings, release: inputs.releaseUnderTest,
-            baselines: preExisting.cells.mapValues { GateEngine.Baseline(shownBy: $0.shownBy, findings: sanitizer.clean($0.findings)) },
+            baselines: preExisting.cells.mapValues {
+                GateEngine.Baseline(shownBy: $0.shownBy, findings: sanitizer.clean($0.findings))
+            },
             strict: inputs.strict ?? false, policies: policies)
         report.inputs = results.inputs
         if let kept {
@@ -145,7 +147,8 @@ struct GateRun {
         var cells: [String: Double] = [:]
         for (unit, time) in zip(units, seconds) { cells[unit.description] = (time * 1000).rounded() / 1000 }
         let document: [String: Any] = [
-            "cells": cells, "jobs": jobs, "leakScan": ["files": scan.filesScanned, "bytes": scan.bytesScanned, "filesByDigest": scan.filesByDigest],
+            "cells": cells, "jobs": jobs,
+            "leakScan": ["files": scan.filesScanned, "bytes": scan.bytesScanned, "filesByDigest": scan.filesByDigest],
             "cpuSeconds": ["runner": Self.cpuSeconds(children: false), "apps": Self.cpuSeconds(children: true)],
         ]
         let data = try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .prettyPrinted])

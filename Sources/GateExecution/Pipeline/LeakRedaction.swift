@@ -40,7 +40,8 @@ enum LeakRedaction {
             }
             let found = byFile[file]!.map { "secret #\($0.secretIndex) (\($0.secretLabel)) as \($0.encoding.rawValue)" }
             var lines = [
-                "upgrade-runner replaced this file: the leak scan found in it " + Set(found).sorted().joined(separator: "; ") + ".",
+                "upgrade-runner replaced this file: the leak scan found in it " + Set(found).sorted().joined(separator: "; ")
+                    + "."
             ]
             lines.append(
                 keptAt.map { "The file as it was is kept, readable by its owner alone, at \($0) (--keep-failed)." }

@@ -22,7 +22,8 @@ enum PreExisting {
             return PlanUnit(path: BuildPair(old: nil, new: builds[index - 1]), scenario: unit.scenario, runtime: unit.runtime)
         }
         guard let previous = unit.path.previous, previous != unit.path.new else { return nil }
-        return PlanUnit(path: BuildPair(old: old, via: unit.path.via, new: previous), scenario: unit.scenario, runtime: unit.runtime)
+        return PlanUnit(
+            path: BuildPair(old: old, via: unit.path.via, new: previous), scenario: unit.scenario, runtime: unit.runtime)
     }
 
     /// The units to run, each with its original: the deciding units (paths that end at `release`)

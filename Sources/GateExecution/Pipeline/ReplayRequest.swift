@@ -229,7 +229,8 @@ extension ReplayRequest {
     /// ``ArchivePins``); a run.json written before the pins existed gets a note instead.
     static func checkArchivePins(_ inputs: RunInputs, in folder: String, naming bundle: String?, note: (String) -> Void) throws {
         guard let pins = inputs.archivePins else {
-            let runFile = bundle.map { "\($0): \(RunBundle.topFolder)/\(GateArtifacts.runFile)" } ?? folder + "/" + GateArtifacts.runFile
+            let runFile =
+                bundle.map { "\($0): \(RunBundle.topFolder)/\(GateArtifacts.runFile)" } ?? folder + "/" + GateArtifacts.runFile
             note(
                 "note: \(runFile) pins no status or verdict files (written by runner \(inputs.runnerVersion)): "
                     + "an edit of them after the run cannot be detected")
@@ -258,7 +259,8 @@ extension ReplayRequest {
             if let manifest = archived.manifest, let build = builds[id], manifest != now.manifest {
                 throw GateError.malformed(
                     path: build.folder + "/" + type(of: build.manifest).fileName,
-                    reason: "has sha256 \((now.manifest ?? "").prefix(12))… but run.json archived \(manifest.prefix(12))… for build \(id); "
+                    reason:
+                        "has sha256 \((now.manifest ?? "").prefix(12))… but run.json archived \(manifest.prefix(12))… for build \(id); "
                         + "replay needs the archived manifest (it decides what is seeded and judged)")
             }
             if archived.manifest == nil { unpinned.append(id) }

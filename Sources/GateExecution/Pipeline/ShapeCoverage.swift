@@ -37,7 +37,9 @@ enum ShapeCoverage {
             let declarations = CaseDeclarations(
                 old: unit.path.old.flatMap { builds[$0] }, via: unit.path.via.compactMap { builds[$0] },
                 new: builds[unit.path.new]!, caseID: caseID, scenario: unit.scenario)
-            for (label, shape) in declarations.shapes { assigned[label, default: [:]][shape, default: []].append(unit.description) }
+            for (label, shape) in declarations.shapes {
+                assigned[label, default: [:]][shape, default: []].append(unit.description)
+            }
         }
         var covered: [String: Set<SecretShape>] = [:]
         for (label, cells) in assigned {

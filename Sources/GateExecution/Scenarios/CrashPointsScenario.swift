@@ -68,7 +68,9 @@ extension Explorer {
                     // One read of the keychain serves the fingerprint and I1.
                     let keychain = try device.keychainItems()
                     guard try claim(device, keychain: keychain, explored: &explored, &record) else {
-                        if kind == .crash, let owner = record.coveredBy { template.placesAfterMutation[k] = template.placesAfterCrash[owner] }
+                        if kind == .crash, let owner = record.coveredBy {
+                            template.placesAfterMutation[k] = template.placesAfterCrash[owner]
+                        }
                         return
                     }
                     let folder = "\(kind.word)-\(k)".replacingOccurrences(of: " ", with: "-")

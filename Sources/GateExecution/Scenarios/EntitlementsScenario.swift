@@ -16,7 +16,8 @@ enum EntitlementsSteps: ScenarioSteps {
         let report = try EntitlementsDiffer.diff(old: previous, new: cell.new, itemCounts: counts)
         evidence.facts = .entitlements(EntitlementsFacts(exitCode: report.exitCode, summary: report.summary))
         try ArtifactFile.write(
-            Data(QuotedValue.lines(report.text).utf8), to: cell.cellFolder + "/" + ArtifactLayout.entitlementsDiff, atomically: true)
+            Data(QuotedValue.lines(report.text).utf8), to: cell.cellFolder + "/" + ArtifactLayout.entitlementsDiff,
+            atomically: true)
     }
 }
 

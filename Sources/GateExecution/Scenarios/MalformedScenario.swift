@@ -70,7 +70,8 @@ extension CellRunner {
     func malformedStores(_ device: ScenarioDevice, seeded: [String]) throws -> [String] {
         guard let old else { return [] }
         let keychain = try device.keychainItems()
-        let places = SecretLocator(caseID: caseID, labels: seeded, shapes: declarations.shapes).locate(on: device.session, app: old, keychain: keychain)
+        let places = SecretLocator(caseID: caseID, labels: seeded, shapes: declarations.shapes).locate(
+            on: device.session, app: old, keychain: keychain)
         return declarations.old.secretLabels.filter { seeded.contains($0) && places[$0, default: []].isEmpty }
     }
 

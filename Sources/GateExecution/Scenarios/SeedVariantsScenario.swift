@@ -34,7 +34,8 @@ enum SeedVariantsSteps: ScenarioSteps {
             do {
                 let copy = try ScenarioDevice(
                     cloning: device, devices: cell.devices, name: "\(cell.unit.pathID)-variant-\(index + 1)",
-                    cellFolder: cell.cellFolder + "/" + ArtifactLayout.variantsFolder + "/\(index + 1)", continuingNumbering: true)
+                    cellFolder: cell.cellFolder + "/" + ArtifactLayout.variantsFolder + "/\(index + 1)", continuingNumbering: true
+                )
                 defer {
                     variant.launches = copy.launches
                     copy.finish(keepSnapshotFor: nil)
@@ -163,7 +164,8 @@ struct IncidentalStore: Sendable {
             ]
             let status = keychain.delete(query as CFDictionary)
             guard status == errSecSuccess else {
-                throw DeviceError.fileSystem(session.layout.keychainPath, reason: "cannot remove \(name): \(SecurityStatus(status))")
+                throw DeviceError.fileSystem(
+                    session.layout.keychainPath, reason: "cannot remove \(name): \(SecurityStatus(status))")
             }
         case .file(let path):
             let copied = session.layout.directory + path
@@ -180,7 +182,9 @@ struct IncidentalStore: Sendable {
             values[key] = nil
             let encoded = try PropertyListSerialization.data(fromPropertyList: values, format: format, options: 0)
             let failure = AtomicFile.write(encoded, to: copied)
-            guard failure == 0 else { throw DeviceError.fileSystem(copied, reason: "cannot be written (\(FileFailure.posix(failure)))") }
+            guard failure == 0 else {
+                throw DeviceError.fileSystem(copied, reason: "cannot be written (\(FileFailure.posix(failure)))")
+            }
         }
         session.contentsChanged()
     }
@@ -201,7 +205,8 @@ extension CellEvidence {
             // No variant ran, so nothing was judged: a PASS here would prove nothing.
             return [
                 finding(
-                    condition, .pass, "not judged: no variant: the old build's seed wrote no store without a secret in it (beyond its bookkeeping)",
+                    condition, .pass,
+                    "not judged: no variant: the old build's seed wrote no store without a secret in it (beyond its bookkeeping)",
                     notJudged: true)
             ]
         }
@@ -229,6 +234,9 @@ extension CellEvidence {
         }
         if !findings.isEmpty { return findings }
         let names = variants.map(\.store).joined(separator: "; ")
-        return [finding(condition, .pass, "held on each of \(variants.count) variant(s) of the seed, each without one store: \(names)")]
+        return [
+            finding(
+                condition, .pass, "held on each of \(variants.count) variant(s) of the seed, each without one store: \(names)")
+        ]
     }
 }

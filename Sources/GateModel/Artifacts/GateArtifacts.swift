@@ -94,7 +94,9 @@ public enum GateArtifacts {
 
     private static func writeVerdict(report: GateReport, inputs: RunInputs, to folder: String, finished: Bool) throws(GateError) {
         try writeFile(Data(junitXML(report: report, inputs: inputs).utf8), to: folder, name: junitFile)
-        try writeFile(Data(QuotedValue.lines(summaryMarkdown(report: report, inputs: inputs, out: folder)).utf8), to: folder, name: summaryFile)
+        try writeFile(
+            Data(QuotedValue.lines(summaryMarkdown(report: report, inputs: inputs, out: folder)).utf8), to: folder,
+            name: summaryFile)
         try writeFile(gateJSON(report: report, inputs: inputs, finished: finished), to: folder, name: gateFile)
     }
 

@@ -68,7 +68,8 @@ enum JUnitWriter {
         }
         if !gateCases.isEmpty {
             let judged = gateCases.filter { !$0.skipped }
-            suites.append(Suite(name: "gate", verdict: judged.isEmpty ? .pass : Verdict.combine(judged.map(\.verdict)), cases: gateCases))
+            suites.append(
+                Suite(name: "gate", verdict: judged.isEmpty ? .pass : Verdict.combine(judged.map(\.verdict)), cases: gateCases))
         }
 
         let runWide = [
@@ -90,7 +91,8 @@ enum JUnitWriter {
                 #"  <testsuite name="\#(escape(suite.name))" tests="\#(suite.cases.count)" failures="\#(suite.cases.count { $0.verdict == .fail })" errors="\#(suite.cases.count { $0.verdict == .unknown })" skipped="\#(suite.cases.count(where: \.skipped))">"#
             )
             lines.append("    <properties>")
-            let history = suite.decides ? [] : [("shippedHistory", "reported, not deciding: the path ends before the release under test")]
+            let history =
+                suite.decides ? [] : [("shippedHistory", "reported, not deciding: the path ends before the release under test")]
             for (name, value) in properties(of: suite) + [("pathVerdict", suite.verdict.rawValue)] + history {
                 lines.append(#"      <property name="\#(name)" value="\#(escape(value))"/>"#)
             }
@@ -103,7 +105,9 @@ enum JUnitWriter {
                     lines.append(head + ">")
                     lines.append("      <properties>")
                     lines.append(#"        <property name="\#(testcase.label)Verdict" value="\#(history)"/>"#)
-                    lines.append(#"        <property name="\#(testcase.label)Reason" value="\#(escape(reasons.joined(separator: "\n")))"/>"#)
+                    lines.append(
+                        #"        <property name="\#(testcase.label)Reason" value="\#(escape(reasons.joined(separator: "\n")))"/>"#
+                    )
                     lines.append("      </properties>")
                     lines.append("    </testcase>")
                     continue

@@ -63,7 +63,9 @@ package enum OutputFolder {
             if markerExisted, !hasIdentity(descriptor) {
                 throw GateError.outputFolderInUse(
                     folder: folder,
-                    reason: "holds a \(GateArtifacts.inProgressMarker) that this tool did not write; remove it or choose another folder")
+                    reason:
+                        "holds a \(GateArtifacts.inProgressMarker) that this tool did not write; remove it or choose another folder"
+                )
             }
             try clear(folder, isRun: markerExisted || finished, force: force)
             let text = Array("\(identity)\npid \(getpid())\n".utf8)
@@ -119,7 +121,9 @@ package enum OutputFolder {
             if failure == ELOOP || failure == EISDIR || failure == ENXIO {
                 throw .outputFolderInUse(
                     folder: folder,
-                    reason: "holds \(GateArtifacts.inProgressMarker) that is not a file this tool wrote (a link or a folder); remove it or choose another folder")
+                    reason:
+                        "holds \(GateArtifacts.inProgressMarker) that is not a file this tool wrote (a link or a folder); remove it or choose another folder"
+                )
             }
             throw .io(path: marker, doing: "creating", cause: FileFailure.posix(failure))
         }
@@ -128,7 +132,9 @@ package enum OutputFolder {
             close(descriptor)
             throw .outputFolderInUse(
                 folder: folder,
-                reason: "holds \(GateArtifacts.inProgressMarker) that is not a file this tool wrote (a link or a folder); remove it or choose another folder")
+                reason:
+                    "holds \(GateArtifacts.inProgressMarker) that is not a file this tool wrote (a link or a folder); remove it or choose another folder"
+            )
         }
         return (descriptor, existed)
     }
@@ -162,7 +168,8 @@ package enum OutputFolder {
                 if let listed, RunManifest.written.contains(entry) {
                     RunManifest.sort(entry, in: folder, listed: listed, prefix: "", own: &ownFiles, foreign: &foreignFiles)
                     walked.append(entry)
-                } else if entry != ArtifactLayout.manifestFile, entry == ArtifactLayout.replayFolder || entry.hasPrefix(ArtifactLayout.rerunPrefix),
+                } else if entry != ArtifactLayout.manifestFile,
+                    entry == ArtifactLayout.replayFolder || entry.hasPrefix(ArtifactLayout.rerunPrefix),
                     let nested = RunManifest.read(folder + "/" + entry)
                 {
                     sortNested(entry, in: folder, listed: nested, own: &ownFiles, foreign: &foreignFiles)

@@ -84,7 +84,8 @@ enum SummaryWriter {
             lines.append("")
         }
         var unjudged: [String] = (report.notJudged ?? []).map { entry in
-            "- `\(entry.condition)`: none of its \(entry.cells) cell(s) judged: " + entry.reasons.map(text).joined(separator: "; ")
+            "- `\(entry.condition)`: none of its \(entry.cells) cell(s) judged: "
+                + entry.reasons.map(text).joined(separator: "; ")
         }
         for result in report.conditions {
             guard let count = result.notJudged else { continue }
@@ -116,7 +117,8 @@ enum SummaryWriter {
             rows: exploration(report, flavor: flavor), into: &lines)
         section(
             "Inputs",
-            header: "| path | cells | launches | clocks of the first new launch | seed variants |\n| --- | ---: | ---: | --- | --- |",
+            header:
+                "| path | cells | launches | clocks of the first new launch | seed variants |\n| --- | ---: | ---: | --- | --- |",
             rows: inputsRows(report, flavor: flavor), into: &lines)
 
         var problems: [String] = []
@@ -174,7 +176,8 @@ enum SummaryWriter {
             for policy in policies {
                 var line = "- `\(code(policy.build))` \(policy.topic): `\(policy.policy)`, because: " + text(policy.reason)
                 if let since = policy.newSince {
-                    line += " A product change to review: " + since.map { "`\(code($0))`" }.joined(separator: ", ")
+                    line +=
+                        " A product change to review: " + since.map { "`\(code($0))`" }.joined(separator: ", ")
                         + " did not declare it."
                 }
                 lines.append(line)
@@ -311,7 +314,8 @@ enum SummaryWriter {
             let variants = cells.flatMap { $0.variants ?? [] }
             let variantText = variants.isEmpty ? "—" : "\(variants.count): " + variants.joined(separator: "; ")
             let clockText = clocks.isEmpty ? "+0 d" : clocks.joined(separator: "; ")
-            return "| `\(path.path)` | \(cells.count) | \(launches) | \(text(clockText, flavor: flavor)) | \(text(variantText, flavor: flavor)) |"
+            return
+                "| `\(path.path)` | \(cells.count) | \(launches) | \(text(clockText, flavor: flavor)) | \(text(variantText, flavor: flavor)) |"
         }
     }
 

@@ -11,8 +11,11 @@ package enum ELFLinkage {
     /// The names of the toolchain's runtime libraries (`libswiftCore.so`, `libFoundation.so`, ...):
     /// what a Swift app build linked without `-static-stdlib` loads from the toolchain at launch.
     package static func isSwiftRuntime(_ library: String) -> Bool {
-        ["libswift", "libFoundation", "lib_Foundation", "libdispatch", "libBlocksRuntime", "libXCTest", "lib_Testing", "libTesting"]
-            .contains { library.hasPrefix($0) }
+        [
+            "libswift", "libFoundation", "lib_Foundation", "libdispatch", "libBlocksRuntime", "libXCTest", "lib_Testing",
+            "libTesting",
+        ]
+        .contains { library.hasPrefix($0) }
     }
 
     /// The `DT_NEEDED` names of the executable at `path`, in file order; empty for a static executable
@@ -54,7 +57,9 @@ package enum ELFLinkage {
             var stringTable: UInt64?
             var offset = Int(clamping: dynamic.offset)
             let end = offset + Int(clamping: dynamic.filesz)
-            while offset + 16 <= end, let tag = integer(offset, Int64.self), let value = integer(offset + 8, UInt64.self), tag != 0 {
+            while offset + 16 <= end, let tag = integer(offset, Int64.self), let value = integer(offset + 8, UInt64.self),
+                tag != 0
+            {
                 if tag == 1 { needed.append(value) }  // DT_NEEDED
                 if tag == 5 { stringTable = value }  // DT_STRTAB, an address
                 offset += 16

@@ -79,7 +79,8 @@ enum Gzip {
                 stream.pointee.next_out = output
                 stream.pointee.avail_out = uInt(Gzip.chunk)
                 result = deflate(stream, flush)
-                precondition(result == Z_OK || result == Z_STREAM_END || result == Z_BUF_ERROR, "zlib: deflate failed (\(result))")
+                precondition(
+                    result == Z_OK || result == Z_STREAM_END || result == Z_BUF_ERROR, "zlib: deflate failed (\(result))")
                 let produced = Gzip.chunk - Int(stream.pointee.avail_out)
                 try Self.writeAll(descriptor, UnsafeRawBufferPointer(start: output, count: produced), path: path)
             } while stream.pointee.avail_in > 0 || (flush == Z_FINISH && result != Z_STREAM_END)

@@ -16,7 +16,8 @@ package enum RunBundle {
     package static let topFolder = "run"
     /// The top-level names of a run folder a bundle carries.
     package static let carried: Set<String> = [
-        GateArtifacts.runFile, GateArtifacts.gateFile, GateArtifacts.junitFile, GateArtifacts.summaryFile, ArtifactLayout.timingsFile,
+        GateArtifacts.runFile, GateArtifacts.gateFile, GateArtifacts.junitFile, GateArtifacts.summaryFile,
+        ArtifactLayout.timingsFile,
         ArtifactLayout.paths, ArchivedInputs.folderName,
     ]
     /// The name start of a bundle's unpack folder, `upgrade-runner-bundle-<pid>-<uuid>`.
@@ -107,7 +108,9 @@ package enum RunBundle {
     }
 
     /// Streams one file's content into `writer`, refusing a file whose size changed since it was listed.
-    private static func copy(_ member: Member, through writer: Gzip.Writer, buffer: UnsafeMutableRawBufferPointer) throws(GateError) {
+    private static func copy(
+        _ member: Member, through writer: Gzip.Writer, buffer: UnsafeMutableRawBufferPointer
+    ) throws(GateError) {
         let source = open(member.source, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard source >= 0 else { throw .io(path: member.source, doing: "reading", cause: FileFailure.posix(errno)) }
         defer { close(source) }
@@ -124,7 +127,8 @@ package enum RunBundle {
             total += count
         }
         guard total == member.size else {
-            throw .malformed(path: member.source, reason: "changed while it was being bundled (\(member.size) bytes, then \(total))")
+            throw .malformed(
+                path: member.source, reason: "changed while it was being bundled (\(member.size) bytes, then \(total))")
         }
     }
 
@@ -138,7 +142,8 @@ package enum RunBundle {
     ///
     /// `folder` carries an ``OwnedFolder`` marker whose lock this process holds until the caller
     /// removes the folder and calls ``OwnedFolder/release(_:)``.
-    package static func unpack(_ file: String, into folder: String, bounds: UnpackBounds = .standard) throws(GateError) -> String {
+    package static func unpack(_ file: String, into folder: String, bounds: UnpackBounds = .standard) throws(GateError) -> String
+    {
         let descriptor = open(file, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .unreadable(path: file, reason: "cannot be read (\(FileFailure.posix(errno)))") }
         defer { close(descriptor) }
@@ -236,9 +241,13 @@ private struct Unpacker {
                 throw .malformed(path: file, reason: "holds more than \(bounds.entries) entries: refused as a bomb, not a run")
             }
             try consume(USTar.blockSize)
-            guard let header = try gzip({ () throws(Gzip.Failure) in try reader.read(count: USTar.blockSize) }, { block throws(USTar.Failure) in
-                try USTar.parse(block, entry: index)
-            }) else { break }
+            guard
+                let header = try gzip(
+                    { () throws(Gzip.Failure) in try reader.read(count: USTar.blockSize) },
+                    { block throws(USTar.Failure) in
+                        try USTar.parse(block, entry: index)
+                    })
+            else { break }
             try check(header)
             let path = folder + "/" + header.path
             switch header.kind {
@@ -261,7 +270,8 @@ private struct Unpacker {
             if rest.count < Gzip.chunk { break }
         }
         guard files.contains(RunBundle.topFolder + "/" + GateArtifacts.runFile) else {
-            throw .malformed(path: file, reason: "holds no \(RunBundle.topFolder)/\(GateArtifacts.runFile): it is not a run bundle")
+            throw .malformed(
+                path: file, reason: "holds no \(RunBundle.topFolder)/\(GateArtifacts.runFile): it is not a run bundle")
         }
     }
 
@@ -277,7 +287,8 @@ private struct Unpacker {
         for part in parts.dropLast() {
             ancestor += (ancestor.isEmpty ? "" : "/") + part
             if files.contains(ancestor) {
-                throw .malformed(path: file, reason: "holds \(ancestor) both as a file and as a folder (\(header.path) is inside it)")
+                throw .malformed(
+                    path: file, reason: "holds \(ancestor) both as a file and as a folder (\(header.path) is inside it)")
             }
             folders.insert(ancestor)
         }
@@ -315,8 +326,12 @@ private struct Unpacker {
         defer { buffer.deallocate() }
         while left > 0 {
             let want = min(left, buffer.count)
-            let got = try gzip({ () throws(Gzip.Failure) in try reader.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want])) })
-            guard got == want else { throw .malformed(path: file, reason: "is truncated: the archive ends inside \(header.path)") }
+            let got = try gzip({ () throws(Gzip.Failure) in
+                try reader.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want]))
+            })
+            guard got == want else {
+                throw .malformed(path: file, reason: "is truncated: the archive ends inside \(header.path)")
+            }
             try Gzip.Writer.writeAll(target, UnsafeRawBufferPointer(rebasing: buffer[0..<got]), path: path)
             left -= got
         }
@@ -335,7 +350,9 @@ private struct Unpacker {
     }
 
     /// A header block read and parsed, either failure named as the bundle's.
-    private func gzip<T>(_ read: () throws(Gzip.Failure) -> [UInt8], _ parse: ([UInt8]) throws(USTar.Failure) -> T) throws(GateError) -> T {
+    private func gzip<T>(
+        _ read: () throws(Gzip.Failure) -> [UInt8], _ parse: ([UInt8]) throws(USTar.Failure) -> T
+    ) throws(GateError) -> T {
         let block = try gzip(read)
         do { return try parse(block) } catch { throw .malformed(path: file, reason: error.reason) }
     }

@@ -135,7 +135,8 @@ enum USTar {
         case UInt8(ascii: "5"): kind = .folder
         default:
             throw Failure(
-                reason: "holds \(path), an entry of type \(Character(Unicode.Scalar(type))) (a bundle holds only files and folders)")
+                reason:
+                    "holds \(path), an entry of type \(Character(Unicode.Scalar(type))) (a bundle holds only files and folders)")
         }
         if path.hasSuffix("/") { path.removeLast() }
         return Header(path: path, kind: kind, mode: mode & 0o777, size: kind == .file ? size : 0)
@@ -156,7 +157,8 @@ enum USTar {
                 throw Failure(reason: "is truncated: the archive ends inside \(header.path)")
             }
             entries.append(
-                Entry(path: header.path, kind: header.kind, mode: header.mode, data: Data(bytes[offset..<(offset + header.size)])))
+                Entry(path: header.path, kind: header.kind, mode: header.mode, data: Data(bytes[offset..<(offset + header.size)]))
+            )
             offset += header.size + padding(header.size)
         }
         return entries

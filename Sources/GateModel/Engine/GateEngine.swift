@@ -147,7 +147,9 @@ package enum GateEngine {
             }
         }
         if nothingJudged {
-            unknownReasons.append("no condition was judged: " + notJudged.map { "\($0.condition) (\($0.reasons.joined(separator: "; ")))" }.joined(separator: ", "))
+            unknownReasons.append(
+                "no condition was judged: "
+                    + notJudged.map { "\($0.condition) (\($0.reasons.joined(separator: "; ")))" }.joined(separator: ", "))
         }
         for finding in runSorted where finding.verdict != .pass {
             let line = "\(finding.condition): \(finding.message)"

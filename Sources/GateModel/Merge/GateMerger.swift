@@ -52,7 +52,8 @@ package enum GateMerger {
         let ordered = plan.units(in: nil).compactMap { byCell[$0.description] }
         report.inputs = ordered.isEmpty ? nil : ordered
         // Each shard's timelines, in the plan's order (a cell's in the order its shard listed them).
-        let position = Dictionary(plan.units(in: nil).enumerated().map { ($1.description, $0) }, uniquingKeysWith: { first, _ in first })
+        let position = Dictionary(
+            plan.units(in: nil).enumerated().map { ($1.description, $0) }, uniquingKeysWith: { first, _ in first })
         let timelines = read.timelines.enumerated().sorted {
             (position[$0.element.cell] ?? Int.max, $0.offset) < (position[$1.element.cell] ?? Int.max, $1.offset)
         }.map(\.element)

@@ -56,7 +56,8 @@ public enum GateCondition: String, CaseIterable, Codable, Sendable, Comparable, 
             "migrate every declared store on first launch (read the old key, class, group or file), and keep the old copy until the new one reads back"
         case .staysSignedIn:
             "have the first screen read where the new build keeps the secret, after the migration or from the old store as a fallback"
-        case .idempotent: "make each migration step check what it already did (a schema version or marker), so a second launch changes nothing"
+        case .idempotent:
+            "make each migration step check what it already did (a schema version or marker), so a second launch changes nothing"
         case .malformedKeepsOld:
             "on data the build cannot decode, report the error and leave the old store as it is; never delete or overwrite what was not read"
         case .crashSafe: "add before delete: write the new copy, read it back, then remove the old one"
@@ -65,11 +66,13 @@ public enum GateCondition: String, CaseIterable, Codable, Sendable, Comparable, 
         case .reinstallSweeps:
             "sweep on first launch after install (a marker outside the keychain, every class, kSecAttrSynchronizableAny), or declare keeps-credentials"
         case .noFalsePass: "read only the case's own items by their exact key, never the first item a broad query returns"
-        case .entitlementsCompatible: "keep every keychain access group and app group that holds old items in the new build's entitlements"
+        case .entitlementsCompatible:
+            "keep every keychain access group and app group that holds old items in the new build's entitlements"
         case .isolation: "query with your own service and access group only; never delete or update by class alone"
         case .cleanupExact: "remove each legacy item by its exact key, and nothing else"
         case .artefactWindow: "keep the legacy artefacts for the declared window after the migration, then remove them"
-        case .keepsAvailability: "re-save a secret with at least the old protection class (kSecAttrAccessible), or declare the change as a policy"
+        case .keepsAvailability:
+            "re-save a secret with at least the old protection class (kSecAttrAccessible), or declare the change as a policy"
         case .keepsProtection:
             "keep ThisDeviceOnly, synchronizable and file protection as the old build set them, or declare the change as a policy with a reason"
         case .survivesRestore:

@@ -51,7 +51,11 @@ package enum QuotedValue {
             case "\"" where quotes: shown += "\\\""
             case "\\" where quotes: shown += "\\\\"
             default:
-                if isControl(scalar) { shown += "\\u{\(String(scalar.value, radix: 16))}" } else { shown.unicodeScalars.append(scalar) }
+                if isControl(scalar) {
+                    shown += "\\u{\(String(scalar.value, radix: 16))}"
+                } else {
+                    shown.unicodeScalars.append(scalar)
+                }
             }
         }
         return shown

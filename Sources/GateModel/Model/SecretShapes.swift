@@ -59,7 +59,8 @@ extension GateReport {
         /// Builds that narrow the label's shapes, with their reasons (`v3: alnum, long, because: a hex token`).
         public package(set) var narrowedBy: [String]?
 
-        package init(label: String, covered: [SecretShape], notCovered: [SecretShape]?, skipped: [String]?, narrowedBy: [String]?) {
+        package init(label: String, covered: [SecretShape], notCovered: [SecretShape]?, skipped: [String]?, narrowedBy: [String]?)
+        {
             self.label = label
             self.covered = covered
             self.notCovered = notCovered

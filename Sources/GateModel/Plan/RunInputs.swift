@@ -25,7 +25,9 @@ public struct RunInputs: Codable, Equatable, Sendable {
 
         /// Reads the files and digests them.
         /// - Throws: ``GateError/unreadable(path:reason:)`` naming the file that cannot be read.
-        public init(executableAt executablePath: String, entitlementsAt entitlementsPath: String, manifestAt manifestPath: String? = nil)
+        public init(
+            executableAt executablePath: String, entitlementsAt entitlementsPath: String, manifestAt manifestPath: String? = nil
+        )
             throws(GateError)
         {
             self.executable = try GateHash.hexOfFile(atPath: executablePath)

@@ -51,7 +51,8 @@ public struct ArchivePins: Codable, Equatable, Sendable {
         }
         for relative in try StatusComparison.statusFiles(in: folder).sorted() where files[relative] == nil {
             throw .malformed(
-                path: folder + "/" + relative, reason: "is a status file run.json does not pin: the archive was changed after the run")
+                path: folder + "/" + relative,
+                reason: "is a status file run.json does not pin: the archive was changed after the run")
         }
     }
 }

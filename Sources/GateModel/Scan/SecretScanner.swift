@@ -377,8 +377,16 @@ package struct SecretPatterns {
             result.append((.utf16, text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }))
             result.append((.utf16, text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }))
             let scalars = text.unicodeScalars.map(\.value)
-            result.append((.utf32, scalars.flatMap { [UInt8($0 >> 24), UInt8(($0 >> 16) & 0xFF), UInt8(($0 >> 8) & 0xFF), UInt8($0 & 0xFF)] }))
-            result.append((.utf32, scalars.flatMap { [UInt8($0 & 0xFF), UInt8(($0 >> 8) & 0xFF), UInt8(($0 >> 16) & 0xFF), UInt8($0 >> 24)] }))
+            result.append(
+                (
+                    .utf32,
+                    scalars.flatMap { [UInt8($0 >> 24), UInt8(($0 >> 16) & 0xFF), UInt8(($0 >> 8) & 0xFF), UInt8($0 & 0xFF)] }
+                ))
+            result.append(
+                (
+                    .utf32,
+                    scalars.flatMap { [UInt8($0 & 0xFF), UInt8(($0 >> 8) & 0xFF), UInt8(($0 >> 16) & 0xFF), UInt8($0 >> 24)] }
+                ))
         }
         let percent = percentEncoded(bytes)
         if percent != bytes { result.append((.percent, percent)) }
@@ -487,7 +495,8 @@ package struct SecretPatterns {
         let digits = Array("0123456789ABCDEF".utf8)
         return bytes.flatMap { byte -> [UInt8] in
             switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"),
                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
                 [byte]
             default: [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 0xF)]]

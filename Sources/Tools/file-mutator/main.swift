@@ -38,7 +38,8 @@ func errnoOf(_ error: Error) -> Int {
 }
 
 for step in CommandLine.arguments.dropFirst() {
-    let (verb, rest) = step.firstIndex(of: ":").map { (String(step[..<$0]), String(step[step.index(after: $0)...])) } ?? (step, "")
+    let (verb, rest) =
+        step.firstIndex(of: ":").map { (String(step[..<$0]), String(step[step.index(after: $0)...])) } ?? (step, "")
     let parts = rest.split(separator: "=", maxSplits: 1).map(String.init)
     let first = parts.first ?? ""
     let second = parts.count > 1 ? parts[1] : ""

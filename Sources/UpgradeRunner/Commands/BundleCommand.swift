@@ -63,7 +63,8 @@ enum BundleCommand {
         if !leaking.isEmpty {
             let named = leaking.prefix(5).joined(separator: ", ") + (leaking.count > 5 ? " and \(leaking.count - 5) more" : "")
             throw CommandFailure(
-                message: "\(folder): \(leaking.count == 1 ? "1 file still holds" : "\(leaking.count) files still hold") a secret of case "
+                message:
+                    "\(folder): \(leaking.count == 1 ? "1 file still holds" : "\(leaking.count) files still hold") a secret of case "
                     + "\(inputs.caseID) (\(named)); a bundle would carry it: redact or remove them, or bundle a clean run",
                 code: ExitStatus.usage)
         }
@@ -79,7 +80,8 @@ enum BundleCommand {
             let runtime = try ELFLinkage.neededLibraries(ofFileAt: executable).filter(ELFLinkage.isSwiftRuntime)
             guard !runtime.isEmpty else { continue }
             throw CommandFailure(
-                message: "build \(id): its executable loads the Swift runtime from the toolchain (\(runtime.prefix(3).joined(separator: ", "))"
+                message:
+                    "build \(id): its executable loads the Swift runtime from the toolchain (\(runtime.prefix(3).joined(separator: ", "))"
                     + "\(runtime.count > 3 ? ", ..." : "")), which a bundle does not carry; link it with -static-stdlib to bundle it",
                 code: ExitStatus.usage)
         }

@@ -38,7 +38,9 @@ enum EntitlementsShow {
         let input = invocation.argument(inputArgument)
         if options.info {
             // The .app folder's identity keys as KEY=value lines (a missing key prints KEY=).
-            for entry in try AppInfo.read(folder: input).entries { invocation.console.output("\(entry.key)=\(entry.value ?? "")") }
+            for entry in try AppInfo.read(folder: input).entries {
+                invocation.console.output("\(entry.key)=\(entry.value ?? "")")
+            }
             return ExitStatus.pass
         }
         let listing = try EntitlementsListing.read(

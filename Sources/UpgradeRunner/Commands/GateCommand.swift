@@ -14,11 +14,13 @@ enum GateCommand {
     )
     static let release = OptionSpec(
         "--release", value: "ID",
-        "The release under test (default: the newest build): only paths that end at it decide the verdict; the others are shipped history, reported.")
+        "The release under test (default: the newest build): only paths that end at it decide the verdict; the others are shipped history, reported."
+    )
     static let strict = OptionSpec(
         "--strict", "A failure the old release already had (pre-existing), and a hygiene warning, fail the gate too.")
     static let scenarios = OptionSpec(
-        "--scenarios", value: "LIST", "The scenarios to run, comma-separated (default: all but the opt-in power-loss, exploration included).")
+        "--scenarios", value: "LIST",
+        "The scenarios to run, comma-separated (default: all but the opt-in power-loss, exploration included).")
     static let shard = OptionSpec(
         "--shard", value: "I/N", "Run the I-th of N deterministic slices (for a CI job matrix).")
 
@@ -118,7 +120,8 @@ struct GateOptions {
         for id in builds { try BuildPair.validate(buildID: id) }
         if let given = options.value(GateCommand.release) {
             guard builds.contains(given) else {
-                throw UsageError.invalidValue(given, for: "--release", reason: "is not one of the builds (\(builds.joined(separator: ", ")))")
+                throw UsageError.invalidValue(
+                    given, for: "--release", reason: "is not one of the builds (\(builds.joined(separator: ", ")))")
             }
             release = given
         }

@@ -21,10 +21,12 @@ struct GateSettings {
         "Copy every build's manifest, entitlements and executable into DIR/inputs/, so replay needs only the artifacts.")
     static let inputs = OptionSpec(
         "--inputs", value: "SET",
-        "full (default): every input the gate varies; minimal: no late-upgrade, no seed-variants, and honest-status at one clock, for a quicker gate.")
+        "full (default): every input the gate varies; minimal: no late-upgrade, no seed-variants, and honest-status at one clock, for a quicker gate."
+    )
     static let keepFailed = OptionSpec(
         "--keep-failed", value: "DIR",
-        "Keep the devices of each failed or unknown cell and attempt in DIR (new or empty; made 0700: they hold the secrets), with the launch lines that reproduce them in DIR/kept.md.")
+        "Keep the devices of each failed or unknown cell and attempt in DIR (new or empty; made 0700: they hold the secrets), with the launch lines that reproduce them in DIR/kept.md."
+    )
     static let quiet = OptionSpec(
         "--quiet", "Print no progress on standard error (the verdict table still goes to standard output).")
 

@@ -45,7 +45,8 @@ enum LaunchCommand {
             "--crash-after", value: "K", "Kill the app right after its K-th store mutation (a crash point).")
         static let powerLoss = OptionSpec(
             "--power-loss",
-            "With --crash-after: the crash is a device power loss, which also takes the launch's preference sets and unsynced file data.")
+            "With --crash-after: the crash is a device power loss, which also takes the launch's preference sets and unsynced file data."
+        )
         static let faultPlan = OptionSpec("--fault-plan", value: "FILE", "A fault plan (JSON) for the app's store operations.")
 
         /// The launch, but for its arguments (those after `--`).

@@ -60,4 +60,3 @@ struct ReplayOptions {
         quiet = options.flag(Self.quiet)
     }
 }
-

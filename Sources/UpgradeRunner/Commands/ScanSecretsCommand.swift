@@ -53,7 +53,8 @@ enum ScanSecretsCommand {
         // No label, no pattern: a scan for nothing would say "clean" of any folder.
         if labels.isEmpty {
             throw CommandFailure(
-                message: "scan-secrets: the builds folder \(options.source.catalog.folder) declares no secret (no build.json with keeps.secrets), "
+                message:
+                    "scan-secrets: the builds folder \(options.source.catalog.folder) declares no secret (no build.json with keeps.secrets), "
                     + "so there is nothing to scan for; run it where builds/ is, or set UPGRADE_RUNNER_BUILDS",
                 code: ExitStatus.usage)
         }

@@ -22,7 +22,8 @@ struct BaselineEndToEndTests {
         try manager.createDirectory(atPath: build, withIntermediateDirectories: true)
         try manager.copyItem(atPath: source + "/Ledger.entitlements", toPath: build + "/Ledger.entitlements")
         var manifest = try #require(
-            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: source + "/build.json"))) as? [String: Any])
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: source + "/build.json")))
+                as? [String: Any])
         manifest["id"] = "never-a"
         manifest["marketingVersion"] = "2.0.5"
         manifest["buildNumber"] = "205"
@@ -30,7 +31,8 @@ struct BaselineEndToEndTests {
         manifest["standIn"] = true
         manifest["expectedCondition"] = nil
         manifest["antiPattern"] = nil
-        try JSONSerialization.data(withJSONObject: manifest, options: [.sortedKeys]).write(to: URL(fileURLWithPath: build + "/build.json"))
+        try JSONSerialization.data(withJSONObject: manifest, options: [.sortedKeys]).write(
+            to: URL(fileURLWithPath: build + "/build.json"))
         return folder
     }
 
@@ -49,12 +51,17 @@ struct BaselineEndToEndTests {
         let catalogue = try Self.catalogue(cli)
         let out = cli.directory.file("out")
         let result = cli.run(
-            ["gate", "--builds", builds, "--scenarios", "reinstall-self", "--case-id", "e2e", "--jobs", "2", "--quiet", "--out", out]
+            [
+                "gate", "--builds", builds, "--scenarios", "reinstall-self", "--case-id", "e2e", "--jobs", "2", "--quiet",
+                "--out", out,
+            ]
                 + (strict ? ["--strict"] : []),
             environment: ["UPGRADE_RUNNER_BUILDS": catalogue])
         let paths = (try? FileManager.default.contentsOfDirectory(atPath: out + "/baseline/paths")) ?? []
         let baselines = paths.sorted().flatMap { path in
-            ((try? FileManager.default.contentsOfDirectory(atPath: out + "/baseline/paths/" + path)) ?? []).sorted().map { path + "/" + $0 }
+            ((try? FileManager.default.contentsOfDirectory(atPath: out + "/baseline/paths/" + path)) ?? []).sorted().map {
+                path + "/" + $0
+            }
         }
         return Run(
             code: result.code, document: try? GateDocument.read(from: out + "/gate.json"),
@@ -62,19 +69,24 @@ struct BaselineEndToEndTests {
             output: result.output + result.error)
     }
 
-    @Test("no release ever swept: the release's reinstall-self failure is the previous release's own finding, pre-existing; --strict fails it")
+    @Test(
+        "no release ever swept: the release's reinstall-self failure is the previous release's own finding, pre-existing; --strict fails it"
+    )
     func neverSwept() throws {
         let run = try gate("never-a,no-reinstall-sweep", "baseline-never")
         let document = try #require(run.document, "\(run.output)")
         #expect(run.code == 0, "\(run.output)")
         let entry = try #require(
-            document.report.preExisting?.first { $0.cell == "none-to-no-reinstall-sweep/reinstall-self/reinstall-sweeps" }, "\(run.output)")
+            document.report.preExisting?.first { $0.cell == "none-to-no-reinstall-sweep/reinstall-self/reinstall-sweeps" },
+            "\(run.output)")
         #expect(entry.shownBy == "none-to-never-a/reinstall-self" && entry.alsoDeciding == nil)
         let pairs = try #require(entry.findings)
         #expect(!pairs.isEmpty && pairs.allSatisfy { $0.finding.key != nil && $0.finding.key == $0.baseline.key })
         #expect(run.baselines == ["none-to-never-a/reinstall-self"])
         let summary = run.summary
-        #expect(summary.contains("| `none-to-no-reinstall-sweep` | 🔶 PRE-EXISTING |") && summary.contains("`none-to-never-a/reinstall-self` has the same finding"))
+        #expect(
+            summary.contains("| `none-to-no-reinstall-sweep` | 🔶 PRE-EXISTING |")
+                && summary.contains("`none-to-never-a/reinstall-self` has the same finding"))
         #expect(try gate("never-a,no-reinstall-sweep", "baseline-never-strict", strict: true).code == 1)
     }
 
@@ -84,7 +96,9 @@ struct BaselineEndToEndTests {
         let document = try #require(run.document, "\(run.output)")
         #expect(run.code == 1, "\(run.output)")
         #expect(document.report.preExisting == nil)
-        #expect(document.report.reasons.contains { $0.hasPrefix("none-to-no-reinstall-sweep/reinstall-self/reinstall-sweeps: ") }, "\(document.report.reasons)")
+        #expect(
+            document.report.reasons.contains { $0.hasPrefix("none-to-no-reinstall-sweep/reinstall-self/reinstall-sweeps: ") },
+            "\(document.report.reasons)")
         // The baseline ran: v2 over itself, which sweeps.
         #expect(run.baselines == ["none-to-v2/reinstall-self"])
     }

@@ -60,7 +60,9 @@ enum SampleGate {
         #expect(difference == nil, "\(difference ?? "")")
     }
 
-    @Test("a failed route cell's rerun line is a gate over that route; a pair's stays run --from --to; each writes into its own folder inside the run's")
+    @Test(
+        "a failed route cell's rerun line is a gate over that route; a pair's stays run --from --to; each writes into its own folder inside the run's"
+    )
     func rerunRoute() {
         let cells = [
             GateCell(path: .id("v1-to-v2-to-v3"), scenario: .cleanup, condition: .readsOldData),
@@ -73,10 +75,13 @@ enum SampleGate {
             report: GateEngine.evaluate(expected: cells, findings: findings), inputs: SampleGate.inputs(), out: "/runs/a b")
         #expect(
             lines.contains(
-                #"upgrade-runner gate --routes 'v1>v2>v3' --scenarios cleanup --case-id case-7 --runtime "iOS 17.5" --out '/runs/a b/rerun-v1-to-v2-to-v3-cleanup'"#),
+                #"upgrade-runner gate --routes 'v1>v2>v3' --scenarios cleanup --case-id case-7 --runtime "iOS 17.5" --out '/runs/a b/rerun-v1-to-v2-to-v3-cleanup'"#
+            ),
             "\(lines)")
         #expect(
-            lines.contains(#"upgrade-runner run --from v1 --to v2 --scenario upgrade --case-id case-7 --runtime "iOS 17.5" --out '/runs/a b/rerun-v1-to-v2-upgrade'"#),
+            lines.contains(
+                #"upgrade-runner run --from v1 --to v2 --scenario upgrade --case-id case-7 --runtime "iOS 17.5" --out '/runs/a b/rerun-v1-to-v2-upgrade'"#
+            ),
             "\(lines)")
     }
 
@@ -92,7 +97,8 @@ enum SampleGate {
         #expect(shown.first == "step 1.1" && shown.last == "step 2.20")
         #expect(summary.contains("… 10 more lines"))
         #expect(summary.contains("3 timelines in all (1 not shown here): every one in full in gate.json (`timelines`)"))
-        let document = try JSONDecoder().decode(GateDocument.self, from: GateArtifacts.gateJSON(report: report, inputs: SampleGate.inputs()))
+        let document = try JSONDecoder().decode(
+            GateDocument.self, from: GateArtifacts.gateJSON(report: report, inputs: SampleGate.inputs()))
         #expect(document.report.timelines?.map(\.lines.count) == [30, 30, 30])
     }
 
@@ -100,13 +106,15 @@ enum SampleGate {
     func operationStatus() throws {
         func entry(_ json: String) throws -> SeamEntry { try JSONDecoder().decode(SeamEntry.self, from: Data(json.utf8)) }
         let keychain = try entry(
-            #"{"sequence": 3, "operation": "SecItemAdd", "subject": {"store": "genp", "service": "s", "account": "a"}, "status": -25299, "mutation": 1}"#)
+            #"{"sequence": 3, "operation": "SecItemAdd", "subject": {"store": "genp", "service": "s", "account": "a"}, "status": -25299, "mutation": 1}"#
+        )
         #expect(ExplorationAttempt.describe(keychain) == "#3 SecItemAdd genp s/a -25299 (errSecDuplicateItem) (mutation 1)")
         let file = try entry(
             #"{"sequence": 4, "operation": "file.write", "subject": {"store": "file", "name": "Documents/a"}, "status": 28}"#)
         #expect(ExplorationAttempt.describe(file) == "#4 file.write file Documents/a errno 28 (no space left on device)")
         let done = try entry(
-            #"{"sequence": 5, "operation": "preferences.write", "subject": {"store": "preferences", "name": "k"}, "status": 0, "mutation": 2}"#)
+            #"{"sequence": 5, "operation": "preferences.write", "subject": {"store": "preferences", "name": "k"}, "status": 0, "mutation": 2}"#
+        )
         #expect(ExplorationAttempt.describe(done) == "#5 preferences.write preferences k 0 (mutation 2)")
     }
 
@@ -124,7 +132,9 @@ enum SampleGate {
 
     @Test("summary.md is pinned by a golden file")
     func summary() throws {
-        check(GateArtifacts.summaryMarkdown(report: try SampleGate.report(), inputs: SampleGate.inputs(), out: "artifacts/gate"), golden: "summary.md")
+        check(
+            GateArtifacts.summaryMarkdown(report: try SampleGate.report(), inputs: SampleGate.inputs(), out: "artifacts/gate"),
+            golden: "summary.md")
     }
 
     @Test("an all-PASS gate's summary and junit read as passing")
@@ -201,7 +211,9 @@ enum SampleGate {
         #expect(try String(contentsOfFile: out + "/junit.xml", encoding: .utf8).contains("<error"))
         #expect(try String(contentsOfFile: out + "/summary.md", encoding: .utf8).hasPrefix("## Upgrade gate: ⚠️ UNKNOWN"))
         // The same folder cannot be reused while the marker is there...
-        #expect(throws: GateError.self) { try GateArtifacts.begin(inputs: SampleGate.inputs(), plan: try SampleGate.inputs().plan(), at: out, force: false) }
+        #expect(throws: GateError.self) {
+            try GateArtifacts.begin(inputs: SampleGate.inputs(), plan: try SampleGate.inputs().plan(), at: out, force: false)
+        }
         // ...and finishing replaces the placeholder and removes the marker.
         try GateArtifacts.write(report: try SampleGate.report(), inputs: SampleGate.inputs(), to: out)
         #expect(GateArtifacts.isFinished(out))
@@ -244,25 +256,30 @@ enum SampleGate {
             ])
     }
 
-    @Test("a person's files inside a finished run's paths/ or inputs/builds/ are not the runner's: refused, kept with --force", arguments: [
-        "paths/v1-to-v2/upgrade/my-notes.txt", "inputs/builds/v1/notes.md",
-    ])
+    @Test(
+        "a person's files inside a finished run's paths/ or inputs/builds/ are not the runner's: refused, kept with --force",
+        arguments: [
+            "paths/v1-to-v2/upgrade/my-notes.txt", "inputs/builds/v1/notes.md",
+        ])
     func userFilesInsideARun(_ userFile: String) throws {
         let dir = try TemporaryDirectory("guard")
         let status = "paths/v1-to-v2/upgrade/status/01-v1-launch.json"
         try GateArtifacts.begin(inputs: SampleGate.inputs(), plan: try SampleGate.inputs().plan(), at: dir.path, force: false)
         for file in [status, "inputs/builds/v1/build.json"] {
-            try FileManager.default.createDirectory(atPath: dir.file((file as NSString).deletingLastPathComponent), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: dir.file((file as NSString).deletingLastPathComponent), withIntermediateDirectories: true)
             try Data("{}".utf8).write(to: URL(fileURLWithPath: dir.file(file)))
         }
         try GateArtifacts.write(report: try SampleGate.report(), inputs: SampleGate.inputs(), to: dir.path)
         let manifest = try String(contentsOfFile: dir.file(ArtifactLayout.manifestFile), encoding: .utf8)
         #expect(manifest.contains("\n\(status)\n") && manifest.hasPrefix(RunManifest.identity + "\n"), "\(manifest)")
-        try FileManager.default.createDirectory(atPath: dir.file((userFile as NSString).deletingLastPathComponent), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: dir.file((userFile as NSString).deletingLastPathComponent), withIntermediateDirectories: true)
         try Data("mine".utf8).write(to: URL(fileURLWithPath: dir.file(userFile)))
         #expect(
             throws: GateError.outputFolderInUse(
-                folder: dir.path, reason: "holds files that are not a run's (\(userFile)); pass --force to write the run beside them")
+                folder: dir.path,
+                reason: "holds files that are not a run's (\(userFile)); pass --force to write the run beside them")
         ) {
             try OutputFolder.prepare(dir.path, force: false)
         }

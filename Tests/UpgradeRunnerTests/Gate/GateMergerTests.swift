@@ -17,7 +17,8 @@ import Testing
         inputs.shard = try ShardSpec(index: index, count: count)
         let cells = try inputs.plan().expectedCells(in: inputs.shard)
         let findings = cells.map {
-            GateFinding($0.condition, path: $0.runtimePath, scenario: $0.scenario, verdict: fail($0) ? .fail : .pass, detail: "checked")
+            GateFinding(
+                $0.condition, path: $0.runtimePath, scenario: $0.scenario, verdict: fail($0) ? .fail : .pass, detail: "checked")
         }
         let folder = root.file("shard-\(index)")
         try GateArtifacts.begin(inputs: inputs, plan: try inputs.plan(), at: folder, force: false)
@@ -48,7 +49,9 @@ import Testing
         }
     }
 
-    @Test("pre-existing per finding survives a merge: each shard's excused findings beside their baseline's, as the unsharded run judges them")
+    @Test(
+        "pre-existing per finding survives a merge: each shard's excused findings beside their baseline's, as the unsharded run judges them"
+    )
     func preExistingPerFinding() throws {
         let root = try TemporaryDirectory("merge")
         let inputs = SampleGate.inputs()
@@ -57,18 +60,25 @@ import Testing
         func findings(_ cells: [GateCell]) -> [GateFinding] {
             cells.flatMap { cell -> [GateFinding] in
                 guard cell == target else {
-                    return [GateFinding(cell.condition, path: cell.runtimePath, scenario: cell.scenario, verdict: .pass, detail: "checked")]
+                    return [
+                        GateFinding(
+                            cell.condition, path: cell.runtimePath, scenario: cell.scenario, verdict: .pass, detail: "checked")
+                    ]
                 }
                 return [
-                    GateFinding(cell.condition, path: cell.runtimePath, scenario: cell.scenario, item: "authToken", verdict: .fail, detail: "lost (03-v2-verify)", key: old),
                     GateFinding(
-                        cell.condition, path: cell.runtimePath, scenario: cell.scenario, item: "session", verdict: .fail, detail: "lost (03-v2-verify)",
+                        cell.condition, path: cell.runtimePath, scenario: cell.scenario, item: "authToken", verdict: .fail,
+                        detail: "lost (03-v2-verify)", key: old),
+                    GateFinding(
+                        cell.condition, path: cell.runtimePath, scenario: cell.scenario, item: "session", verdict: .fail,
+                        detail: "lost (03-v2-verify)",
                         key: FindingKey("session", in: .secret, .lost)),
                 ]
             }
         }
         let baselineFinding = GateFinding(
-            .readsOldData, path: .id("v1-to-v1"), scenario: .upgrade, item: "authToken", verdict: .fail, detail: "lost (03-v1-verify)", key: old)
+            .readsOldData, path: .id("v1-to-v1"), scenario: .upgrade, item: "authToken", verdict: .fail,
+            detail: "lost (03-v1-verify)", key: old)
         let baselines = [target: GateEngine.Baseline(shownBy: "v1-to-v1/upgrade", findings: [baselineFinding])]
         var folders: [String] = []
         for index in 1...2 {
@@ -78,16 +88,20 @@ import Testing
             let folder = root.file("shard-\(index)")
             try GateArtifacts.begin(inputs: shard, plan: try shard.plan(), at: folder, force: false)
             let report = GateEngine.evaluate(
-                expected: cells, findings: findings(cells), release: shard.releaseUnderTest, baselines: baselines.filter { cells.contains($0.key) })
+                expected: cells, findings: findings(cells), release: shard.releaseUnderTest,
+                baselines: baselines.filter { cells.contains($0.key) })
             try GateArtifacts.write(report: report, inputs: shard, to: folder)
             folders.append(folder)
         }
         let merged = try GateMerger.merge(folders: folders, out: root.file("merged"))
         #expect(merged.verdict == .fail && merged.reasons == ["v1-to-v2/upgrade/reads-old-data: session: lost (03-v2-verify)"])
-        #expect(merged.preExisting?.first?.findings?.map(\.baseline) == [baselineFinding] && merged.preExisting?.first?.alsoDeciding == true)
+        #expect(
+            merged.preExisting?.first?.findings?.map(\.baseline) == [baselineFinding]
+                && merged.preExisting?.first?.alsoDeciding == true)
 
         let cells = try inputs.plan().expectedCells(in: nil)
-        let whole = GateEngine.evaluate(expected: cells, findings: findings(cells), release: inputs.releaseUnderTest, baselines: baselines)
+        let whole = GateEngine.evaluate(
+            expected: cells, findings: findings(cells), release: inputs.releaseUnderTest, baselines: baselines)
         try GateArtifacts.write(report: whole, inputs: inputs, to: root.file("whole"))
         for name in ["gate.json", "junit.xml"] {
             #expect(
@@ -96,7 +110,9 @@ import Testing
         }
         // The summary's rerun lines name each run's own folder.
         let summary = try String(contentsOfFile: root.file("merged/summary.md"), encoding: .utf8)
-        #expect(summary.replacingOccurrences(of: "/merged/", with: "/whole/") == (try String(contentsOfFile: root.file("whole/summary.md"), encoding: .utf8)))
+        #expect(
+            summary.replacingOccurrences(of: "/merged/", with: "/whole/")
+                == (try String(contentsOfFile: root.file("whole/summary.md"), encoding: .utf8)))
         #expect(summary.contains("`v1-to-v1/upgrade` has the same finding: authToken: lost (03-v1-verify)"))
     }
 

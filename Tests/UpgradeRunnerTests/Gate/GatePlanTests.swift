@@ -108,7 +108,10 @@ import Testing
         let scenarios: [Scenario] = [.freshInstall, .backupRestore, .reinstallSelf]
         let units = try GatePlan(builds: ["v1", "v2", "v3"], scenarios: scenarios).units.map(\.description)
         #expect(units.filter { $0.hasSuffix("/reinstall-self") } == ["none-to-v3/reinstall-self"])
-        #expect(units.filter { $0.hasSuffix("/backup-restore") } == ["v1-to-v2/backup-restore", "v1-to-v3/backup-restore", "v2-to-v3/backup-restore"])
+        #expect(
+            units.filter { $0.hasSuffix("/backup-restore") } == [
+                "v1-to-v2/backup-restore", "v1-to-v3/backup-restore", "v2-to-v3/backup-restore",
+            ])
         let named = try GatePlan(builds: ["v1", "v2", "v3"], scenarios: scenarios, release: "v2").units.map(\.description)
         #expect(named.filter { $0.hasSuffix("/reinstall-self") } == ["none-to-v2/reinstall-self"])
         // A single run: reinstall-self needs no old build, like fresh-install.

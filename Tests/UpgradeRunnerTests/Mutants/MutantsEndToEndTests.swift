@@ -95,7 +95,9 @@ struct MutantsEndToEndTests {
         #expect(row.contains("| `crash-safe` |") && row.hasSuffix("yes |"))
     }
 
-    @Test("a failing known-bad build's summary shows the timeline of a failing crash point: the numbered operations, where each secret was after each, the crash, the recovery")
+    @Test(
+        "a failing known-bad build's summary shows the timeline of a failing crash point: the numbered operations, where each secret was after each, the crash, the recovery"
+    )
     func timelineOfFailingAttempt() throws {
         let cli = try CLI("mutants-timeline")
         let builds = try Self.buildsFolder(cli, mutants: ["delete-before-write"])
@@ -114,7 +116,8 @@ struct MutantsEndToEndTests {
         #expect(body.contains("where after the crash: "), "\(body)")
         #expect(body.contains("-launch: exited with status 0"), "the recovery launch: \(body)")
         let shownLines = body.split(separator: "\n").filter { line in !line.hasPrefix("`") && !line.isEmpty }
-        #expect(shownLines.count <= Timeline.summaryLineLimit + 8, "at most 50 timeline lines in the summary: \(shownLines.count)")
+        #expect(
+            shownLines.count <= Timeline.summaryLineLimit + 8, "at most 50 timeline lines in the summary: \(shownLines.count)")
         let document = try GateDocument.read(from: folder + "/gate.json")
         let timelines = try #require(document.report.timelines)
         #expect(timelines.allSatisfy { $0.cell.hasSuffix("/crash-points") && $0.attempt != nil })
@@ -123,15 +126,19 @@ struct MutantsEndToEndTests {
         #expect(try SecretScanner.scan(data: Data(summary.utf8), secrets: GatePipeline.sampleSecrets(caseID: "timeline")).isEmpty)
     }
 
-    @Test("--keep-failed keeps a failing cell's device and the one before the new build's first launch (0700), every device verb works on them, and kept.md's launch lines run; a passing cell keeps nothing; a folder that is not empty is refused first")
+    @Test(
+        "--keep-failed keeps a failing cell's device and the one before the new build's first launch (0700), every device verb works on them, and kept.md's launch lines run; a passing cell keeps nothing; a folder that is not empty is refused first"
+    )
     func keepFailed() throws {
         let cli = try CLI("keep-failed")
         let builds = try Self.buildsFolder(cli, mutants: ["accessible-in-query"])
         let kept = cli.directory.file("kept")
         let environment = ["UPGRADE_RUNNER_BUILDS": builds]
         let result = cli.run(
-            ["run", "--from", "v1", "--to", "accessible-in-query", "--scenario", "upgrade,entitlements", "--case-id", "keep",
-             "--keep-failed", kept, "--out", cli.directory.file("out"), "--quiet"],
+            [
+                "run", "--from", "v1", "--to", "accessible-in-query", "--scenario", "upgrade,entitlements", "--case-id", "keep",
+                "--keep-failed", kept, "--out", cli.directory.file("out"), "--quiet",
+            ],
             environment: environment)
         #expect(result.code == 1, "\(result.output)\(result.error)")
         #expect(result.output.contains("### Kept devices"), "the summary says where the devices are: \(result.output)")
@@ -159,28 +166,37 @@ struct MutantsEndToEndTests {
         #expect(!FileManager.default.fileExists(atPath: cli.directory.file("out2")))
         // Inside --out: the leak scan would read the devices, and CI would upload them.
         let inside = cli.run(
-            ["run", "--from", "v1", "--to", "accessible-in-query", "--keep-failed", cli.directory.file("out3/kept"),
-             "--out", cli.directory.file("out3")],
+            [
+                "run", "--from", "v1", "--to", "accessible-in-query", "--keep-failed", cli.directory.file("out3/kept"),
+                "--out", cli.directory.file("out3"),
+            ],
             environment: environment)
-        #expect(inside.code == 2 && inside.error.contains("--keep-failed") && inside.error.contains("artifacts folder"), "\(inside.error)")
+        #expect(
+            inside.code == 2 && inside.error.contains("--keep-failed") && inside.error.contains("artifacts folder"),
+            "\(inside.error)")
         #expect(!FileManager.default.fileExists(atPath: cli.directory.file("out3")))
     }
 
-    @Test("a leaking artifact is replaced by a note naming the label and encodings; the raw file goes only to --keep-failed, 0600; the run still fails no-secret-in-artifacts")
+    @Test(
+        "a leaking artifact is replaced by a note naming the label and encodings; the raw file goes only to --keep-failed, 0600; the run still fails no-secret-in-artifacts"
+    )
     func leakRedacted() throws {
         let cli = try CLI("leak-redacted")
         let builds = try Self.buildsFolder(cli, mutants: ["secret-in-log"])
         let out = cli.directory.file("out"), kept = cli.directory.file("kept")
         let result = cli.run(
-            ["run", "--from", "v1", "--to", "secret-in-log", "--scenario", "upgrade", "--case-id", "leak", "--out", out,
-             "--keep-failed", kept, "--quiet"],
+            [
+                "run", "--from", "v1", "--to", "secret-in-log", "--scenario", "upgrade", "--case-id", "leak", "--out", out,
+                "--keep-failed", kept, "--quiet",
+            ],
             environment: ["UPGRADE_RUNNER_BUILDS": builds])
         #expect(result.code == 1, "\(result.output)\(result.error)")
         let document = try GateDocument.read(from: out + "/gate.json")
         let leaked = document.report.allFindings.filter { $0.condition == .noSecretInArtifacts && $0.verdict == .fail }
         let file = try #require(leaked.first?.item, "the leak is a finding")
         #expect(leaked.first?.message.contains("(authToken") == true)
-        let secrets = GatePipeline.secrets(caseID: "leak", builds: [])
+        let secrets =
+            GatePipeline.secrets(caseID: "leak", builds: [])
             + GatePipeline.sampleSecrets(caseID: "leak")
         #expect(try SecretScanner.scan(directory: out, secrets: secrets).leaks.isEmpty, "nothing under --out holds a secret")
         let note = try String(contentsOfFile: out + "/" + file, encoding: .utf8)

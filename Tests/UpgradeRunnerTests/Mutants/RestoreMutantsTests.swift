@@ -19,7 +19,8 @@ struct RestoreMutantsTests {
         let builds = try MutantsEndToEndTests.buildsFolder(cli, mutants: Self.mutants)
         let result = cli.run(
             [
-                "mutants", "--builds", "v1,v2", "--scenarios", Self.before + ",backup-restore,reinstall-self", "--case-id", "e2e", "--jobs", "2",
+                "mutants", "--builds", "v1,v2", "--scenarios", Self.before + ",backup-restore,reinstall-self", "--case-id", "e2e",
+                "--jobs", "2",
                 "--out", cli.directory.file("out"),
             ], environment: ["UPGRADE_RUNNER_BUILDS": builds])
         #expect(result.code == 0, "\(result.output)\(result.error)")
@@ -37,7 +38,10 @@ struct RestoreMutantsTests {
         let cli = try CLI("mutants-restore-before")
         let builds = try MutantsEndToEndTests.buildsFolder(cli, mutants: Self.mutants)
         let result = cli.run(
-            ["mutants", "--builds", "v1,v2", "--scenarios", Self.before, "--case-id", "e2e", "--jobs", "2", "--out", cli.directory.file("out")],
+            [
+                "mutants", "--builds", "v1,v2", "--scenarios", Self.before, "--case-id", "e2e", "--jobs", "2", "--out",
+                cli.directory.file("out"),
+            ],
             environment: ["UPGRADE_RUNNER_BUILDS": builds])
         #expect(result.code == 1)
         for id in Self.mutants {

@@ -65,7 +65,9 @@ struct GateInputsTests {
         #expect(v2 == 0)
     }
 
-    @Test("--inputs minimal: no late-upgrade or seed-variants cell and one clock, recorded in run.json; a bad set is exit 2 naming the flag")
+    @Test(
+        "--inputs minimal: no late-upgrade or seed-variants cell and one clock, recorded in run.json; a bad set is exit 2 naming the flag"
+    )
     func minimal() throws {
         let cli = try CLI("minimal")
         let out = cli.directory.file("minimal")

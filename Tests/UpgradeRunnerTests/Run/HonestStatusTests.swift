@@ -141,7 +141,9 @@ struct HonestStatusTests {
 
     @Test(
         "honest-status at two clocks: an upgrade cell runs again with every date moved; clock-in-status fails at its verify, clock-in-launch at its plain launch, v2 at none",
-        arguments: [("v2", nil), ("clock-in-status", "03-clock-in-status-verify"), ("clock-in-launch", "02-clock-in-launch-launch")])
+        arguments: [
+            ("v2", nil), ("clock-in-status", "03-clock-in-status-verify"), ("clock-in-launch", "02-clock-in-launch-launch"),
+        ])
     func clockShifted(build: String, failing: String?) throws {
         let cli = try CLI("honest")
         let out = cli.directory.file(build)

@@ -28,7 +28,9 @@ struct InputsGateTests {
         try JSONSerialization.data(withJSONObject: manifest, options: [.sortedKeys]).write(to: URL(fileURLWithPath: manifestPath))
     }
 
-    static func gate(_ builds: [String], scenarios: [Scenario], caseID: String, in directory: TemporaryDirectory, out: String)
+    static func gate(
+        _ builds: [String], scenarios: [Scenario], caseID: String, in directory: TemporaryDirectory, out: String
+    )
         throws -> GateReport
     {
         let request = GateRequest(
@@ -37,7 +39,9 @@ struct InputsGateTests {
         return try ReleaseGate.run(request)
     }
 
-    static func condition(_ report: GateReport, _ path: String, _ scenario: Scenario, _ condition: GateCondition) -> GateReport.CellResult? {
+    static func condition(
+        _ report: GateReport, _ path: String, _ scenario: Scenario, _ condition: GateCondition
+    ) -> GateReport.CellResult? {
         report.paths.first { $0.path == path }?.scenarios.first { $0.scenario == scenario }?.conditions.first {
             $0.condition == condition
         }
@@ -54,20 +58,27 @@ struct InputsGateTests {
         }!
     }()
 
-    @Test("a token kept as Data(token.utf8) is seeded on 2.0's behalf as text in the bytes cell: 3.0 reads it, PASS, the shape noted as skipped")
+    @Test(
+        "a token kept as Data(token.utf8) is seeded on 2.0's behalf as text in the bytes cell: 3.0 reads it, PASS, the shape noted as skipped"
+    )
     func textTokenPasses() throws {
         let directory = try TemporaryDirectory("inputs-gate")
-        let keychain: [String: Any] = ["kind": "keychain", "service": "com.example.tokens", "account": "token", "accessible": "ck"]
+        let keychain: [String: Any] = [
+            "kind": "keychain", "service": "com.example.tokens", "account": "token", "accessible": "ck",
+        ]
         for (id, version, number) in [("tokens2", "2.0", "200"), ("tokens3", "3.0", "300")] {
             try Self.writeBuild(
                 in: directory.file("builds"), id: id, bundleID: "com.example.tokens", version: version, number: number,
                 keeps: [["label": "token", "store": keychain]])
         }
-        let report = try Self.gate(["tokens2", "tokens3"], scenarios: [.upgrade], caseID: Self.bytesCase, in: directory, out: "out")
+        let report = try Self.gate(
+            ["tokens2", "tokens3"], scenarios: [.upgrade], caseID: Self.bytesCase, in: directory, out: "out")
         #expect(report.verdict == .pass, "\(report.reasons)")
         for condition in [GateCondition.readsOldData, .staysSignedIn] {
             let cell = Self.condition(report, "tokens2-to-tokens3", .upgrade, condition)
-            #expect(cell?.verdict == .pass && cell?.findings.allSatisfy { $0.verdict == .pass } == true, "\(condition): \(cell?.findings ?? [])")
+            #expect(
+                cell?.verdict == .pass && cell?.findings.allSatisfy { $0.verdict == .pass } == true,
+                "\(condition): \(cell?.findings ?? [])")
         }
         let shapes = try #require(report.shapes?.first { $0.label == "token" })
         #expect(shapes.skipped?.contains { $0.contains("tokens2-to-tokens3/upgrade: bytes skipped") } == true, "\(shapes)")
@@ -77,7 +88,10 @@ struct InputsGateTests {
 
     static func writeSessionBuilds(in directory: TemporaryDirectory) throws {
         let keeps: [[String: Any]] = [
-            ["label": "token", "store": ["kind": "json", "file": "Library/Application Support/session.json", "keyPath": "auth.token"]],
+            [
+                "label": "token",
+                "store": ["kind": "json", "file": "Library/Application Support/session.json", "keyPath": "auth.token"],
+            ],
             ["label": "pin", "store": ["kind": "plist", "group": group, "file": "shared.plist", "keyPath": "lock.pin"]],
             ["label": "share", "store": ["kind": "json", "group": group, "file": "share.json", "keyPath": "share.key"]],
         ]
@@ -92,12 +106,14 @@ struct InputsGateTests {
     func jsonSessionPasses() throws {
         let directory = try TemporaryDirectory("inputs-gate")
         try Self.writeSessionBuilds(in: directory)
-        let report = try Self.gate(["session4", "session5"], scenarios: [.upgrade, .malformed], caseID: "inputs-json", in: directory, out: "out")
+        let report = try Self.gate(
+            ["session4", "session5"], scenarios: [.upgrade, .malformed], caseID: "inputs-json", in: directory, out: "out")
         #expect(report.verdict == .pass, "\(report.reasons)")
         let malformed = Self.condition(report, "session4-to-session5", .malformed, .malformedKeepsOld)
         #expect(malformed?.verdict == .pass, "\(malformed?.findings.map(\.message) ?? [])")
         // The malformed seed of the JSON file is JSON's own torn document, never a property list.
-        let seeds = try FileManager.default.contentsOfDirectory(atPath: directory.file("out/paths/session4-to-session5/malformed/status"))
+        let seeds = try FileManager.default.contentsOfDirectory(
+            atPath: directory.file("out/paths/session4-to-session5/malformed/status"))
         let seed = try #require(seeds.sorted().first { $0.contains("session4") })
         let status = try LaunchStatus.decode(
             Data(contentsOf: URL(fileURLWithPath: directory.file("out/paths/session4-to-session5/malformed/status/" + seed))))
@@ -121,9 +137,13 @@ struct InputsGateTests {
         #expect(failing.allSatisfy { $0.message.hasSuffix("(seeded as utf8-nfd)") }, "\(failing.map(\.message))")
         let late = try #require(Self.condition(report, "session4-to-session5-drops", .lateUpgrade, .readsOldData))
         let clocks = late.findings.filter { $0.verdict == .fail }.map(\.message)
-        #expect(!clocks.isEmpty && clocks.allSatisfy { $0.range(of: #"clock \+[0-9]+ d\)$"#, options: .regularExpression) != nil }, "\(clocks)")
+        #expect(
+            !clocks.isEmpty && clocks.allSatisfy { $0.range(of: #"clock \+[0-9]+ d\)$"#, options: .regularExpression) != nil },
+            "\(clocks)")
         let summary = try String(contentsOfFile: directory.file("out/summary.md"), encoding: .utf8)
-        #expect(summary.contains("### What teams usually do\n\n- `reads-old-data`: " + GateCondition.readsOldData.remedy), "\(summary)")
+        #expect(
+            summary.contains("### What teams usually do\n\n- `reads-old-data`: " + GateCondition.readsOldData.remedy),
+            "\(summary)")
     }
 
     /// A case id whose upgrade cell seeds the token of the JSON session in the `utf8-nfd` shape.

@@ -51,9 +51,11 @@ struct OwnedFolderTests {
         #expect(!FileManager.default.fileExists(atPath: folder))
     }
 
-    @Test("a dead owner's folder goes; look-alike folders without the proof stay", arguments: [
-        "no marker", "marker is a link", "marker is a folder", "foreign marker", "dead owner",
-    ])
+    @Test(
+        "a dead owner's folder goes; look-alike folders without the proof stay",
+        arguments: [
+            "no marker", "marker is a link", "marker is a folder", "foreign marker", "dead owner",
+        ])
     func lookAlikes(_ kind: String) throws {
         let directory = try TemporaryDirectory("owned")
         // A dead pid, which the old sweep took as proof enough.

@@ -34,7 +34,9 @@ public enum CredentialStore {
     /// the account's login query names them. `withPort`: false for the known-bad 4.0 beta, whose
     /// rename writes the item without port and protocol (the login query then never finds it).
     public static func imapKey(withPort: Bool = true) -> [CFString: Any] {
-        var key: [CFString: Any] = [kSecClass: kSecClassInternetPassword, kSecAttrServer: "imap.mail.example", kSecAttrAccount: "imap"]
+        var key: [CFString: Any] = [
+            kSecClass: kSecClassInternetPassword, kSecAttrServer: "imap.mail.example", kSecAttrAccount: "imap",
+        ]
         if withPort {
             key[kSecAttrPort] = 993
             key[kSecAttrProtocol] = kSecAttrProtocolIMAPS

@@ -88,7 +88,9 @@ public struct MailLaunch: Sendable {
         if label == "imapPassword" {
             guard FileManager.default.fileExists(atPath: LegacyStores.archiveURL.path) else { return nil }
             let (password, problem) = LegacyStores.loadAccount()
-            return Read(label: label, store: "file", operation: "unarchivedObject", status: problem == nil ? 0 : errSecDecode, password: password)
+            return Read(
+                label: label, store: "file", operation: "unarchivedObject", status: problem == nil ? 0 : errSecDecode,
+                password: password)
         }
         guard FileManager.default.fileExists(atPath: LegacyStores.settingsURL.path) else { return nil }
         let (settings, problem) = LegacyStores.loadSettings()
@@ -123,7 +125,10 @@ public struct MailLaunch: Sendable {
             {
                 let status = CredentialStore.sweep()
                 guard status == errSecSuccess else {
-                    return (.failed, [Step(label: "sweep", store: "keychain", operation: "SecItemDelete", status: status, outcome: .failed)])
+                    return (
+                        .failed,
+                        [Step(label: "sweep", store: "keychain", operation: "SecItemDelete", status: status, outcome: .failed)]
+                    )
                 }
             }
             defaults.set(true, forKey: Self.installedKey)
@@ -173,7 +178,8 @@ public struct MailLaunch: Sendable {
         let (status, data) = CredentialStore.read(old)
         guard status != errSecItemNotFound else { return true }
         guard status == errSecSuccess, let data else {
-            steps.append(Step(label: "imapPassword", store: "keychain", operation: "SecItemCopyMatching", status: status, outcome: .kept))
+            steps.append(
+                Step(label: "imapPassword", store: "keychain", operation: "SecItemCopyMatching", status: status, outcome: .kept))
             return false
         }
         let key = CredentialStore.imapKey(withPort: !renameDropsPort)
@@ -182,11 +188,15 @@ public struct MailLaunch: Sendable {
         let (readBack, stored) = CredentialStore.read(key)
         guard added == errSecSuccess, readBack == errSecSuccess, stored == data else {
             let failure = added != errSecSuccess ? added : (readBack != errSecSuccess ? readBack : errSecDecode)
-            steps.append(Step(label: "imapPassword", store: "keychain", operation: "SecItemAdd", status: failure, outcome: .failed))
+            steps.append(
+                Step(label: "imapPassword", store: "keychain", operation: "SecItemAdd", status: failure, outcome: .failed))
             return false
         }
         let deleted = SecItemDelete(old as CFDictionary)
-        steps.append(Step(label: "imapPassword", store: "keychain", operation: "SecItemDelete", status: deleted, outcome: deleted == errSecSuccess ? .moved : .failed))
+        steps.append(
+            Step(
+                label: "imapPassword", store: "keychain", operation: "SecItemDelete", status: deleted,
+                outcome: deleted == errSecSuccess ? .moved : .failed))
         return deleted == errSecSuccess
     }
 
