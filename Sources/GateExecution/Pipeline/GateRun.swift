@@ -119,7 +119,10 @@ struct GateRun {
         let scan = try SecretScanner.scan(directory: outFolder, secrets: secrets)
         let shapes = ShapeCoverage.report(units: units, builds: builds, caseID: inputs.caseID, skips: skips.byLabel)
         // A label seeded only `empty` (no bytes) in every cell cannot leak: its clean scan is no PASS.
-        let unseeded = shapes.filter { !$0.covered.contains { $0 != .empty } }.map(\.label)
+        // Every cell of the plan counts, not only this shard's, so that shards merge to the whole gate.
+        // (A skipped `bytes` seeded the `alnum` value instead: bytes either way.)
+        let planShapes = ShapeCoverage.report(units: plan.units(in: nil), builds: builds, caseID: inputs.caseID, skips: [:])
+        let unseeded = planShapes.filter { !$0.covered.contains { $0 != .empty } }.map(\.label)
         findings += NoSecretInArtifactsChecker.findings(for: scan, cells: expected, unseeded: unseeded)
         LeakRedaction.redact(scan.leaks, in: outFolder, keep: kept)
         var report = GateEngine.evaluate(
