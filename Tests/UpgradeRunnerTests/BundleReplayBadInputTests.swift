@@ -195,7 +195,9 @@ import UpgradeContract
             message: { "--out \($0.file("b.tar.gz")) and the archive \($0.file("b.tar.gz")) overlap" }),
     ]
 
-    @Test("bad input to bundle and replay: one line, the exit code, nothing changed", arguments: rows)
+    // One row at a time: each row checks that no unpack folder of this process is left, and another
+    // row's replay unpacking at the same moment would be one.
+    @Test("bad input to bundle and replay: one line, the exit code, nothing changed", .serialized, arguments: rows)
     func refused(row: Row) throws {
         let fixture = try Fixture(v2Executable: row.dynamic ? "FoundationAppDynamic" : "TinyApp")
         let words = try row.input(fixture)
