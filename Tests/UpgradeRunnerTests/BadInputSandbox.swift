@@ -111,3 +111,14 @@ final class Sandbox: @unchecked Sendable {
         Set((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
     }
 }
+
+extension Sandbox {
+    /// Sets `key` of the first declared secret in a build.json being edited (a row's one bad field).
+    static func setFirstSecret(_ manifest: inout [String: Any], _ key: String, _ value: Any) {
+        var keeps = manifest["keeps"] as! [String: Any]
+        var secrets = keeps["secrets"] as! [[String: Any]]
+        secrets[0][key] = value
+        keeps["secrets"] = secrets
+        manifest["keeps"] = keeps
+    }
+}

@@ -271,11 +271,7 @@ import Testing
             name: "a 1 MB label",
             setUp: { s in
                 try s.copyBuild("v1") { manifest in
-                    var keeps = manifest["keeps"] as! [String: Any]
-                    var secrets = keeps["secrets"] as! [[String: Any]]
-                    secrets[0]["label"] = String(repeating: "l", count: 1 << 20)
-                    keeps["secrets"] = secrets
-                    manifest["keeps"] = keeps
+                    Sandbox.setFirstSecret(&manifest, "label", String(repeating: "l", count: 1 << 20))
                 }
                 return ["gate", "--builds", "v1", "--out", s.path("out")]
             }, message: ".*/builds/v1/build.json: is 10\\d{5} bytes, more than a build manifest holds"),
@@ -283,11 +279,7 @@ import Testing
             name: "a 300-character label",
             setUp: { s in
                 try s.copyBuild("v1") { manifest in
-                    var keeps = manifest["keeps"] as! [String: Any]
-                    var secrets = keeps["secrets"] as! [[String: Any]]
-                    secrets[0]["label"] = String(repeating: "l", count: 300)
-                    keeps["secrets"] = secrets
-                    manifest["keeps"] = keeps
+                    Sandbox.setFirstSecret(&manifest, "label", String(repeating: "l", count: 300))
                 }
                 return ["gate", "--builds", "v1", "--out", s.path("out")]
             }, message: ".*/builds/v1/build.json: field \"keeps.secrets\\[0\\].label\" is 300 characters, more than 255$"),
@@ -295,11 +287,7 @@ import Testing
             name: "an app group file in group ../../x",
             setUp: { s in
                 try s.copyBuild("v1") { manifest in
-                    var keeps = manifest["keeps"] as! [String: Any]
-                    var secrets = keeps["secrets"] as! [[String: Any]]
-                    secrets[0]["store"] = ["kind": "appGroupFile", "group": "../../x", "file": "token"]
-                    keeps["secrets"] = secrets
-                    manifest["keeps"] = keeps
+                    Sandbox.setFirstSecret(&manifest, "store", ["kind": "appGroupFile", "group": "../../x", "file": "token"])
                 }
                 return ["gate", "--builds", "v1", "--out", s.path("out")]
             },
