@@ -131,7 +131,7 @@ package enum TemporaryDevices {
         let doomed = folder + ".removing"
         let target = rename(folder, doomed) == 0 ? doomed : folder
         for _ in 0..<5 where FileManager.default.fileExists(atPath: target) {
-            try? FileManager.default.removeItem(atPath: target)
+            OwnedFolder.removeMarkerLast(target)
         }
         lock.withLock { _ = folders.remove(folder) }
         OwnedFolder.release(folder)

@@ -96,9 +96,19 @@ package enum OwnedFolder {
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return false }
         // Renamed away first, so that nothing is made under the old name while it goes.
         let doomed = folder + ".removing-" + UUID().uuidString
-        let target = rename(folder, doomed) == 0 ? doomed : folder
-        try? FileManager.default.removeItem(atPath: target)
+        removeMarkerLast(rename(folder, doomed) == 0 ? doomed : folder)
         return true
+    }
+
+    /// Removes an owned folder with its marker last: a process killed halfway leaves a folder that
+    /// still proves whose it is, which the next sweep removes, never one no sweep may touch.
+    package static func removeMarkerLast(_ folder: String) {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        for name in entries where name != markerName {
+            try? FileManager.default.removeItem(atPath: folder + "/" + name)
+        }
+        unlink(folder + "/" + markerName)
+        if rmdir(folder) != 0 { try? FileManager.default.removeItem(atPath: folder) }
     }
 }
 
