@@ -142,15 +142,47 @@ package enum TemporaryDevices {
     /// one starts), and a folder cannot be created once `stopping` is set (``create(_:)``), so
     /// nothing is made under the folders after they go. The deadline is for a cell stuck in a
     /// file system call.
+    ///
+    /// A cell still at work after the deadline (a loaded machine) must not make a folder again
+    /// under a removed folder's name, which `mkdir -p` below it would, with no marker that a later
+    /// sweep could prove: a tombstone file stands at each removed folder's path while such cells
+    /// may run (every folder made below it fails with ENOTDIR), and goes just before the exit.
     static func removeAll() {
         cells.lock()
         stopping = true
         let deadline = Date().addingTimeInterval(3)
         while activeCells > 0 && cells.wait(until: deadline) {}
+        let straggling = activeCells > 0
         cells.unlock()
+        var tombstones: [String] = []
         for folder in lock.withLock({ folders }) {
-            remove(folder)
+            for _ in 0..<5 {
+                let doomed = folder + ".removing-" + UUID().uuidString
+                if rename(folder, doomed) == 0 {
+                    OwnedFolder.removeMarkerLast(doomed)
+                } else if errno != ENOENT {
+                    OwnedFolder.removeMarkerLast(folder)
+                }
+                guard straggling else { break }
+                let tombstone = open(folder, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+                if tombstone >= 0 {
+                    close(tombstone)
+                    tombstones.append(folder)
+                    break
+                }
+            }
+            lock.withLock { _ = folders.remove(folder) }
+            OwnedFolder.release(folder)
             try? FileManager.default.removeItem(atPath: folder + ".removing")
+        }
+        guard !tombstones.isEmpty else { return }
+        cells.lock()
+        let later = Date().addingTimeInterval(10)
+        while activeCells > 0 && cells.wait(until: later) {}
+        cells.unlock()
+        for tombstone in tombstones {
+            var info = stat()
+            if lstat(tombstone, &info) == 0, info.st_mode & S_IFMT == S_IFREG { unlink(tombstone) }
         }
     }
 
