@@ -75,4 +75,23 @@ struct BuildLog {
         return ["swift-autolink-extract", "clang", "clang++", "ld", "ld.gold", "ld.lld", "ld.bfd", "gold", "lld"].contains(
             String(tool))
     }
+
+    /// What to write instead, when the build failed because Security's symbols were not in scope
+    /// (`error: cannot find 'SecItemAdd' in scope`): most often the import form written before the
+    /// `Security` product existed, `#if !canImport(Security) @_exported import SimSecurity #endif`,
+    /// which exports nothing once the product is built in the same build. One line naming the first
+    /// such file and symbol; nil when the log has none.
+    static func securityImportHint(_ lines: [String]) -> String? {
+        for line in lines {
+            guard let error = line.range(of: ": error: cannot find '") else { continue }
+            let symbol = line[error.upperBound...].prefix(while: { $0 != "'" })
+            guard symbol.hasPrefix("Sec") || symbol.hasPrefix("kSec") || symbol.hasPrefix("errSec") else { continue }
+            let location = line[..<error.lowerBound]
+            return "\(location): '\(symbol)' is not in scope: where upgrade-runner's Security product is built, "
+                + "`#if !canImport(Security) @_exported import SimSecurity #endif` imports nothing; depend on "
+                + ".product(name: \"Security\", package: \"upgrade-runner\") and write `import Security` "
+                + "(docs/simsecurity.md, \"import Security, as on iOS\")"
+        }
+        return nil
+    }
 }

@@ -49,6 +49,7 @@ struct UpgradeGate: CommandPlugin {
             )
         }
         guard build.succeeded else {
+            if let hint = BuildLog.securityImportHint(log.shown) { Diagnostics.progress(hint) }
             end(code: 3, "the build failed; no verdict (UNKNOWN)")
         }
         guard let executable = build.builtArtifacts.first(where: { $0.kind == .executable }) else {

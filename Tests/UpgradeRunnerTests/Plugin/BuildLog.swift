@@ -1,0 +1,1 @@
+../../../Plugins/UpgradeGate/BuildLog.swift
