@@ -164,7 +164,8 @@ package struct MutantsRun {
         // writes, mutant sweep-generic-only) counts as the FAIL it is under --strict.
         inputs.strict = true
         var pipeline = GatePipeline(
-            inputs: inputs, builds: resolved, out: folder, jobs: jobs, timeout: timeout, force: true, stage: stage)
+            inputs: inputs, builds: resolved, out: folder,
+            settings: RunSettings(jobs: jobs, timeout: timeout, force: true, stage: stage))
         // The catalogue counts the conditions a mutant fails; whether its base fails them too is another question.
         pipeline.judgesPreExisting = false
         return try pipeline.run().report

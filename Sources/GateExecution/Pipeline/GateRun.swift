@@ -13,25 +13,26 @@ struct GateRun {
     var inputs: RunInputs
     var plan: GatePlan
     var outFolder: String
-    var jobs: Int
-    var force: Bool
-    var timeout: Double = 30
+    /// How it runs (``RunSettings``): jobs, timeout, force, kept devices, the stage (where
+    /// executables on another file system than the devices are copied; nil: into the run's own
+    /// folder, ``BuildStage``).
+    var settings: RunSettings
     var progress: GateProgress = .silent
-    /// Where executables on another file system than the devices are copied; nil: into the run's
-    /// own folder (``BuildStage``).
-    var stage: BuildStage? = nil
     /// Whether a deciding cell's FAIL is judged against the old build in the new build's place
     /// (``PreExisting``); `mutants` leaves it out: its catalogue counts a mutant's failed cells.
     var judgesPreExisting = true
-    /// Where the devices of what failed are kept (``KeptDevices``); nil: none kept.
-    var keepFailed: String? = nil
+
+    private var jobs: Int { settings.jobs }
+    private var timeout: Double { settings.timeout }
+    private var stage: BuildStage? { settings.stage }
+    private var keepFailed: String? { settings.keepFailed }
 
     /// Runs the plan and returns the report (also written to `outFolder`).
     package func execute(builds: [String: Build]) throws -> GateReport {
         try TemporaryDevices.checkScratch()
         let unread = try BuildPreflight.check(Array(builds.values), runtime: inputs.runtime, timeout: timeout)
         if let keepFailed { try KeptDevices.check(keepFailed, out: outFolder) }
-        try GateArtifacts.begin(inputs: inputs, plan: plan, at: outFolder, force: force)
+        try GateArtifacts.begin(inputs: inputs, plan: plan, at: outFolder, force: settings.force)
         // Whatever stops the run before its verdict is written, the folder reads as unfinished.
         var completed = false
         defer { if !completed { OutputFolder.release(outFolder) } }
