@@ -122,7 +122,8 @@ struct TestHostEnvironmentTests {
     @Test("a person's own Info.plist beside the test executable is left as it is")
     func ownInfoPlist() throws {
         let (folder, executable) = try testProcess()
-        let own = #"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>CFBundleIdentifier</key><string>com.example.mine</string></dict></plist>"#
+        let own =
+            #"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>CFBundleIdentifier</key><string>com.example.mine</string></dict></plist>"#
         try own.write(toFile: folder.file("Info.plist"), atomically: true, encoding: .utf8)
         #expect(try bundleLine(executable, ["SIMSECURITY_BUNDLE_ID": "com.example.host"]) == "bundle-id com.example.mine")
         #expect(try bundleLine(executable, [:]) == "bundle-id com.example.mine")
