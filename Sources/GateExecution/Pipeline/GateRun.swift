@@ -72,7 +72,7 @@ struct GateRun {
                 unit: unit, old: unit.path.old.flatMap { builds[$0] }, via: unit.path.via.map { builds[$0]! },
                 new: builds[unit.path.new]!,
                 runtime: unit.runtime ?? inputs.runtime, caseID: inputs.caseID, devices: devices,
-                outFolder: folder, timeout: timeout)
+                outFolder: folder, timeout: timeout, runScenarios: inputs.scenarios)
             cell.secondClock = secondClock
             // A baseline cell (the old build in the new one's place) keeps no device.
             if folder == outFolder { cell.kept = kept }
@@ -118,11 +118,13 @@ struct GateRun {
         let sanitizer = FindingSanitizer(secrets: secrets, workRoot: workRoot)
         var findings = sanitizer.clean(results.findings)
         let scan = try SecretScanner.scan(directory: outFolder, secrets: secrets)
-        let shapes = ShapeCoverage.report(units: units, builds: builds, caseID: inputs.caseID, skips: skips.byLabel)
+        let shapes = ShapeCoverage.report(
+            units: units, builds: builds, caseID: inputs.caseID, skips: skips.byLabel, runScenarios: inputs.scenarios)
         // A label seeded only `empty` (no bytes) in every cell cannot leak: its clean scan is no PASS.
         // Every cell of the plan counts, not only this shard's, so that shards merge to the whole gate.
         // (A skipped `bytes` seeded the `alnum` value instead: bytes either way.)
-        let planShapes = ShapeCoverage.report(units: plan.units(in: nil), builds: builds, caseID: inputs.caseID, skips: [:])
+        let planShapes = ShapeCoverage.report(
+            units: plan.units(in: nil), builds: builds, caseID: inputs.caseID, skips: [:], runScenarios: inputs.scenarios)
         let unseeded = planShapes.filter { !$0.covered.contains { $0 != .empty } }.map(\.label)
         findings += NoSecretInArtifactsChecker.findings(for: scan, cells: expected, unseeded: unseeded)
         LeakRedaction.redact(scan.leaks, in: outFolder, keep: kept)
