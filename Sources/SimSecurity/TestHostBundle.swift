@@ -1,3 +1,6 @@
+// The constructor that calls `simsecurity_prepare_test_host_bundle` lives in CTestHost (C: Swift has no
+// code that runs before `main`).
+internal import CTestHost
 import Foundation
 
 /// `Bundle.main` of a test process, named as an iOS test host names it: on iOS a test runs inside
