@@ -309,6 +309,7 @@ let knownBadBuilds = [
     "PercentEncodesToken",
     "NormalisesToken",
     "ProtectionWidened",
+    "OSGatedMigration",
 ]
 package.targets += knownBadBuilds.map { name in
     appBuild("Mutant" + name, path: "Sources/Mutants/Mutant" + name)

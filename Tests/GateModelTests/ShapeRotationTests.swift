@@ -33,7 +33,8 @@ import UpgradeContract
         let caseID = try Self.caseSeedingEmpty(label: "authToken")
         for run: [Scenario] in [Scenario.gateDefault, [.upgrade, .malformed], Scenario.allCases] {
             #expect(
-                ShapeRotation.shape(caseID: caseID, label: "authToken", scenario: .upgrade, allowed: Self.allowed, runScenarios: run)
+                ShapeRotation.shape(
+                    caseID: caseID, label: "authToken", scenario: .upgrade, allowed: Self.allowed, runScenarios: run)
                     == .empty, "\(run)")
         }
         // Two scenarios of which one seeds bytes: nothing to turn.
@@ -51,6 +52,7 @@ import UpgradeContract
     @Test("a label whose stores hold only empty stays empty: nothing else fits")
     func onlyEmpty() {
         #expect(
-            ShapeRotation.shape(caseID: "c", label: "x", scenario: .upgrade, allowed: [.empty], runScenarios: [.upgrade]) == .empty)
+            ShapeRotation.shape(caseID: "c", label: "x", scenario: .upgrade, allowed: [.empty], runScenarios: [.upgrade])
+                == .empty)
     }
 }

@@ -76,7 +76,8 @@ struct CellRunner {
         let device: ScenarioDevice
         do {
             device = try ScenarioDevice(
-                devices: devices, name: "\(unit.pathID)-\(unit.scenario)", runtime: runtime,
+                devices: devices, name: "\(unit.pathID)-\(unit.scenario)",
+                runtime: unit.scenario.steps.startRuntime(self) ?? runtime,
                 cellFolder: cellFolder, declarations: declarations, timeout: timeout, launchCount: launchCount)
         } catch {
             evidence.aborted = OwnedFolder.vanished(devices.root) ? vanished : "cannot prepare a device: \(error)"
