@@ -120,6 +120,37 @@ public enum ContainerDirectory {
         return Data(text.replacingOccurrences(of: standInUUID, with: uuid).utf8)
     }
 
+    /// Moves `container` to a new folder beside it, as iOS may move an app's containers on an
+    /// install over it (an update, a reinstall) and on a restore: its files stay, its path changes,
+    /// so a path the app stored (`NSHomeDirectory()` + "/Documents/x") points nowhere afterwards.
+    /// The new UUID is derived from the old one and `sequence` (the install's number), so copies of
+    /// one device (exploration's clones) move alike and states that match stay equal.
+    static func move(_ container: Container, sequence: Int) throws(DeviceError) -> Container {
+        let digest = SHA256.hash(Array("\(container.uuid)/\(sequence)".utf8)).prefix(16)
+        let hex = digest.map { String(format: "%02X", $0) }.joined()
+        let parts = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
+            String(hex[hex.index(hex.startIndex, offsetBy: range.lowerBound)..<hex.index(hex.startIndex, offsetBy: range.upperBound)])
+        }
+        let uuid = parts.joined(separator: "-")
+        let parent = (container.path as NSString).deletingLastPathComponent
+        let target = parent + "/" + uuid
+        let metadata: [String: Any] = [
+            "MCMMetadataIdentifier": container.identifier, "MCMMetadataUUID": uuid,
+            "MCMMetadataContentClass": container.kind.contentClass, "MCMMetadataSchemaVersion": 1,
+        ]
+        do {
+            let data = try metadataFile(metadata, kind: container.kind, identifier: container.identifier, uuid: uuid)
+            let failure = AtomicFile.write(data, to: container.path + "/" + metadataFileName)
+            if failure != 0 { throw NSError(domain: NSPOSIXErrorDomain, code: Int(failure)) }
+        } catch {
+            throw .fileSystem(container.path, reason: "cannot rewrite the container's metadata (\(error.localizedDescription))")
+        }
+        guard rename(container.path, target) == 0 else {
+            throw .fileSystem(container.path, reason: "cannot move the container (\(String(cString: strerror(errno))))")
+        }
+        return Container(kind: container.kind, identifier: container.identifier, uuid: uuid, path: target)
+    }
+
     private static let standInUUID = "00000000-0000-0000-0000-000000000000"
     private static let metadataTexts = Memo<[String], String>()
 }

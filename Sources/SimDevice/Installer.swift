@@ -3,8 +3,10 @@ import SimRuntime
 
 extension DeviceSession {
     /// Installs `build`. Over an installed app with the same bundle id this is an upgrade in place
-    /// (or a downgrade or reinstall): the data container stays, and the bundle is replaced under a
-    /// new bundle UUID. App group containers the entitlements name are created when missing.
+    /// (or a downgrade or reinstall): the data container keeps its files but moves to a new path
+    /// (``ContainerDirectory/move(_:sequence:)``), as do the app's group containers, and the bundle is
+    /// replaced under a new bundle UUID. App group containers the entitlements name are created when
+    /// missing.
     ///
     /// The new bundle container is assembled in the staging folder and moved into place with one
     /// rename before the old one is removed, so an interrupted install leaves the old app or the new one.
@@ -68,16 +70,25 @@ extension DeviceSession {
             installedAt: self.record.clock, sequence: (previous?.record.sequence ?? 0) + 1)
         try JSONFile.write(record, to: staged + "/" + InstalledApp.recordName)
 
-        if device.dataContainer(manifest.bundleID) == nil {
+        // An install over the app moves its data container and its groups' containers to new
+        // paths, as iOS may: what the app keeps stays, a path it stored points nowhere.
+        if let data = device.dataContainer(manifest.bundleID) {
+            // (A container a restore brought back has its new path already: the app is installed into it.)
+            if previous != nil { _ = try ContainerDirectory.move(data, sequence: record.sequence) }
+        } else {
             let data = try ContainerDirectory.create(
                 .data, identifier: manifest.bundleID,
                 at: layout.containersDirectory(.data) + "/" + UUID().uuidString)
             if let protection = build.dataProtection { try Self.classify(data, protection) }
         }
-        for group in build.identity.applicationGroups where device.groupContainer(group) == nil {
-            _ = try ContainerDirectory.create(
-                .appGroup, identifier: group,
-                at: layout.containersDirectory(.appGroup) + "/" + UUID().uuidString)
+        for group in build.identity.applicationGroups {
+            if let container = device.groupContainer(group) {
+                if previous != nil { _ = try ContainerDirectory.move(container, sequence: record.sequence) }
+            } else {
+                _ = try ContainerDirectory.create(
+                    .appGroup, identifier: group,
+                    at: layout.containersDirectory(.appGroup) + "/" + UUID().uuidString)
+            }
         }
 
         let final = layout.containersDirectory(.bundle) + "/" + uuid

@@ -26,7 +26,9 @@ import TestSupport
         }
         // Only a container's creation reads the entitlement.
         try session.install(try build(fixture, "v2", buildNumber: "200", dataProtection: nil))
-        #expect(FileProtection.stored(atPath: data.path + "/Documents") == .complete)
+        let moved = try #require(session.device.dataContainer("com.example.tiny"))
+        #expect(moved.path != data.path, "an update moves the container")
+        #expect(FileProtection.stored(atPath: moved.path + "/Documents") == .complete, "and its class goes with it")
         try session.uninstall("com.example.tiny")
         try session.install(try build(fixture, "v2", buildNumber: "200", dataProtection: nil))
         let fresh = try #require(session.device.dataContainer("com.example.tiny"))
