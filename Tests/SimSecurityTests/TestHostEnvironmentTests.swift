@@ -90,14 +90,38 @@ struct TestHostEnvironmentTests {
     func testProcess() throws -> (folder: TemporaryDirectory, executable: String) {
         let folder = try TemporaryDirectory()
         let executable = folder.file("Host.xctest")
-        try FileManager.default.copyItem(atPath: BuiltProducts.executable("keychain-probe"), toPath: executable)
+        try Self.copyExecutable(BuiltProducts.executable("keychain-probe"), to: executable)
         return (folder, executable)
+    }
+
+    /// Copies an executable through a close-on-exec descriptor: a process another test starts at
+    /// that moment inherits no descriptor open for writing it, which would make running the copy
+    /// fail with ETXTBSY ("Text file busy").
+    static func copyExecutable(_ source: String, to destination: String) throws {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: source))
+        let descriptor = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
+        guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown) }
+        defer { close(descriptor) }
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        guard written == bytes.count else { throw CocoaError(.fileWriteUnknown) }
     }
 
     func bundleLine(_ executable: String, _ environment: [String: String]) throws -> String {
         var base = ProcessInfo.processInfo.environment
         for key in ["SIMSECURITY_BUNDLE_ID", "SIMSECURITY_ENTITLEMENTS"] { base[key] = nil }
-        let run = try ProcessRun.run(executable, [], environment: base.merging(environment) { _, new in new })
+        // A child another test forked while the copy was open holds it until that child execs: a
+        // start that meets that moment (ETXTBSY) is tried again.
+        var attempt = 0
+        var started: ProcessRun?
+        while started == nil {
+            do {
+                started = try ProcessRun.run(executable, [], environment: base.merging(environment) { _, new in new })
+            } catch let error as NSError where attempt < 50 && "\(error)".contains("Text file busy") {
+                attempt += 1
+                usleep(20_000)
+            }
+        }
+        let run = started!
         #expect(run.status == 0, "\(run.stderr)")
         return String(run.stdout.split(separator: "\n").last ?? "")
     }
@@ -114,7 +138,7 @@ struct TestHostEnvironmentTests {
         #expect(!FileManager.default.fileExists(atPath: folder.file("Info.plist")))
         // Not a test process: nothing is written beside it.
         let tool = folder.file("tool")
-        try FileManager.default.copyItem(atPath: executable, toPath: tool)
+        try Self.copyExecutable(executable, to: tool)
         #expect(try bundleLine(tool, ["SIMSECURITY_BUNDLE_ID": "com.example.host"]) == "bundle-id -")
         #expect(!FileManager.default.fileExists(atPath: folder.file("Info.plist")))
     }

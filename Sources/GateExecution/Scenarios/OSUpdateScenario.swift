@@ -4,7 +4,7 @@ import SimRuntime
 
 /// os-update: the upgrade on the oldest iOS the new build supports (its build.json's
 /// `minimumOSVersion`, else ``RuntimeVersion/oldestSupportedDefault``): seed with the old build, upgrade
-/// in place, the new build's first launch; then the device's iOS is updated to the cell's runtime
+/// in place, the new build's first launch and a verify there; then the device's iOS is updated to the cell's runtime
 /// (a user who updates the app first and the OS later: the device restarts, and the user unlocks it)
 /// and a verify launch reads every declared secret. Judged by reads-old-data and stays-signed-in. A
 /// migration that runs, or stores, differently on an older iOS (an API it gates on the version,
@@ -22,6 +22,8 @@ enum OSUpdateSteps: ScenarioSteps {
     static func run(_ cell: CellRunner, on device: ScenarioDevice, _ evidence: inout CellEvidence) throws {
         try cell.seed(device, &evidence)
         try cell.upgrade(device, &evidence)
+        // The upgrade judged on the oldest iOS too, as the upgrade scenario judges it on the newest.
+        try device.launch(cell.new, .verify)
         try device.session.updateOS(to: cell.runtime)
         try device.session.unlock()
         try device.launch(cell.new, .verify)
