@@ -16,11 +16,13 @@ import Testing
         #expect(!hint.contains("\n"))
     }
 
-    @Test("other build errors get no hint", arguments: [
-        "/src/A.swift:1:1: error: cannot find 'Session' in scope",
-        "/src/A.swift:1:1: error: cannot find type 'SecItemAdd' in scope",
-        "/src/A.swift:1:1: warning: cannot find 'SecItemAdd' in scope",
-    ])
+    @Test(
+        "other build errors get no hint",
+        arguments: [
+            "/src/A.swift:1:1: error: cannot find 'Session' in scope",
+            "/src/A.swift:1:1: error: cannot find type 'SecItemAdd' in scope",
+            "/src/A.swift:1:1: warning: cannot find 'SecItemAdd' in scope",
+        ])
     func noHint(line: String) {
         #expect(BuildLog.securityImportHint(["Building for debugging...", line]) == nil)
     }
