@@ -213,8 +213,12 @@ package struct DeclarationDraft: Encodable {
             if !stores.files.contains(where: { $0.group == group && $0.path == file }) {
                 return "\(field).file of \"\(label)\": \(q(file)) in \(group) was never written"
             }
-        case .keychain:
-            return "\(field) of \"\(label)\": the build wrote no keychain item holding it"
+        case .keychain(let declared):
+            // A value the app transforms before storing is found nowhere: the item's key is checked.
+            let items = stores.keychain.map(declaration(of:))
+            if !items.contains(where: { normalized(declared, $0) == $0 }) {
+                return "\(field) of \"\(label)\": the build wrote no keychain item with this key"
+            }
         }
         return nil
     }
