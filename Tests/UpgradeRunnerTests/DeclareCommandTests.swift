@@ -142,15 +142,21 @@ struct DeclareCommandTests {
         #expect(result.error.contains(path), "\(result.error)")
     }
 
-    @Test("a known-bad build's declaration is not held to its seed (its mistake is the gate's to catch)")
-    func knownBadBuildsAreExempt() throws {
+    @Test(
+        "a known-bad build's declaration is not held to its seed (its mistake is the gate's to catch), nor a stand-in's",
+        arguments: [true, false])
+    func exempt(knownBad: Bool) throws {
         let cli = try CLI("declare-mutant")
         try Self.copyBuilds(["v1"], into: cli)
         let path = cli.builds + "/v1/build.json"
         var object = try #require(
             try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
-        object["antiPattern"] = "declares a protection class its seed does not use"
-        object["expectedCondition"] = "keeps-protection"
+        if knownBad {
+            object["antiPattern"] = "declares a protection class its seed does not use"
+            object["expectedCondition"] = "keeps-protection"
+        } else {
+            object["standIn"] = true
+        }
         let text = String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
         try text.replacingOccurrences(of: #""accessible":"ak""#, with: #""accessible":"cku""#).write(
             toFile: path, atomically: true, encoding: .utf8)

@@ -128,12 +128,15 @@ enum BuildPreflight {
     /// accessible "aku"`, or a declared preference key the seed never wrote, is bad input naming the
     /// build and the field. A field a declaration leaves out is not compared. A known-bad build
     /// (`antiPattern`) is not checked: its declaration is the release it imitates, and its mistake
-    /// may be just such a disagreement, for the gate to catch. A seed that does not exit cleanly is
+    /// may be just such a disagreement, for the gate to catch; nor is a stand-in (`standIn`), whose
+    /// seed is the other build's whose executable it runs. A seed that does not exit cleanly is
     /// left to the gate's cells.
     static func checkDeclaration(
         _ build: Build, devices: DeviceSet, runtime: RuntimeVersion, timeout: Double, confined: Bool
     ) throws {
-        guard build.manifest.antiPattern == nil, let keeps = build.manifest.keeps, !keeps.secrets.isEmpty else { return }
+        guard build.manifest.antiPattern == nil, build.manifest.standIn != true, let keeps = build.manifest.keeps,
+            !keeps.secrets.isEmpty
+        else { return }
         let observation = try BuildObservation.observe(
             build, runtime: runtime, timeout: timeout, caseID: caseID, plainLaunch: false, confined: confined,
             devices: devices)

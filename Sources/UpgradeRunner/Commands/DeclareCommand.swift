@@ -43,11 +43,26 @@ enum DeclareCommand {
                 cause: "the launch \(failed.termination)")
         }
         let draft = DeclarationDraft(observation)
+        // A name the app built from a secret (a preference key that is the token) would print it:
+        // each seeded value is replaced by its label's name, and never written into build.json.
+        let labels = build.manifest.keeps?.secretLabels ?? []
+        let values = labels.map { (label: $0, value: observation.secrets[$0]) }.filter { $0.value.count >= 4 }
+        var text = String(decoding: try GateJSON.encoder(pretty: true).encode(draft), as: UTF8.self)
+        for (label, value) in values where text.contains(value) {
+            text = text.replacingOccurrences(of: value, with: "<the value of \(label)>")
+        }
         if options.write {
+            let keeps = String(decoding: try GateJSON.encoder(pretty: false).encode(draft.keeps), as: UTF8.self)
+            if let leaked = values.first(where: { keeps.contains($0.value) }) {
+                throw GateError.malformed(
+                    path: build.folder + "/build.json",
+                    reason: "build \(build.manifest.id): a store's name holds the value of \(leaked.label): "
+                        + "declare --write leaves build.json as it is")
+            }
             try DeclarationWriter.write(draft.keeps, into: build.folder + "/build.json")
             invocation.console.error("declare: wrote the draft \"keeps\" into \(build.folder)/build.json")
         }
-        try invocation.printJSON(draft)
+        invocation.console.output(text)
         return options.write || draft.differences.isEmpty ? ExitStatus.pass : 1
     }
 }
