@@ -166,6 +166,28 @@ struct DeclareCommandTests {
     }
 }
 
+extension DeclareCommandTests {
+    @Test("a JSON file and an app group's plist and JSON: each secret at its key path, each file with its format")
+    func appGroupStores() throws {
+        let cli = try CLI("declare-groups")
+        try InputsGateTests.writeSessionBuilds(in: cli.directory)
+        let result = cli.run(["declare", "session4"])
+        #expect(result.code == 0, "\(result.error) \(result.output)")
+        let object = try Self.draft(result.output)
+        #expect(object["differences"] as? [String] == [])
+        let build = try BuildCatalog(folder: cli.builds, productsFolder: BuiltProducts.directory.path).build("session4")
+        Self.expectAgrees(try Self.keeps(object), try #require(build.manifest.keeps), build: build)
+        let stores = try #require(object["stores"] as? [[String: Any]])
+        let files = stores.compactMap { entry -> String? in
+            guard let store = entry["store"] as? [String: Any], let file = store["file"] as? String else { return nil }
+            return "\(store["kind"] ?? "") \(store["group"] ?? "-") \(file) \(store["keyPath"] ?? "-") \(entry["format"] ?? "-")"
+        }
+        #expect(files.contains("plist \(InputsGateTests.group) shared.plist lock.pin plist"), "\(files)")
+        #expect(files.contains("json \(InputsGateTests.group) share.json share.key json"), "\(files)")
+        #expect(files.contains("json - Library/Application Support/session.json auth.token json"), "\(files)")
+    }
+}
+
 /// How `declare` reads the files an app wrote.
 @Suite("Store formats")
 struct StoreFormatTests {
