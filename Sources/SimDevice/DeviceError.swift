@@ -30,6 +30,8 @@ public enum DeviceError: Error, Equatable, CustomStringConvertible {
     case spawnFailed(String, errno: Int32)
     /// A backup cannot be restored onto this device (it is not empty, or it is the backup's own).
     case restoreRefused(udid: String, reason: String)
+    /// An OS update to an older runtime than the device's: iOS does not downgrade in place.
+    case olderRuntime(udid: String, current: RuntimeVersion, requested: RuntimeVersion)
     /// The runner is being interrupted (SIGINT, SIGTERM): no app is launched, and one that was
     /// running was killed for it, so its outcome says nothing about the app.
     case interrupted
@@ -45,7 +47,7 @@ public enum DeviceError: Error, Equatable, CustomStringConvertible {
         case .fileSystem, .spawnFailed, .interrupted:
             true
         case .unknownDevice, .ambiguousDevice, .malformedFile, .missingFile, .notWritable, .inUse, .notInstalled,
-            .shutDown, .unknownBuild, .missingExecutable, .restoreRefused:
+            .shutDown, .unknownBuild, .missingExecutable, .restoreRefused, .olderRuntime:
             false
         }
     }
@@ -79,6 +81,8 @@ public enum DeviceError: Error, Equatable, CustomStringConvertible {
             return "\(path): cannot be started (\(String(cString: strerror(code))))"
         case .restoreRefused(let udid, let reason):
             return "device \(udid): cannot restore a backup onto it: \(reason)"
+        case .olderRuntime(let udid, let current, let requested):
+            return "device \(udid) runs \(current): cannot update it to the older \(requested) (iOS does not downgrade in place)"
         case .interrupted:
             return "the runner was interrupted; the app's outcome is unknown"
         }

@@ -10,6 +10,7 @@ extension BuildManifest {
     public static let knownFields = [
         "id", "bundleID", "marketingVersion", "buildNumber", "executable", "schemaVersion", "entitlements", "notes",
         "artefactWindowDays", "antiPattern", "expectedCondition", "keeps", "policies", "standIn", "team", "settings",
+        "minimumOSVersion",
     ]
     /// The largest build.json read (the biggest shipped is 2 KB).
     public static let maximumFileBytes = 256 * 1024

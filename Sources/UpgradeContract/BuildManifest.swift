@@ -50,6 +50,14 @@ public struct BuildManifest: Codable, Equatable, Sendable {
     /// fixture): its launches name that other build, which preflight then accepts (it refuses an
     /// executable that names another build id otherwise). Nil: the executable is the build's own.
     public var standIn: Bool?
+    /// The oldest iOS the build supports (its `MinimumOSVersion`), such as `15.0`: the os-update
+    /// scenario runs the upgrade to this build on it, then updates the device's iOS. Nil: not
+    /// declared (os-update starts on ``RuntimeVersion/oldestSupportedDefault``).
+    public var minimumOSVersion: String?
+
+    /// ``minimumOSVersion`` read as a runtime (nil when not declared; ``problem(folderName:)``
+    /// refuses one that is not an iOS version).
+    public var minimumRuntime: RuntimeVersion? { minimumOSVersion.flatMap(RuntimeVersion.init) }
 
     public init(
         id: String, bundleID: String, marketingVersion: String, buildNumber: String, executable: String,
@@ -92,6 +100,9 @@ public struct BuildManifest: Codable, Equatable, Sendable {
         }
         if buildNumber.split(separator: ".", omittingEmptySubsequences: false).contains(where: { Int($0) == nil }) {
             return "field \"buildNumber\" is \"\(buildNumber)\", not dotted integers"
+        }
+        if let minimumOSVersion, RuntimeVersion(minimumOSVersion) == nil {
+            return "field \"minimumOSVersion\" is \"\(minimumOSVersion)\", not an iOS version such as \"15.0\""
         }
         return nil
     }

@@ -32,6 +32,10 @@ public struct RuntimeVersion: Hashable, Comparable, Sendable, Codable, CustomStr
     /// The runtime a device gets when none is named.
     public static let current = RuntimeVersion(major: 17, minor: 5)
 
+    /// The oldest iOS a build supports when its build.json does not say (`minimumOSVersion`): where
+    /// the os-update scenario starts. iOS 15.0, the oldest that the sample's builds support.
+    public static let oldestSupportedDefault = RuntimeVersion(major: 15, minor: 0)
+
     public var description: String { "iOS \(major).\(minor)" }
 
     public static func < (lhs: RuntimeVersion, rhs: RuntimeVersion) -> Bool {

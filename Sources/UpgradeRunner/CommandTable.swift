@@ -41,6 +41,7 @@ enum CommandTable {
         Command(spec: DeviceLock.spec, options: DevicesRoot.init, run: DeviceLock.run),
         Command(spec: DeviceUnlock.spec, options: DevicesRoot.init, run: DeviceUnlock.run),
         Command(spec: DeviceAdvanceClock.spec, options: DeviceAdvanceClock.Options.init, run: DeviceAdvanceClock.run),
+        Command(spec: DeviceUpdateOS.spec, options: DeviceUpdateOS.Options.init, run: DeviceUpdateOS.run),
         Command(spec: DeviceErase.spec, options: DevicesRoot.init, run: DeviceErase.run),
         Command(spec: DeviceDelete.spec, options: DevicesRoot.init, run: DeviceDelete.run),
         Command(spec: DeviceBackup.spec, options: DevicesRoot.init, run: DeviceBackup.run),

@@ -19,7 +19,7 @@ import Testing
                 "write-failure", "crash-points", "power-loss", "prewarm",
                 "locked-background", "reinstall", "marker-without-data", "stale-leftovers", "entitlements", "isolation",
                 "cleanup",
-                "artefact-window", "locked-reads", "backup-restore", "reinstall-self",
+                "artefact-window", "locked-reads", "backup-restore", "reinstall-self", "os-update",
             ])
     }
 
@@ -40,6 +40,7 @@ import Testing
         (.lockedReads, [.keepsAvailability, .keepsProtection, .staysSignedIn]),
         (.backupRestore, [.survivesRestore]),
         (.reinstallSelf, [.reinstallSweeps, .readsOldData, .idempotent, .staysSignedIn]),
+        (.osUpdate, [.readsOldData, .staysSignedIn]),
     ]
 
     @Test("each scenario checks the conditions of docs/gate.md's table", arguments: scenarioTable)

@@ -43,6 +43,27 @@ import TestSupport
         #expect(try Device(layout: session.layout).record.clock == target)
     }
 
+    @Test("an OS update moves the runtime up, keeps the apps and data, restarts before first unlock; never down")
+    func osUpdate() throws {
+        let fixture = try Fixture()
+        let session = try fixture.bootedWithTinyApp()
+        #expect(try session.launch("com.example.tiny", LaunchOptions(arguments: ["-TinyMode", "seed"])).exitedCleanly)
+        try session.updateOS(to: RuntimeVersion(major: 18))
+        #expect(session.record.runtime == RuntimeVersion(major: 18))
+        #expect(try Device(layout: session.layout).record.runtime == RuntimeVersion(major: 18))
+        #expect(session.record.state == .booted && session.record.lockState == .beforeFirstUnlock)
+        try session.unlock()
+        #expect(try session.launch("com.example.tiny").exitedCleanly)
+        let status = try String(
+            contentsOfFile: session.dataContainer("com.example.tiny")!.path + "/Documents/tiny-status.json", encoding: .utf8)
+        #expect(status.contains("\"found\":true"), "the app's keychain item stayed")
+        #expect(status.contains("\"runtime\":\"iOS 18.0\""), "the launch answers as the new runtime")
+        #expect(
+            throws: DeviceError.olderRuntime(udid: session.udid, current: RuntimeVersion(major: 18), requested: .current)
+        ) { try session.updateOS(to: .current) }
+        #expect(session.record.runtime == RuntimeVersion(major: 18))
+    }
+
     @Test("one run per device: a second holder is told who has it, and can take it once released")
     func deviceLock() throws {
         let fixture = try Fixture()

@@ -68,7 +68,7 @@ struct TestHostEnvironmentTests {
             ])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(
-            run.stdout.split(separator: "\n") == [
+            run.stdout.split(separator: "\n").prefix(4) == [
                 "add-always 0",
                 "add-when-unlocked \(errSecInteractionNotAllowed)",  // locked
                 "read 0 agrp=PROBE00001.com.example.shared",  // the entitlements' first group
@@ -84,5 +84,62 @@ struct TestHostEnvironmentTests {
         #expect(run.status == 2)
         #expect(run.stderr.hasPrefix("SimSecurity: SIMSECURITY_LOCK_STATE:"))
         #expect(run.stdout.isEmpty)
+    }
+
+    /// keychain-probe copied under a test process's name, `Host.xctest`, in a folder of its own.
+    func testProcess() throws -> (folder: TemporaryDirectory, executable: String) {
+        let folder = try TemporaryDirectory()
+        let executable = folder.file("Host.xctest")
+        try FileManager.default.copyItem(atPath: BuiltProducts.executable("keychain-probe"), toPath: executable)
+        return (folder, executable)
+    }
+
+    func bundleLine(_ executable: String, _ environment: [String: String]) throws -> String {
+        var base = ProcessInfo.processInfo.environment
+        for key in ["SIMSECURITY_BUNDLE_ID", "SIMSECURITY_ENTITLEMENTS"] { base[key] = nil }
+        let run = try ProcessRun.run(executable, [], environment: base.merging(environment) { _, new in new })
+        #expect(run.status == 0, "\(run.stderr)")
+        return String(run.stdout.split(separator: "\n").last ?? "")
+    }
+
+    @Test("a test process's Bundle.main names the host, as in an iOS test host; the file goes when the variables do")
+    func bundleMain() throws {
+        let (folder, executable) = try testProcess()
+        #expect(try bundleLine(executable, ["SIMSECURITY_BUNDLE_ID": "com.example.host"]) == "bundle-id com.example.host")
+        let plist = folder.file("Probe.entitlements")
+        try Self.entitlements.write(toFile: plist, atomically: true, encoding: .utf8)
+        #expect(try bundleLine(executable, ["SIMSECURITY_ENTITLEMENTS": plist]) == "bundle-id com.example.probe")
+        #expect(FileManager.default.fileExists(atPath: folder.file("Info.plist")))
+        #expect(try bundleLine(executable, [:]) == "bundle-id -")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("Info.plist")))
+        // Not a test process: nothing is written beside it.
+        let tool = folder.file("tool")
+        try FileManager.default.copyItem(atPath: executable, toPath: tool)
+        #expect(try bundleLine(tool, ["SIMSECURITY_BUNDLE_ID": "com.example.host"]) == "bundle-id -")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("Info.plist")))
+    }
+
+    @Test("a person's own Info.plist beside the test executable is left as it is")
+    func ownInfoPlist() throws {
+        let (folder, executable) = try testProcess()
+        let own =
+            #"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>CFBundleIdentifier</key><string>com.example.mine</string></dict></plist>"#
+        try own.write(toFile: folder.file("Info.plist"), atomically: true, encoding: .utf8)
+        #expect(try bundleLine(executable, ["SIMSECURITY_BUNDLE_ID": "com.example.host"]) == "bundle-id com.example.mine")
+        #expect(try bundleLine(executable, [:]) == "bundle-id com.example.mine")
+        #expect(try String(contentsOfFile: folder.file("Info.plist"), encoding: .utf8) == own)
+    }
+
+    @Test("a launched app, or unusable variables, write nothing")
+    func notApplicable() throws {
+        let (folder, executable) = try testProcess()
+        let launched = TestHostBundle.prepare(
+            environment: ["SIMSECURITY_BUNDLE_ID": "com.example.host", "UPGRADE_RUNNER_LAUNCH_CONTEXT": "{}"],
+            executable: executable)
+        #expect(launched == .notApplicable)
+        let unreadable = TestHostBundle.prepare(
+            environment: ["SIMSECURITY_ENTITLEMENTS": folder.file("missing.entitlements")], executable: executable)
+        #expect(unreadable == .notApplicable)
+        #expect(!FileManager.default.fileExists(atPath: folder.file("Info.plist")))
     }
 }

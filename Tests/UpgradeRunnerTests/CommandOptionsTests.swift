@@ -1,6 +1,7 @@
 @testable import GateExecution
 @testable import GateModel
 import Testing
+import UpgradeContract
 @testable import UpgradeRunner
 
 /// Each command's options are a typed struct built once from the command line, reading only the
@@ -30,6 +31,22 @@ import Testing
             command.spec.arguments.filter { !$0.optional && !$0.repeating }.map { _ in "p" }
             + (command.spec.arguments.contains { $0.repeating && !$0.optional } ? ["p"] : [])
         #expect(try Self.build(command, positionals + (Self.required[name] ?? [])) == [])
+    }
+
+    @Test("mutants takes the gate's runtime options: a matrix of two, one runtime alone, or a bad one named")
+    func mutantsRuntimes() throws {
+        func options(_ words: [String]) throws -> MutantsOptions {
+            let spec = MutantsCommand.spec
+            return try MutantsOptions(
+                OptionValues(
+                    spec: spec, parsed: try ParsedArguments.parse(words, for: spec),
+                    environment: ["UPGRADE_RUNNER_BUILDS": "/nonexistent"]))
+        }
+        let matrix = try options(["--runtimes", "iOS 15.0,iOS 17.5"])
+        #expect(matrix.runtime == RuntimeVersion(major: 15) && matrix.runtimes == [RuntimeVersion(major: 15), .current])
+        let one = try options(["--runtime", "iOS 12.4"])
+        #expect(one.runtime == RuntimeVersion(major: 12, minor: 4) && one.runtimes == nil)
+        #expect(throws: GateError.self) { try options(["--runtimes", "iOS 15.0,Android 14"]) }
     }
 
     @Test("an option read that its command does not declare is recorded (in a command run, it traps in debug)")

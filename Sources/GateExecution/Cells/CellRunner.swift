@@ -45,7 +45,7 @@ struct CellRunner {
 
     init(
         unit: PlanUnit, old: Build?, via: [Build] = [], new: Build, runtime: RuntimeVersion, caseID: String,
-        devices: DeviceSet, outFolder: String, timeout: Double
+        devices: DeviceSet, outFolder: String, timeout: Double, runScenarios: [Scenario]? = nil
     ) {
         self.unit = unit
         // reinstall-self: the release is its own old build (it seeds, is uninstalled, and is installed again).
@@ -58,7 +58,8 @@ struct CellRunner {
         self.devices = devices
         self.outFolder = outFolder
         self.timeout = timeout
-        declarations = CaseDeclarations(old: old, via: via, new: new, caseID: caseID, scenario: unit.scenario)
+        declarations = CaseDeclarations(
+            old: old, via: via, new: new, caseID: caseID, scenario: unit.scenario, runScenarios: runScenarios)
     }
 
     /// Why a cell whose devices folder was removed under it is not judged.
@@ -75,7 +76,8 @@ struct CellRunner {
         let device: ScenarioDevice
         do {
             device = try ScenarioDevice(
-                devices: devices, name: "\(unit.pathID)-\(unit.scenario)", runtime: runtime,
+                devices: devices, name: "\(unit.pathID)-\(unit.scenario)",
+                runtime: unit.scenario.steps.startRuntime(self) ?? runtime,
                 cellFolder: cellFolder, declarations: declarations, timeout: timeout, launchCount: launchCount)
         } catch {
             evidence.aborted = OwnedFolder.vanished(devices.root) ? vanished : "cannot prepare a device: \(error)"

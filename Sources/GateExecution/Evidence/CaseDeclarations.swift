@@ -31,21 +31,27 @@ struct CaseDeclarations: Sendable {
     /// build) declares in a keychain item: what survives an uninstall, as on iOS.
     let previousKeychainLabels: Set<String>
 
-    init(old: Build?, via: [Build] = [], new: Build, caseID: String, scenario: Scenario? = nil) {
+    init(
+        old: Build?, via: [Build] = [], new: Build, caseID: String, scenario: Scenario? = nil,
+        runScenarios: [Scenario]? = nil
+    ) {
         self.init(
             caseID: caseID, old: old?.manifest.keeps, new: new.manifest.keeps,
             oldPolicies: old?.manifest.policies, newPolicies: new.manifest.policies,
-            previous: (via.last ?? old)?.manifest.keeps, via: via.compactMap(\.manifest.keeps), scenario: scenario)
+            previous: (via.last ?? old)?.manifest.keeps, via: via.compactMap(\.manifest.keeps), scenario: scenario,
+            runScenarios: runScenarios)
     }
 
     /// The declarations `old` and `new` (nil: nothing declared), resolved for `caseID`, and the
     /// builds' policies (nil: none declared). With `scenario`, each secret label takes the shape
     /// ``ShapeRotation`` gives the cell among those every build's store for it holds (`via`: a
-    /// route's intermediate builds); without, every label is ``SecretShape/alnum``.
+    /// route's intermediate builds; `runScenarios`: the run's scenarios, which turn a label's
+    /// rotation off `empty` where all of them would seed it so); without, every label is
+    /// ``SecretShape/alnum``.
     init(
         caseID: String, old: BuildDeclaration?, new: BuildDeclaration?, oldPolicies: BuildPolicies? = nil,
         newPolicies: BuildPolicies? = nil, previous: BuildDeclaration? = nil, via: [BuildDeclaration] = [],
-        scenario: Scenario? = nil
+        scenario: Scenario? = nil, runScenarios: [Scenario]? = nil
     ) {
         self.caseID = caseID
         self.old = (old ?? BuildDeclaration(secrets: [])).resolved(caseID: caseID)
@@ -63,7 +69,8 @@ struct CaseDeclarations: Sendable {
             let items = ([old] + via + [new]).compactMap { $0?.secret(label) }
             allowed[label] = ShapeRotation.allowed(locations: items.map(\.store.location), narrowed: items.map(\.shapes))
             if let scenario {
-                shapes[label] = ShapeRotation.shape(caseID: caseID, label: label, scenario: scenario, allowed: allowed[label]!)
+                shapes[label] = ShapeRotation.shape(
+                    caseID: caseID, label: label, scenario: scenario, allowed: allowed[label]!, runScenarios: runScenarios)
             }
         }
         allowedShapes = allowed

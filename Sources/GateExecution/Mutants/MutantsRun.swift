@@ -21,6 +21,8 @@ package struct MutantsRun {
     var released: [String]
     var scenarios: [Scenario]
     var runtime: RuntimeVersion
+    /// A runtime matrix (`--runtimes`; nil: ``runtime`` alone): each gate runs every cell on each.
+    package var runtimes: [RuntimeVersion]? = nil
     var caseID: String
     var outFolder: String
     var jobs: Int
@@ -160,11 +162,13 @@ package struct MutantsRun {
             builds: builds, path: path, runtime: runtime, caseID: caseID, scenarios: scenarios,
             buildFiles: [:], runnerVersion: UpgradeRunnerVersion.current,
             routes: path == nil ? try GatePlan.recordedRoutes(builds: builds, given: nil) : nil)
+        inputs.runtimes = runtimes
         // Judged as --strict: a hygiene warning (a sweep that leaves the kinds of item the app never
         // writes, mutant sweep-generic-only) counts as the FAIL it is under --strict.
         inputs.strict = true
         var pipeline = GatePipeline(
-            inputs: inputs, builds: resolved, out: folder, jobs: jobs, timeout: timeout, force: true, stage: stage)
+            inputs: inputs, builds: resolved, out: folder,
+            settings: RunSettings(jobs: jobs, timeout: timeout, force: true, stage: stage))
         // The catalogue counts the conditions a mutant fails; whether its base fails them too is another question.
         pipeline.judgesPreExisting = false
         return try pipeline.run().report

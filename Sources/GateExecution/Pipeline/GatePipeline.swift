@@ -16,37 +16,23 @@ package struct GatePipeline {
     /// Every build the plan names, resolved.
     package var builds: [String: Build]
     package var out: String
-    package var jobs: Int
-    package var timeout: Double
-    /// Write into an `out` that holds files that are not a run's.
-    package var force: Bool
+    /// How it runs: jobs, timeout, force, archived inputs, kept devices, the stage.
+    package var settings: RunSettings
     package var progress: GateProgress = .silent
-    /// A stage of the whole command's executables (`mutants`), else each run stages its own.
-    package var stage: BuildStage? = nil
-    /// Copy every build's files into `out/inputs/` (`--archive-inputs`).
-    package var archiveInputs = false
     /// Whether a deciding cell's FAIL is judged against the old build in its place (``PreExisting``).
     package var judgesPreExisting = true
     /// The builds' pins when the caller has them already (replay checks them against run.json's).
     package var pins: [String: RunInputs.BuildFiles]? = nil
-    /// Where the devices of what failed are kept (``KeptDevices``); nil: none kept.
-    package var keepFailed: String? = nil
 
     package init(
-        inputs: RunInputs, builds: [String: Build], out: String, jobs: Int, timeout: Double, force: Bool,
-        progress: GateProgress = .silent, stage: BuildStage? = nil, archiveInputs: Bool = false,
-        pins: [String: RunInputs.BuildFiles]? = nil, keepFailed: String? = nil
+        inputs: RunInputs, builds: [String: Build], out: String, settings: RunSettings, progress: GateProgress = .silent,
+        pins: [String: RunInputs.BuildFiles]? = nil
     ) {
-        self.keepFailed = keepFailed
         self.inputs = inputs
         self.builds = builds
         self.out = out
-        self.jobs = jobs
-        self.timeout = timeout
-        self.force = force
+        self.settings = settings
         self.progress = progress
-        self.stage = stage
-        self.archiveInputs = archiveInputs
         self.pins = pins
     }
 
@@ -114,12 +100,9 @@ package struct GatePipeline {
         let plan = try inputs.plan()
         var inputs = inputs
         inputs.buildFiles = try pins ?? Self.pin(builds)
-        if archiveInputs { inputs.archivedInputs = try ArchivedInputs.plan(for: builds, pins: inputs.buildFiles) }
-        var run = GateRun(
-            inputs: inputs, plan: plan, outFolder: out, jobs: jobs, force: force, timeout: timeout, progress: progress,
-            stage: stage)
+        if settings.archiveInputs { inputs.archivedInputs = try ArchivedInputs.plan(for: builds, pins: inputs.buildFiles) }
+        var run = GateRun(inputs: inputs, plan: plan, outFolder: out, settings: settings, progress: progress)
         run.judgesPreExisting = judgesPreExisting
-        run.keepFailed = keepFailed
         return (try run.execute(builds: builds), inputs)
     }
 }

@@ -110,8 +110,10 @@ public struct GateRequest: Sendable {
         inputs.strict = strict ? true : nil
         inputs.inputSet = inputSet == .minimal ? .minimal : nil
         return try GatePipeline(
-            inputs: inputs, builds: resolved, out: out, jobs: jobs, timeout: timeout, force: force, progress: progress,
-            archiveInputs: archiveInputs, keepFailed: keepFailed
+            inputs: inputs, builds: resolved, out: out,
+            settings: RunSettings(
+                jobs: jobs, timeout: timeout, force: force, archiveInputs: archiveInputs, keepFailed: keepFailed),
+            progress: progress
         ).run()
     }
 

@@ -13,25 +13,26 @@ struct GateRun {
     var inputs: RunInputs
     var plan: GatePlan
     var outFolder: String
-    var jobs: Int
-    var force: Bool
-    var timeout: Double = 30
+    /// How it runs (``RunSettings``): jobs, timeout, force, kept devices, the stage (where
+    /// executables on another file system than the devices are copied; nil: into the run's own
+    /// folder, ``BuildStage``).
+    var settings: RunSettings
     var progress: GateProgress = .silent
-    /// Where executables on another file system than the devices are copied; nil: into the run's
-    /// own folder (``BuildStage``).
-    var stage: BuildStage? = nil
     /// Whether a deciding cell's FAIL is judged against the old build in the new build's place
     /// (``PreExisting``); `mutants` leaves it out: its catalogue counts a mutant's failed cells.
     var judgesPreExisting = true
-    /// Where the devices of what failed are kept (``KeptDevices``); nil: none kept.
-    var keepFailed: String? = nil
+
+    private var jobs: Int { settings.jobs }
+    private var timeout: Double { settings.timeout }
+    private var stage: BuildStage? { settings.stage }
+    private var keepFailed: String? { settings.keepFailed }
 
     /// Runs the plan and returns the report (also written to `outFolder`).
     package func execute(builds: [String: Build]) throws -> GateReport {
         try TemporaryDevices.checkScratch()
         let unread = try BuildPreflight.check(Array(builds.values), runtime: inputs.runtime, timeout: timeout)
         if let keepFailed { try KeptDevices.check(keepFailed, out: outFolder) }
-        try GateArtifacts.begin(inputs: inputs, plan: plan, at: outFolder, force: force)
+        try GateArtifacts.begin(inputs: inputs, plan: plan, at: outFolder, force: settings.force)
         // Whatever stops the run before its verdict is written, the folder reads as unfinished.
         var completed = false
         defer { if !completed { OutputFolder.release(outFolder) } }
@@ -71,7 +72,7 @@ struct GateRun {
                 unit: unit, old: unit.path.old.flatMap { builds[$0] }, via: unit.path.via.map { builds[$0]! },
                 new: builds[unit.path.new]!,
                 runtime: unit.runtime ?? inputs.runtime, caseID: inputs.caseID, devices: devices,
-                outFolder: folder, timeout: timeout)
+                outFolder: folder, timeout: timeout, runScenarios: inputs.scenarios)
             cell.secondClock = secondClock
             // A baseline cell (the old build in the new one's place) keeps no device.
             if folder == outFolder { cell.kept = kept }
@@ -117,11 +118,13 @@ struct GateRun {
         let sanitizer = FindingSanitizer(secrets: secrets, workRoot: workRoot)
         var findings = sanitizer.clean(results.findings)
         let scan = try SecretScanner.scan(directory: outFolder, secrets: secrets)
-        let shapes = ShapeCoverage.report(units: units, builds: builds, caseID: inputs.caseID, skips: skips.byLabel)
+        let shapes = ShapeCoverage.report(
+            units: units, builds: builds, caseID: inputs.caseID, skips: skips.byLabel, runScenarios: inputs.scenarios)
         // A label seeded only `empty` (no bytes) in every cell cannot leak: its clean scan is no PASS.
         // Every cell of the plan counts, not only this shard's, so that shards merge to the whole gate.
         // (A skipped `bytes` seeded the `alnum` value instead: bytes either way.)
-        let planShapes = ShapeCoverage.report(units: plan.units(in: nil), builds: builds, caseID: inputs.caseID, skips: [:])
+        let planShapes = ShapeCoverage.report(
+            units: plan.units(in: nil), builds: builds, caseID: inputs.caseID, skips: [:], runScenarios: inputs.scenarios)
         let unseeded = planShapes.filter { !$0.covered.contains { $0 != .empty } }.map(\.label)
         findings += NoSecretInArtifactsChecker.findings(for: scan, cells: expected, unseeded: unseeded)
         LeakRedaction.redact(scan.leaks, in: outFolder, keep: kept)

@@ -158,8 +158,8 @@ extension ReplayRequest {
             replayInputs.runnerVersion = UpgradeRunnerVersion.current
         }
         let (report, _) = try GatePipeline(
-            inputs: replayInputs, builds: builds, out: out, jobs: jobs, timeout: timeout, force: force, progress: progress,
-            pins: pins
+            inputs: replayInputs, builds: builds, out: out, settings: RunSettings(jobs: jobs, timeout: timeout, force: force),
+            progress: progress, pins: pins
         ).run()
         note("replay: \(out) (verdict \(report.verdict))")
         let comparison = try StatusComparison.compare(

@@ -28,7 +28,8 @@ enum ShapeCoverage {
     /// The report's section: for every secret label of `units`' cells, the shapes seeded, the ones
     /// not, the skips (`skips`: label to the cells' notes) and the narrowing builds.
     static func report(
-        units: [PlanUnit], builds: [String: Build], caseID: String, skips: [String: [String]]
+        units: [PlanUnit], builds: [String: Build], caseID: String, skips: [String: [String]],
+        runScenarios: [Scenario]? = nil
     ) -> [GateReport.SecretShapes] {
         // The cells each label was given each shape in; a shape counts as seeded when one of them
         // did not skip it (a build that asked for `bytes` as text seeded `alnum` there instead).
@@ -36,7 +37,7 @@ enum ShapeCoverage {
         for unit in units {
             let declarations = CaseDeclarations(
                 old: unit.path.old.flatMap { builds[$0] }, via: unit.path.via.compactMap { builds[$0] },
-                new: builds[unit.path.new]!, caseID: caseID, scenario: unit.scenario)
+                new: builds[unit.path.new]!, caseID: caseID, scenario: unit.scenario, runScenarios: runScenarios)
             for (label, shape) in declarations.shapes {
                 assigned[label, default: [:]][shape, default: []].append(unit.description)
             }

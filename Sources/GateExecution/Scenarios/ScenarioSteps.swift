@@ -26,6 +26,10 @@ protocol ScenarioSteps {
     /// that run a path's plain sequence (fresh install, the upgrades) do.
     static var twinsLaunches: Bool { get }
 
+    /// The runtime the cell's device starts on, when not the cell's own (os-update starts on the
+    /// oldest iOS the new build supports, then updates the device to the cell's). Default: nil.
+    static func startRuntime(_ cell: CellRunner) -> RuntimeVersion?
+
     /// Runs the scenario's steps on `device` (fresh, empty, with the cell's fixed clock), leaving
     /// what the checkers need in `evidence`.
     /// - Throws: a device error, which aborts the cell (its conditions UNKNOWN).
@@ -36,6 +40,7 @@ extension ScenarioSteps {
     static var idempotenceMoments: [Moment] { [.beforeFinalRelaunch, .afterFinalRelaunch] }
     static var removal: (wanted: ItemResult, when: String)? { nil }
     static var twinsLaunches: Bool { false }
+    static func startRuntime(_ cell: CellRunner) -> RuntimeVersion? { nil }
 }
 
 extension Scenario {
@@ -64,6 +69,7 @@ extension Scenario {
         case .lockedReads: LockedReadsSteps.self
         case .backupRestore: BackupRestoreSteps.self
         case .reinstallSelf: ReinstallSelfSteps.self
+        case .osUpdate: OSUpdateSteps.self
         }
     }
 }

@@ -25,6 +25,8 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
     case lockedReads = "locked-reads"
     case backupRestore = "backup-restore"
     case reinstallSelf = "reinstall-self"
+    // New scenarios go last: the shape rotation counts positions in this order (ShapeRotation).
+    case osUpdate = "os-update"
 
     /// The scenario's id, as reports print it.
     public var description: String { rawValue }
@@ -87,6 +89,8 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
         // The release's own launch after its own seed; after the reinstall, as its policy says.
         case .reinstallSelf:
             Traits(own: [.reinstallSweeps], judgesSignIn: true, changesState: true, freshInstall: true, releaseOnly: true)
+        // The upgrade on the oldest iOS the new build supports, then an OS update and a verify.
+        case .osUpdate: Traits(own: [.readsOldData], judgesSignIn: true)
         }
     }
 

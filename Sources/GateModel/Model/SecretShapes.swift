@@ -15,14 +15,26 @@ package enum ShapeRotation {
     /// The scenarios that may seed every shape rotate through `allowed` in ``Scenario`` order (there
     /// are more of them than shapes, so together they seed each one); those that never seed `empty`
     /// (``tellsValuesApart``) rotate on their own through the rest.
-    package static func shape(caseID: String, label: String, scenario: Scenario, allowed: [SecretShape]) -> SecretShape {
+    ///
+    /// `runScenarios` (the run's scenarios, nil: not known) turns the rotation one step on when
+    /// every one of them would seed the label `empty`: a narrowed run (`--scenarios upgrade`) then
+    /// still seeds bytes that could leak, so its no-secret-in-artifacts is judged. A run with any
+    /// scenario that tells values apart (the default gate) never turns, so its shapes do not depend
+    /// on which other scenarios run beside a cell.
+    package static func shape(
+        caseID: String, label: String, scenario: Scenario, allowed: [SecretShape], runScenarios: [Scenario]? = nil
+    ) -> SecretShape {
         let restricted = tellsValuesApart.contains(scenario)
         let shapes = restricted ? allowed.filter { $0 != .empty } : allowed
         guard !shapes.isEmpty else { return .alnum }
         let peers = Scenario.allCases.filter { tellsValuesApart.contains($0) == restricted }
-        let position = peers.firstIndex(of: scenario)!
         let offset = Int(CaseSecrets.fnv1a(caseID + "\u{0}" + label) % UInt64(shapes.count))
-        return shapes[(position + offset) % shapes.count]
+        func rotated(_ scenario: Scenario) -> SecretShape { shapes[(peers.firstIndex(of: scenario)! + offset) % shapes.count] }
+        let shape = rotated(scenario)
+        guard shape == .empty, let run = runScenarios, !run.contains(where: tellsValuesApart.contains),
+            run.allSatisfy({ rotated($0) == .empty })
+        else { return shape }
+        return shapes[(peers.firstIndex(of: scenario)! + offset + 1) % shapes.count]
     }
 
     /// The scenarios that tell the case's value from other bytes on the device, and so never seed

@@ -229,6 +229,20 @@ public enum LedgerMutants {
         return build
     }
 
+    /// v2 whose migration of v1's stores runs only on iOS 17 and later (it needs an API that iOS
+    /// 17 added): on an older iOS the migrator records schema 2 with nothing moved, and the app reads
+    /// the keychain alone from then on, so the user is signed out, and stays so after updating iOS.
+    /// Every upgrade on the gate's iOS 17.5 passes; os-update (the upgrade on the oldest iOS the
+    /// build supports, then an OS update) does not.
+    public static func osGatedMigration() -> LedgerV2Build {
+        var build = LedgerV2Build(buildID: "os-gated-migration")
+        let steps = build.steps
+        build.steps = { parts in
+            (RuntimeVersion(parts.environment.runtime) ?? .current) >= RuntimeVersion(major: 17) ? steps(parts) : []
+        }
+        return build
+    }
+
     /// The date after which mutant `sunset-migration` no longer migrates: 2026-07-01T00:00:00Z.
     public static let sunset = Date(timeIntervalSince1970: 1_782_864_000)
 

@@ -17,3 +17,5 @@ let read = SecItemCopyMatching(item("always", [kSecReturnAttributes: true]) as C
 print("read \(read) agrp=\((result as? [String: Any])?[kSecAttrAccessGroup as String] as? String ?? "-")")
 let foreign = SecItemCopyMatching(item("always", [kSecAttrAccessGroup: "FOREIGN000.x"]) as CFDictionary, nil)
 print("read-foreign-group \(foreign)")
+// What a test host's Bundle.main says (TestHostBundle): `bundle-id -` when it names nothing.
+print("bundle-id \(Bundle.main.bundleIdentifier ?? "-")")

@@ -44,7 +44,9 @@ struct GateSettings {
     var request: GateRequest
     var quiet: Bool
 
-    init(_ options: OptionValues, source: BuildSource) throws {
+    /// The runtime (`--runtime`, default iOS 17.5) and the matrix (`--runtimes`, nil for one
+    /// runtime: one runtime is no matrix, and the run and its artifacts are those of `--runtime`).
+    static func runtimes(_ options: OptionValues) throws -> (runtime: RuntimeVersion, matrix: [RuntimeVersion]?) {
         let single = options.value(Self.runtime)
         var runtime =
             try single.map { text throws(UsageError) -> RuntimeVersion in
@@ -60,10 +62,14 @@ struct GateSettings {
                 throw UsageError.invalidValue(
                     matrixText, for: "--runtimes", reason: "cannot be given with --runtime (name it in the list)")
             }
-            // One runtime is no matrix: the run and its artifacts are those of --runtime.
             runtime = list[0]
             if list.count == 1 { runtimes = nil }
         }
+        return (runtime, runtimes)
+    }
+
+    init(_ options: OptionValues, source: BuildSource) throws {
+        let (runtime, runtimes) = try Self.runtimes(options)
         let caseID = try CaseIDOption.read(options, Self.caseID)
         let execution = try CellExecution(options)
         let given = OutOption(options, Self.out)

@@ -10,7 +10,7 @@ enum MutantsCommand {
         ["mutants"], summary: "Run the known-bad builds against the gate: which condition caught each.",
         options: [
             CommonOptions.jobs, MutantsOptions.out, MutantsOptions.builds, MutantsOptions.scenarios, ScenarioSelection.skip,
-            MutantsOptions.caseID,
+            MutantsOptions.caseID, GateSettings.runtime, GateSettings.runtimes,
             CommonOptions.timeout, CommonOptions.buildsDir, CommonOptions.products,
         ],
         discussion: """
@@ -24,10 +24,11 @@ enum MutantsCommand {
         // First, so that a signal during the checks before the run also ends it with exit 3.
         InterruptHandling.install()
         let console = invocation.console
-        let run = MutantsRun(
-            catalog: options.source.catalog, released: options.released, scenarios: options.scenarios, runtime: .current,
-            caseID: options.caseID, outFolder: options.out, jobs: options.execution.jobs,
+        var run = MutantsRun(
+            catalog: options.source.catalog, released: options.released, scenarios: options.scenarios,
+            runtime: options.runtime, caseID: options.caseID, outFolder: options.out, jobs: options.execution.jobs,
             timeout: options.execution.timeout, progress: { console.error($0) })
+        run.runtimes = options.runtimes
         try run.validate()
         try MutantsOutput.prepare(options.out)
         let summary = try run.execute()
@@ -60,6 +61,10 @@ struct MutantsOptions {
     var execution: CellExecution
     /// The artifacts folder, absolute.
     var out: String
+    /// The devices' runtime (`--runtime`), and a matrix (`--runtimes`, nil for one): every gate of
+    /// the catalogue runs on each, and a mutant is caught when a runtime's cell catches it.
+    var runtime: RuntimeVersion
+    var runtimes: [RuntimeVersion]?
 
     init(_ options: OptionValues) throws {
         source = BuildSource(options)
@@ -69,5 +74,6 @@ struct MutantsOptions {
         caseID = try CaseIDOption.read(options, Self.caseID)
         execution = try CellExecution(options)
         out = OutOption(options, Self.out, force: nil).folder(else: options.absolute(Self.defaultOut))
+        (runtime, runtimes) = try GateSettings.runtimes(options)
     }
 }

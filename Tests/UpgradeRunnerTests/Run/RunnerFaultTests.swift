@@ -205,6 +205,44 @@ struct RunnerFaultTests {
         #expect(try RunInputs.read(from: runner.out + "/run.json").caseID == "one")
         try checkAftermath(runner, code: first.terminationStatus, caseID: "one")
     }
+
+    /// Whether this machine lets a process start another in a new PID namespace (root, util-linux's
+    /// `unshare`): where it does not, the test that needs one is disabled, not passed.
+    static let newPIDNamespace: Bool = Tmpfs.command(["unshare", "--pid", "--fork", "true"]) == 0
+
+    @Test(
+        "a runner in another PID namespace sharing the temporary folder never takes a live gate's devices (#37)",
+        .enabled(if: newPIDNamespace))
+    func otherPIDNamespace() throws {
+        let runner = try Runner()
+        let pipe = Pipe()
+        let gate = runner.process(
+            // The gate of two builds, every scenario: seconds of work after the first cell, against the
+            // sweeper's one start of a few milliseconds.
+            ["gate", "--builds", "v1,v2", "--jobs", "2", "--out", runner.out, "--case-id", "namespaces"],
+            stderr: pipe)
+        try gate.run()
+        // A finished cell: the devices folder is in use, the other worker inside a cell.
+        let progress = LineReader(pipe)
+        #expect(progress.wait { $0.hasPrefix("[1/") })
+        let live = runner.deviceFolders()
+        #expect(!live.isEmpty)
+        // Another runner's start in a PID namespace of its own, where the gate's pid means nothing
+        // (it names no process there, or another one), sweeping the same TMPDIR.
+        let sweeper = runner.process(["builds", "--no-such-option"])
+        sweeper.arguments = ["--pid", "--fork", sweeper.executableURL!.path] + (sweeper.arguments ?? [])
+        sweeper.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+        try sweeper.run()
+        sweeper.waitUntilExit()
+        #expect(sweeper.terminationStatus == 2, "the other runner refused its own bad usage")
+        #expect(gate.isRunning, "the sweep ran beside the live gate")
+        #expect(live.allSatisfy { FileManager.default.fileExists(atPath: $0) }, "the live gate's devices stay")
+        let error = progress.readToEnd().joined(separator: "\n")
+        gate.waitUntilExit()
+        #expect(gate.terminationStatus == 0, "\(error)")
+        #expect(try GateDocument.read(from: runner.out + "/" + GateArtifacts.gateFile).report.verdict == .pass)
+        try checkAftermath(runner, code: gate.terminationStatus, caseID: "namespaces")
+    }
 }
 
 /// A small tmpfs mounted for a test (root only; where mounting is not allowed the tests that need
@@ -232,7 +270,7 @@ struct Tmpfs {
         command(["mount", "-t", "tmpfs", "-o", options, "tmpfs", path])
     }
 
-    private static func command(_ words: [String]) -> Int32 {
+    static func command(_ words: [String]) -> Int32 {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = words
