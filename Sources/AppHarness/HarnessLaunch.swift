@@ -70,9 +70,15 @@ public final class HarnessLaunch: LaunchJournal, @unchecked Sendable {
     /// The runtime every status in this launch stands beside.
     public var runtime: String { environment.runtime }
 
+    /// The label `name` stands for: itself, or the declared item one of whose `reportedAs`
+    /// patterns it matches (``BuildDeclaration/label(forReportName:)``).
+    public func label(forReportName name: String) -> String {
+        declaration?.label(forReportName: name) ?? name
+    }
+
     public func record(_ name: String, _ location: StoreLocation, _ operation: String, _ status: Int32, _ result: ItemResult) {
         let check = ItemCheck(
-            name: name, location: location, operation: operation, status: status,
+            name: label(forReportName: name), location: location, operation: operation, status: status,
             runtime: runtime, result: result)
         lock.withLock { self.status.items.append(check) }
     }
@@ -107,9 +113,10 @@ public final class HarnessLaunch: LaunchJournal, @unchecked Sendable {
     public func reportStartup(_ reads: [SecretRead]) {
         let secrets = self.secrets
         let checks = reads.map {
-            ItemCheck(
-                name: $0.label, location: $0.location, operation: $0.operation, status: $0.status,
-                runtime: runtime, result: $0.result(expected: secrets.expected($0.label, matching: $0.value)))
+            let label = label(forReportName: $0.label)
+            return ItemCheck(
+                name: label, location: $0.location, operation: $0.operation, status: $0.status,
+                runtime: runtime, result: $0.result(expected: secrets.expected(label, matching: $0.value)))
         }
         lock.withLock { status.startup = checks }
     }

@@ -79,7 +79,45 @@ public struct BuildDeclaration: Codable, Hashable, Sendable {
                 }
             }
         }
+        return reportedAsProblem()
+    }
+
+    /// Why a `reportedAs` pattern cannot be used, as `(field, reason)`: an empty pattern, one of
+    /// `*` alone, `**`, a control character; one that takes another item's label, or the same
+    /// pattern on two items (a report name would be two items' at once).
+    func reportedAsProblem() -> (field: String, reason: String)? {
+        var owner: [String: String] = [:]
+        let items =
+            secrets.enumerated().map { ("keeps.secrets[\($0.offset)]", $0.element) }
+            + bookkeeping.enumerated().map { ("keeps.bookkeeping[\($0.offset)]", $0.element) }
+        for (field, item) in items {
+            guard let patterns = item.reportedAs else { continue }
+            if patterns.isEmpty { return (field + ".reportedAs", "is empty: name at least one pattern, or leave it out") }
+            for (index, pattern) in patterns.enumerated() {
+                let at = field + ".reportedAs[\(index)]"
+                if let reason = ReportName.problem(pattern) { return (at, "\"\(pattern)\" \(reason)") }
+                if let other = owner[pattern] {
+                    return (at, "\"\(pattern)\" is also given by \(other): a report name would be two items'")
+                }
+                owner[pattern] = field
+                for (otherField, other) in items where other.label != item.label && ReportName.matches(other.label, pattern) {
+                    return (at, "\"\(pattern)\" takes \(otherField)'s label \"\(other.label)\"")
+                }
+            }
+        }
         return nil
+    }
+
+    /// The label a status report name stands for: the name itself when it is a declared label, else
+    /// the label of the first item (secrets, then bookkeeping, in order) one of whose `reportedAs`
+    /// patterns matches it, else the name unchanged.
+    public func label(forReportName name: String) -> String {
+        let items = secrets + bookkeeping
+        if items.contains(where: { $0.label == name }) { return name }
+        for item in items where (item.reportedAs ?? []).contains(where: { ReportName.matches(name, $0) }) {
+            return item.label
+        }
+        return name
     }
 }
 
@@ -111,6 +149,10 @@ public struct DeclaredItem: Codable, Hashable, Sendable {
     /// a malformed seed), store bytes that are not UTF-8 there; otherwise it stores text, as the
     /// build's code would (the ``SecretShape/bytes`` shape is skipped for the label, and noted).
     public var holdsBytes: Bool
+    /// The names the app's own reports give this item, when they are not its label: patterns in
+    /// which `*` stands for any run of characters (`"reportedAs": ["oauth:*"]` takes the report
+    /// name `oauth:me@mail.example` as this label). The harness writes the label in the status file.
+    public var reportedAs: [String]?
 
     public init(label: String, store: DeclaredStore, shapes: [SecretShape]? = nil, shapesReason: String? = nil) {
         self.label = label
@@ -128,7 +170,7 @@ public struct DeclaredItem: Codable, Hashable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case label, store, shapeWords = "shapes", shapesReason, holdsBytes
+        case label, store, shapeWords = "shapes", shapesReason, holdsBytes, reportedAs
     }
 
     public init(from decoder: any Decoder) throws {
@@ -138,6 +180,7 @@ public struct DeclaredItem: Codable, Hashable, Sendable {
         shapeWords = try container.decodeIfPresent([String].self, forKey: .shapeWords)
         shapesReason = try container.decodeIfPresent(String.self, forKey: .shapesReason)
         holdsBytes = try container.decodeIfPresent(Bool.self, forKey: .holdsBytes) ?? false
+        reportedAs = try container.decodeIfPresent([String].self, forKey: .reportedAs)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -147,6 +190,7 @@ public struct DeclaredItem: Codable, Hashable, Sendable {
         try container.encodeIfPresent(shapeWords, forKey: .shapeWords)
         try container.encodeIfPresent(shapesReason, forKey: .shapesReason)
         if holdsBytes { try container.encode(true, forKey: .holdsBytes) }
+        try container.encodeIfPresent(reportedAs, forKey: .reportedAs)
     }
 
     /// Why `holdsBytes` cannot be used, as `(field, reason)`.
@@ -477,5 +521,34 @@ extension DeclaredStore: Codable {
             try container.encode(keyPath, forKey: .keyPath)
             try container.encodeIfPresent(group, forKey: .group)
         }
+    }
+}
+
+/// A `reportedAs` pattern: literal text in which each `*` stands for any run of characters.
+public enum ReportName {
+    /// Whether `name` matches `pattern`.
+    public static func matches(_ name: String, _ pattern: String) -> Bool {
+        let parts = pattern.split(separator: "*", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count > 1 else { return name == pattern }
+        var rest = Substring(name)
+        guard rest.hasPrefix(parts[0]) else { return false }
+        rest = rest.dropFirst(parts[0].count)
+        for part in parts.dropFirst().dropLast() where !part.isEmpty {
+            guard let range = rest.range(of: part) else { return false }
+            rest = rest[range.upperBound...]
+        }
+        return rest.hasSuffix(parts.last!)
+    }
+
+    /// Why `pattern` is not a pattern, or nil.
+    static func problem(_ pattern: String) -> String? {
+        if pattern.isEmpty { return "is empty" }
+        if pattern.count > 255 { return "is longer than 255 characters" }
+        if pattern.allSatisfy({ $0 == "*" }) { return "matches every name: give the fixed part (such as \"oauth:*\")" }
+        if pattern.contains("**") { return "has \"**\": one * stands for any run of characters" }
+        if pattern.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            return "holds a control character"
+        }
+        return nil
     }
 }

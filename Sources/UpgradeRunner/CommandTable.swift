@@ -30,6 +30,7 @@ enum CommandTable {
         Command(spec: ReplayCommand.spec, options: ReplayOptions.init, run: ReplayCommand.run),
         Command(spec: MergeCommand.spec, options: MergeCommand.Options.init, run: MergeCommand.run),
         Command(spec: BundleCommand.spec, options: BundleCommand.Options.init, run: BundleCommand.run),
+        Command(spec: DeclareCommand.spec, options: DeclareCommand.Options.init, run: DeclareCommand.run),
         Command(spec: BuildsCommand.spec, options: BuildsCommand.Options.init, run: BuildsCommand.run),
         Command(spec: EntitlementsDiff.spec, options: EntitlementsDiff.Options.init, run: EntitlementsDiff.run),
         Command(spec: EntitlementsShow.spec, options: EntitlementsShow.Options.init, run: EntitlementsShow.run),

@@ -118,6 +118,34 @@ enum BuildPreflight {
                     + "was built as \"\(status.build)\" (its status file says so): build each id's own executable, "
                     + "or mark a stand-in (\"standIn\": true)")
         }
+        try checkDeclaration(build, devices: devices, runtime: runtime, timeout: timeout, confined: confined)
         return status.startup != nil
+    }
+
+    /// A build's declared secrets against what its seed stores: the seed runs on a fresh device for
+    /// the preflight case, and each declared secret must be where its store says (``DeclarationDraft``):
+    /// `keeps.secrets[0].store.accessible of "token" is "cku" but the build stored it with
+    /// accessible "aku"`, or a declared preference key the seed never wrote, is bad input naming the
+    /// build and the field. A field a declaration leaves out is not compared. A known-bad build
+    /// (`antiPattern`) is not checked: its declaration is the release it imitates, and its mistake
+    /// may be just such a disagreement, for the gate to catch; nor is a stand-in (`standIn`), whose
+    /// seed is the other build's whose executable it runs. A seed that does not exit cleanly is
+    /// left to the gate's cells.
+    static func checkDeclaration(
+        _ build: Build, devices: DeviceSet, runtime: RuntimeVersion, timeout: Double, confined: Bool
+    ) throws {
+        guard build.manifest.antiPattern == nil, build.manifest.standIn != true, let keeps = build.manifest.keeps,
+            !keeps.secrets.isEmpty
+        else { return }
+        let observation = try BuildObservation.observe(
+            build, runtime: runtime, timeout: timeout, caseID: caseID, plainLaunch: false, confined: confined,
+            devices: devices)
+        guard observation.launches.allSatisfy({ $0.termination == .exited(0) }),
+            let first = DeclarationDraft.differences(observation: observation).first
+        else { return }
+        throw GateError.malformed(
+            path: build.folder + "/build.json",
+            reason: "build \(build.manifest.id): \(first) (at its seed; `upgrade-runner declare \(build.manifest.id)` "
+                + "drafts what it stores)")
     }
 }
