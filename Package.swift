@@ -306,6 +306,7 @@ let knownBadBuilds = [
     "PercentEncodesToken",
     "NormalisesToken",
     "ProtectionWidened",
+    "SessionInCaches",
 ]
 package.targets += knownBadBuilds.map { name in
     appBuild("Mutant" + name, path: "Sources/Mutants/Mutant" + name)

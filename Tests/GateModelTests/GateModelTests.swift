@@ -20,6 +20,7 @@ import Testing
                 "locked-background", "reinstall", "marker-without-data", "stale-leftovers", "entitlements", "isolation",
                 "cleanup",
                 "artefact-window", "locked-reads", "backup-restore", "reinstall-self",
+                "storage-pressure",
             ])
     }
 
@@ -40,6 +41,7 @@ import Testing
         (.lockedReads, [.keepsAvailability, .keepsProtection, .staysSignedIn]),
         (.backupRestore, [.survivesRestore]),
         (.reinstallSelf, [.reinstallSweeps, .readsOldData, .idempotent, .staysSignedIn]),
+        (.storagePressure, [.readsOldData, .idempotent, .staysSignedIn]),
     ]
 
     @Test("each scenario checks the conditions of docs/gate.md's table", arguments: scenarioTable)
@@ -76,7 +78,10 @@ import Testing
         #expect(Scenario.allCases.filter(\.releaseOnly) == [.reinstallSelf])
         #expect(
             Set(Scenario.allCases.filter(\.changesStateAfterUpgrade))
-                == [.relaunch, .reinstall, .markerWithoutData, .isolation, .cleanup, .artefactWindow, .reinstallSelf])
+                == [
+                    .relaunch, .reinstall, .markerWithoutData, .isolation, .cleanup, .artefactWindow, .reinstallSelf,
+                    .storagePressure,
+                ])
     }
 
     @Test("every condition is checked by some scenario, or by every cell")

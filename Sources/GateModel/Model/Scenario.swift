@@ -25,6 +25,7 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
     case lockedReads = "locked-reads"
     case backupRestore = "backup-restore"
     case reinstallSelf = "reinstall-self"
+    case storagePressure = "storage-pressure"
 
     /// The scenario's id, as reports print it.
     public var description: String { rawValue }
@@ -87,6 +88,8 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
         // The release's own launch after its own seed; after the reinstall, as its policy says.
         case .reinstallSelf:
             Traits(own: [.reinstallSweeps], judgesSignIn: true, changesState: true, freshInstall: true, releaseOnly: true)
+        // iOS purges caches and tmp after the migration; the final re-read judges what is left.
+        case .storagePressure: Traits(own: [.readsOldData], judgesSignIn: true, changesState: true)
         }
     }
 
@@ -113,7 +116,7 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
     public var judgesSignIn: Bool { traits.judgesSignIn }
 
     /// Whether the scenario changes the device after the upgrade (relaunches, removes data, moves
-    /// the clock, reinstalls, runs the test's cleanup) and so ends with the final re-read. Not:
+    /// the clock, reinstalls, runs the test's cleanup, purges caches) and so ends with the final re-read. Not:
     /// upgrade and skip-version (their verify is the re-read), malformed (it changes nothing after
     /// the upgrade; its legacy data is malformed-keeps-old's), stale-leftovers (it seeds nothing of
     /// its own), entitlements (no launch), locked-reads (its verify launches in each lock state are
