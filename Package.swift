@@ -307,6 +307,7 @@ let knownBadBuilds = [
     "NormalisesToken",
     "ProtectionWidened",
     "SessionInCaches",
+    "BiometryBoundTokens",
 ]
 package.targets += knownBadBuilds.map { name in
     appBuild("Mutant" + name, path: "Sources/Mutants/Mutant" + name)

@@ -281,6 +281,14 @@ public enum LedgerMutants {
         return build
     }
 
+    /// v3 that, after every launch, puts its tokens and session behind `.biometryCurrentSet` access
+    /// control: unreadable in a background launch and while locked, invalidated by a new fingerprint.
+    public static func biometryBoundTokens() -> LedgerVariant<LedgerV3Build> {
+        var build = LedgerVariant(buildID: "biometry-bound-tokens", base: LedgerV3Build(buildID: "biometry-bound-tokens"))
+        build.afterLaunch = { BiometryBoundTokens.bindToBiometry($0) }
+        return build
+    }
+
     /// v2 whose step 1 -> 2 moves v1's archived session into `Library/Caches/Session.json` instead of
     /// the keychain: iOS purges that folder under storage pressure, and the user is signed out.
     public static func sessionInCaches() -> LedgerVariant<LedgerV2Build> {
