@@ -20,7 +20,7 @@ import Testing
                 "locked-background", "reinstall", "marker-without-data", "stale-leftovers", "entitlements", "isolation",
                 "cleanup",
                 "artefact-window", "locked-reads", "backup-restore", "reinstall-self",
-                "storage-pressure",
+                "storage-pressure", "passcode-and-biometry",
             ])
     }
 
@@ -42,6 +42,7 @@ import Testing
         (.backupRestore, [.survivesRestore]),
         (.reinstallSelf, [.reinstallSweeps, .readsOldData, .idempotent, .staysSignedIn]),
         (.storagePressure, [.readsOldData, .idempotent, .staysSignedIn]),
+        (.passcodeAndBiometry, [.readsOldData, .idempotent, .staysSignedIn]),
     ]
 
     @Test("each scenario checks the conditions of docs/gate.md's table", arguments: scenarioTable)
@@ -80,7 +81,7 @@ import Testing
             Set(Scenario.allCases.filter(\.changesStateAfterUpgrade))
                 == [
                     .relaunch, .reinstall, .markerWithoutData, .isolation, .cleanup, .artefactWindow, .reinstallSelf,
-                    .storagePressure,
+                    .storagePressure, .passcodeAndBiometry,
                 ])
     }
 

@@ -65,6 +65,7 @@ extension Scenario {
         case .backupRestore: BackupRestoreSteps.self
         case .reinstallSelf: ReinstallSelfSteps.self
         case .storagePressure: StoragePressureSteps.self
+        case .passcodeAndBiometry: PasscodeAndBiometrySteps.self
         }
     }
 }

@@ -26,6 +26,7 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
     case backupRestore = "backup-restore"
     case reinstallSelf = "reinstall-self"
     case storagePressure = "storage-pressure"
+    case passcodeAndBiometry = "passcode-and-biometry"
 
     /// The scenario's id, as reports print it.
     public var description: String { rawValue }
@@ -90,6 +91,8 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
             Traits(own: [.reinstallSweeps], judgesSignIn: true, changesState: true, freshInstall: true, releaseOnly: true)
         // iOS purges caches and tmp after the migration; the final re-read judges what is left.
         case .storagePressure: Traits(own: [.readsOldData], judgesSignIn: true, changesState: true)
+        // The passcode turned off and the biometry changed after the migration; the final re-read judges.
+        case .passcodeAndBiometry: Traits(own: [.readsOldData], judgesSignIn: true, changesState: true)
         }
     }
 
