@@ -20,7 +20,7 @@ import Testing
                 "locked-background", "reinstall", "marker-without-data", "stale-leftovers", "entitlements", "isolation",
                 "cleanup",
                 "artefact-window", "locked-reads", "backup-restore", "reinstall-self",
-                "storage-pressure", "passcode-and-biometry",
+                "storage-pressure", "passcode-and-biometry", "backup-after-migration",
             ])
     }
 
@@ -43,6 +43,7 @@ import Testing
         (.reinstallSelf, [.reinstallSweeps, .readsOldData, .idempotent, .staysSignedIn]),
         (.storagePressure, [.readsOldData, .idempotent, .staysSignedIn]),
         (.passcodeAndBiometry, [.readsOldData, .idempotent, .staysSignedIn]),
+        (.backupAfterMigration, [.survivesRestore]),
     ]
 
     @Test("each scenario checks the conditions of docs/gate.md's table", arguments: scenarioTable)
@@ -74,7 +75,10 @@ import Testing
 
     @Test("the scenario traits: the shape rotation's value-telling scenarios and the opt-in, exploration and fresh-install sets")
     func traits() {
-        #expect(ShapeRotation.tellsValuesApart == [.staleLeftovers, .cleanup, .malformed, .seedVariants, .backupRestore])
+        #expect(
+            ShapeRotation.tellsValuesApart == [
+                .staleLeftovers, .cleanup, .malformed, .seedVariants, .backupRestore, .backupAfterMigration,
+            ])
         #expect(Set(Scenario.allCases.filter(\.isFreshInstall)) == [.freshInstall, .reinstallSelf])
         #expect(Scenario.allCases.filter(\.releaseOnly) == [.reinstallSelf])
         #expect(

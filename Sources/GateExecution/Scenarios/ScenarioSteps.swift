@@ -66,6 +66,7 @@ extension Scenario {
         case .reinstallSelf: ReinstallSelfSteps.self
         case .storagePressure: StoragePressureSteps.self
         case .passcodeAndBiometry: PasscodeAndBiometrySteps.self
+        case .backupAfterMigration: BackupAfterMigrationSteps.self
         }
     }
 }

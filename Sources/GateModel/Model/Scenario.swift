@@ -27,6 +27,7 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
     case reinstallSelf = "reinstall-self"
     case storagePressure = "storage-pressure"
     case passcodeAndBiometry = "passcode-and-biometry"
+    case backupAfterMigration = "backup-after-migration"
 
     /// The scenario's id, as reports print it.
     public var description: String { rawValue }
@@ -93,6 +94,8 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
         case .storagePressure: Traits(own: [.readsOldData], judgesSignIn: true, changesState: true)
         // The passcode turned off and the biometry changed after the migration; the final re-read judges.
         case .passcodeAndBiometry: Traits(own: [.readsOldData], judgesSignIn: true, changesState: true)
+        // As backup-restore, with the backup taken after the new build's first launch.
+        case .backupAfterMigration: Traits(own: [.survivesRestore], tellsValuesApart: true)
         }
     }
 
