@@ -310,6 +310,8 @@ let knownBadBuilds = [
     "NormalisesToken",
     "ProtectionWidened",
     "OSGatedMigration",
+    "SessionInCaches",
+    "BiometryBoundTokens",
 ]
 package.targets += knownBadBuilds.map { name in
     appBuild("Mutant" + name, path: "Sources/Mutants/Mutant" + name)

@@ -22,6 +22,13 @@ public struct DeviceRecord: Codable, Equatable, Sendable {
     public var clock: Date
     /// Whether a passcode is set (without one, `…WhenPasscodeSetThisDeviceOnly` items cannot be added).
     public var passcodeSet: Bool
+    /// The biometry enrollment generation: `device biometry --change` (a finger added or removed, Face
+    /// ID enrolled again) moves it; `.biometryCurrentSet` items of an earlier one are invalidated.
+    /// Nil (absent from device.json): 1, the enrollment a device starts with.
+    public var biometryGeneration: Int?
+
+    /// ``biometryGeneration`` with its default.
+    public var currentBiometryGeneration: Int { biometryGeneration ?? 1 }
 
     public static let currentFormatVersion = 1
 

@@ -22,6 +22,10 @@ public struct LaunchOptions: Sendable {
     /// False only for a test's own executables. Where the kernel has no Landlock, launches go
     /// unconfined, as before.
     public var confinedToDevice = true
+    /// Whether the app is launched in the background (a background fetch, a push): it can show no
+    /// Face ID, Touch ID or passcode prompt, so items whose access control needs one answer
+    /// errSecInteractionNotAllowed (docs/simsecurity.md, row 51).
+    public var background = false
 
     public init(
         arguments: [String] = [], faultPlan: FaultPlan = .none, timeout: Double = 30,
@@ -112,9 +116,12 @@ extension DeviceSession {
             appGroupContainers: target.groups, lockStatePath: layout.lockStatePath, clock: record.clock,
             arguments: options.arguments, faultPlan: options.faultPlan, mutationLogPath: mutationLogPath,
             passcodeSet: record.passcodeSet, launcherPID: getpid())
+        var launched = context
+        if options.background { launched.background = true }
+        if record.biometryGeneration != nil { launched.biometryGeneration = record.currentBiometryGeneration }
         let contextText: String
         do {
-            contextText = try context.encoded()
+            contextText = try launched.encoded()
         } catch {
             throw .fileSystem(layout.directory, reason: "cannot encode the launch context (\(error))")
         }

@@ -30,6 +30,11 @@ public struct LaunchContext: Hashable, Sendable, Codable {
     public var mutationLogPath: String?
     /// Whether the device has a passcode (WhenPasscodeSetThisDeviceOnly items need one).
     public var passcodeSet: Bool
+    /// Whether the launch runs in the background (no authentication prompt can be shown); nil: a
+    /// foreground launch, as every launch was before it was kept.
+    public var background: Bool?
+    /// The device's biometry enrollment generation (nil: 1, a device's first enrollment).
+    public var biometryGeneration: Int?
     /// The process that launched the app. The app dies with it (see ``current``): an app left
     /// running by a killed launcher would go on writing a device that nothing holds any more.
     public var launcherPID: Int32?

@@ -71,8 +71,11 @@ public struct SecAccessControlCreateFlags: OptionSet, Hashable, Sendable {
 /// An access-control object: a protection class (a `kSecAttrAccessible…` value) and flags.
 ///
 /// SimSecurity stores the protection class (it decides availability under lock, as on iOS) and
-/// the flags; it does not simulate biometric or passcode prompts: reads of such items succeed
-/// when the class key is available, as with an `LAContext` that already authenticated.
+/// the flags. No prompt is shown: a read of the secret of an item whose flags need the user succeeds
+/// in a foreground call on an unlocked device (the user authenticates), answers
+/// errSecInteractionNotAllowed where no prompt can be shown (a background launch, a locked device),
+/// and errSecAuthFailed for a `.biometryCurrentSet` item after a biometry change (docs/simsecurity.md,
+/// rows 50-53).
 ///
 /// Two objects with the same class and flags are equal, so that one can go into a
 /// `[String: AnyHashable]` query as Apple's CF type can.

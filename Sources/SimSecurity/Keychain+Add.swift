@@ -45,7 +45,9 @@ extension Keychain {
         row[layout.sync] = .integer(synchronizable ? 1 : 0)
         row[layout.pdmn] = .text(accessibility.rawValue)
         if case .some(.some(let data)) = query.valueData { row[layout.data] = .blob(data) }
-        if let control = query.accessControl { row[layout.accc] = .text(AccessControlCoding.encode(control)) }
+        if let control = query.accessControl {
+            row[layout.accc] = .text(AccessControlCoding.encode(control, biometryGeneration: configuration.biometryGeneration))
+        }
         let rowid: Int64
         do {
             rowid = try store.insert(row)

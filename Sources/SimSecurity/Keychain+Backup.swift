@@ -47,4 +47,27 @@ extension Keychain {
             }
         }
     }
+
+    /// Deletes every item of this store that `remove` accepts, in one transaction, as iOS itself does
+    /// on a device event (a passcode turned off deletes every WhenPasscodeSetThisDeviceOnly item).
+    /// Host-side, as ``copyItems(into:where:)``: entitlements, lock state and the seam do not apply.
+    /// - Returns: how many items were deleted.
+    @discardableResult
+    public func deleteItems(where remove: (KeychainItemRecord) -> Bool) throws -> Int {
+        if let openError { throw openError }
+        guard let store else { return 0 }
+        return try lockedStore {
+            try store.database.transaction(immediate: true) {
+                var count = 0
+                for itemClass in ItemClass.stored {
+                    for row in try store.select(from: itemClass, RowFilter(), limit: nil)
+                    where remove(record(row, itemClass: itemClass)) {
+                        try store.delete(itemClass, rowid: row.rowid)
+                        count += 1
+                    }
+                }
+                return count
+            }
+        }
+    }
 }

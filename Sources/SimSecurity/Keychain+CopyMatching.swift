@@ -24,6 +24,18 @@ extension Keychain {
         for row in rows where !(row.accessibility?.isAvailable(in: view) ?? false) {
             throw SecStatusFailure(errSecInteractionNotAllowed)
         }
+        // The secret of an item with access control needs the user (rows 50-53); its attributes
+        // do not. The first row that cannot be read stops the call, as row 37's.
+        if query.returns.contains(.data) {
+            let canPrompt = canPrompt
+            for row in rows {
+                guard case .text(let encoded)? = row["accc"],
+                    let status = AccessControlCheck.refusal(
+                        encoded, canPrompt: canPrompt, biometryGeneration: configuration.biometryGeneration)
+                else { continue }
+                throw SecStatusFailure(status)
+            }
+        }
         result?.pointee = resultBuilder.result(for: rows, itemClass: query.itemClass, returns: query.returns, limit: limit)
     }
 }

@@ -29,7 +29,10 @@ extension Keychain {
         var assignments: [(String, SQLiteValue)] = changes.attributes.map { ($0.spec.key, $0.value) }
         if let group = changes.accessGroup { assignments.append(("agrp", .text(group))) }
         if let newAccessibility { assignments.append(("pdmn", .text(newAccessibility.rawValue))) }
-        if let control = changes.accessControl { assignments.append(("accc", .text(AccessControlCoding.encode(control)))) }
+        if let control = changes.accessControl {
+            assignments.append(
+                ("accc", .text(AccessControlCoding.encode(control, biometryGeneration: configuration.biometryGeneration))))
+        }
         if case .some(.some(let data)) = changes.valueData { assignments.append(("data", .blob(data))) }
         if let sync = changes.sync { assignments.append(("sync", .integer(sync == .syncedOnly ? 1 : 0))) }
         if !assignments.contains(where: { $0.0 == "mdat" }) {

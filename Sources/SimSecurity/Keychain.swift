@@ -46,6 +46,13 @@ public final class Keychain: @unchecked Sendable {
         public var clock: @Sendable () -> Date
         /// Whether the device has a passcode (items of class WhenPasscodeSetThisDeviceOnly need one).
         public var passcodeSet: Bool
+        /// Whether the calling process runs in the foreground, where iOS can show a Face ID, Touch ID
+        /// or passcode prompt (an app's own launch); false for a background launch, which can never
+        /// prompt. A prompt also needs the device unlocked (``Keychain/canPrompt``).
+        public var foreground = true
+        /// The device's biometry enrollment generation: `device biometry --change` moves it, and an
+        /// item added with `.biometryCurrentSet` under another generation is invalidated.
+        public var biometryGeneration = 1
         public var seam: Seam
         /// What a committed call must survive (see ``Durability``); a launched app's store only
         /// ever ends by its process being killed.
@@ -79,6 +86,8 @@ public final class Keychain: @unchecked Sendable {
                 lockState: .file(context.lockStatePath), runtime: context.runtime,
                 clock: { clock }, passcodeSet: context.passcodeSet, seam: .process)
             configuration.durability = .processKill
+            configuration.foreground = !(context.background ?? false)
+            configuration.biometryGeneration = context.biometryGeneration ?? 1
             return configuration
         }
     }
@@ -250,4 +259,8 @@ public final class Keychain: @unchecked Sendable {
         let state = lockState
         return LockStateView(state)
     }
+
+    /// Whether a call can show an authentication prompt now: a foreground launch on an unlocked
+    /// device (a locked device shows no app's prompt; a background launch never does).
+    var canPrompt: Bool { configuration.foreground && lockState == .unlocked }
 }

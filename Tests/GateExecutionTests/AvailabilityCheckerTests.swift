@@ -116,6 +116,37 @@ struct AvailabilityCheckerTests {
         #expect(KeepsAvailability.check(cell).map(\.verdict) == [.unknown])
     }
 
+    @Test(
+        "keeps-availability judges access control with the class: a token now behind .biometryCurrentSet fails for background launches and for locked ones"
+    )
+    func accessControlNarrowed() throws {
+        var cell = lockedReads(newAuthToken: Self.afterFirstUnlock, lockedRead: .locked)
+        var facts = try #require(cell.lockedReads)
+        facts.availability[0].new = SecretPlace(
+            description: "keychain genp svc/authToken (cku, access control .biometryCurrentSet)", states: [.unlocked],
+            protection: .keychain(accessible: "cku", synchronizable: false), needsUser: true)
+        cell.facts = .lockedReads(facts)
+        let findings = KeepsAvailability.check(cell)
+        #expect(findings.allSatisfy { $0.verdict == .fail && $0.item == "authToken" })
+        #expect(findings.contains { $0.message.contains("no longer readable in a background launch") })
+        #expect(findings.contains { $0.message.contains("no longer readable locked after first unlock") })
+        // An old place that already needed the user is no background loss.
+        facts.availability[0].old?.needsUser = true
+        cell.facts = .lockedReads(facts)
+        #expect(!KeepsAvailability.check(cell).contains { $0.message.contains("background launch") })
+    }
+
+    @Test("a dump's access control text tells whether the item needs the user")
+    func accessControlNeeds() {
+        func item(_ accc: String?) -> String? { accc }
+        #expect(!AccessControlNeeds(accessControl: item(nil)).needsUser)
+        #expect(!AccessControlNeeds(accessControl: item("cku;flags=0")).needsUser)
+        #expect(AccessControlNeeds(accessControl: item("cku;flags=8")).needsUser)
+        #expect(AccessControlNeeds(accessControl: item("cku;flags=8")).description == ", access control .biometryCurrentSet")
+        #expect(AccessControlNeeds(accessControl: item("aku;flags=16385")).description == ", access control .userPresence")
+        #expect(!AccessControlNeeds(accessControl: item("aku;flags=1073741824")).needsUser)
+    }
+
     // MARK: The malformed matrix
 
     private func item(

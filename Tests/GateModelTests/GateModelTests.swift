@@ -19,7 +19,8 @@ import Testing
                 "write-failure", "crash-points", "power-loss", "prewarm",
                 "locked-background", "reinstall", "marker-without-data", "stale-leftovers", "entitlements", "isolation",
                 "cleanup",
-                "artefact-window", "locked-reads", "backup-restore", "reinstall-self", "os-update",
+                "artefact-window", "locked-reads", "backup-restore", "reinstall-self",
+                "storage-pressure", "passcode-and-biometry", "backup-after-migration", "os-update",
             ])
     }
 
@@ -41,6 +42,9 @@ import Testing
         (.backupRestore, [.survivesRestore]),
         (.reinstallSelf, [.reinstallSweeps, .readsOldData, .idempotent, .staysSignedIn]),
         (.osUpdate, [.readsOldData, .staysSignedIn]),
+        (.storagePressure, [.readsOldData, .idempotent, .staysSignedIn]),
+        (.passcodeAndBiometry, [.readsOldData, .idempotent, .staysSignedIn]),
+        (.backupAfterMigration, [.survivesRestore]),
     ]
 
     @Test("each scenario checks the conditions of docs/gate.md's table", arguments: scenarioTable)
@@ -72,12 +76,18 @@ import Testing
 
     @Test("the scenario traits: the shape rotation's value-telling scenarios and the opt-in, exploration and fresh-install sets")
     func traits() {
-        #expect(ShapeRotation.tellsValuesApart == [.staleLeftovers, .cleanup, .malformed, .seedVariants, .backupRestore])
+        #expect(
+            ShapeRotation.tellsValuesApart == [
+                .staleLeftovers, .cleanup, .malformed, .seedVariants, .backupRestore, .backupAfterMigration,
+            ])
         #expect(Set(Scenario.allCases.filter(\.isFreshInstall)) == [.freshInstall, .reinstallSelf])
         #expect(Scenario.allCases.filter(\.releaseOnly) == [.reinstallSelf])
         #expect(
             Set(Scenario.allCases.filter(\.changesStateAfterUpgrade))
-                == [.relaunch, .reinstall, .markerWithoutData, .isolation, .cleanup, .artefactWindow, .reinstallSelf])
+                == [
+                    .relaunch, .reinstall, .markerWithoutData, .isolation, .cleanup, .artefactWindow, .reinstallSelf,
+                    .storagePressure, .passcodeAndBiometry,
+                ])
     }
 
     @Test("every condition is checked by some scenario, or by every cell")

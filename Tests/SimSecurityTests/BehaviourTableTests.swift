@@ -24,7 +24,8 @@ struct Row: CustomTestStringConvertible, Sendable {
 /// seeds and iOS disagree (row 14), iOS wins.
 @Suite("Keychain behaviour table")
 struct BehaviourTableTests {
-    static let all = rowsPrimaryKeysAndAdd + rowsGroups + rowsQueries + rowsUpdateDelete + rowsLock + rowsFromLibraries
+    static let all =
+        rowsPrimaryKeysAndAdd + rowsGroups + rowsQueries + rowsUpdateDelete + rowsLock + rowsFromLibraries + rowsAccessControl
 
     @Test("behaviour row", arguments: all)
     func row(_ row: Row) throws {
@@ -33,7 +34,7 @@ struct BehaviourTableTests {
 
     @Test("every row of the specification has a case")
     func coverage() {
-        #expect(Set(Self.all.map(\.number)) == Set(1...49))
+        #expect(Set(Self.all.map(\.number)) == Set(1...53))
     }
 }
 
@@ -631,6 +632,91 @@ let rowsFromLibraries: [Row] = [
             #expect((control != nil) == expected, "\(runtime)")
             if expected { #expect(control?.protection == "ck") }
         }
+    },
+]
+
+/// An item whose access control asks for `flags`, in class WhenUnlockedThisDeviceOnly.
+func controlled(_ account: String, _ flags: SecAccessControlCreateFlags) -> Query {
+    let control = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags, nil)!
+    return password(account, [kSecAttrAccessControl: control, kSecValueData: Data("secret-\(account)")])
+}
+
+/// A keychain as a launch sees it: foreground or not, and its biometry generation.
+func launchKeychain(
+    path: String, lock: LockState = .unlocked, foreground: Bool = true, generation: Int = 1, passcode: Bool = true
+) -> Keychain {
+    var configuration = Keychain.Configuration(
+        storage: .file(path), identity: .testHost, lockState: .fixed(lock), runtime: RuntimeVersion("iOS 17.5")!,
+        passcodeSet: passcode)
+    configuration.foreground = foreground
+    configuration.biometryGeneration = generation
+    return Keychain(configuration)
+}
+
+let rowsAccessControl: [Row] = [
+    Row(50, "an item's access control is kept with its flags; its attributes read without a prompt, anywhere its class allows") {
+        let tmp = try TemporaryDirectory()
+        let path = tmp.file("keychain.db")
+        #expect(launchKeychain(path: path).add(controlled("a", [.biometryCurrentSet])) == errSecSuccess)
+        let background = launchKeychain(path: path, foreground: false)
+        let attributes = background.copy(password("a", [kSecReturnAttributes: true])).result as? [String: Any]
+        let control = attributes?["accc"] as? SecAccessControl
+        #expect(control?.protection == "aku")
+        #expect(control?.flags == [.biometryCurrentSet])
+    },
+    Row(
+        51,
+        "a launch that cannot prompt (background, or the device locked) reads an item needing the user as errSecInteractionNotAllowed"
+    ) {
+        let tmp = try TemporaryDirectory()
+        let path = tmp.file("keychain.db")
+        let flags: [SecAccessControlCreateFlags] = [.userPresence, .biometryAny, .biometryCurrentSet, .devicePasscode]
+        for (index, flag) in flags.enumerated() {
+            #expect(launchKeychain(path: path).add(controlled("a\(index)", flag)) == errSecSuccess)
+            // The foreground launch on an unlocked device prompts, and the user authenticates.
+            #expect(launchKeychain(path: path).secret("a\(index)") == Data("secret-a\(index)"))
+            let background = launchKeychain(path: path, foreground: false).copy(password("a\(index)", [kSecReturnData: true]))
+            #expect(background.status == errSecInteractionNotAllowed, "\(flag)")
+            let locked = launchKeychain(path: path, lock: .locked).copy(password("a\(index)", [kSecReturnData: true]))
+            #expect(locked.status == errSecInteractionNotAllowed, "\(flag)")
+        }
+        // Without access control, a background launch reads as before.
+        #expect(launchKeychain(path: path).add(password("plain", [kSecValueData: Data("v")])) == errSecSuccess)
+        #expect(launchKeychain(path: path, foreground: false).secret("plain") == Data("v"))
+    },
+    Row(52, "turning the passcode off deletes every WhenPasscodeSetThisDeviceOnly item; none can be added without one") {
+        // The deletion is a device event: SimDeviceTests' DeviceAuthenticationTests; here the keychain's half.
+        let tmp = try TemporaryDirectory()
+        let path = tmp.file("keychain.db")
+        let akpu = password("p", [kSecAttrAccessible: kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly])
+        #expect(launchKeychain(path: path).add(akpu) == errSecSuccess)
+        #expect(launchKeychain(path: path).add(password("other")) == errSecSuccess)
+        let removed = try launchKeychain(path: path).deleteItems { $0.accessible == "akpu" }
+        #expect(removed == 1)
+        #expect(launchKeychain(path: path, passcode: false).copy(password("p")).status == errSecItemNotFound)
+        #expect(launchKeychain(path: path, passcode: false).add(akpu) == errSecAuthFailed)
+        #expect(launchKeychain(path: path, passcode: false).copy(password("other")).status == errSecSuccess)
+    },
+    Row(
+        53,
+        "a biometry change invalidates .biometryCurrentSet items (errSecAuthFailed); .biometryAny and a passcode alternative stay"
+    ) {
+        let tmp = try TemporaryDirectory()
+        let path = tmp.file("keychain.db")
+        #expect(launchKeychain(path: path).add(controlled("current", [.biometryCurrentSet])) == errSecSuccess)
+        #expect(launchKeychain(path: path).add(controlled("any", [.biometryAny])) == errSecSuccess)
+        #expect(
+            launchKeychain(path: path).add(controlled("either", [.biometryCurrentSet, .or, .devicePasscode])) == errSecSuccess)
+        let changed = launchKeychain(path: path, generation: 2)
+        #expect(changed.copy(password("current", [kSecReturnData: true])).status == errSecAuthFailed)
+        #expect(changed.secret("any") == Data("secret-any"))
+        #expect(changed.secret("either") == Data("secret-either"))
+        // The invalidated item is still there: its attributes read, and its key is taken.
+        #expect(changed.copy(password("current", [kSecReturnAttributes: true])).status == errSecSuccess)
+        #expect(changed.add(controlled("current", [.biometryCurrentSet])) == errSecDuplicateItem)
+        // An item added under the new enrollment reads.
+        #expect(changed.add(controlled("later", [.biometryCurrentSet])) == errSecSuccess)
+        #expect(changed.secret("later") == Data("secret-later"))
     },
 ]
 

@@ -7,7 +7,9 @@ import SimRuntime
 /// a file's protection class, preferences after first unlock; seed 000's table) must all be lock
 /// states of the place the new build keeps it in. Then by the new build's verify launches while
 /// locked after first unlock and before first unlock: a secret that was readable in that state
-/// must read back `found`; one that was not is not required.
+/// must read back `found`; one that was not is not required. Access control is judged with the
+/// class: an item whose access control needs the user (user presence, biometry, the passcode) reads
+/// only unlocked and in the foreground, so it fails where the old place read in a background launch.
 enum KeepsAvailability: CellChecker {
     static let condition = GateCondition.keepsAvailability
 
@@ -34,6 +36,16 @@ enum KeepsAvailability: CellChecker {
                         "was in \(old.description); not found where the new build declares it after the upgrade",
                         key: FindingKey(fact.label, in: .secret, .lost)))
                 continue
+            }
+            // A place readable unlocked without the user is readable in a background launch too; one
+            // whose access control needs the user never is (docs/simsecurity.md, row 51).
+            if !old.needsUser && old.states.contains(.unlocked) && new.needsUser {
+                findings.append(
+                    evidence.finding(
+                        condition, .fail, item: fact.label,
+                        "no longer readable in a background launch (errSecInteractionNotAllowed: no prompt can be shown): "
+                            + "the old build kept it in \(old.description), the new build in \(new.description)",
+                        key: FindingKey("\(fact.label) background", in: .secret, .lessAvailable)))
             }
             let lost = old.states.subtracting(new.states)
             if !lost.isEmpty {

@@ -50,6 +50,16 @@ enum SurvivesRestore: CellChecker {
                         key: FindingKey(label, in: .secret, .unreported)))
             }
         }
+        // backup-after-migration: what the old build kept device-bound must not start to travel.
+        for started in facts.startedToTravel where evidence.seeded.contains(started.label) {
+            findings.append(
+                evidence.finding(
+                    condition, .fail, item: started.label,
+                    "the old build kept it device-bound in \(started.oldPlace); after the new build's first launch it "
+                        + "travelled in a backup to another device (a session cloned onto a new phone): keep it in a "
+                        + "ThisDeviceOnly class",
+                    key: FindingKey(started.label, in: .secret, .changed)))
+        }
         if !facts.newIdentity {
             findings.append(evidence.finding(condition, .unknown, "the restored device has the backed-up device's identity"))
         }

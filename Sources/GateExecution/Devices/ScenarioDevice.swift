@@ -212,6 +212,13 @@ final class ScenarioDevice {
         try session.keychainItems()
     }
 
+    /// Storage pressure while no app runs (``DeviceSession/purgeCaches()``): every app's
+    /// `Library/Caches` and `tmp` and every app group container's `Library/Caches` emptied.
+    @discardableResult
+    func purgeCaches() throws -> CachePurge {
+        try session.purgeCaches()
+    }
+
     func advanceClock(days: Double) throws {
         try session.advanceClock(by: days * 86_400)
     }

@@ -52,6 +52,15 @@ struct RestoreFacts: Sendable {
     var leftOut: Int
     /// Whether the restored device has its own identity (UDID), as a new phone does.
     var newIdentity: Bool
+    /// backup-after-migration: the secrets the old build kept in a ThisDeviceOnly keychain item that
+    /// travelled in the backup taken after the new build's first launch (empty in backup-restore).
+    var startedToTravel: [StartedToTravel] = []
+
+    struct StartedToTravel: Sendable {
+        var label: String
+        /// Where the old build kept it: `keychain genp svc/account (cku)`.
+        var oldPlace: String
+    }
 }
 
 extension CellEvidence {

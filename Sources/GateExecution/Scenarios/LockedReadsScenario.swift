@@ -45,6 +45,9 @@ struct SecretPlace: Sendable, Hashable {
     var states: Set<LockState>
     /// How the place protects what it holds, as the device says (keeps-protection).
     var protection: SecretProtection
+    /// Whether reading it needs the user (an access control with user presence, biometry or the
+    /// passcode): a background launch can never read it (keeps-availability).
+    var needsUser = false
 
     /// The place `store` names on `device` for the app `build`, or nil when the store holds nothing there.
     /// `keychain`: the device's items, read once for every secret of one state.
@@ -96,12 +99,44 @@ struct SecretPlace: Sendable, Hashable {
                 })
             else { return nil }
             let name = [key.service ?? key.server ?? "", key.account].joined(separator: "/")
+            let control = AccessControlNeeds(item)
+            var states = LockAvailability.states(keychain: item.accessible)
+            // An item whose access control needs the user reads only where a prompt can be shown:
+            // a foreground launch on an unlocked device (docs/simsecurity.md, row 51).
+            if control.needsUser { states.formIntersection([.unlocked]) }
             return SecretPlace(
                 description:
-                    "keychain \(key.itemClass) \(name) (\(item.accessible)\(item.synchronizable ? ", synchronizable" : ""))",
-                states: LockAvailability.states(keychain: item.accessible),
-                protection: .keychain(accessible: item.accessible, synchronizable: item.synchronizable))
+                    "keychain \(key.itemClass) \(name) (\(item.accessible)\(item.synchronizable ? ", synchronizable" : "")"
+                    + "\(control.description))",
+                states: states, protection: .keychain(accessible: item.accessible, synchronizable: item.synchronizable),
+                needsUser: control.needsUser)
         }
+    }
+}
+
+/// What a keychain item's access control (`accc`, as a dump shows it: `aku;flags=8`) asks of a
+/// read of its secret: whether it needs the user, and the flags' names for findings.
+struct AccessControlNeeds {
+    var needsUser = false
+    var description = ""
+
+    static let named: [(SecAccessControlCreateFlags, String)] = [
+        (.userPresence, ".userPresence"), (.biometryAny, ".biometryAny"), (.biometryCurrentSet, ".biometryCurrentSet"),
+        (.devicePasscode, ".devicePasscode"),
+    ]
+
+    init(_ item: KeychainItemRecord) { self.init(accessControl: item.attributes["accc"]) }
+
+    /// From the access control's text in a dump (`aku;flags=8`), nil for an item without one.
+    init(accessControl text: String?) {
+        guard let text, let range = text.range(of: ";flags="),
+            let raw = UInt(text[range.upperBound...])
+        else { return }
+        let flags = SecAccessControlCreateFlags(rawValue: raw)
+        let names = Self.named.filter { flags.contains($0.0) }.map(\.1)
+        guard !names.isEmpty else { return }
+        needsUser = true
+        description = ", access control " + names.joined(separator: " ")
     }
 }
 

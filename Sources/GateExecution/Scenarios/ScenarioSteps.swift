@@ -70,6 +70,9 @@ extension Scenario {
         case .backupRestore: BackupRestoreSteps.self
         case .reinstallSelf: ReinstallSelfSteps.self
         case .osUpdate: OSUpdateSteps.self
+        case .storagePressure: StoragePressureSteps.self
+        case .passcodeAndBiometry: PasscodeAndBiometrySteps.self
+        case .backupAfterMigration: BackupAfterMigrationSteps.self
         }
     }
 }

@@ -27,6 +27,9 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
     case reinstallSelf = "reinstall-self"
     // New scenarios go last: the shape rotation counts positions in this order (ShapeRotation).
     case osUpdate = "os-update"
+    case storagePressure = "storage-pressure"
+    case passcodeAndBiometry = "passcode-and-biometry"
+    case backupAfterMigration = "backup-after-migration"
 
     /// The scenario's id, as reports print it.
     public var description: String { rawValue }
@@ -91,6 +94,12 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
             Traits(own: [.reinstallSweeps], judgesSignIn: true, changesState: true, freshInstall: true, releaseOnly: true)
         // The upgrade on the oldest iOS the new build supports, then an OS update and a verify.
         case .osUpdate: Traits(own: [.readsOldData], judgesSignIn: true)
+        // iOS purges caches and tmp after the migration; the final re-read judges what is left.
+        case .storagePressure: Traits(own: [.readsOldData], judgesSignIn: true, changesState: true)
+        // The passcode turned off and the biometry changed after the migration; the final re-read judges.
+        case .passcodeAndBiometry: Traits(own: [.readsOldData], judgesSignIn: true, changesState: true)
+        // As backup-restore, with the backup taken after the new build's first launch.
+        case .backupAfterMigration: Traits(own: [.survivesRestore], tellsValuesApart: true)
         }
     }
 
@@ -117,7 +126,7 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
     public var judgesSignIn: Bool { traits.judgesSignIn }
 
     /// Whether the scenario changes the device after the upgrade (relaunches, removes data, moves
-    /// the clock, reinstalls, runs the test's cleanup) and so ends with the final re-read. Not:
+    /// the clock, reinstalls, runs the test's cleanup, purges caches) and so ends with the final re-read. Not:
     /// upgrade and skip-version (their verify is the re-read), malformed (it changes nothing after
     /// the upgrade; its legacy data is malformed-keeps-old's), stale-leftovers (it seeds nothing of
     /// its own), entitlements (no launch), locked-reads (its verify launches in each lock state are

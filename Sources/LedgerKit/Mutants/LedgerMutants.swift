@@ -295,6 +295,29 @@ public enum LedgerMutants {
         return build
     }
 
+    /// v3 that, after every launch, puts its tokens and session behind `.biometryCurrentSet` access
+    /// control: unreadable in a background launch and while locked, invalidated by a new fingerprint.
+    public static func biometryBoundTokens() -> LedgerVariant<LedgerV3Build> {
+        var build = LedgerVariant(buildID: "biometry-bound-tokens", base: LedgerV3Build(buildID: "biometry-bound-tokens"))
+        build.afterLaunch = { BiometryBoundTokens.bindToBiometry($0) }
+        return build
+    }
+
+    /// v2 whose step 1 -> 2 moves v1's archived session into `Library/Caches/Session.json` instead of
+    /// the keychain: iOS purges that folder under storage pressure, and the user is signed out.
+    public static func sessionInCaches() -> LedgerVariant<LedgerV2Build> {
+        var base = LedgerV2Build(buildID: "session-in-caches")
+        base.steps = { [$0.moveDefaults(), MoveArchiveToCachesStep($0)] }
+        let released = base
+        var build = LedgerVariant(buildID: base.buildID, base: base)
+        build.verifyHook = { SessionInCaches.verify($0) }
+        build.cleanupHook = { launch in
+            SessionInCaches.removeFile(launch)
+            await released.cleanup(launch)
+        }
+        return build
+    }
+
     /// v3 that, after every launch, re-saves its `ThisDeviceOnly` items with
     /// `kSecAttrAccessibleAfterFirstUnlock`: device-bound secrets now travel in backups.
     public static func protectionWidened() -> LedgerVariant<LedgerV3Build> {

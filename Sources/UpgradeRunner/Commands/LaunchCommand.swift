@@ -9,7 +9,8 @@ enum LaunchCommand {
         ["launch"], summary: "Launch an installed app as a process and wait for it.",
         arguments: [CommonOptions.device, CommonOptions.bundleID],
         options: [
-            Options.timeout, Options.log, Options.crashAfter, Options.powerLoss, Options.faultPlan, CommonOptions.json,
+            Options.timeout, Options.log, Options.crashAfter, Options.powerLoss, Options.faultPlan, Options.background,
+            CommonOptions.json,
             CommonOptions.devicesRoot,
         ],
         passthrough: ArgumentSpec("ARGS", "Launch arguments for the app; -Key value pairs also reach its preferences."),
@@ -48,6 +49,10 @@ enum LaunchCommand {
             "With --crash-after: the crash is a device power loss, which also takes the launch's preference sets and unsynced file data."
         )
         static let faultPlan = OptionSpec("--fault-plan", value: "FILE", "A fault plan (JSON) for the app's store operations.")
+        static let background = OptionSpec(
+            "--background",
+            "Launch in the background (a fetch, a push): no Face ID, Touch ID or passcode prompt, so items whose access control needs one answer errSecInteractionNotAllowed."
+        )
 
         /// The launch, but for its arguments (those after `--`).
         var launch = LaunchOptions(arguments: [])
@@ -73,6 +78,7 @@ enum LaunchCommand {
                 }
                 launch.faultPlan.powerLoss = true
             }
+            launch.background = options.flag(Self.background)
             launch.logPath = options.value(Self.log).map(options.absolute)
             json = options.flag(CommonOptions.json)
             devices = DevicesRoot(options)

@@ -152,6 +152,7 @@ import Testing
         #expect(
             Scenario.allCases.filter(\.changesStateAfterUpgrade) == [
                 .relaunch, .reinstall, .markerWithoutData, .isolation, .cleanup, .artefactWindow, .reinstallSelf,
+                .storagePressure, .passcodeAndBiometry,
             ])
         #expect(Scenario.upgrade.checks == [.readsOldData, .staysSignedIn] && Scenario.malformed.checks == [.malformedKeepsOld])
     }
