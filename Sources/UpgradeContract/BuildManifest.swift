@@ -50,6 +50,9 @@ public struct BuildManifest: Codable, Equatable, Sendable {
     /// fixture): its launches name that other build, which preflight then accepts (it refuses an
     /// executable that names another build id otherwise). Nil: the executable is the build's own.
     public var standIn: Bool?
+    /// The app extensions the build ships (``BuildExtension``), installed, upgraded and uninstalled
+    /// with the app. Nil: none (and nothing about extensions is written anywhere).
+    public var extensions: [BuildExtension]?
 
     public init(
         id: String, bundleID: String, marketingVersion: String, buildNumber: String, executable: String,
