@@ -26,6 +26,59 @@ struct ExtensionTests {
         return try fixture.catalog.build(id)
     }
 
+    @Test("install puts the extension in the app's bundle with a data container of its own; the record pins it")
+    func installs() throws {
+        let fixture = try Fixture()
+        let session = try fixture.device.acquire()
+        let app = try session.install(try build(fixture, "v1"))
+        let item = try #require(app.installedExtension("notify"))
+        #expect(item.bundleID == "com.example.tiny.notify")
+        #expect(item.kind == "notification-service")
+        // Its keychain access groups, then its app groups, as iOS gives an app.
+        #expect(item.identity.accessGroups == [Self.shared, "TEAM123456.com.example.tiny.notify", Self.group])
+        #expect(FileManager.default.isExecutableFile(atPath: app.extensionExecutablePath(item)))
+        #expect(FileManager.default.fileExists(atPath: app.extensionFolder(item) + "/build.json"))
+        #expect(FileManager.default.fileExists(atPath: app.extensionFolder(item) + "/notify.entitlements"))
+        #expect(session.device.dataContainer("com.example.tiny.notify") != nil)
+        #expect(session.device.dataContainer("com.example.tiny") != nil)
+        #expect(session.device.groupContainer(Self.group) != nil)
+        // Installed apps are apps: the extension is not one of them.
+        #expect(session.device.installedApps().map(\.bundleID) == ["com.example.tiny"])
+    }
+
+    @Test("a build without extensions installs the record it always did: no extensions field in install.json")
+    func withoutExtensions() throws {
+        let fixture = try Fixture()
+        let session = try fixture.device.acquire()
+        let app = try session.install(try build(fixture, "v1", withExtension: false))
+        let record = try String(contentsOfFile: app.container.path + "/install.json", encoding: .utf8)
+        #expect(!record.contains("extensions"))
+        #expect(app.extensions.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: app.appFolder + "/PlugIns"))
+    }
+
+    @Test("an upgrade keeps the extension's container; a build that drops it removes it; uninstall removes it")
+    func upgradeAndUninstall() throws {
+        let fixture = try Fixture()
+        let session = try fixture.device.acquire()
+        try session.install(try build(fixture, "v1"))
+        let before = try #require(session.device.dataContainer("com.example.tiny.notify"))
+        try Data("kept".utf8).write(to: URL(fileURLWithPath: before.path + "/Documents/marker"))
+        let upgraded = try session.install(try build(fixture, "v2", buildNumber: "200"))
+        #expect(upgraded.record.kind == .upgrade)
+        #expect(session.device.dataContainer("com.example.tiny.notify")?.path == before.path)
+        #expect(FileManager.default.fileExists(atPath: before.path + "/Documents/marker"))
+        try session.install(try build(fixture, "v3", buildNumber: "300", withExtension: false))
+        #expect(session.device.dataContainer("com.example.tiny.notify") == nil)
+        try session.install(try build(fixture, "v4", buildNumber: "400"))
+        #expect(session.device.dataContainer("com.example.tiny.notify") != nil)
+        try session.uninstall("com.example.tiny")
+        #expect(session.device.dataContainer("com.example.tiny.notify") == nil)
+        #expect(session.device.dataContainer("com.example.tiny") == nil)
+        // App group containers stay, as on iOS.
+        #expect(session.device.groupContainer(Self.group) != nil)
+    }
+
     @Test(
         "a declared extension that cannot be used is one line naming the build, the file and the field",
         arguments: [
