@@ -69,6 +69,10 @@ public final class HarnessLaunch: LaunchJournal, @unchecked Sendable {
 
     /// The runtime every status in this launch stands beside.
     public var runtime: String { environment.runtime }
+    /// The extension this launch runs as (its name, kind, host app), or nil for the app's own launch:
+    /// an extension's executable calls `Harness.main` with an ``AppBuild`` as the app does, and gets the
+    /// same hooks, status file and startup read under its own identity.
+    public var appExtension: LaunchContext.AppExtension? { environment.appExtension }
 
     public func record(_ name: String, _ location: StoreLocation, _ operation: String, _ status: Int32, _ result: ItemResult) {
         let check = ItemCheck(

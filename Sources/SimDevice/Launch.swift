@@ -22,6 +22,9 @@ public struct LaunchOptions: Sendable {
     /// False only for a test's own executables. Where the kernel has no Landlock, launches go
     /// unconfined, as before.
     public var confinedToDevice = true
+    /// The name (build.json's) of the app's extension to launch instead of the app: its own process,
+    /// bundle id, entitlements and data container, the app's bundle id still naming the app. Nil: the app.
+    public var extensionName: String?
 
     public init(
         arguments: [String] = [], faultPlan: FaultPlan = .none, timeout: Double = 30,
@@ -80,10 +83,12 @@ extension DeviceSession {
         contentsChanged()
         defer { contentsChanged() }
         try requireBooted()
-        let target = try launchTarget(bundleID)
+        let target = try launchTarget(bundleID, extension: options.extensionName)
         let app = target.app
-        let logPath = options.logPath ?? layout.logsDirectory + "/" + bundleID + ".log"
-        let mutationLogPath = options.mutationLogPath ?? layout.logsDirectory + "/" + bundleID + ".mutations.jsonl"
+        let process = target.process
+        let logPath = options.logPath ?? layout.logsDirectory + "/" + process.bundleID + ".log"
+        let mutationLogPath =
+            options.mutationLogPath ?? layout.logsDirectory + "/" + process.bundleID + ".mutations.jsonl"
         for path in [logPath, mutationLogPath] {
             let folder = (path as NSString).deletingLastPathComponent
             if !FileManager.default.fileExists(atPath: folder) {
@@ -106,12 +111,15 @@ extension DeviceSession {
             throw .notWritable(statusPath, reason: "cannot remove the status file an earlier launch left")
         }
 
-        let context = LaunchContext(
-            udid: udid, deviceDirectory: layout.directory, bundleID: bundleID, identity: app.record.identity,
+        var context = LaunchContext(
+            udid: udid, deviceDirectory: layout.directory, bundleID: process.bundleID, identity: process.identity,
             runtime: record.runtime, keychainPath: layout.keychainPath, dataContainer: target.dataContainer,
             appGroupContainers: target.groups, lockStatePath: layout.lockStatePath, clock: record.clock,
             arguments: options.arguments, faultPlan: options.faultPlan, mutationLogPath: mutationLogPath,
             passcodeSet: record.passcodeSet, launcherPID: getpid())
+        if let name = process.extensionName, let item = app.installedExtension(name) {
+            context.appExtension = LaunchContext.AppExtension(name: name, kind: item.kind, hostBundleID: bundleID)
+        }
         let contextText: String
         do {
             contextText = try context.encoded()
@@ -122,7 +130,7 @@ extension DeviceSession {
 
         let start = DispatchTime.now().uptimeNanoseconds
         let outcome = try Spawner.run(
-            path: app.executablePath, arguments: [app.executablePath] + options.arguments,
+            path: process.executablePath, arguments: [process.executablePath] + options.arguments,
             environment: environment, logPath: logPath, timeout: options.timeout,
             inheritedLock: deviceLock.descriptor,
             confinedTo: options.confinedToDevice ? [layout.directory, logPath, mutationLogPath] : nil)
@@ -135,7 +143,7 @@ extension DeviceSession {
             endedAtCrashPoint = mutations.last(where: { $0.operation != .powerLoss })?.mutation == point
         }
         return LaunchResult(
-            bundleID: bundleID, buildID: app.record.buildID, pid: outcome.pid,
+            bundleID: process.bundleID, buildID: app.record.buildID, pid: outcome.pid,
             termination: outcome.termination, duration: duration, logPath: logPath,
             mutationLogPath: mutationLogPath, mutations: mutations, crashPoint: options.faultPlan.crashAfterMutation,
             endedAtCrashPoint: endedAtCrashPoint, statusFile: FileManager.default.contents(atPath: statusPath))

@@ -57,6 +57,59 @@ struct ExtensionTests {
         #expect(!FileManager.default.fileExists(atPath: app.appFolder + "/PlugIns"))
     }
 
+    @Test("the extension runs as its own process: its bundle id, its container, its keychain group")
+    func launches() throws {
+        let fixture = try Fixture()
+        let session = try fixture.device.acquire()
+        let app = try session.install(try build(fixture, "v1"))
+        try session.boot(lockState: .unlocked)
+        var options = LaunchOptions(arguments: ["-TinyMode", "seed"])
+        options.extensionName = "notify"
+        let result = try session.launch("com.example.tiny", options)
+        #expect(result.exitedCleanly)
+        #expect(result.bundleID == "com.example.tiny.notify")
+        #expect(result.buildID == "v1")
+        #expect(result.logPath.hasSuffix("/com.example.tiny.notify.log"))
+        let container = try #require(session.device.dataContainer("com.example.tiny.notify"))
+        let status = try String(contentsOfFile: container.path + "/Documents/tiny-status.json", encoding: .utf8)
+        #expect(status.contains(#""bundleID":"com.example.tiny.notify""#))
+        // Not the app's container.
+        let appContainer = try #require(session.device.dataContainer("com.example.tiny"))
+        #expect(!FileManager.default.fileExists(atPath: appContainer.path + "/Documents/tiny-status.json"))
+        // An item added without a group lands in the extension's first access group: the shared one.
+        #expect(try session.keychainItems().map(\.accessGroup) == [Self.shared])
+        _ = app
+    }
+
+    @Test("the extension's launch sees the lock state of the moment")
+    func lockState() throws {
+        let fixture = try Fixture()
+        let session = try fixture.device.acquire()
+        try session.install(try build(fixture, "v1"))
+        try session.boot(lockState: .locked)
+        var options = LaunchOptions(arguments: ["-TinyMode", "wait", "-TinyWaitSeconds", "0"])
+        options.extensionName = "notify"
+        #expect(try session.launch("com.example.tiny", options).exitedCleanly)
+        let container = try #require(session.device.dataContainer("com.example.tiny.notify"))
+        let status = try String(contentsOfFile: container.path + "/Documents/tiny-status.json", encoding: .utf8)
+        #expect(status.contains(#""available":false"#))
+    }
+
+    @Test("an unknown extension name is not installed, naming its bundle id")
+    func unknownExtension() throws {
+        let fixture = try Fixture()
+        let session = try fixture.device.acquire()
+        try session.install(try build(fixture, "v1"))
+        try session.boot(lockState: .unlocked)
+        var options = LaunchOptions()
+        options.extensionName = "widget"
+        #expect {
+            try session.launch("com.example.tiny", options)
+        } throws: { error in
+            "\(error)".contains("com.example.tiny.widget")
+        }
+    }
+
     @Test("an upgrade keeps the extension's container; a build that drops it removes it; uninstall removes it")
     func upgradeAndUninstall() throws {
         let fixture = try Fixture()

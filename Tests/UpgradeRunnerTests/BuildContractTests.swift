@@ -79,7 +79,8 @@ struct BuildContractTests {
         try BuildFixture.addExtension(to: folder, name: "notify", fields: ["kind": "today"])
         let result = cli.expectRefused(
             ["gate", "--builds", "v1", "--out", cli.directory.file("out")],
-            naming: #"build v1: field "extensions[0].kind" "today" is not an extension kind (notification-service, widget, share, background-task)"#
+            naming:
+                #"build v1: field "extensions[0].kind" "today" is not an extension kind (notification-service, widget, share, background-task)"#
         )
         #expect(result.error.hasPrefix("error: \(folder)/build.json: "), "\(result.error)")
     }
