@@ -13,7 +13,8 @@ public enum BuildFixture {
         in builds: String, id: String, bundleID: String = "com.example.tiny",
         marketingVersion: String = "1.0", buildNumber: String = "100",
         executable: String = "TinyApp", schemaVersion: Int = 1,
-        team: String = "TEAM123456", groups: [String] = [], dataProtection: String? = nil, keeps: [String: Any]? = nil
+        team: String = "TEAM123456", groups: [String] = [], dataProtection: String? = nil, keeps: [String: Any]? = nil,
+        accessGroups: [String]? = nil
     ) throws -> String {
         let folder = builds + "/" + id
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -29,7 +30,7 @@ public enum BuildFixture {
             .write(to: URL(fileURLWithPath: folder + "/build.json"))
         var entitlements: [String: Any] = [
             "application-identifier": "\(team).\(bundleID)",
-            "keychain-access-groups": ["\(team).\(bundleID)"],
+            "keychain-access-groups": accessGroups ?? ["\(team).\(bundleID)"],
         ]
         if !groups.isEmpty { entitlements["com.apple.security.application-groups"] = groups }
         if let dataProtection { entitlements["com.apple.developer.default-data-protection"] = dataProtection }

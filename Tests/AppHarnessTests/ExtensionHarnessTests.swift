@@ -1,6 +1,6 @@
 import AppHarness
 import Foundation
-import SimPlatform
+import SimDevice
 import SimRuntime
 import SimSecurity
 import Testing

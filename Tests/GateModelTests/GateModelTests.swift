@@ -19,7 +19,7 @@ import Testing
                 "write-failure", "crash-points", "power-loss", "prewarm",
                 "locked-background", "reinstall", "marker-without-data", "stale-leftovers", "entitlements", "isolation",
                 "cleanup",
-                "artefact-window", "locked-reads", "backup-restore", "reinstall-self",
+                "artefact-window", "locked-reads", "backup-restore", "reinstall-self", "extension-first",
             ])
     }
 
@@ -40,6 +40,7 @@ import Testing
         (.lockedReads, [.keepsAvailability, .keepsProtection, .staysSignedIn]),
         (.backupRestore, [.survivesRestore]),
         (.reinstallSelf, [.reinstallSweeps, .readsOldData, .idempotent, .staysSignedIn]),
+        (.extensionFirst, [.readsOldData, .staysSignedIn]),
     ]
 
     @Test("each scenario checks the conditions of docs/gate.md's table", arguments: scenarioTable)
@@ -85,10 +86,10 @@ import Testing
         #expect(covered == Set(GateCondition.allCases))
     }
 
-    @Test("the default gate runs every scenario but the opt-in power-loss; exactly five are exploration")
+    @Test("the default gate runs every scenario but the opt-in power-loss and extension-first; exactly five are exploration")
     func gateDefault() {
-        #expect(Scenario.gateDefault == Scenario.allCases.filter { $0 != .powerLoss })
-        #expect(Scenario.allCases.filter(\.isOptIn) == [.powerLoss])
+        #expect(Scenario.gateDefault == Scenario.allCases.filter { $0 != .powerLoss && $0 != .extensionFirst })
+        #expect(Scenario.allCases.filter(\.isOptIn) == [.powerLoss, .extensionFirst])
         #expect(
             Set(Scenario.allCases.filter(\.isExploration)) == [
                 .crashPoints, .powerLoss, .writeFailure, .prewarm, .lockedBackground,

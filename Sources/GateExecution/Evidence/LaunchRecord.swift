@@ -41,6 +41,8 @@ struct LaunchRecord: Sendable {
     var arguments: [String] = []
     /// The bundle id launched.
     var bundleID = ""
+    /// The app extension this launch ran (build.json's name), or nil for the app's own launch.
+    var extensionName: String?
 
     /// What a planned power loss took from the launch (its `power.loss` entries: names only).
     var lostToPowerLoss: [SeamSubject] { mutations.filter { $0.operation == .powerLoss }.map(\.subject) }

@@ -64,6 +64,7 @@ extension Scenario {
         case .lockedReads: LockedReadsSteps.self
         case .backupRestore: BackupRestoreSteps.self
         case .reinstallSelf: ReinstallSelfSteps.self
+        case .extensionFirst: ExtensionFirstSteps.self
         }
     }
 }

@@ -25,6 +25,7 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
     case lockedReads = "locked-reads"
     case backupRestore = "backup-restore"
     case reinstallSelf = "reinstall-self"
+    case extensionFirst = "extension-first"
 
     /// The scenario's id, as reports print it.
     public var description: String { rawValue }
@@ -87,6 +88,10 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
         // The release's own launch after its own seed; after the reinstall, as its policy says.
         case .reinstallSelf:
             Traits(own: [.reinstallSweeps], judgesSignIn: true, changesState: true, freshInstall: true, releaseOnly: true)
+        // The new release's extensions before the app's first launch, then the app, then the extensions
+        // again (issue 39): stays-signed-in judges every launch, each extension against its old self's read.
+        // Opt-in while the gate cannot tell a build with extensions from one without before it plans.
+        case .extensionFirst: Traits(own: [.readsOldData], judgesSignIn: true, optIn: true)
         }
     }
 

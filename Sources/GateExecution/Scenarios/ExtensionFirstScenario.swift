@@ -1,0 +1,27 @@
+import Foundation
+import GateModel
+import SimRuntime
+
+/// extension-first (issue 39, opt-in): after an update from the App Store a push can arrive before the
+/// user opens the new release, so the new release's extension runs first, against data the app has not
+/// migrated yet. Seeds through the old release and launches each of its extensions (what each read at
+/// its own startup is its baseline), upgrades, launches each extension of the new release before the
+/// app's first launch, then the app, then each extension again, then a verify launch of the app.
+/// Judged by stays-signed-in over every launch of the new build (an extension's against its old self's
+/// startup read) and reads-old-data. A new build without extensions runs the upgrade's steps.
+enum ExtensionFirstSteps: ScenarioSteps {
+    static let moments = Moment.upgraded
+
+    static func run(_ cell: CellRunner, on device: ScenarioDevice, _ evidence: inout CellEvidence) throws {
+        try cell.seed(device, &evidence)
+        if let old = cell.previous {
+            for item in old.extensions { try device.launch(old, .launch, extensionName: item.name) }
+        }
+        try device.install(cell.new)
+        for item in cell.new.extensions { try device.launch(cell.new, .launch, extensionName: item.name) }
+        try device.launch(cell.new, .launch)
+        evidence.snapshots[.afterFirstLaunch] = try device.snapshot(cell.new)
+        for item in cell.new.extensions { try device.launch(cell.new, .launch, extensionName: item.name) }
+        try device.launch(cell.new, .verify)
+    }
+}
