@@ -55,7 +55,7 @@ enum StaysSignedIn: CellChecker {
         if let reinstall { judged = judged.filter { $0.index < reinstall.firstAfterReinstall || !kept.isEmpty } }
         var findings: [GateFinding] = []
         for (position, launch) in judged.enumerated() {
-            let state = lockStates[launch.index] ?? .unlocked
+            let state = lockStates[launch.index] ?? launch.extensionLockState ?? .unlocked
             let afterReinstall = reinstall.map { launch.index >= $0.firstAfterReinstall } ?? false
             let name = describe(
                 launch, position: position, state: state,

@@ -152,8 +152,9 @@ final class ScenarioDevice {
             duration: result.duration, mutations: result.mutations, deviceDirectory: session.layout.directory)
         record.faultPlan = faultPlan
         record.arguments = arguments
-        record.bundleID = result.bundleID
+        record.bundleID = build.manifest.bundleID
         record.extensionName = extensionName
+        if extensionName != nil { record.extensionLockState = session.record.lockState }
         record.read(status: result.statusFile)
         // Where the case's secrets are, while the device holds what the launch left.
         if !LaunchedProcesses.isStopped {

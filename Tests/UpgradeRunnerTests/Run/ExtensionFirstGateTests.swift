@@ -33,13 +33,14 @@ struct ExtensionFirstGateTests {
             accessGroups: [shared, "TEAM123456.com.example.notes.notify"])
     }
 
-    static func gate(_ new: String, in directory: TemporaryDirectory) throws -> GateReport {
+    static func gate(_ new: String, in directory: TemporaryDirectory, keepFailed: String? = nil) throws -> GateReport {
         let builds = directory.file("builds")
         try writeBuild(in: builds, id: "notes1", version: "1.0", number: "100", service: "com.example.notes")
         try writeBuild(in: builds, id: new, version: "2.0", number: "200", service: "com.example.notes.v2")
-        let request = GateRequest(
+        var request = GateRequest(
             builds: ["notes1", new], scenarios: [.extensionFirst], caseID: "extension-first", jobs: 1,
             out: directory.file("out-" + new), buildsFolder: builds, productsFolder: BuiltProducts.directory.path)
+        request.keepFailed = keepFailed
         return try ReleaseGate.run(request)
     }
 
@@ -67,13 +68,18 @@ struct ExtensionFirstGateTests {
     @Test("the known-bad 2.0 whose extension reads only the new place shows the user signed out: stays-signed-in FAILs")
     func extensionReadsOnlyNewPlace() throws {
         let directory = try TemporaryDirectory("extension-first-bad")
-        let report = try Self.gate("notes2-new-only", in: directory)
+        let report = try Self.gate("notes2-new-only", in: directory, keepFailed: directory.file("kept"))
         let signedIn = try #require(Self.result(report, "notes1-to-notes2-new-only", .staysSignedIn))
         #expect(signedIn.verdict == .fail)
         let reason = signedIn.reasons.joined(separator: "\n")
         #expect(reason.contains("the first launch of notes2-new-only's extension notify after the upgrade"), "\(reason)")
         #expect(reason.contains("notes1's extension notify at its own startup"), "\(reason)")
+        // A notification service extension runs while the device is locked after its first unlock.
+        #expect(reason.contains("-notes2-new-only-notify-launch, locked)"), "\(reason)")
         // Only the launch before the app migrated: the second launch of the extension finds the session.
         #expect(signedIn.reasons.count == 1, "\(reason)")
+        // The kept device's launch lines replay the extension's launches as they ran.
+        let kept = try String(contentsOfFile: directory.file("kept/kept.md"), encoding: .utf8)
+        #expect(kept.contains("com.example.notes --extension notify -- "), "\(kept)")
     }
 }
