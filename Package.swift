@@ -172,6 +172,8 @@ let package = Package(
         appBuild("WaitingApp", dependencies: ["AppHarness", "SimSecurity", "Security"]),
         // An app build that keeps its install marker in UserDefaults (2.0) or in a synced file (2.1), for the power-loss tests.
         appBuild("MarkerApp", dependencies: ["AppHarness", "SimSecurity", "Security"]),
+        // An app with a notification service extension, one executable for both (issue 39, extension-first).
+        appBuild("ExtensionSampleApp", dependencies: ["AppHarness", "SimSecurity", "Security"]),
         // Small app builds for the inputs the runner writes on a build's behalf: a token kept as Data(token.utf8), a
         // Codable JSON session and key paths in an app group's plist and JSON (Tests/UpgradeRunnerTests/Run/InputsGateTests.swift).
         appBuild("InputsApp", dependencies: ["AppHarness", "SimPlatform", "SimSecurity", "Security"]),

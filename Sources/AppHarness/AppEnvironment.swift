@@ -123,6 +123,10 @@ public struct AppEnvironment: Sendable {
     public var groupContainers: [String: URL]
     /// `UserDefaults(suiteName:)` for an app group the app is entitled to; nil otherwise.
     public var suiteDefaults: @Sendable (String) -> (any AppDefaults)?
+    /// Set when this process is one of the app's extensions (build.json's `extensions`), not the
+    /// app: its name, kind and host app. ``bundleID``, ``home`` and the keychain are then the
+    /// extension's own. Nil in an app's launch.
+    public var appExtension: LaunchContext.AppExtension?
 
     /// The memberwise initialiser, for tests and other platforms.
     public init(
@@ -155,6 +159,7 @@ public struct AppEnvironment: Sendable {
             now: platform.now, runtime: "\(platform.context.runtime)", arguments: platform.arguments,
             home: platform.containers.home, groupContainers: platform.containers.groups,
             suiteDefaults: { platform.preferences(suiteName: $0) })
+        appExtension = platform.context.appExtension
     }
 
     /// The value after `flag` in the launch arguments (`-UITestCaseID abc` gives `abc`).

@@ -69,6 +69,10 @@ public final class HarnessLaunch: LaunchJournal, @unchecked Sendable {
 
     /// The runtime every status in this launch stands beside.
     public var runtime: String { environment.runtime }
+    /// The extension this launch runs as (its name, kind, host app), or nil for the app's own launch:
+    /// an extension's executable calls `Harness.main` with an ``AppBuild`` as the app does, and gets the
+    /// same hooks, status file and startup read under its own identity.
+    public var appExtension: LaunchContext.AppExtension? { environment.appExtension }
 
     /// The label `name` stands for: itself, or the declared item one of whose `reportedAs`
     /// patterns it matches (``BuildDeclaration/label(forReportName:)``).

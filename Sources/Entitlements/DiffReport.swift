@@ -49,9 +49,18 @@ public struct DiffReport: Sendable, Equatable, Encodable {
 
     /// 0 when compatible, 1 when not (2, bad input, never reaches a report).
     public let exitCode: Int32
+    /// The app extensions of two builds compared by name (``ExtensionDiff``); nil when neither build
+    /// declares `extensions`, so a diff of builds without them reads and encodes as it always did.
+    public let extensions: [ExtensionDiff]?
 
     /// Compares two loaded inputs.
     public init(old: LoadedEntitlements, new: LoadedEntitlements, itemCounts: [String: Int]?) {
+        self.init(old: old, new: new, itemCounts: itemCounts, extensions: nil)
+    }
+
+    /// Compares two loaded inputs and their builds' extensions: an error of an extension fails the verdict too.
+    public init(old: LoadedEntitlements, new: LoadedEntitlements, itemCounts: [String: Int]?, extensions: [ExtensionDiff]?) {
+        self.extensions = extensions
         self.old = Side(old)
         self.new = Side(new)
         changes = KeyChange.changes(from: old.entitlements, to: new.entitlements)
@@ -64,8 +73,22 @@ public struct DiffReport: Sendable, Equatable, Encodable {
         unreachableItems = itemCounts.map { _ in
             all.filter { $0.id == .unreachableGroup || $0.id == .profileWildcard }.reduce(0) { $0 + ($1.items ?? 0) }
         }
-        verdict = all.contains { $0.severity == .error } ? .incompatible : .compatible
+        let extensionErrors = (extensions ?? []).contains { $0.findings.contains { $0.severity == .error } }
+        verdict = all.contains { $0.severity == .error } || extensionErrors ? .incompatible : .compatible
         exitCode = verdict == .compatible ? 0 : 1
+    }
+
+    /// Compares two build folders' entitlements and their extensions' (the gate's entitlements scenario).
+    /// - Throws: bad input naming the manifest, file or key.
+    public static func builds(
+        oldFolder: String, newFolder: String, oldInput: String, newInput: String, variables: XcodeVariables,
+        itemCounts: [String: Int]?
+    ) throws(EntitlementsError) -> DiffReport {
+        let old = try EntitlementsLoader.loadBuild(folder: oldFolder, input: oldInput, variables: variables)
+        let new = try EntitlementsLoader.loadBuild(folder: newFolder, input: newInput, variables: variables)
+        let extensions = try ExtensionDiff.compare(
+            oldFolder: oldFolder, newFolder: newFolder, variables: variables, itemCounts: itemCounts)
+        return DiffReport(old: old, new: new, itemCounts: itemCounts, extensions: extensions)
     }
 
     /// The report as pretty-printed JSON with sorted keys, ending in a newline.

@@ -53,6 +53,24 @@ extension DiffReport {
             lines.append("")
             lines.append("items the new build could no longer reach: \(unreachableItems) of \(total) in the old build's groups")
         }
+        if let extensions {
+            lines.append("")
+            lines.append("extensions")
+            if extensions.isEmpty { lines.append("  (none)") }
+            for item in extensions {
+                let groups = { (list: [String]?) in
+                    list.map { $0.isEmpty ? "(none)" : $0.joined(separator: ", ") } ?? "(not in this build)"
+                }
+                lines.append("  \(item.name)")
+                lines.append("    old  " + groups(item.oldAccessGroups))
+                lines.append("    new  " + groups(item.newAccessGroups))
+                for finding in item.findings {
+                    let severity = finding.severity.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
+                    let subject = finding.subject.map { " [\($0)]" } ?? ""
+                    lines.append("    \(severity)\(finding.id.rawValue)\(subject): \(finding.message)")
+                }
+            }
+        }
         lines.append("")
         switch verdict {
         case .compatible:

@@ -21,6 +21,10 @@ public enum EntitlementsComparison {
         let variables = try XcodeVariables(team: team, bundleID: bundleID, assignments: settings, files: settingsFiles)
         let before = try EntitlementsLoader.load(old, variables: variables, buildsRoot: buildsRoot)
         let after = try EntitlementsLoader.load(new, variables: variables, buildsRoot: buildsRoot)
-        return DiffReport(old: before, new: after, itemCounts: itemCounts)
+        // Two builds' extensions are compared too (build.json's `extensions`); other inputs have none.
+        let extensions = try ExtensionDiff.compare(
+            oldFolder: ExtensionDiff.buildFolder(old, buildsRoot: buildsRoot),
+            newFolder: ExtensionDiff.buildFolder(new, buildsRoot: buildsRoot), variables: variables, itemCounts: itemCounts)
+        return DiffReport(old: before, new: after, itemCounts: itemCounts, extensions: extensions)
     }
 }

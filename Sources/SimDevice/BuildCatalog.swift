@@ -12,6 +12,21 @@ public struct Build: Sendable, Equatable {
     /// The class a new data container of the build takes (`com.apple.developer.default-data-protection`);
     /// nil when the entitlements leave iOS's default.
     public var dataProtection: FileProtection?
+    /// The build's app extensions (build.json's `extensions`), each located; empty for a build without.
+    public var extensions: [ExtensionBuild] = []
+}
+
+/// An app extension of a build, ready to install with the app: its declaration, its bundle id, its
+/// own entitlements and identity, and its executable located.
+public struct ExtensionBuild: Sendable, Equatable {
+    public var declaration: BuildExtension
+    /// `<app bundle id>.<name>`.
+    public var bundleID: String
+    public var entitlementsPath: String
+    /// The extension's identity from its own entitlements: the keychain access groups and app groups it holds.
+    public var identity: AppIdentity
+    public var executablePath: String
+    public var name: String { declaration.name }
 }
 
 /// The archived builds: `<folder>/<id>/build.json` plus an entitlements file each, with executables
@@ -108,19 +123,70 @@ public struct BuildCatalog: Sendable {
                     "\"application-identifier\" \(appID) does not name bundle id \(manifest.bundleID) of \(manifestPath)")
         }
         try validateDeclaration(manifest, identity: identity, manifestPath: manifestPath)
+        let extensions = try extensionBuilds(
+            manifest, folder: buildFolder, manifestPath: manifestPath, requiringExecutable: requiringExecutable)
         let executablePath = executables[manifest.id] ?? productsFolder + "/" + manifest.executable
         if !FileManager.default.isExecutableFile(atPath: executablePath) {
             if executables[manifest.id] != nil { throw .missingFile(executablePath, what: "archived executable") }
             if !requiringExecutable {
                 return Build(
                     manifest: manifest, folder: buildFolder, entitlementsPath: entitlementsPath,
-                    identity: identity, executablePath: executablePath, dataProtection: entitlements.dataProtection)
+                    identity: identity, executablePath: executablePath, dataProtection: entitlements.dataProtection,
+                    extensions: extensions)
             }
             throw .missingExecutable(manifest.executable, productsFolder: productsFolder, build: manifest.id)
         }
         return Build(
             manifest: manifest, folder: buildFolder, entitlementsPath: entitlementsPath,
-            identity: identity, executablePath: executablePath, dataProtection: entitlements.dataProtection)
+            identity: identity, executablePath: executablePath, dataProtection: entitlements.dataProtection,
+            extensions: extensions)
+    }
+
+    /// Each declared extension located: its entitlements file inside the build's folder, read by the
+    /// one entitlements reader (its `application-identifier` must name the extension's bundle id), and its
+    /// executable in the products folder (an archived run's copy is keyed `<build id>/<name>`).
+    private func extensionBuilds(
+        _ manifest: BuildManifest, folder buildFolder: String, manifestPath: String, requiringExecutable: Bool
+    ) throws(DeviceError) -> [ExtensionBuild] {
+        guard let declared = manifest.extensions else { return [] }
+        if let reason = manifest.extensionsProblem() { throw .malformedFile(manifestPath, reason: reason) }
+        var builds: [ExtensionBuild] = []
+        for (index, item) in declared.enumerated() {
+            let field = "extensions[\(index)].entitlements"
+            let path = buildFolder + "/" + item.entitlements
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw .malformedFile(
+                    manifestPath,
+                    reason:
+                        "build \(manifest.id): field \"\(field)\" names \(item.entitlements), which is not in the build folder")
+            }
+            let buildsFolder = (buildFolder as NSString).deletingLastPathComponent
+            if !Self.isInside(path, anyOf: [folder, buildsFolder, buildFolder]) {
+                throw .malformedFile(
+                    path,
+                    reason:
+                        "is outside the builds folder \(buildsFolder) (a link or path out of it, named by \(manifestPath) field \"\(field)\"); copy the file into the build's folder"
+                )
+            }
+            let bundleID = item.resolvedBundleID(appBundleID: manifest.bundleID)
+            let identity = try BuildEntitlements(extensionFile: path, folder: buildFolder, bundleID: bundleID).identity
+            if let appID = identity.applicationIdentifier, !appID.hasSuffix("." + bundleID), !appID.hasSuffix(".*") {
+                throw .malformedFile(
+                    path,
+                    reason:
+                        "\"application-identifier\" \(appID) does not name extension \(item.name)'s bundle id \(bundleID) (build \(manifest.id), field \"\(field)\" of \(manifestPath))"
+                )
+            }
+            let executablePath = executables[manifest.id + "/" + item.name] ?? productsFolder + "/" + item.executable
+            if requiringExecutable, !FileManager.default.isExecutableFile(atPath: executablePath) {
+                throw .missingExecutable(item.executable, productsFolder: productsFolder, build: manifest.id)
+            }
+            builds.append(
+                ExtensionBuild(
+                    declaration: item, bundleID: bundleID, entitlementsPath: path, identity: identity,
+                    executablePath: executablePath))
+        }
+        return builds
     }
 
     /// The secret labels any build of the folder (known-bad builds included) declares, sorted;

@@ -27,7 +27,24 @@ struct BuildEntitlements {
         } catch {
             throw .malformedFile(error.file, reason: error.problem)
         }
-        let entitlements = loaded.entitlements
+        try self.init(loaded.entitlements, bundleID: bundleID, entitlementsPath: entitlementsPath)
+    }
+
+    /// An app extension's entitlements: `file`, with the build's team and settings (build.json) for
+    /// its variables and the extension's own bundle id.
+    init(extensionFile file: String, folder: String, bundleID: String) throws(DeviceError) {
+        let loaded: LoadedEntitlements
+        do {
+            let signing = try BuildManifest.Signing.read(folder: folder)
+            loaded = try EntitlementsLoader.loadFile(
+                file, variables: XcodeVariables(team: signing.team, bundleID: bundleID, settings: signing.settings ?? [:]))
+        } catch {
+            throw .malformedFile(error.file, reason: error.problem)
+        }
+        try self.init(loaded.entitlements, bundleID: bundleID, entitlementsPath: file)
+    }
+
+    private init(_ entitlements: Entitlements, bundleID: String, entitlementsPath: String) throws(DeviceError) {
         identity = AppIdentity(
             bundleID: bundleID, applicationIdentifier: entitlements.applicationIdentifier,
             keychainAccessGroups: entitlements.keychainAccessGroups, applicationGroups: entitlements.applicationGroups)

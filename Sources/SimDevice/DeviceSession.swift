@@ -59,32 +59,45 @@ public final class DeviceSession: @unchecked Sendable {
     }
 
     /// The installed app and its containers, from the cache or the device.
-    func launchTarget(_ bundleID: String) throws(DeviceError) -> LaunchTarget {
-        if let cached = state.withLock({ targets[bundleID] }) { return cached }
+    func launchTarget(_ bundleID: String, extension name: String? = nil) throws(DeviceError) -> LaunchTarget {
+        let key = name.map { bundleID + "/" + $0 } ?? bundleID
+        if let cached = state.withLock({ targets[key] }) { return cached }
         // One thread at a time finds or creates the containers: two first launches at once would
         // otherwise create two data containers for one app.
         targetLock.lock()
         defer { targetLock.unlock() }
-        if let cached = state.withLock({ targets[bundleID] }) { return cached }
+        if let cached = state.withLock({ targets[key] }) { return cached }
         guard let app = installedApps().first(where: { $0.bundleID == bundleID }) else {
             throw .notInstalled(bundleID: bundleID, udid: udid)
         }
+        // An extension runs as its own process: its own bundle id, identity and data container.
+        var process = LaunchTarget.Process(
+            bundleID: bundleID, identity: app.record.identity, executablePath: app.executablePath, extensionName: nil)
+        if let name {
+            guard let item = app.installedExtension(name) else {
+                // Not an error case of its own (DeviceError is public): the extension's bundle id is not installed.
+                throw .notInstalled(bundleID: bundleID + "." + name, udid: udid)
+            }
+            process = LaunchTarget.Process(
+                bundleID: item.bundleID, identity: item.identity, executablePath: app.extensionExecutablePath(item),
+                extensionName: name)
+        }
         let data: String
-        if let existing = dataContainer(bundleID) {
+        if let existing = dataContainer(process.bundleID) {
             data = existing.path
         } else {
             data = try ContainerDirectory.create(
-                .data, identifier: bundleID,
+                .data, identifier: process.bundleID,
                 at: layout.containersDirectory(.data) + "/" + UUID().uuidString
             ).path
             containersChanged()
         }
         var groups: [String: String] = [:]
-        for group in app.record.identity.applicationGroups {
+        for group in process.identity.applicationGroups {
             if let container = groupContainer(group) { groups[group] = container.path }
         }
-        let target = LaunchTarget(app: app, dataContainer: data, groups: groups)
-        state.withLock { targets[bundleID] = target }
+        let target = LaunchTarget(app: app, dataContainer: data, groups: groups, process: process)
+        state.withLock { targets[key] = target }
         return target
     }
 
@@ -314,4 +327,13 @@ struct LaunchTarget {
     var app: InstalledApp
     var dataContainer: String
     var groups: [String: String]
+    /// The process launched: the app's, or one of its extensions'.
+    var process: Process
+
+    struct Process {
+        var bundleID: String
+        var identity: AppIdentity
+        var executablePath: String
+        var extensionName: String?
+    }
 }

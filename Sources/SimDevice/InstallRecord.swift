@@ -42,6 +42,25 @@ public struct InstallRecord: Codable, Equatable, Sendable {
     /// Counts installs of this bundle id on this device, from 1; the highest wins if an interrupted
     /// install left two bundle containers.
     public var sequence: Int
+    /// The app extensions installed with the app (build.json's `extensions`); nil for a build
+    /// without any, so an app without extensions has the record it always had.
+    public var extensions: [InstalledExtensionRecord]?
+}
+
+/// An app extension in an install record: installed inside the app's bundle
+/// (`<app>/PlugIns/<name>.appex/`), pinned by content, with the identity its own entitlements give it.
+public struct InstalledExtensionRecord: Codable, Equatable, Sendable {
+    public var name: String
+    /// `notification-service`, `widget`, `share` or `background-task`.
+    public var kind: String
+    /// `<app bundle id>.<name>`: the bundle id of its process and of its data container.
+    public var bundleID: String
+    public var executable: String
+    public var executableSHA256: String
+    public var entitlements: String
+    public var entitlementsSHA256: String
+    /// The identity the device gives the extension, from its own entitlements.
+    public var identity: AppIdentity
 }
 
 /// An installed app: its bundle container and install record.
@@ -55,6 +74,25 @@ public struct InstalledApp: Sendable, Equatable {
     public var executablePath: String { appFolder + "/" + record.executable }
 
     static let recordName = "install.json"
+
+    /// The app's installed extensions, in build.json's order (none for most apps).
+    public var extensions: [InstalledExtensionRecord] { record.extensions ?? [] }
+
+    /// The installed extension named `name` (its build.json name), or nil.
+    public func installedExtension(_ name: String) -> InstalledExtensionRecord? {
+        extensions.first { $0.name == name }
+    }
+
+    /// `<app folder>/PlugIns/<name>.appex`, where iOS keeps an app's extension: its executable, its
+    /// entitlements, the app's build.json and its Info.plist.
+    public func extensionFolder(_ item: InstalledExtensionRecord) -> String {
+        appFolder + "/PlugIns/" + item.name + ".appex"
+    }
+
+    /// The extension's installed executable.
+    public func extensionExecutablePath(_ item: InstalledExtensionRecord) -> String {
+        extensionFolder(item) + "/" + item.executable
+    }
 
     init(container: Container) throws(DeviceError) {
         self.container = container

@@ -49,6 +49,7 @@ extension DeviceSession {
         } catch {
             throw .fileSystem(appFolder, reason: "cannot copy build \(manifest.id) (\(error.localizedDescription))")
         }
+        let extensionRecords = try installExtensions(build, appFolder: appFolder)
         // The record pins what is installed: the digests of the files copied, taken from the
         // sources (whose digests the process remembers, so a gate's hundreds of installs of the same
         // build hash each file once) and re-checked by size against the copies.
@@ -67,7 +68,8 @@ extension DeviceSession {
                     buildID: $0.record.buildID, marketingVersion: $0.record.marketingVersion,
                     buildNumber: $0.record.buildNumber)
             },
-            installedAt: self.record.clock, sequence: (previous?.record.sequence ?? 0) + 1)
+            installedAt: self.record.clock, sequence: (previous?.record.sequence ?? 0) + 1,
+            extensions: extensionRecords)
         try JSONFile.write(record, to: staged + "/" + InstalledApp.recordName)
 
         // An install over the app moves its data container and its groups' containers to new
@@ -81,7 +83,18 @@ extension DeviceSession {
                 at: layout.containersDirectory(.data) + "/" + UUID().uuidString)
             if let protection = build.dataProtection { try Self.classify(data, protection) }
         }
-        for group in build.identity.applicationGroups {
+        // Each extension has a data container of its own, made with the app's as iOS makes it at
+        // install, and moved with it on an update.
+        for item in build.extensions {
+            if let container = device.dataContainer(item.bundleID) {
+                if previous != nil { _ = try ContainerDirectory.move(container, sequence: record.sequence) }
+            } else {
+                _ = try ContainerDirectory.create(
+                    .data, identifier: item.bundleID, at: layout.containersDirectory(.data) + "/" + UUID().uuidString)
+            }
+        }
+        let groups = build.identity.applicationGroups + build.extensions.flatMap(\.identity.applicationGroups)
+        for group in Self.unique(groups) {
             if let container = device.groupContainer(group) {
                 if previous != nil { _ = try ContainerDirectory.move(container, sequence: record.sequence) }
             } else {
@@ -95,7 +108,16 @@ extension DeviceSession {
         guard rename(staged, final) == 0 else {
             throw .fileSystem(final, reason: "cannot move the new bundle into place (\(String(cString: strerror(errno))))")
         }
-        if let previous { try? FileManager.default.removeItem(atPath: previous.container.path) }
+        if let previous {
+            try? FileManager.default.removeItem(atPath: previous.container.path)
+            // An extension the new build no longer ships goes with its data container, as iOS removes it.
+            let kept = Set(build.extensions.map(\.bundleID))
+            for item in previous.extensions where !kept.contains(item.bundleID) {
+                for container in ContainerDirectory.find(.data, identifier: item.bundleID, in: layout) {
+                    try? FileManager.default.removeItem(atPath: container.path)
+                }
+            }
+        }
         HistoryEvent.append(
             HistoryEvent(
                 event: kind.rawValue, bundleID: manifest.bundleID, buildID: manifest.id,
@@ -103,6 +125,66 @@ extension DeviceSession {
         var installed = container
         installed.path = final
         return InstalledApp(container: installed, record: record)
+    }
+
+    /// Copies each extension into `<appFolder>/PlugIns/<name>.appex/` (its executable, its own
+    /// entitlements, the build's build.json, whose `keeps` its harness reads as the app's does, and an
+    /// Info.plist naming its bundle id), and returns their records; nil for a build without extensions.
+    private func installExtensions(_ build: Build, appFolder: String) throws(DeviceError) -> [InstalledExtensionRecord]? {
+        guard build.manifest.extensions != nil else { return nil }
+        var records: [InstalledExtensionRecord] = []
+        for item in build.extensions {
+            let folder = appFolder + "/PlugIns/" + item.name + ".appex"
+            let executable = folder + "/" + item.declaration.executable
+            let entitlements = folder + "/" + item.declaration.entitlements
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                try FileManager.default.copyItem(atPath: build.folder + "/build.json", toPath: folder + "/build.json")
+                try FileManager.default.copyItem(atPath: item.entitlementsPath, toPath: entitlements)
+                let info = try Self.extensionInfoPlist(build.manifest, item)
+                let failure = AtomicFile.writeInPlace(info, to: folder + "/" + Self.infoPlistName)
+                if failure != 0 { throw NSError(domain: NSPOSIXErrorDomain, code: Int(failure)) }
+                if link(item.executablePath, executable) != 0 {
+                    try FileManager.default.copyItem(atPath: item.executablePath, toPath: executable)
+                }
+            } catch {
+                throw .fileSystem(
+                    folder,
+                    reason: "cannot copy extension \(item.name) of build \(build.manifest.id) (\(error.localizedDescription))")
+            }
+            guard let executableHash = SHA256.hexOfFile(atPath: item.executablePath),
+                let entitlementsHash = SHA256.hexOfFile(atPath: item.entitlementsPath),
+                Self.sameSize(item.executablePath, executable), Self.sameSize(item.entitlementsPath, entitlements)
+            else { throw .fileSystem(folder, reason: "cannot read the installed copy") }
+            records.append(
+                InstalledExtensionRecord(
+                    name: item.name, kind: item.declaration.kind, bundleID: item.bundleID,
+                    executable: item.declaration.executable, executableSHA256: executableHash,
+                    entitlements: item.declaration.entitlements, entitlementsSHA256: entitlementsHash,
+                    identity: item.identity))
+        }
+        return records
+    }
+
+    /// An extension's Info.plist: its bundle id and executable, the app's versions, and the
+    /// extension point its kind is (`NSExtensionPointIdentifier`), as an `.appex` carries it.
+    static func extensionInfoPlist(_ manifest: BuildManifest, _ item: ExtensionBuild) throws -> Data {
+        let points = [
+            "notification-service": "com.apple.usernotifications.service", "widget": "com.apple.widgetkit-extension",
+            "share": "com.apple.share-services", "background-task": "com.apple.background-tasks",
+        ]
+        let info: [String: Any] = [
+            "CFBundleIdentifier": item.bundleID, "CFBundleExecutable": item.declaration.executable,
+            "CFBundleShortVersionString": manifest.marketingVersion, "CFBundleVersion": manifest.buildNumber,
+            "CFBundlePackageType": "XPC!",
+            "NSExtension": ["NSExtensionPointIdentifier": points[item.declaration.kind] ?? item.declaration.kind],
+        ]
+        return try PropertyListSerialization.data(fromPropertyList: info, format: .xml, options: 0)
+    }
+
+    private static func unique(_ values: [String]) -> [String] {
+        var seen: Set<String> = []
+        return values.filter { seen.insert($0).inserted }
     }
 
     /// Gives a new data container and its standard folders the entitlement's class, which every
@@ -148,14 +230,17 @@ extension DeviceSession {
         return stat(a, &first) == 0 && stat(b, &second) == 0 && first.st_size == second.st_size
     }
 
-    /// Uninstalls the app: its bundle and data containers go; its keychain items and app group
-    /// containers stay, as on iOS.
+    /// Uninstalls the app: its bundle and data containers go, with its extensions' data containers;
+    /// its keychain items and app group containers stay, as on iOS.
     public func uninstall(_ bundleID: String) throws(DeviceError) {
         let bundles = ContainerDirectory.find(.bundle, identifier: bundleID, in: layout)
         guard !bundles.isEmpty else { throw .notInstalled(bundleID: bundleID, udid: udid) }
+        // The extensions of every bundle container of the app (an interrupted install may leave two).
+        let extensionIDs = Set(bundles.compactMap { try? InstalledApp(container: $0) }.flatMap { $0.extensions.map(\.bundleID) })
         containersChanged()
         defer { containersChanged() }
-        for container in bundles + ContainerDirectory.find(.data, identifier: bundleID, in: layout) {
+        let extensionData = extensionIDs.sorted().flatMap { ContainerDirectory.find(.data, identifier: $0, in: layout) }
+        for container in bundles + ContainerDirectory.find(.data, identifier: bundleID, in: layout) + extensionData {
             do {
                 try FileManager.default.removeItem(atPath: container.path)
             } catch {

@@ -22,6 +22,9 @@ public struct LaunchOptions: Sendable {
     /// False only for a test's own executables. Where the kernel has no Landlock, launches go
     /// unconfined, as before.
     public var confinedToDevice = true
+    /// The name (build.json's) of the app's extension to launch instead of the app: its own process,
+    /// bundle id, entitlements and data container, the app's bundle id still naming the app. Nil: the app.
+    public var extensionName: String?
     /// Whether the app is launched in the background (a background fetch, a push): it can show no
     /// Face ID, Touch ID or passcode prompt, so items whose access control needs one answer
     /// errSecInteractionNotAllowed (docs/simsecurity.md, row 51).
@@ -84,10 +87,12 @@ extension DeviceSession {
         contentsChanged()
         defer { contentsChanged() }
         try requireBooted()
-        let target = try launchTarget(bundleID)
+        let target = try launchTarget(bundleID, extension: options.extensionName)
         let app = target.app
-        let logPath = options.logPath ?? layout.logsDirectory + "/" + bundleID + ".log"
-        let mutationLogPath = options.mutationLogPath ?? layout.logsDirectory + "/" + bundleID + ".mutations.jsonl"
+        let process = target.process
+        let logPath = options.logPath ?? layout.logsDirectory + "/" + process.bundleID + ".log"
+        let mutationLogPath =
+            options.mutationLogPath ?? layout.logsDirectory + "/" + process.bundleID + ".mutations.jsonl"
         for path in [logPath, mutationLogPath] {
             let folder = (path as NSString).deletingLastPathComponent
             if !FileManager.default.fileExists(atPath: folder) {
@@ -110,12 +115,15 @@ extension DeviceSession {
             throw .notWritable(statusPath, reason: "cannot remove the status file an earlier launch left")
         }
 
-        let context = LaunchContext(
-            udid: udid, deviceDirectory: layout.directory, bundleID: bundleID, identity: app.record.identity,
+        var context = LaunchContext(
+            udid: udid, deviceDirectory: layout.directory, bundleID: process.bundleID, identity: process.identity,
             runtime: record.runtime, keychainPath: layout.keychainPath, dataContainer: target.dataContainer,
             appGroupContainers: target.groups, lockStatePath: layout.lockStatePath, clock: record.clock,
             arguments: options.arguments, faultPlan: options.faultPlan, mutationLogPath: mutationLogPath,
             passcodeSet: record.passcodeSet, launcherPID: getpid())
+        if let name = process.extensionName, let item = app.installedExtension(name) {
+            context.appExtension = LaunchContext.AppExtension(name: name, kind: item.kind, hostBundleID: bundleID)
+        }
         var launched = context
         if options.background { launched.background = true }
         if record.biometryGeneration != nil { launched.biometryGeneration = record.currentBiometryGeneration }
@@ -129,7 +137,7 @@ extension DeviceSession {
 
         let start = DispatchTime.now().uptimeNanoseconds
         let outcome = try Spawner.run(
-            path: app.executablePath, arguments: [app.executablePath] + options.arguments,
+            path: process.executablePath, arguments: [process.executablePath] + options.arguments,
             environment: environment, logPath: logPath, timeout: options.timeout,
             inheritedLock: deviceLock.descriptor,
             confinedTo: options.confinedToDevice ? [layout.directory, logPath, mutationLogPath] : nil)
@@ -142,7 +150,7 @@ extension DeviceSession {
             endedAtCrashPoint = mutations.last(where: { $0.operation != .powerLoss })?.mutation == point
         }
         return LaunchResult(
-            bundleID: bundleID, buildID: app.record.buildID, pid: outcome.pid,
+            bundleID: process.bundleID, buildID: app.record.buildID, pid: outcome.pid,
             termination: outcome.termination, duration: duration, logPath: logPath,
             mutationLogPath: mutationLogPath, mutations: mutations, crashPoint: options.faultPlan.crashAfterMutation,
             endedAtCrashPoint: endedAtCrashPoint, statusFile: FileManager.default.contents(atPath: statusPath))

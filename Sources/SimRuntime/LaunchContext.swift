@@ -38,6 +38,25 @@ public struct LaunchContext: Hashable, Sendable, Codable {
     /// The process that launched the app. The app dies with it (see ``current``): an app left
     /// running by a killed launcher would go on writing a device that nothing holds any more.
     public var launcherPID: Int32?
+    /// Set when the process is one of the app's extensions (issue 39), not the app: which one, its
+    /// kind and the app that hosts it. ``bundleID``, ``identity`` and ``dataContainer`` are then the
+    /// extension's own. Nil for an app's launch (and absent from its JSON).
+    public var appExtension: AppExtension?
+
+    /// An app extension's launch: the extension's name (build.json's), its kind and the host app.
+    public struct AppExtension: Hashable, Sendable, Codable {
+        public var name: String
+        /// `notification-service`, `widget`, `share` or `background-task`.
+        public var kind: String
+        /// The bundle id of the app that ships the extension.
+        public var hostBundleID: String
+
+        public init(name: String, kind: String, hostBundleID: String) {
+            self.name = name
+            self.kind = kind
+            self.hostBundleID = hostBundleID
+        }
+    }
 
     public init(
         udid: String, deviceDirectory: String, bundleID: String, identity: AppIdentity,

@@ -11,6 +11,7 @@ extension BuildManifest {
         "id", "bundleID", "marketingVersion", "buildNumber", "executable", "schemaVersion", "entitlements", "notes",
         "artefactWindowDays", "antiPattern", "expectedCondition", "keeps", "policies", "standIn", "team", "settings",
         "minimumOSVersion",
+        "extensions",
     ]
     /// The largest build.json read (the biggest shipped is 2 KB).
     public static let maximumFileBytes = 256 * 1024
@@ -33,7 +34,9 @@ extension BuildManifest {
     /// (decoding says why then).
     public static func unknownFieldProblem(in data: Data) -> String? {
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
-        guard let unknown = object.keys.sorted().first(where: { !knownFields.contains($0) }) else { return nil }
+        guard let unknown = object.keys.sorted().first(where: { !knownFields.contains($0) }) else {
+            return unknownExtensionFieldProblem(in: object)
+        }
         let hint = Spelling.suggestion(for: unknown, among: knownFields).map { "; did you mean \"\($0)\"?" } ?? ""
         return "field \"\(unknown)\" is not a build manifest field\(hint)"
     }

@@ -58,6 +58,9 @@ public struct BuildManifest: Codable, Equatable, Sendable {
     /// ``minimumOSVersion`` read as a runtime (nil when not declared; ``problem(folderName:)``
     /// refuses one that is not an iOS version).
     public var minimumRuntime: RuntimeVersion? { minimumOSVersion.flatMap(RuntimeVersion.init) }
+    /// The app extensions the build ships (``BuildExtension``), installed, upgraded and uninstalled
+    /// with the app. Nil: none (and nothing about extensions is written anywhere).
+    public var extensions: [BuildExtension]?
 
     public init(
         id: String, bundleID: String, marketingVersion: String, buildNumber: String, executable: String,

@@ -20,7 +20,7 @@ import Testing
                 "locked-background", "reinstall", "marker-without-data", "stale-leftovers", "entitlements", "isolation",
                 "cleanup",
                 "artefact-window", "locked-reads", "backup-restore", "reinstall-self",
-                "storage-pressure", "passcode-and-biometry", "backup-after-migration", "os-update",
+                "storage-pressure", "passcode-and-biometry", "backup-after-migration", "os-update", "extension-first",
             ])
     }
 
@@ -45,6 +45,7 @@ import Testing
         (.storagePressure, [.readsOldData, .idempotent, .staysSignedIn]),
         (.passcodeAndBiometry, [.readsOldData, .idempotent, .staysSignedIn]),
         (.backupAfterMigration, [.survivesRestore]),
+        (.extensionFirst, [.readsOldData, .staysSignedIn]),
     ]
 
     @Test("each scenario checks the conditions of docs/gate.md's table", arguments: scenarioTable)
@@ -96,10 +97,10 @@ import Testing
         #expect(covered == Set(GateCondition.allCases))
     }
 
-    @Test("the default gate runs every scenario but the opt-in power-loss; exactly five are exploration")
+    @Test("the default gate runs every scenario but the opt-in power-loss and extension-first; exactly five are exploration")
     func gateDefault() {
-        #expect(Scenario.gateDefault == Scenario.allCases.filter { $0 != .powerLoss })
-        #expect(Scenario.allCases.filter(\.isOptIn) == [.powerLoss])
+        #expect(Scenario.gateDefault == Scenario.allCases.filter { $0 != .powerLoss && $0 != .extensionFirst })
+        #expect(Scenario.allCases.filter(\.isOptIn) == [.powerLoss, .extensionFirst])
         #expect(
             Set(Scenario.allCases.filter(\.isExploration)) == [
                 .crashPoints, .powerLoss, .writeFailure, .prewarm, .lockedBackground,

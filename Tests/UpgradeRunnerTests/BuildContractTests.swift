@@ -72,6 +72,19 @@ struct BuildContractTests {
         #expect(result.error.hasPrefix("error: \(manifest): "), "\(result.error)")
     }
 
+    @Test("a declared extension that cannot be used is one line naming the build, the file and the field, exit 2")
+    func badExtension() throws {
+        let cli = try CLI()
+        let folder = try BuildFixture.write(in: cli.builds, id: "v1")
+        try BuildFixture.addExtension(to: folder, name: "notify", fields: ["kind": "today"])
+        let result = cli.expectRefused(
+            ["gate", "--builds", "v1", "--out", cli.directory.file("out")],
+            naming:
+                #"build v1: field "extensions[0].kind" "today" is not an extension kind (notification-service, widget, share, background-task)"#
+        )
+        #expect(result.error.hasPrefix("error: \(folder)/build.json: "), "\(result.error)")
+    }
+
     @Test("builds given newest first are bad input naming both builds; nothing is written")
     func buildOrder() throws {
         let cli = try CLI()

@@ -55,13 +55,22 @@ enum StaysSignedIn: CellChecker {
         if let reinstall { judged = judged.filter { $0.index < reinstall.firstAfterReinstall || !kept.isEmpty } }
         var findings: [GateFinding] = []
         for (position, launch) in judged.enumerated() {
-            let state = lockStates[launch.index] ?? .unlocked
+            let state = lockStates[launch.index] ?? launch.extensionLockState ?? .unlocked
             let afterReinstall = reinstall.map { launch.index >= $0.firstAfterReinstall } ?? false
             let name = describe(
                 launch, position: position, state: state,
                 when: reinstall == nil
                     ? "after the upgrade" : afterReinstall ? "after the reinstall (keeps-credentials)" : "after its own seed")
-            let baseline = afterReinstall ? kept : baseline
+            var baseline = afterReinstall ? kept : baseline
+            var source = source
+            // An extension's launch (extension-first) keeps what its old self read at its own startup.
+            if let name = launch.extensionName,
+                let old = evidence.launches.first(where: { $0.extensionName == name && $0.build != newBuild }),
+                let found = old.status?.signedInWith
+            {
+                baseline = found
+                source = "\(old.build)'s extension \(name) at its own startup (\(old.stem))"
+            }
             guard let startup = launch.status?.startup else {
                 findings.append(evidence.finding(condition, .fail, item: launch.stem, "\(name) reported no startup read"))
                 continue
@@ -129,6 +138,7 @@ enum StaysSignedIn: CellChecker {
             case .locked: ", locked"
             case .beforeFirstUnlock: ", before first unlock"
             }
-        return "\(which) of \(launch.build) \(when) (\(launch.stem)\(lock))"
+        let of = launch.extensionName.map { "\(launch.build)'s extension \($0)" } ?? launch.build
+        return "\(which) of \(of) \(when) (\(launch.stem)\(lock))"
     }
 }

@@ -142,9 +142,11 @@ package final class KeptDevices: @unchecked Sendable {
         chmod(folder + "/" + Self.indexFile, 0o600)
     }
 
-    /// `upgrade-runner launch --devices-root DIR DEVICE BUNDLE [--crash-after K [--power-loss]] [--fault-plan F] -- ARGS`.
+    /// `upgrade-runner launch --devices-root DIR DEVICE BUNDLE [--extension NAME] [--crash-after K [--power-loss]]
+    /// [--fault-plan F] -- ARGS`.
     private func line(_ launch: LaunchRecord, device: String, entry: Entry) -> String {
         var words = ["upgrade-runner", "launch", "--devices-root", folder, device, launch.bundleID]
+        if let name = launch.extensionName { words += ["--extension", name] }
         if let k = launch.faultPlan.crashAfterMutation {
             words += ["--crash-after", "\(k)"]
             if launch.faultPlan.powerLoss { words.append("--power-loss") }

@@ -124,7 +124,7 @@ final class ScenarioDevice {
     @discardableResult
     func launch(
         _ build: Build, _ mode: LaunchMode, caseID: String? = nil, faultPlan: FaultPlan = .none,
-        extraArguments: [String] = [], environment: [String: String] = [:]
+        extraArguments: [String] = [], environment: [String: String] = [:], extensionName: String? = nil
     ) throws -> LaunchRecord {
         let index = numberedBefore + launches.count + 1
         if let plan = checkpointPlan, !checkpointTaken, build.manifest.id == plan.build {
@@ -136,13 +136,15 @@ final class ScenarioDevice {
         var arguments =
             [LaunchMode.caseIDArgument, caseID ?? self.caseID] + SecretShape.arguments(for: declarations.shapes) + extraArguments
         if let flag = mode.argument { arguments.insert(flag, at: 0) }
-        let stem = LaunchRecord.stem(index: index, build: build.manifest.id, mode: mode)
+        // An extension's launch (extension-first) is named by the build and the extension: `05-v2-notify-launch`.
+        let stem = LaunchRecord.stem(
+            index: index, build: build.manifest.id + (extensionName.map { "-" + $0 } ?? ""), mode: mode)
         launchCount.add()
-        let result = try session.launch(
-            build.manifest.bundleID,
-            LaunchOptions(
-                arguments: arguments, faultPlan: faultPlan, timeout: timeout,
-                logPath: ArtifactLayout.logFile(in: cellFolder, stem: stem), environment: environment))
+        var options = LaunchOptions(
+            arguments: arguments, faultPlan: faultPlan, timeout: timeout,
+            logPath: ArtifactLayout.logFile(in: cellFolder, stem: stem), environment: environment)
+        options.extensionName = extensionName
+        let result = try session.launch(build.manifest.bundleID, options)
         let launchCase = caseID ?? self.caseID
         var record = LaunchRecord(
             index: index, build: build.manifest.id, mode: mode, caseID: launchCase, runtime: device.record.runtime,
@@ -151,6 +153,8 @@ final class ScenarioDevice {
         record.faultPlan = faultPlan
         record.arguments = arguments
         record.bundleID = build.manifest.bundleID
+        record.extensionName = extensionName
+        if extensionName != nil { record.extensionLockState = session.record.lockState }
         record.read(status: result.statusFile)
         // Where the case's secrets are, while the device holds what the launch left.
         if !LaunchedProcesses.isStopped {

@@ -20,8 +20,15 @@ enum EntitlementsDiffer {
                     team: build.identity.teamIdentifier,
                     bundleID: build.manifest.bundleID))
         }
-        let report = DiffReport(old: try load(old), new: try load(new), itemCounts: itemCounts)
-        let errors = report.findings.filter { $0.severity == .error }
+        // Builds with extensions compare each extension's entitlements too (issue 39); without, as before.
+        let report =
+            old.manifest.extensions == nil && new.manifest.extensions == nil
+            ? DiffReport(old: try load(old), new: try load(new), itemCounts: itemCounts)
+            : try DiffReport.builds(
+                oldFolder: old.folder, newFolder: new.folder, oldInput: old.manifest.id, newInput: new.manifest.id,
+                variables: XcodeVariables(team: new.identity.teamIdentifier, bundleID: new.manifest.bundleID),
+                itemCounts: itemCounts)
+        let errors = (report.findings + (report.extensions ?? []).flatMap(\.findings)).filter { $0.severity == .error }
         let summary = errors.isEmpty ? "compatible" : errors.map(\.message).joined(separator: "; ")
         return Result(exitCode: report.exitCode, text: report.text, summary: summary)
     }

@@ -41,12 +41,17 @@ struct LaunchRecord: Sendable {
     var arguments: [String] = []
     /// The bundle id launched.
     var bundleID = ""
+    /// The app extension this launch ran (build.json's name), or nil for the app's own launch.
+    var extensionName: String?
+    /// The lock state an extension's launch ran in (extension-first runs some kinds locked); nil for an app's.
+    var extensionLockState: LockState?
 
     /// What a planned power loss took from the launch (its `power.loss` entries: names only).
     var lostToPowerLoss: [SeamSubject] { mutations.filter { $0.operation == .powerLoss }.map(\.subject) }
 
     /// `NN-<build>-<mode>`, the stem of its status and log file names.
-    var stem: String { Self.stem(index: index, build: build, mode: mode) }
+    /// `03-v2-launch`; an extension's launch names the extension too (`03-v2-notify-launch`).
+    var stem: String { Self.stem(index: index, build: build + (extensionName.map { "-" + $0 } ?? ""), mode: mode) }
 
     /// The index is at least two digits (`03`), as `%02d` writes it; without `String(format:)`,
     /// which costs more than the rest of a stem and runs for every finding and lookup by stem.

@@ -73,6 +73,7 @@ extension Scenario {
         case .storagePressure: StoragePressureSteps.self
         case .passcodeAndBiometry: PasscodeAndBiometrySteps.self
         case .backupAfterMigration: BackupAfterMigrationSteps.self
+        case .extensionFirst: ExtensionFirstSteps.self
         }
     }
 }

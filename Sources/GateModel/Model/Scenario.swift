@@ -30,6 +30,7 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
     case storagePressure = "storage-pressure"
     case passcodeAndBiometry = "passcode-and-biometry"
     case backupAfterMigration = "backup-after-migration"
+    case extensionFirst = "extension-first"
 
     /// The scenario's id, as reports print it.
     public var description: String { rawValue }
@@ -100,6 +101,10 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
         case .passcodeAndBiometry: Traits(own: [.readsOldData], judgesSignIn: true, changesState: true)
         // As backup-restore, with the backup taken after the new build's first launch.
         case .backupAfterMigration: Traits(own: [.survivesRestore], tellsValuesApart: true)
+        // The new release's extensions before the app's first launch, then the app, then the extensions
+        // again (issue 39): stays-signed-in judges every launch, each extension against its old self's read.
+        // Opt-in while the gate cannot tell a build with extensions from one without before it plans.
+        case .extensionFirst: Traits(own: [.readsOldData], judgesSignIn: true, optIn: true)
         }
     }
 

@@ -9,15 +9,14 @@ enum LaunchCommand {
         ["launch"], summary: "Launch an installed app as a process and wait for it.",
         arguments: [CommonOptions.device, CommonOptions.bundleID],
         options: [
-            Options.timeout, Options.log, Options.crashAfter, Options.powerLoss, Options.faultPlan, Options.background,
-            CommonOptions.json,
-            CommonOptions.devicesRoot,
+            Options.appExtension, Options.timeout, Options.log, Options.crashAfter, Options.powerLoss, Options.faultPlan,
+            Options.background, CommonOptions.json, CommonOptions.devicesRoot,
         ],
         passthrough: ArgumentSpec("ARGS", "Launch arguments for the app; -Key value pairs also reach its preferences."),
         discussion: """
             Starts the installed executable with posix_spawn, with a launch context (device, identity from the install
             record, containers, lock state, clock, arguments, fault plan) in its environment; SIMCTL_CHILD_FOO=x in this
-            environment becomes FOO=x in the app's. Waits for it and reports how it ended.
+            environment becomes FOO=x in the app's. Waits for it and reports how it ended (--extension: one of its extensions).
             Exit code: 0 when the app exited with status 0 or ended at the planned crash point, 1 when it exited with
             another status, 2 when it was killed by a signal or timed out.
             """)
@@ -38,6 +37,9 @@ enum LaunchCommand {
 
     /// The options of `launch`, read and checked once (the fault plan file read and parsed).
     struct Options {
+        static let appExtension = OptionSpec(
+            "--extension", value: "NAME",
+            "Launch the app's extension of this name instead: its own process, bundle id, entitlements and container.")
         static let timeout = OptionSpec(
             "--timeout", value: "SECONDS", "Kill the app with SIGKILL after this long (default: 30).")
         static let log = OptionSpec(
@@ -80,6 +82,7 @@ enum LaunchCommand {
             }
             launch.background = options.flag(Self.background)
             launch.logPath = options.value(Self.log).map(options.absolute)
+            launch.extensionName = options.value(Self.appExtension)
             json = options.flag(CommonOptions.json)
             devices = DevicesRoot(options)
         }
@@ -90,6 +93,18 @@ enum LaunchCommand {
         launch.arguments = invocation.passthrough
         let bundleID = invocation.argument(CommonOptions.bundleID)
         let session = try options.devices.session(invocation)
+        if let name = launch.extensionName {
+            guard let app = session.installedApps().first(where: { $0.bundleID == bundleID }) else {
+                throw DeviceError.notInstalled(bundleID: bundleID, udid: session.udid)
+            }
+            guard app.installedExtension(name) != nil else {
+                let names = app.extensions.map(\.name)
+                throw UsageError.invalidValue(
+                    name, for: "--extension",
+                    reason:
+                        "is not an extension of \(bundleID) (\(names.isEmpty ? "it has none" : names.joined(separator: ", ")))")
+            }
+        }
         let result = try session.launch(bundleID, launch)
 
         if options.json {
@@ -101,12 +116,12 @@ enum LaunchCommand {
             }
             try invocation.printJSON(
                 Report(
-                    bundleID: bundleID, buildID: result.buildID, pid: result.pid, exitStatus: exitStatus, signal: signal,
+                    bundleID: result.bundleID, buildID: result.buildID, pid: result.pid, exitStatus: exitStatus, signal: signal,
                     timedOut: { if case .timedOut = result.termination { true } else { false } }(),
                     crashPoint: result.crashPoint, endedAtCrashPoint: result.endedAtCrashPoint,
                     milliseconds: Int(result.duration * 1000), log: result.logPath, mutationLog: result.mutationLogPath))
         }
-        let summary = "\(bundleID) (\(result.buildID)) pid \(result.pid) \(result.termination)"
+        let summary = "\(result.bundleID) (\(result.buildID)) pid \(result.pid) \(result.termination)"
         if result.endedAtCrashPoint {
             if !options.json {
                 invocation.console.output("\(summary) at planned crash point \(result.crashPoint ?? 0); log: \(result.logPath)")
