@@ -129,7 +129,9 @@ public enum ContainerDirectory {
         let digest = SHA256.hash(Array("\(container.uuid)/\(sequence)".utf8)).prefix(16)
         let hex = digest.map { String(format: "%02X", $0) }.joined()
         let parts = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
-            String(hex[hex.index(hex.startIndex, offsetBy: range.lowerBound)..<hex.index(hex.startIndex, offsetBy: range.upperBound)])
+            String(
+                hex[hex.index(hex.startIndex, offsetBy: range.lowerBound)..<hex.index(hex.startIndex, offsetBy: range.upperBound)]
+            )
         }
         let uuid = parts.joined(separator: "-")
         let parent = (container.path as NSString).deletingLastPathComponent
