@@ -20,7 +20,7 @@ import Testing
                 "locked-background", "reinstall", "marker-without-data", "stale-leftovers", "entitlements", "isolation",
                 "cleanup",
                 "artefact-window", "locked-reads", "backup-restore", "reinstall-self",
-                "storage-pressure", "passcode-and-biometry", "backup-after-migration", "os-update", "extension-first",
+                "os-update", "storage-pressure", "passcode-and-biometry", "backup-after-migration", "extension-first",
             ])
     }
 

@@ -110,7 +110,9 @@ struct ExtensionTests {
         }
     }
 
-    @Test("an upgrade keeps the extension's container; a build that drops it removes it; uninstall removes it")
+    @Test(
+        "an upgrade keeps the extension's container (moved with the app's); a build that drops it removes it; uninstall removes it"
+    )
     func upgradeAndUninstall() throws {
         let fixture = try Fixture()
         let session = try fixture.device.acquire()
@@ -119,8 +121,9 @@ struct ExtensionTests {
         try Data("kept".utf8).write(to: URL(fileURLWithPath: before.path + "/Documents/marker"))
         let upgraded = try session.install(try build(fixture, "v2", buildNumber: "200"))
         #expect(upgraded.record.kind == .upgrade)
-        #expect(session.device.dataContainer("com.example.tiny.notify")?.path == before.path)
-        #expect(FileManager.default.fileExists(atPath: before.path + "/Documents/marker"))
+        let moved = try #require(session.device.dataContainer("com.example.tiny.notify"))
+        #expect(moved.path != before.path, "an update moves it, as the app's")
+        #expect(FileManager.default.fileExists(atPath: moved.path + "/Documents/marker"))
         try session.install(try build(fixture, "v3", buildNumber: "300", withExtension: false))
         #expect(session.device.dataContainer("com.example.tiny.notify") == nil)
         try session.install(try build(fixture, "v4", buildNumber: "400"))
