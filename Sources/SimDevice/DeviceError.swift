@@ -106,11 +106,15 @@ enum JSONFile {
         }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
+        let value: T
         do {
-            return try decoder.decode(T.self, from: data)
+            value = try decoder.decode(T.self, from: data)
         } catch {
             throw .malformedFile(path, reason: JSONProblem.describe(error))
         }
+        // A key given twice means two things to two readers (#37): refused, as in build.json.
+        if let key = DuplicateKeys.first(in: data) { throw .malformedFile(path, reason: DuplicateKeys.reason(key)) }
+        return value
     }
 
     /// Writes `value` as sorted-key JSON, atomically (a killed process leaves the old file or the

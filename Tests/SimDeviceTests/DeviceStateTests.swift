@@ -64,6 +64,18 @@ import TestSupport
         #expect(session.record.runtime == RuntimeVersion(major: 18))
     }
 
+    @Test("a device.json with a key given twice is refused naming the key (#37)")
+    func duplicatedKey() throws {
+        let fixture = try Fixture()
+        let path = fixture.device.layout.recordPath
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        try text.replacingOccurrences(of: "{", with: "{\"name\": \"Other\",", options: [], range: text.range(of: "{"))
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(throws: DeviceError.malformedFile(path, reason: DuplicateKeys.reason("name"))) {
+            try Device(layout: fixture.device.layout)
+        }
+    }
+
     @Test("one run per device: a second holder is told who has it, and can take it once released")
     func deviceLock() throws {
         let fixture = try Fixture()

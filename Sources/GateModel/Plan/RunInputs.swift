@@ -172,7 +172,14 @@ package enum GateJSON {
             throw .unreadable(path: path, reason: "cannot be read")
         }
         do {
-            return try JSONDecoder().decode(T.self, from: data)
+            let value = try JSONDecoder().decode(T.self, from: data)
+            // A key given twice means two things to two readers (#37): refused, as in build.json.
+            if let key = DuplicateKeys.first(in: data) {
+                throw GateError.malformed(path: path, reason: DuplicateKeys.reason(key))
+            }
+            return value
+        } catch let error as GateError {
+            throw error
         } catch let DecodingError.keyNotFound(key, _) {
             throw .malformed(path: path, reason: "field \"\(key.stringValue)\" is missing")
         } catch let DecodingError.typeMismatch(_, context) {

@@ -145,11 +145,16 @@ enum LaunchCommand {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw UsageError.invalidValue(path, for: "--fault-plan", reason: "cannot be read")
         }
+        let plan: FaultPlan
         do {
-            return try JSONDecoder().decode(FaultPlan.self, from: data)
+            plan = try JSONDecoder().decode(FaultPlan.self, from: data)
         } catch {
             throw UsageError.invalidValue(
                 path, for: "--fault-plan", reason: "is not a fault plan: \(JSONProblem.describe(error))")
         }
+        if let key = DuplicateKeys.first(in: data) {
+            throw UsageError.invalidValue(path, for: "--fault-plan", reason: DuplicateKeys.reason(key))
+        }
+        return plan
     }
 }
