@@ -30,27 +30,9 @@ enum BackupAfterMigrationSteps: ScenarioSteps {
         try cell.hop(device)
         try device.install(cell.new)
         try device.launch(cell.new, .launch)
-        let restored = try ScenarioDevice(
-            restoring: device, devices: cell.devices, name: "\(cell.unit.pathID)-\(cell.unit.scenario)-restored")
-        defer {
-            device.adoptLaunches(of: restored)
-            restored.finish(keepSnapshotFor: nil)
+        try BackupRestoreSteps.restoreAndVerify(cell, from: device, reach: cell.new, &evidence) { facts in
+            facts.startedToTravel = facts.travelled.compactMap { label in deviceBound[label].map { (label, $0) } }
+                .sorted { $0.0 < $1.0 }.map { RestoreFacts.StartedToTravel(label: $0.0, oldPlace: $0.1) }
         }
-        let items = try restored.keychainItems()
-        let travelled = cell.declarations.locator.locate(on: restored.session, app: cell.new, keychain: items)
-            .filter { !$0.value.isEmpty }.map(\.key).sorted()
-        evidence.snapshots[.afterRestore] = try restored.snapshot(cell.new, keychain: items)
-        let manifest = restored.restored
-        var facts = RestoreFacts(
-            travelled: travelled, keychainItems: manifest?.keychainItems ?? 0,
-            keychainItemsLeftBehind: manifest?.keychainItemsLeftBehind ?? 0, leftOut: manifest?.leftOut.count ?? 0,
-            newIdentity: restored.device.udid != device.device.udid)
-        facts.startedToTravel = travelled.compactMap { label in deviceBound[label].map { (label, $0) } }
-            .sorted { $0.0 < $1.0 }.map { RestoreFacts.StartedToTravel(label: $0.0, oldPlace: $0.1) }
-        evidence.facts = .restore(facts)
-        try restored.install(cell.new)
-        try restored.launch(cell.new, .launch)
-        evidence.snapshots[.afterFirstLaunch] = try restored.snapshot(cell.new)
-        try restored.launch(cell.new, .verify)
     }
 }

@@ -15,23 +15,36 @@ enum BackupRestoreSteps: ScenarioSteps {
     static func run(_ cell: CellRunner, on device: ScenarioDevice, _ evidence: inout CellEvidence) throws {
         guard let old = cell.old else { return }
         try cell.seed(device, &evidence)
+        // What the old build kept that travelled: its secrets' places on the new device, by the old build's reach.
+        try restoreAndVerify(cell, from: device, reach: cell.previous ?? old, &evidence)
+    }
+
+    /// The move to a new phone that backup-restore and backup-after-migration share: `device`'s
+    /// backup restored onto a fresh device with its own identity; the case's secrets found there
+    /// where `app` reaches, before the new build runs (the `afterRestore` snapshot and
+    /// ``RestoreFacts``, which `adjust` may add to); then the new build installed there as the App
+    /// Store would, launched and verified.
+    static func restoreAndVerify(
+        _ cell: CellRunner, from device: ScenarioDevice, reach app: Build, _ evidence: inout CellEvidence,
+        adjust: (inout RestoreFacts) -> Void = { _ in }
+    ) throws {
         let restored = try ScenarioDevice(
             restoring: device, devices: cell.devices, name: "\(cell.unit.pathID)-\(cell.unit.scenario)-restored")
         defer {
             device.adoptLaunches(of: restored)
             restored.finish(keepSnapshotFor: nil)
         }
-        // What the old build kept that travelled: its secrets' places on the new device, by the old build's reach.
         let items = try restored.keychainItems()
-        let travelled = cell.declarations.locator.locate(on: restored.session, app: cell.previous ?? old, keychain: items)
-        evidence.snapshots[.afterRestore] = try restored.snapshot(cell.previous ?? old, keychain: items)
+        let travelled = cell.declarations.locator.locate(on: restored.session, app: app, keychain: items)
+        evidence.snapshots[.afterRestore] = try restored.snapshot(app, keychain: items)
         let manifest = restored.restored
-        evidence.facts = .restore(
-            RestoreFacts(
-                travelled: travelled.filter { !$0.value.isEmpty }.map(\.key).sorted(),
-                keychainItems: manifest?.keychainItems ?? 0, keychainItemsLeftBehind: manifest?.keychainItemsLeftBehind ?? 0,
-                leftOut: manifest?.leftOut.count ?? 0,
-                newIdentity: restored.device.udid != device.device.udid))
+        var facts = RestoreFacts(
+            travelled: travelled.filter { !$0.value.isEmpty }.map(\.key).sorted(),
+            keychainItems: manifest?.keychainItems ?? 0, keychainItemsLeftBehind: manifest?.keychainItemsLeftBehind ?? 0,
+            leftOut: manifest?.leftOut.count ?? 0,
+            newIdentity: restored.device.udid != device.device.udid)
+        adjust(&facts)
+        evidence.facts = .restore(facts)
         try restored.install(cell.new)
         try restored.launch(cell.new, .launch)
         evidence.snapshots[.afterFirstLaunch] = try restored.snapshot(cell.new)
