@@ -49,13 +49,17 @@ struct Explorer {
         var placesAfterMutation: [Int: [String: SecretLocator.Place]] = [:]
         /// Each crash attempt's places right after its crash, by attempt id (an attempt covered by it has the same).
         var placesAfterCrash: [String: [String: SecretLocator.Place]] = [:]
+        /// What the old release's extension read at its own startup before the upgrade (interleavings).
+        var extensionSignedIn: (labels: Set<String>, source: String)?
         deinit {
             device?.finish(keepSnapshotFor: nil)
             for kept in afterCrash.values { kept.finish(keepSnapshotFor: nil) }
         }
     }
 
-    func template() -> Template {
+    /// `beforeUpgrade`: what runs on the prepared device after the seed and the hops, before the new
+    /// build is installed (interleavings launches the old release's extension there).
+    func template(beforeUpgrade: ((ScenarioDevice, Template) throws -> Void)? = nil) -> Template {
         let template = Template()
         do {
             let device = try ScenarioDevice(
@@ -69,6 +73,7 @@ struct Explorer {
             template.seeded = cell.declarations.seeded(seed.writtenNames)
             template.signedIn = StaysSignedIn.baseline(seed: seed, seeded: template.seeded)
             try cell.hop(device)
+            try beforeUpgrade?(device, template)
             try device.install(new)
         } catch {
             template.problem = "cannot prepare the device: \(error)"
