@@ -164,6 +164,11 @@ final class ScenarioDevice {
         return records
     }
 
+    /// Names the schedule the last `count` launches (made together) ran under.
+    func markSchedule(_ id: String, beside name: String, last count: Int) {
+        for index in launches.indices.suffix(count) { launches[index].schedule = (id, name) }
+    }
+
     /// A launch about to be made: its number, name and options.
     struct PlannedLaunch {
         var build: Build

@@ -5,13 +5,13 @@ import SimRuntime
 /// One process's ``StepChannel`` on the runner's side (interleavings): two FIFOs beside the device,
 /// both held open read-write by the runner for the launch's life, so that neither end ever waits
 /// for the other to open, and removed when the launch has ended.
-final class StepPipes: @unchecked Sendable {
-    let channel: StepChannel
+package final class StepPipes: @unchecked Sendable {
+    package let channel: StepChannel
     private let grant: Int32
     private let report: Int32
 
     /// Makes the FIFOs `<folder>/<name>.grant` and `<folder>/<name>.report` and opens them.
-    init(folder: String, name: String) throws {
+    package init(folder: String, name: String) throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         channel = StepChannel(grantPath: folder + "/" + name + ".grant", reportPath: folder + "/" + name + ".report")
         var opened: [Int32] = []
@@ -49,7 +49,7 @@ final class StepPipes: @unchecked Sendable {
     }
 
     /// Says the process has ended (from the thread that reaped it).
-    func ended() {
+    package func ended() {
         var line = Array((Self.endedLine + "\n").utf8)
         _ = line.withUnsafeMutableBytes { write(report, $0.baseAddress, $0.count) }
     }
@@ -74,22 +74,29 @@ final class StepPipes: @unchecked Sendable {
 /// choice per step, `a` the app, `e` the extension. A schedule's id is its choices, so the id of
 /// a schedule that ran is the whole order and replays it exactly (``StepScheduler/run(_:pipes:)``
 /// with the id as its prefix).
-struct ScheduleTrace: Sendable, Equatable {
+package struct ScheduleTrace: Sendable, Equatable {
     /// The process that ran each step: 0 the app, 1 the extension.
-    var choices: [Int] = []
+    package var choices: [Int] = []
     /// Whether both processes were held, waiting, when each step was chosen (a real choice).
     var contested: [Bool] = []
     /// The operation each step ran, as the process reported it.
     var operations: [String] = []
     /// The prefix named a process that had already ended: the run is not the schedule asked for.
-    var diverged = false
+    package var diverged = false
 
     static let letters: [Character] = ["a", "e"]
 
-    var id: String { String(choices.map { Self.letters[$0] }) }
+    package init(choices: [Int] = [], contested: [Bool] = [], operations: [String] = [], diverged: Bool = false) {
+        self.choices = choices
+        self.contested = contested
+        self.operations = operations
+        self.diverged = diverged
+    }
+
+    package var id: String { String(choices.map { Self.letters[$0] }) }
 
     /// The choices of a schedule id; nil when it has a letter other than `a` and `e`.
-    static func choices(_ id: String) -> [Int]? {
+    package static func choices(_ id: String) -> [Int]? {
         var choices: [Int] = []
         for letter in id {
             guard let index = letters.firstIndex(of: letter) else { return nil }
@@ -107,7 +114,7 @@ struct ScheduleTrace: Sendable, Equatable {
         return count
     }
 
-    var preemptions: Int { Self.preemptions(choices, contested: contested) }
+    package var preemptions: Int { Self.preemptions(choices, contested: contested) }
 
     /// How many steps each process ran.
     var steps: [Int] { [choices.filter { $0 == 0 }.count, choices.filter { $0 == 1 }.count] }
@@ -119,11 +126,11 @@ struct ScheduleTrace: Sendable, Equatable {
 /// process is held before each of its operations; the scheduler waits for both to be held (or
 /// ended), picks one, grants it one step and waits for it to be held again or end, so that exactly
 /// one process moves at a time and the order of their operations is the schedule's.
-enum StepScheduler {
+package enum StepScheduler {
     /// Runs the processes of `pipes` (0 the app, 1 the extension) following `prefix` while it lasts;
     /// after it, the process that ran last goes on while it can, then the other (no further
     /// preemption). With no prefix the app goes first.
-    static func run(_ prefix: [Int], pipes: [StepPipes]) -> ScheduleTrace {
+    package static func run(_ prefix: [Int], pipes: [StepPipes]) -> ScheduleTrace {
         var trace = ScheduleTrace()
         var held: [String?] = pipes.map { $0.next() }
         while true {

@@ -148,6 +148,7 @@ extension Explorer {
             ended: { pipes[$0].ended() },
             whileRunning: { trace = StepScheduler.run(prefix, pipes: pipes) })
         try? FileManager.default.removeItem(atPath: folder)
+        device.markSchedule(trace.id, beside: item.name, last: 2)
         let (app, appExtension) = (launches[0], launches[1])
         record.log = Self.timeline(trace, app: app, appExtension: appExtension)
         guard record.needs(app), record.needs(appExtension), record.plans(app) else { return trace }

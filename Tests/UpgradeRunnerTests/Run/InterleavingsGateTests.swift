@@ -76,8 +76,30 @@ struct InterleavingsGateTests {
         // The schedules without preemption pass: only an interleaving loses it.
         let serial = attempts.filter { ($0["id"] as? String).map { Self.preemptionFree($0) } ?? false }
         #expect(serial.allSatisfy { ($0["outcome"] as? String) == "ok" }, "\(serial)")
+        // kept.md replays a failing schedule with one line: the app with its extension beside it, the
+        // schedule's order; on the device before it, it loses the session again.
         let kept = try String(contentsOfFile: directory.file("kept/kept.md"), encoding: .utf8)
-        #expect(kept.contains("schedule"), "\(kept)")
+        let line = try #require(
+            kept.split(separator: "\n").first { $0.hasPrefix("upgrade-runner launch ") && $0.contains("--schedule") },
+            "\(kept)")
+        #expect(line.contains("--beside notify --schedule "), "\(line)")
+        let words = line.components(separatedBy: "   #")[0].split(separator: " ").dropFirst().map(String.init)
+        let id = try #require(words.firstIndex(of: "--schedule").map { words[$0 + 1] })
+        let before = try #require(words.first { $0.hasSuffix("-before") })
+        let cli = try CLI("interleavings-replay")
+        let replayed = cli.run(words)
+        #expect(replayed.code == 0, "\(replayed.output)\(replayed.error)")
+        #expect(replayed.output.hasPrefix("schedule \(id):"), "\(replayed.output)")
+        let dump = cli.run(["keychain", "--devices-root", directory.file("kept"), before, "dump", "--json"])
+        #expect(dump.code == 0, "\(dump.error)")
+        #expect(!dump.output.contains("\"session\""), "the session is lost again: \(dump.output)")
+        // A bad schedule id is bad input naming the flag.
+        let bad = cli.run(
+            [
+                "launch", "--devices-root", directory.file("kept"), before, "com.example.notes", "--beside", "notify",
+                "--schedule", "ax",
+            ])
+        #expect(bad.code == 2 && bad.error.contains("--schedule"), "\(bad.error)")
     }
 
     /// `schedule aaaeee`: one process ran all its steps, then the other.
