@@ -72,6 +72,8 @@ extension Explorer {
                 return nil
             }
             attempt.id = "schedule " + trace.id
+            // The timeline opens with both processes' operations in the order the schedule ran them.
+            if let timeline = attempt.timeline { attempt.timeline = attempt.log + timeline }
             renamed[started] = attempt.id
             if trace.diverged {
                 diverged += 1
@@ -156,6 +158,8 @@ extension Explorer {
         guard try claim(device, keychain: keychain, explored: &explored, &record) else { return trace }
         try locate(device, when: "after the schedule", &record, keychain: keychain)
         try recovered(device, recovery: app, &record)
+        let migration = app.status?.migration?.state
+        record.record(.holders(locator.holders(app: new, keychain: try device.keychainItems()), migration: migration))
         // The extension again, after the app's relaunch and verify: both of its launches keep what its old self read.
         let again = try device.launch(new, .launch, extensionName: item.name)
         guard record.needs(again), let baseline = template.extensionSignedIn, !baseline.labels.isEmpty else { return trace }
