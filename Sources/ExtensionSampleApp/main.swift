@@ -11,6 +11,8 @@
 //   interleavings scenario finds that schedule).
 // - The known-bad 2.0 (build id ending `-new-only`): its extension reads only the new place, so a push
 //   that arrives before the user opens the new release shows them signed out.
+// - The known-bad 2.0 (build id ending `-new-first`): its extension reads the new place, then the old
+//   one; between the app's add and its delete it misses both (interleavings: stays-signed-in).
 // - The known-bad 2.0 (build id ending `-both-migrate`): the extension migrates too, with the app's
 //   code, which takes a duplicate item on its add for another process's migration in progress and
 //   backs out by deleting the new item: in some interleaving that deletes what the other process
@@ -33,6 +35,7 @@ struct NotesSample: AppBuild {
 
     var readsOnlyNewPlace: Bool { buildID.hasSuffix("-new-only") }
     var bothMigrate: Bool { buildID.hasSuffix("-both-migrate") }
+    var readsNewFirst: Bool { buildID.hasSuffix("-new-first") }
 
     func launch(_ launch: HarnessLaunch) async {
         guard release != "1.0" else { return }
@@ -91,7 +94,9 @@ struct NotesSample: AppBuild {
             ? [Self.oldService]
             : launch.appExtension == nil
                 ? [Self.newService, Self.oldService]
-                : readsOnlyNewPlace ? [Self.newService] : [Self.oldService, Self.newService]
+                : readsOnlyNewPlace
+                    ? [Self.newService]
+                    : readsNewFirst ? [Self.newService, Self.oldService] : [Self.oldService, Self.newService]
         var last: (status: OSStatus, data: Data?) = (errSecItemNotFound, nil)
         for service in places {
             last = KeychainProbe.read(service: service, account: Self.account)

@@ -122,7 +122,11 @@ struct Explorer {
     /// After recovery, what I1, I2, I4, the verify and I3 are judged on: where the secrets are, the
     /// new build's keychain items, the store around another launch, the verify launch, and where the
     /// secrets are at the end.
-    func recovered(_ device: ScenarioDevice, recovery: LaunchRecord, _ record: inout AttemptRecord) throws {
+    /// `judgeRecoverySignIn`: false when the caller has judged the recovery launch's startup read
+    /// already (interleavings judges each schedule's own launches before it deduplicates).
+    func recovered(
+        _ device: ScenarioDevice, recovery: LaunchRecord, _ record: inout AttemptRecord, judgeRecoverySignIn: Bool = true
+    ) throws {
         // One read of the keychain serves the three checks of this state.
         let keychain = try device.keychainItems()
         try locate(device, when: "after recovery", &record, keychain: keychain)
@@ -136,7 +140,8 @@ struct Explorer {
         record.record(.verified(verify))
         // What the user sees after the recovery: each launch's startup read against the old build's.
         if let baseline = record.signedIn, !baseline.labels.isEmpty {
-            record.record(.signedIn([recovery, again, verify], baseline: baseline.labels, source: baseline.source))
+            let launches = judgeRecoverySignIn ? [recovery, again, verify] : [again, verify]
+            record.record(.signedIn(launches, baseline: baseline.labels, source: baseline.source))
         }
         let migration = again.status?.migration?.state ?? recovery.status?.migration?.state
         // Where the secrets are right after the verify: the verify launch's own read of the device

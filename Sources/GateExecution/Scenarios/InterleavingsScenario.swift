@@ -154,16 +154,24 @@ extension Explorer {
         let (app, appExtension) = (launches[0], launches[1])
         record.log = Self.timeline(trace, app: app, appExtension: appExtension)
         guard record.needs(app), record.needs(appExtension), record.plans(app) else { return trace }
+        // What each process showed the user during this schedule is this schedule's own, whatever
+        // state it ends in: judged before the state is deduplicated.
+        if let baseline = record.signedIn, !baseline.labels.isEmpty {
+            record.record(.signedIn([app], baseline: baseline.labels, source: baseline.source))
+        }
+        if let baseline = template.extensionSignedIn, !baseline.labels.isEmpty {
+            record.record(.signedIn([appExtension], baseline: baseline.labels, source: baseline.source))
+        }
         let keychain = try device.keychainItems()
         guard try claim(device, keychain: keychain, explored: &explored, &record) else { return trace }
         try locate(device, when: "after the schedule", &record, keychain: keychain)
-        try recovered(device, recovery: app, &record)
+        try recovered(device, recovery: app, &record, judgeRecoverySignIn: false)
         let migration = app.status?.migration?.state
         record.record(.holders(locator.holders(app: new, keychain: try device.keychainItems()), migration: migration))
         // The extension again, after the app's relaunch and verify: both of its launches keep what its old self read.
         let again = try device.launch(new, .launch, extensionName: item.name)
         guard record.needs(again), let baseline = template.extensionSignedIn, !baseline.labels.isEmpty else { return trace }
-        record.record(.signedIn([appExtension, again], baseline: baseline.labels, source: baseline.source))
+        record.record(.signedIn([again], baseline: baseline.labels, source: baseline.source))
         return trace
     }
 

@@ -102,6 +102,26 @@ struct InterleavingsGateTests {
         #expect(bad.code == 2 && bad.error.contains("--schedule"), "\(bad.error)")
     }
 
+    @Test("the known-bad 2.0 whose extension reads the new place first misses both between the app's add and delete")
+    func extensionReadsNewFirst() throws {
+        let directory = try TemporaryDirectory("interleavings-new-first")
+        let report = try Self.gate("notes2-new-first", in: directory)
+        let signedIn = try #require(Self.result(report, "notes1-to-notes2-new-first", .staysSignedIn))
+        #expect(signedIn.verdict == .fail)
+        let reason = signedIn.reasons.joined(separator: "\n")
+        #expect(reason.contains("-notes2-new-first-notify-launch"), "\(reason)")
+        #expect(reason.contains("notes1's extension notify at its own startup"), "\(reason)")
+        // Nothing is lost: crash-safe passes; the user only sees themselves signed out for that launch.
+        #expect(Self.result(report, "notes1-to-notes2-new-first", .crashSafe)?.verdict == .pass)
+        let document = try Self.attempts(directory, "notes2-new-first")
+        print("interleavings new-first: \(document["note"] as? String ?? "")")
+        let attempts = try #require(document["attempts"] as? [[String: Any]])
+        // Only schedules with a preemption: serially the extension reads before or after the whole migration.
+        let serial = attempts.filter { ($0["id"] as? String).map { Self.preemptionFree($0) } ?? false }
+        #expect(serial.allSatisfy { ($0["outcome"] as? String) == "ok" }, "\(serial)")
+        #expect(attempts.contains { ($0["outcome"] as? String) == "failed" })
+    }
+
     /// `schedule aaaeee`: one process ran all its steps, then the other.
     static func preemptionFree(_ id: String) -> Bool {
         let letters = Array(id.dropFirst("schedule ".count))
