@@ -5,9 +5,18 @@
 // - 1.0 keeps the session in the keychain under service `com.example.notes`, in the access group it
 //   shares with its extension; its extension reads it there.
 // - 2.0 moves it to service `com.example.notes.v2` on the app's launch (added, then the old item
-//   deleted). Its extension reads the new place, and the old one while the app has not migrated yet.
+//   deleted). Its extension reads the old place, then the new one: the app adds the new item before
+//   it deletes the old one, so a read in that order finds the session whatever the app is doing at
+//   the same moment (new place first would miss both between the app's add and its delete: the
+//   interleavings scenario finds that schedule).
 // - The known-bad 2.0 (build id ending `-new-only`): its extension reads only the new place, so a push
 //   that arrives before the user opens the new release shows them signed out.
+// - The known-bad 2.0 (build id ending `-new-first`): its extension reads the new place, then the old
+//   one; between the app's add and its delete it misses both (interleavings: stays-signed-in).
+// - The known-bad 2.0 (build id ending `-both-migrate`): the extension migrates too, with the app's
+//   code, which takes a duplicate item on its add for another process's migration in progress and
+//   backs out by deleting the new item: in some interleaving that deletes what the other process
+//   has just added, and the other then deletes the old one (interleavings).
 import AppHarness
 import Foundation
 #if canImport(Security)
@@ -25,10 +34,14 @@ struct NotesSample: AppBuild {
     static let account = "session"
 
     var readsOnlyNewPlace: Bool { buildID.hasSuffix("-new-only") }
+    var bothMigrate: Bool { buildID.hasSuffix("-both-migrate") }
+    var readsNewFirst: Bool { buildID.hasSuffix("-new-first") }
 
     func launch(_ launch: HarnessLaunch) async {
+        guard release != "1.0" else { return }
+        if bothMigrate { return migrateBackingOff(launch) }
         // An extension never migrates: the app does, on its own launch.
-        guard launch.appExtension == nil, release != "1.0" else { return }
+        guard launch.appExtension == nil else { return }
         let (status, old) = KeychainProbe.read(service: Self.oldService, account: Self.account)
         guard status == errSecSuccess, let old else {
             return launch.setMigration(MigrationOutcome(state: .upToDate))
@@ -44,12 +57,46 @@ struct NotesSample: AppBuild {
         launch.setMigration(MigrationOutcome(state: .migrated))
     }
 
+    /// The known-bad migration both processes run: an item already at the new place when it adds
+    /// is taken for another process's migration in progress, and the add is undone by a delete.
+    func migrateBackingOff(_ launch: HarnessLaunch) {
+        if KeychainProbe.read(service: Self.newService, account: Self.account).status == errSecSuccess {
+            return launch.setMigration(MigrationOutcome(state: .upToDate))
+        }
+        let (status, old) = KeychainProbe.read(service: Self.oldService, account: Self.account)
+        guard status == errSecSuccess, let old else {
+            return launch.setMigration(MigrationOutcome(state: .upToDate))
+        }
+        let item: [CFString: Any] = [
+            kSecClass: kSecClassGenericPassword, kSecAttrService: Self.newService, kSecAttrAccount: Self.account,
+            kSecValueData: old, kSecAttrAccessible: kSecAttrAccessibleAfterFirstUnlock,
+        ]
+        let added = SecItemAdd(item as CFDictionary, nil)
+        if added == errSecDuplicateItem {
+            // "Someone else is migrating": back out, and let that one finish.
+            let undone = KeychainProbe.deleteExact(service: Self.newService, account: Self.account)
+            launch.record(Self.account, .keychain, "SecItemDelete", undone, undone == errSecSuccess ? .removed : .failed)
+            return launch.setMigration(MigrationOutcome(state: .upToDate))
+        }
+        guard added == errSecSuccess else {
+            launch.recordError(Self.account, .keychain, "SecItemAdd", added)
+            return launch.setMigration(MigrationOutcome(state: .failed))
+        }
+        let deleted = KeychainProbe.deleteExact(service: Self.oldService, account: Self.account)
+        launch.record(Self.account, .keychain, "SecItemDelete", deleted, deleted == errSecSuccess ? .removed : .failed)
+        launch.setMigration(MigrationOutcome(state: .migrated))
+    }
+
     /// The first screen's read (the app's, or the extension's before it shows a preview): the session.
     func startupRead(_ launch: HarnessLaunch) async -> [SecretRead]? {
         let places =
             release == "1.0"
             ? [Self.oldService]
-            : launch.appExtension != nil && readsOnlyNewPlace ? [Self.newService] : [Self.newService, Self.oldService]
+            : launch.appExtension == nil
+                ? [Self.newService, Self.oldService]
+                : readsOnlyNewPlace
+                    ? [Self.newService]
+                    : readsNewFirst ? [Self.newService, Self.oldService] : [Self.oldService, Self.newService]
         var last: (status: OSStatus, data: Data?) = (errSecItemNotFound, nil)
         for service in places {
             last = KeychainProbe.read(service: service, account: Self.account)

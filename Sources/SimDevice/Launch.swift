@@ -29,6 +29,9 @@ public struct LaunchOptions: Sendable {
     /// Face ID, Touch ID or passcode prompt, so items whose access control needs one answer
     /// errSecInteractionNotAllowed (docs/simsecurity.md, row 51).
     public var background = false
+    /// The runner's hold on each of the launch's store operations (``StepChannel``, interleavings):
+    /// the process waits for a grant before each one. Nil: it runs freely, as every launch did.
+    public var steps: StepChannel?
 
     public init(
         arguments: [String] = [], faultPlan: FaultPlan = .none, timeout: Double = 30,
@@ -86,6 +89,79 @@ extension DeviceSession {
         // The app changes the containers' files: what was read of them goes, now and when it has ended.
         contentsChanged()
         defer { contentsChanged() }
+        let prepared = try prepareLaunch(bundleID, options)
+        let start = DispatchTime.now().uptimeNanoseconds
+        let outcome = try Spawner.run(
+            path: prepared.executablePath, arguments: prepared.arguments, environment: prepared.environment,
+            logPath: prepared.logPath, timeout: options.timeout, inheritedLock: deviceLock.descriptor,
+            confinedTo: prepared.confinedTo)
+        let duration = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        return finishLaunch(prepared, options, outcome: outcome, duration: duration)
+    }
+
+    /// Launches several installed apps (or extensions) at once, each as ``launch(_:_:)`` would, and
+    /// waits for all of them. `ended` is called (on a thread of its own) with a launch's index as
+    /// soon as its process has been reaped; `whileRunning` runs on the calling thread meanwhile (the
+    /// interleavings' scheduler, which grants the processes' steps through their ``StepChannel``s).
+    /// - Throws: when a launch cannot be prepared or started; how each app ended is its result.
+    public func launchTogether(
+        _ launches: [(bundleID: String, options: LaunchOptions)], ended: @escaping @Sendable (Int) -> Void,
+        whileRunning: () -> Void
+    ) throws(DeviceError) -> [LaunchResult] {
+        contentsChanged()
+        defer { contentsChanged() }
+        var prepared: [PreparedLaunch] = []
+        for launch in launches { prepared.append(try prepareLaunch(launch.bundleID, launch.options)) }
+        let outcomes = LaunchOutcomes(count: launches.count)
+        let group = DispatchGroup()
+        let lock = deviceLock.descriptor
+        for (index, launch) in prepared.enumerated() {
+            let timeout = launches[index].options.timeout
+            group.enter()
+            Thread.detachNewThread {
+                let start = DispatchTime.now().uptimeNanoseconds
+                let result = Result { () throws(DeviceError) -> Spawner.Outcome in
+                    try Spawner.run(
+                        path: launch.executablePath, arguments: launch.arguments, environment: launch.environment,
+                        logPath: launch.logPath, timeout: timeout, inheritedLock: lock, confinedTo: launch.confinedTo)
+                }
+                outcomes.set(index, result, seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+                ended(index)
+                group.leave()
+            }
+        }
+        whileRunning()
+        group.wait()
+        var results: [LaunchResult] = []
+        for (index, launch) in prepared.enumerated() {
+            let (result, duration) = outcomes.get(index)
+            let outcome: Spawner.Outcome
+            do {
+                outcome = try result.get()
+            } catch let error as DeviceError {
+                throw error
+            } catch {
+                throw .spawnFailed(launch.executablePath, errno: EIO)
+            }
+            results.append(finishLaunch(launch, launches[index].options, outcome: outcome, duration: duration))
+        }
+        return results
+    }
+
+    /// What a launch needs once it is ready to spawn, and to read back after.
+    struct PreparedLaunch: Sendable {
+        var bundleID: String
+        var buildID: String
+        var executablePath: String
+        var arguments: [String]
+        var environment: [String]
+        var logPath: String
+        var mutationLogPath: String
+        var statusPath: String
+        var confinedTo: [String]?
+    }
+
+    private func prepareLaunch(_ bundleID: String, _ options: LaunchOptions) throws(DeviceError) -> PreparedLaunch {
         try requireBooted()
         let target = try launchTarget(bundleID, extension: options.extensionName)
         let app = target.app
@@ -127,6 +203,7 @@ extension DeviceSession {
         var launched = context
         if options.background { launched.background = true }
         if record.biometryGeneration != nil { launched.biometryGeneration = record.currentBiometryGeneration }
+        launched.steps = options.steps
         let contextText: String
         do {
             contextText = try launched.encoded()
@@ -134,15 +211,18 @@ extension DeviceSession {
             throw .fileSystem(layout.directory, reason: "cannot encode the launch context (\(error))")
         }
         let environment = Self.environment(context: contextText, dataContainer: target.dataContainer, extra: options.environment)
-
-        let start = DispatchTime.now().uptimeNanoseconds
-        let outcome = try Spawner.run(
-            path: process.executablePath, arguments: [process.executablePath] + options.arguments,
-            environment: environment, logPath: logPath, timeout: options.timeout,
-            inheritedLock: deviceLock.descriptor,
+        return PreparedLaunch(
+            bundleID: process.bundleID, buildID: app.record.buildID, executablePath: process.executablePath,
+            arguments: [process.executablePath] + options.arguments, environment: environment, logPath: logPath,
+            mutationLogPath: mutationLogPath, statusPath: statusPath,
             confinedTo: options.confinedToDevice ? [layout.directory, logPath, mutationLogPath] : nil)
-        let duration = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    }
 
+    private func finishLaunch(
+        _ prepared: PreparedLaunch, _ options: LaunchOptions, outcome: Spawner.Outcome, duration: Double
+    ) -> LaunchResult {
+        let mutationLogPath = prepared.mutationLogPath
+        let statusPath = prepared.statusPath
         let mutations = MutationLogFile.read(mutationLogPath)
         var endedAtCrashPoint = false
         if let point = options.faultPlan.crashAfterMutation, outcome.termination == .signaled(SIGKILL) {
@@ -150,8 +230,8 @@ extension DeviceSession {
             endedAtCrashPoint = mutations.last(where: { $0.operation != .powerLoss })?.mutation == point
         }
         return LaunchResult(
-            bundleID: process.bundleID, buildID: app.record.buildID, pid: outcome.pid,
-            termination: outcome.termination, duration: duration, logPath: logPath,
+            bundleID: prepared.bundleID, buildID: prepared.buildID, pid: outcome.pid,
+            termination: outcome.termination, duration: duration, logPath: prepared.logPath,
             mutationLogPath: mutationLogPath, mutations: mutations, crashPoint: options.faultPlan.crashAfterMutation,
             endedAtCrashPoint: endedAtCrashPoint, statusFile: FileManager.default.contents(atPath: statusPath))
     }
@@ -192,5 +272,21 @@ extension DeviceSession {
         values["XDG_CONFIG_HOME"] = paths.preferences.path
         values[LaunchContext.environmentKey] = context
         return values.map { "\($0.key)=\($0.value)" }.sorted()
+    }
+}
+
+/// The outcomes of launches run together, each set by its own thread.
+private final class LaunchOutcomes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var results: [(Result<Spawner.Outcome, DeviceError>, Double)?]
+
+    init(count: Int) { results = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ result: Result<Spawner.Outcome, DeviceError>, seconds: Double) {
+        lock.withLock { results[index] = (result, seconds) }
+    }
+
+    func get(_ index: Int) -> (Result<Spawner.Outcome, DeviceError>, Double) {
+        lock.withLock { results[index] ?? (.failure(.interrupted), 0) }
     }
 }

@@ -42,6 +42,9 @@ public struct LaunchContext: Hashable, Sendable, Codable {
     /// kind and the app that hosts it. ``bundleID``, ``identity`` and ``dataContainer`` are then the
     /// extension's own. Nil for an app's launch (and absent from its JSON).
     public var appExtension: AppExtension?
+    /// Set when the runner holds the process at each store operation (issue 39, interleavings):
+    /// the two FIFOs of ``StepChannel``. Nil for every other launch (and absent from its JSON).
+    public var steps: StepChannel?
 
     /// An app extension's launch: the extension's name (build.json's), its kind and the host app.
     public struct AppExtension: Hashable, Sendable, Codable {

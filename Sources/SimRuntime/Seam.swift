@@ -54,6 +54,9 @@ public final class Seam: @unchecked Sendable {
     private let sink: (@Sendable (SeamEntry) -> Void)?
     private let crash: @Sendable (Int) -> Void
     private var journal: PowerLoss?
+    /// The runner's hold on each store operation (``StepChannel``): set only for a launch whose
+    /// context has a channel, before the first call; nil costs nothing.
+    private var gate: StepGate?
 
     /// Creates a seam.
     /// - Parameters:
@@ -84,11 +87,21 @@ public final class Seam: @unchecked Sendable {
     /// The seam of this process: from the launch context when there is one, else a seam with no plan.
     public static let process: Seam = {
         guard let context = LaunchContext.current else { return Seam() }
-        guard let path = context.mutationLogPath, let file = MutationLogFile(path: path) else {
-            return Seam(plan: context.faultPlan)
+        let seam: Seam
+        if let path = context.mutationLogPath, let file = MutationLogFile(path: path) {
+            let sink: @Sendable (SeamEntry) -> Void = { file.append($0) }
+            seam = Seam(plan: context.faultPlan, sink: sink)
+        } else {
+            seam = Seam(plan: context.faultPlan)
         }
-        let sink: @Sendable (SeamEntry) -> Void = { file.append($0) }
-        return Seam(plan: context.faultPlan, sink: sink)
+        if let channel = context.steps {
+            guard let gate = StepGate(channel) else {
+                FileHandle.standardError.write(Data("launch context: cannot open the step channel \(channel.grantPath)\n".utf8))
+                exit(2)
+            }
+            seam.gate = gate
+        }
+        return seam
     }()
 
     /// Replaces the fault plan (for in-process tests); call counts are kept.
@@ -107,7 +120,9 @@ public final class Seam: @unchecked Sendable {
 
     /// Registers a call and says whether the store should be touched.
     public func begin(_ operation: StoreOperation) -> Decision {
-        lock.withLock {
+        // Held here until the runner grants this step (interleavings); outside the seam's lock.
+        gate?.wait(operation)
+        return lock.withLock {
             let call = calls[operation, default: 0] + 1
             calls[operation] = call
             guard let fault = plan.faults.first(where: { $0.operation == operation && $0.call == call }) else {

@@ -48,6 +48,21 @@ struct ExplorationInvariantsTests {
 
     private let snapshot = DeviceSnapshot(keychain: [], preferences: ["k": "d1"], files: [:])
 
+    @Test("interleavings: a secret held by two keychain items after a clean run is a duplicate; one is not")
+    func duplicateAfterCleanRun() {
+        let two = judge([.holders(["authToken": ["genp app/authToken", "genp app.v2/authToken"]], migration: .migrated)])
+        #expect(two.outcome == .failed)
+        #expect(two.conditions == [.crashSafe])
+        #expect(
+            two.reasons == [
+                "authToken: a duplicate after a clean run, held by 2 keychain items (genp app/authToken, genp app.v2/authToken)"
+            ])
+        #expect(judge([.holders(["authToken": ["genp app.v2/authToken"]], migration: .migrated)]).outcome == .ok)
+        // A migration that did not end cleanly may leave both: I1 and the recovery judge it.
+        #expect(
+            judge([.holders(["authToken": ["genp app/authToken", "genp app.v2/authToken"]], migration: .failed)]).outcome == .ok)
+    }
+
     @Test("a recovery that keeps every secret, leaves the store as it was and reads back is ok")
     func recoveredAttemptIsOK() {
         let attempt = judge([

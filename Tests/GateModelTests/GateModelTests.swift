@@ -21,6 +21,7 @@ import Testing
                 "cleanup",
                 "artefact-window", "locked-reads", "backup-restore", "reinstall-self",
                 "os-update", "storage-pressure", "passcode-and-biometry", "backup-after-migration", "extension-first",
+                "interleavings",
             ])
     }
 
@@ -46,6 +47,7 @@ import Testing
         (.passcodeAndBiometry, [.readsOldData, .idempotent, .staysSignedIn]),
         (.backupAfterMigration, [.survivesRestore]),
         (.extensionFirst, [.readsOldData, .staysSignedIn]),
+        (.interleavings, [.crashSafe, .staysSignedIn]),
     ]
 
     @Test("each scenario checks the conditions of docs/gate.md's table", arguments: scenarioTable)
@@ -97,13 +99,15 @@ import Testing
         #expect(covered == Set(GateCondition.allCases))
     }
 
-    @Test("the default gate runs every scenario but the opt-in power-loss and extension-first; exactly five are exploration")
+    @Test(
+        "the default gate runs every scenario but the opt-in power-loss, extension-first and interleavings; five are exploration by default"
+    )
     func gateDefault() {
-        #expect(Scenario.gateDefault == Scenario.allCases.filter { $0 != .powerLoss && $0 != .extensionFirst })
-        #expect(Scenario.allCases.filter(\.isOptIn) == [.powerLoss, .extensionFirst])
+        #expect(Scenario.gateDefault == Scenario.allCases.filter { ![.powerLoss, .extensionFirst, .interleavings].contains($0) })
+        #expect(Scenario.allCases.filter(\.isOptIn) == [.powerLoss, .extensionFirst, .interleavings])
         #expect(
             Set(Scenario.allCases.filter(\.isExploration)) == [
-                .crashPoints, .powerLoss, .writeFailure, .prewarm, .lockedBackground,
+                .crashPoints, .powerLoss, .writeFailure, .prewarm, .lockedBackground, .interleavings,
             ])
     }
 

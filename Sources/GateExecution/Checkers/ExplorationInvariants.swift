@@ -120,6 +120,16 @@ enum ExplorationInvariants {
                     .crashSafe,
                     "I3 \(label): legacy plaintext still present after a clean run" + powerLoss.explanation(namingPoint: true))
             }
+        case .holders(let holders, let migration):
+            guard let migration, [MigrationState.migrated, .upToDate].contains(migration) else { return }
+            for label in seeded {
+                let items = holders[label, default: []]
+                guard items.count > 1 else { continue }
+                attempt.fail(
+                    .crashSafe,
+                    "\(label): a duplicate after a clean run, held by \(items.count) keychain items (\(items.joined(separator: ", ")))"
+                )
+            }
         case .unjudgeable(let reason):
             attempt.unknown(reason)
         }

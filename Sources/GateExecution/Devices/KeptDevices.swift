@@ -133,7 +133,10 @@ package final class KeptDevices: @unchecked Sendable {
             lines.append("```sh")
             lines.append("upgrade-runner keychain --devices-root \(ShellWord.quoted(folder)) \(entry.device) dump")
             let device = entry.before ?? entry.device
-            for launch in entry.launches.dropFirst(entry.skipped) { lines.append(line(launch, device: device, entry: entry)) }
+            // A schedule's two launches are one line: the app's, with the extension beside it.
+            for launch in entry.launches.dropFirst(entry.skipped) where launch.schedule == nil || launch.extensionName == nil {
+                lines.append(line(launch, device: device, entry: entry))
+            }
             lines.append("```")
             lines.append("")
         }
@@ -142,11 +145,12 @@ package final class KeptDevices: @unchecked Sendable {
         chmod(folder + "/" + Self.indexFile, 0o600)
     }
 
-    /// `upgrade-runner launch --devices-root DIR DEVICE BUNDLE [--extension NAME] [--crash-after K [--power-loss]]
+    /// `upgrade-runner launch --devices-root DIR DEVICE BUNDLE [--extension NAME | --beside NAME --schedule ID] [--crash-after K [--power-loss]]
     /// [--fault-plan F] -- ARGS`.
     private func line(_ launch: LaunchRecord, device: String, entry: Entry) -> String {
         var words = ["upgrade-runner", "launch", "--devices-root", folder, device, launch.bundleID]
         if let name = launch.extensionName { words += ["--extension", name] }
+        if let schedule = launch.schedule { words += ["--beside", schedule.beside, "--schedule", schedule.id] }
         if let k = launch.faultPlan.crashAfterMutation {
             words += ["--crash-after", "\(k)"]
             if launch.faultPlan.powerLoss { words.append("--power-loss") }

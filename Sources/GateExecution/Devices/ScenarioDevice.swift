@@ -126,7 +126,66 @@ final class ScenarioDevice {
         _ build: Build, _ mode: LaunchMode, caseID: String? = nil, faultPlan: FaultPlan = .none,
         extraArguments: [String] = [], environment: [String: String] = [:], extensionName: String? = nil
     ) throws -> LaunchRecord {
-        let index = numberedBefore + launches.count + 1
+        let planned = plan(
+            build, mode, index: numberedBefore + launches.count + 1, caseID: caseID, faultPlan: faultPlan,
+            extraArguments: extraArguments, environment: environment, extensionName: extensionName)
+        let result = try session.launch(build.manifest.bundleID, planned.options)
+        return try file(result, of: planned)
+    }
+
+    /// One launch of ``launchTogether(_:whileRunning:)``: the build, its mode, the extension (nil:
+    /// the app) and the runner's hold on its steps.
+    struct TogetherLaunch {
+        var build: Build
+        var mode: LaunchMode
+        var extensionName: String?
+        var steps: StepChannel?
+    }
+
+    /// Launches several processes of the device at once (interleavings: the app's first launch and
+    /// an extension's), numbered in the order given, and files each one's status and log as
+    /// ``launch(_:_:caseID:faultPlan:extraArguments:environment:extensionName:)`` does.
+    /// `ended(i)` is called when the i-th process has been reaped; `whileRunning` runs meanwhile.
+    func launchTogether(
+        _ launches: [TogetherLaunch], ended: @escaping @Sendable (Int) -> Void, whileRunning: () -> Void
+    ) throws -> [LaunchRecord] {
+        var planned: [PlannedLaunch] = []
+        for (offset, item) in launches.enumerated() {
+            var one = plan(
+                item.build, item.mode, index: numberedBefore + self.launches.count + 1 + offset, caseID: nil,
+                faultPlan: .none, extraArguments: [], environment: [:], extensionName: item.extensionName)
+            one.options.steps = item.steps
+            planned.append(one)
+        }
+        let results = try session.launchTogether(
+            planned.map { ($0.build.manifest.bundleID, $0.options) }, ended: ended, whileRunning: whileRunning)
+        var records: [LaunchRecord] = []
+        for (result, one) in zip(results, planned) { records.append(try file(result, of: one)) }
+        return records
+    }
+
+    /// Names the schedule the last `count` launches (made together) ran under.
+    func markSchedule(_ id: String, beside name: String, last count: Int) {
+        for index in launches.indices.suffix(count) { launches[index].schedule = (id, name) }
+    }
+
+    /// A launch about to be made: its number, name and options.
+    struct PlannedLaunch {
+        var build: Build
+        var mode: LaunchMode
+        var index: Int
+        var caseID: String?
+        var faultPlan: FaultPlan
+        var arguments: [String]
+        var stem: String
+        var extensionName: String?
+        var options: LaunchOptions
+    }
+
+    private func plan(
+        _ build: Build, _ mode: LaunchMode, index: Int, caseID: String?, faultPlan: FaultPlan,
+        extraArguments: [String], environment: [String: String], extensionName: String?
+    ) -> PlannedLaunch {
         if let plan = checkpointPlan, !checkpointTaken, build.manifest.id == plan.build {
             checkpointTaken = true
             checkpoint = plan.kept.copy(session.device, as: plan.name)
@@ -144,17 +203,24 @@ final class ScenarioDevice {
             arguments: arguments, faultPlan: faultPlan, timeout: timeout,
             logPath: ArtifactLayout.logFile(in: cellFolder, stem: stem), environment: environment)
         options.extensionName = extensionName
-        let result = try session.launch(build.manifest.bundleID, options)
-        let launchCase = caseID ?? self.caseID
+        return PlannedLaunch(
+            build: build, mode: mode, index: index, caseID: caseID, faultPlan: faultPlan, arguments: arguments,
+            stem: stem, extensionName: extensionName, options: options)
+    }
+
+    /// The record of a launch that ended: its status file filed, and where the case's secrets are now.
+    private func file(_ result: LaunchResult, of planned: PlannedLaunch) throws -> LaunchRecord {
+        let build = planned.build
+        let launchCase = planned.caseID ?? self.caseID
         var record = LaunchRecord(
-            index: index, build: build.manifest.id, mode: mode, caseID: launchCase, runtime: device.record.runtime,
-            termination: result.termination, endedAtCrashPoint: result.endedAtCrashPoint,
+            index: planned.index, build: build.manifest.id, mode: planned.mode, caseID: launchCase,
+            runtime: device.record.runtime, termination: result.termination, endedAtCrashPoint: result.endedAtCrashPoint,
             duration: result.duration, mutations: result.mutations, deviceDirectory: session.layout.directory)
-        record.faultPlan = faultPlan
-        record.arguments = arguments
+        record.faultPlan = planned.faultPlan
+        record.arguments = planned.arguments
         record.bundleID = build.manifest.bundleID
-        record.extensionName = extensionName
-        if extensionName != nil { record.extensionLockState = session.record.lockState }
+        record.extensionName = planned.extensionName
+        if planned.extensionName != nil { record.extensionLockState = session.record.lockState }
         record.read(status: result.statusFile)
         // Where the case's secrets are, while the device holds what the launch left.
         if !LaunchedProcesses.isStopped {
@@ -166,7 +232,7 @@ final class ScenarioDevice {
             try record.locateSecrets(on: session, app: build, locator: locator)
         }
         if let data = result.statusFile {
-            try ArtifactFile.write(data, to: ArtifactLayout.statusFile(in: cellFolder, stem: stem))
+            try ArtifactFile.write(data, to: ArtifactLayout.statusFile(in: cellFolder, stem: planned.stem))
         }
         launches.append(record)
         return record

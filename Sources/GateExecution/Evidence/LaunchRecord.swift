@@ -43,6 +43,9 @@ struct LaunchRecord: Sendable {
     var bundleID = ""
     /// The app extension this launch ran (build.json's name), or nil for the app's own launch.
     var extensionName: String?
+    /// Set on both launches of an interleavings schedule: its id, and the extension run beside the app
+    /// (kept.md replays the pair with one `launch --beside NAME --schedule ID` line).
+    var schedule: (id: String, beside: String)?
     /// The lock state an extension's launch ran in (extension-first runs some kinds locked); nil for an app's.
     var extensionLockState: LockState?
 

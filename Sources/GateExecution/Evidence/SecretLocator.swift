@@ -47,6 +47,21 @@ struct SecretLocator {
         self.labels = labels
     }
 
+    /// The app's keychain items that hold each secret, named `genp com.example.notes.v2/session`
+    /// (names only): more than one after a clean migration is a duplicate (interleavings).
+    func holders(app build: Build, keychain: [KeychainItemRecord]) -> [String: [String]] {
+        let groups = Set(build.identity.accessGroups)
+        let items = keychain.filter { groups.contains($0.accessGroup) }
+        var result: [String: [String]] = [:]
+        for (label, forms) in secrets where !forms.isEmpty {
+            result[label] = items.filter { item in
+                guard let data = item.data else { return false }
+                return forms.contains { data.range(of: $0) != nil }
+            }.map { "\($0.itemClass) \([$0.service, $0.account].compactMap { $0 }.joined(separator: "/"))" }.sorted()
+        }
+        return result
+    }
+
     /// Each secret's places on the device `session` holds, for the app `build` (its access groups and
     /// data container). `keychain`: the device's items, read by the caller (``ScenarioDevice/keychainItems()``).
     func locate(on session: DeviceSession, app build: Build, keychain: [KeychainItemRecord]) -> [String: Place] {

@@ -113,6 +113,11 @@ struct TimelineBuilder {
                 builder.lines.append("at the end: " + builder.places(places))
             case .unjudgeable(let reason):
                 builder.lines.append("could not be judged: \(reason)")
+            case .holders(let holders, _):
+                let named = holders.sorted { $0.key < $1.key }.map {
+                    "\($0.key) in \($0.value.isEmpty ? "no keychain item" : $0.value.joined(separator: ", "))"
+                }
+                builder.lines.append("keychain items at the end: " + named.joined(separator: "; "))
             case .itemsAfterRecovery, .relaunched, .signedIn:
                 continue
             }

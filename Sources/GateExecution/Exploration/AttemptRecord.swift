@@ -33,6 +33,9 @@ struct AttemptRecord: Sendable {
         /// The launches after the recovery, each with the app's own startup read, and the secrets the
         /// old build's startup read found at its seed (I7: the user is still signed in with them).
         case signedIn([LaunchRecord], baseline: Set<String>, source: String)
+        /// The app's keychain items holding each secret at the end of an interleavings schedule's
+        /// checks, with the migration state its launches reported: after a clean run, one each (no duplicate).
+        case holders([String: [String]], migration: MigrationState?)
         /// Something the attempt could not carry out, such as a planned crash point not reached.
         case unjudgeable(String)
     }

@@ -49,13 +49,17 @@ struct Explorer {
         var placesAfterMutation: [Int: [String: SecretLocator.Place]] = [:]
         /// Each crash attempt's places right after its crash, by attempt id (an attempt covered by it has the same).
         var placesAfterCrash: [String: [String: SecretLocator.Place]] = [:]
+        /// What the old release's extension read at its own startup before the upgrade (interleavings).
+        var extensionSignedIn: (labels: Set<String>, source: String)?
         deinit {
             device?.finish(keepSnapshotFor: nil)
             for kept in afterCrash.values { kept.finish(keepSnapshotFor: nil) }
         }
     }
 
-    func template() -> Template {
+    /// `beforeUpgrade`: what runs on the prepared device after the seed and the hops, before the new
+    /// build is installed (interleavings launches the old release's extension there).
+    func template(beforeUpgrade: ((ScenarioDevice, Template) throws -> Void)? = nil) -> Template {
         let template = Template()
         do {
             let device = try ScenarioDevice(
@@ -69,6 +73,7 @@ struct Explorer {
             template.seeded = cell.declarations.seeded(seed.writtenNames)
             template.signedIn = StaysSignedIn.baseline(seed: seed, seeded: template.seeded)
             try cell.hop(device)
+            try beforeUpgrade?(device, template)
             try device.install(new)
         } catch {
             template.problem = "cannot prepare the device: \(error)"
@@ -117,7 +122,11 @@ struct Explorer {
     /// After recovery, what I1, I2, I4, the verify and I3 are judged on: where the secrets are, the
     /// new build's keychain items, the store around another launch, the verify launch, and where the
     /// secrets are at the end.
-    func recovered(_ device: ScenarioDevice, recovery: LaunchRecord, _ record: inout AttemptRecord) throws {
+    /// `judgeRecoverySignIn`: false when the caller has judged the recovery launch's startup read
+    /// already (interleavings judges each schedule's own launches before it deduplicates).
+    func recovered(
+        _ device: ScenarioDevice, recovery: LaunchRecord, _ record: inout AttemptRecord, judgeRecoverySignIn: Bool = true
+    ) throws {
         // One read of the keychain serves the three checks of this state.
         let keychain = try device.keychainItems()
         try locate(device, when: "after recovery", &record, keychain: keychain)
@@ -131,7 +140,8 @@ struct Explorer {
         record.record(.verified(verify))
         // What the user sees after the recovery: each launch's startup read against the old build's.
         if let baseline = record.signedIn, !baseline.labels.isEmpty {
-            record.record(.signedIn([recovery, again, verify], baseline: baseline.labels, source: baseline.source))
+            let launches = judgeRecoverySignIn ? [recovery, again, verify] : [again, verify]
+            record.record(.signedIn(launches, baseline: baseline.labels, source: baseline.source))
         }
         let migration = again.status?.migration?.state ?? recovery.status?.migration?.state
         // Where the secrets are right after the verify: the verify launch's own read of the device

@@ -74,6 +74,7 @@ extension Scenario {
         case .passcodeAndBiometry: PasscodeAndBiometrySteps.self
         case .backupAfterMigration: BackupAfterMigrationSteps.self
         case .extensionFirst: ExtensionFirstSteps.self
+        case .interleavings: InterleavingsSteps.self
         }
     }
 }

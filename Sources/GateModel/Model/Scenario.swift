@@ -31,6 +31,7 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
     case passcodeAndBiometry = "passcode-and-biometry"
     case backupAfterMigration = "backup-after-migration"
     case extensionFirst = "extension-first"
+    case interleavings = "interleavings"
 
     /// The scenario's id, as reports print it.
     public var description: String { rawValue }
@@ -105,6 +106,9 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
         // again (issue 39): stays-signed-in judges every launch, each extension against its old self's read.
         // Opt-in while the gate cannot tell a build with extensions from one without before it plans.
         case .extensionFirst: Traits(own: [.readsOldData], judgesSignIn: true, optIn: true)
+        // The app's first launch and an extension's at once, every schedule of their store operations
+        // within the preemption bound (issue 39): crash-safe's invariants over both, stays-signed-in for both.
+        case .interleavings: Traits(own: [.crashSafe], judgesSignIn: true, exploration: true, optIn: true)
         }
     }
 

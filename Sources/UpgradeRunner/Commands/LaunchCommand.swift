@@ -9,7 +9,8 @@ enum LaunchCommand {
         ["launch"], summary: "Launch an installed app as a process and wait for it.",
         arguments: [CommonOptions.device, CommonOptions.bundleID],
         options: [
-            Options.appExtension, Options.timeout, Options.log, Options.crashAfter, Options.powerLoss, Options.faultPlan,
+            Options.appExtension, Options.beside, Options.schedule, Options.timeout, Options.log, Options.crashAfter,
+            Options.powerLoss, Options.faultPlan,
             Options.background, CommonOptions.json, CommonOptions.devicesRoot,
         ],
         passthrough: ArgumentSpec("ARGS", "Launch arguments for the app; -Key value pairs also reach its preferences."),
@@ -40,6 +41,13 @@ enum LaunchCommand {
         static let appExtension = OptionSpec(
             "--extension", value: "NAME",
             "Launch the app's extension of this name instead: its own process, bundle id, entitlements and container.")
+        static let beside = OptionSpec(
+            "--beside", value: "NAME",
+            "With --schedule: launch the app and its extension of this name at the same time (an interleavings schedule).")
+        static let schedule = OptionSpec(
+            "--schedule", value: "ID",
+            "With --beside: the order of the two launches' store operations, a (the app) or e (the extension) a step; then the last goes on."
+        )
         static let timeout = OptionSpec(
             "--timeout", value: "SECONDS", "Kill the app with SIGKILL after this long (default: 30).")
         static let log = OptionSpec(
@@ -60,6 +68,8 @@ enum LaunchCommand {
         var launch = LaunchOptions(arguments: [])
         var json: Bool
         var devices: DevicesRoot
+        /// --beside and --schedule: the extension launched beside the app, and the schedule's choices.
+        var interleaving: (beside: String, choices: [Int])?
 
         init(_ options: OptionValues) throws {
             if let text = options.value(Self.timeout) {
@@ -83,6 +93,23 @@ enum LaunchCommand {
             launch.background = options.flag(Self.background)
             launch.logPath = options.value(Self.log).map(options.absolute)
             launch.extensionName = options.value(Self.appExtension)
+            switch (options.value(Self.beside), options.value(Self.schedule)) {
+            case (let name?, let id?):
+                guard let choices = ScheduleTrace.choices(id), !choices.isEmpty else {
+                    throw UsageError.invalidValue(id, for: "--schedule", reason: "is not a schedule id (letters a and e)")
+                }
+                guard launch.extensionName == nil else {
+                    throw UsageError.invalidValue(name, for: "--beside", reason: "cannot be given with --extension")
+                }
+                guard launch.faultPlan == .none else {
+                    throw UsageError.invalidValue(
+                        name, for: "--beside", reason: "cannot be given with a fault plan or crash point")
+                }
+                interleaving = (name, choices)
+            case (_?, nil): throw UsageError.missingOption("--schedule (for --beside)", command: "launch")
+            case (nil, _?): throw UsageError.missingOption("--beside (for --schedule)", command: "launch")
+            case (nil, nil): break
+            }
             json = options.flag(CommonOptions.json)
             devices = DevicesRoot(options)
         }
@@ -93,6 +120,9 @@ enum LaunchCommand {
         launch.arguments = invocation.passthrough
         let bundleID = invocation.argument(CommonOptions.bundleID)
         let session = try options.devices.session(invocation)
+        if let interleaving = options.interleaving {
+            return try runTogether(launch, interleaving, bundleID: bundleID, session: session, options, invocation)
+        }
         if let name = launch.extensionName {
             guard let app = session.installedApps().first(where: { $0.bundleID == bundleID }) else {
                 throw DeviceError.notInstalled(bundleID: bundleID, udid: session.udid)
@@ -139,6 +169,73 @@ enum LaunchCommand {
         case .signaled, .timedOut:
             throw CommandFailure(message: "\(summary); log: \(result.logPath)", code: ExitStatus.usage)
         }
+    }
+
+    /// `--beside NAME --schedule ID`: the app and its extension at once, their steps granted in the schedule's order.
+    private static func runTogether(
+        _ launch: LaunchOptions, _ interleaving: (beside: String, choices: [Int]), bundleID: String, session: DeviceSession,
+        _ options: Options, _ invocation: Invocation
+    ) throws -> Int32 {
+        guard let app = session.installedApps().first(where: { $0.bundleID == bundleID }) else {
+            throw DeviceError.notInstalled(bundleID: bundleID, udid: session.udid)
+        }
+        guard app.installedExtension(interleaving.beside) != nil else {
+            let names = app.extensions.map(\.name)
+            throw UsageError.invalidValue(
+                interleaving.beside, for: "--beside",
+                reason: "is not an extension of \(bundleID) (\(names.isEmpty ? "it has none" : names.joined(separator: ", ")))")
+        }
+        let folder = session.layout.directory + "/steps"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let pipes = [try StepPipes(folder: folder, name: "app"), try StepPipes(folder: folder, name: "extension")]
+        var appLaunch = launch
+        appLaunch.steps = pipes[0].channel
+        var extensionLaunch = launch
+        extensionLaunch.extensionName = interleaving.beside
+        extensionLaunch.steps = pipes[1].channel
+        // Its own log, beside the app's: the default is the extension's bundle id's.
+        extensionLaunch.logPath = launch.logPath.map { $0 + "." + interleaving.beside }
+        var trace = ScheduleTrace()
+        let results = try session.launchTogether(
+            [(bundleID, appLaunch), (bundleID, extensionLaunch)], ended: { pipes[$0].ended() },
+            whileRunning: { trace = StepScheduler.run(interleaving.choices, pipes: pipes) })
+        let reports = results.map { result -> Report in
+            var exitStatus: Int32?, signal: Int32?
+            switch result.termination {
+            case .exited(let code): exitStatus = code
+            case .signaled(let number): signal = number
+            case .timedOut: signal = SIGKILL
+            }
+            return Report(
+                bundleID: result.bundleID, buildID: result.buildID, pid: result.pid, exitStatus: exitStatus, signal: signal,
+                timedOut: { if case .timedOut = result.termination { true } else { false } }(),
+                crashPoint: nil, endedAtCrashPoint: false, milliseconds: Int(result.duration * 1000), log: result.logPath,
+                mutationLog: result.mutationLogPath)
+        }
+        if options.json {
+            try invocation.printJSON(TogetherReport(schedule: trace.id, diverged: trace.diverged, launches: reports))
+        }
+        let summary =
+            "schedule \(trace.id): "
+            + results.map { "\($0.bundleID) (\($0.buildID)) pid \($0.pid) \($0.termination)" }.joined(separator: "; ")
+        if trace.diverged {
+            throw CommandFailure(
+                message:
+                    "\(summary); the launches ran otherwise than --schedule \(ScheduleTrace(choices: interleaving.choices).id)",
+                code: ExitStatus.fail)
+        }
+        if results.allSatisfy({ $0.termination == .exited(0) }) {
+            if !options.json { invocation.console.output(summary) }
+            return ExitStatus.pass
+        }
+        let killed = results.contains { if case .exited = $0.termination { false } else { true } }
+        throw CommandFailure(message: summary, code: killed ? ExitStatus.usage : ExitStatus.fail)
+    }
+
+    struct TogetherReport: Encodable {
+        var schedule: String
+        var diverged: Bool
+        var launches: [Report]
     }
 
     private static func readFaultPlan(_ path: String) throws -> FaultPlan {

@@ -55,7 +55,7 @@ struct ExtensionFirstGateTests {
         let directory = try TemporaryDirectory("extension-first")
         let report = try Self.gate("notes2", in: directory)
         let signedIn = try #require(Self.result(report, "notes1-to-notes2", .staysSignedIn))
-        #expect(signedIn.verdict == .pass, "\(signedIn.reasons)")
+        #expect(signedIn.verdict == .pass, "\(signedIn.reasons) \(report.allFindings.filter { $0.verdict != .pass })")
         #expect(signedIn.notJudged == nil)
         #expect(Self.result(report, "notes1-to-notes2", .readsOldData)?.verdict == .pass)
         #expect(report.verdict == .pass, "\(report.allFindings.filter { $0.verdict != .pass })")
