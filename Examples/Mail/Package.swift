@@ -33,6 +33,13 @@ let package = Package(
         .executableTarget(name: "Mail3KeepsSignedIn", dependencies: ["MailAutomation"]),
         // Known-bad: 4.0's rename of the IMAP password drops its port and protocol.
         .executableTarget(name: "Mail4DropsPort", dependencies: ["MailAutomation"]),
+        // 3.1 and 4.1: 3.0 and 4.0 with a notification service extension (the same executable) reading the IMAP password.
+        .executableTarget(name: "Mail31", dependencies: ["MailAutomation"]),
+        .executableTarget(name: "Mail41", dependencies: ["MailAutomation"]),
+        // Known-bad: 4.1 whose extension reads only the new place (the internet password).
+        .executableTarget(name: "Mail41PreviewNewOnly", dependencies: ["MailAutomation"]),
+        // Known-bad: 4.1 whose extension's entitlements lose the keychain group shared with the app.
+        .executableTarget(name: "Mail41NotifyNoGroup", dependencies: ["MailAutomation"]),
         // The upgrade checked in `swift test`: UpgradeCheck runs the gate's cells on the builds above.
         .testTarget(name: "MailUpgradeTests", dependencies: [.product(name: "UpgradeRunner", package: "upgrade-runner")]),
     ]

@@ -1,4 +1,4 @@
 // Mail 2.0: moves the IMAP password (archive) and the SMTP password (settings plist) into the keychain.
 import MailAutomation
 
-await Harness.main(MailBuild("mail2", MailLaunch(release: 2)))
+await Harness.main(mailBuild("mail2", MailLaunch(release: 2)))

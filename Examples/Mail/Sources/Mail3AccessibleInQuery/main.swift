@@ -3,4 +3,4 @@
 // The generic verify (by class, service and account) would find them; the app's own read does not.
 import MailAutomation
 
-await Harness.main(MailBuild("mail3-accessible-in-query", MailLaunch(release: 3, accessibleInQuery: true)))
+await Harness.main(mailBuild("mail3-accessible-in-query", MailLaunch(release: 3, accessibleInQuery: true)))

@@ -2,4 +2,4 @@
 // its build.json declares the policy ("reinstall": "keeps-credentials") with the team's reason.
 import MailAutomation
 
-await Harness.main(MailBuild("mail3-keeps-signed-in", MailLaunch(release: 3, sweepsOnReinstall: false)))
+await Harness.main(mailBuild("mail3-keeps-signed-in", MailLaunch(release: 3, sweepsOnReinstall: false)))

@@ -2,4 +2,4 @@
 // the user deletes the app and installs it again, the old install's passwords sign them back in.
 import MailAutomation
 
-await Harness.main(MailBuild("mail3-no-sweep", MailLaunch(release: 3, sweepsOnReinstall: false)))
+await Harness.main(mailBuild("mail3-no-sweep", MailLaunch(release: 3, sweepsOnReinstall: false)))

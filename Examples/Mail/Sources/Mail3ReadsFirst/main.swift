@@ -3,4 +3,4 @@
 // the user signed out.
 import MailAutomation
 
-await Harness.main(MailBuild("mail3-reads-first", MailLaunch(release: 3, readBeforeMigrating: true)))
+await Harness.main(mailBuild("mail3-reads-first", MailLaunch(release: 3, readBeforeMigrating: true)))

@@ -2,4 +2,4 @@
 // (Data.write without .atomic).
 import MailAutomation
 
-await Harness.main(MailBuild("mail3-settings-in-place", MailLaunch(release: 3, rewriteSettingsInPlace: true)))
+await Harness.main(mailBuild("mail3-settings-in-place", MailLaunch(release: 3, rewriteSettingsInPlace: true)))

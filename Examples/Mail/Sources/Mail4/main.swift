@@ -2,4 +2,4 @@
 // port and protocol (read old, add new, read it back, delete old).
 import MailAutomation
 
-await Harness.main(MailBuild("mail4", MailLaunch(release: 4)))
+await Harness.main(mailBuild("mail4", MailLaunch(release: 4)))

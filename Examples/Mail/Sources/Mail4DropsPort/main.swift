@@ -2,4 +2,4 @@
 // inbox's login query names them and never finds it.
 import MailAutomation
 
-await Harness.main(MailBuild("mail4-drops-port", MailLaunch(release: 4, renameDropsPort: true)))
+await Harness.main(mailBuild("mail4-drops-port", MailLaunch(release: 4, renameDropsPort: true)))

@@ -4,42 +4,26 @@
 
 // The app's own reports, as the harness takes them (their properties have the harness's names).
 extension MailLaunch.Step: SecretReport {}
-extension MailLaunch.Read: SecretReport {}
+extension MailLaunch.Read: SecretReadReport { public var text: String? { password } }
 
-/// What the harness runs: the app's own functions. The 1.0 seed is 1.0's account screen Save; a
-/// later release seeds where its build.json says (AppHarness's default) and leaves the install
-/// marker and schema its own launch leaves. A launch is the app's launch sequence, its steps
-/// reported in the status file. The startup read is the inbox's account check, which is also the
-/// verify (AppHarness's default); cleanup comes from build.json (the default).
-public struct MailBuild: AppBuild {
-    public let buildID: String
-    public let app: MailLaunch
-
-    public init(_ buildID: String, _ app: MailLaunch) {
-        self.buildID = buildID
-        self.app = app
-    }
-
-    public func seed(_ launch: HarnessLaunch) async {
-        guard app.release == 1 else { return DeclaredStores(launch).seed() }
-        launch.seed(through: "saveAccount") { secrets in
+/// What the harness runs: the app's own functions (AppHarness's `AppFunctions`). The 1.0 seed is
+/// 1.0's account screen Save; a later release seeds where its build.json says (the default) and
+/// leaves the install marker and schema its own launch leaves. A launch is the app's launch
+/// sequence, its steps reported in the status file. The startup read is the inbox's account check,
+/// which is also the verify; the notification service extension's (3.1 on; the same executable,
+/// launched as the extension) is its preview's read. Cleanup comes from build.json (the default).
+public func mailBuild(_ buildID: String, _ app: MailLaunch) -> AppFunctions {
+    AppFunctions(
+        buildID,
+        seed: AppFunctions.seed(through: "saveAccount", when: app.release == 1) {
             try LegacyStores.saveAccount(
-                username: "me@mail.example", password: secrets["imapPassword"], smtpPassword: secrets["smtpPassword"])
-        }
-    }
-
-    /// A device a later release ran on has its install marker and schema.
-    public func afterSeed(_ launch: HarnessLaunch) async { if app.release > 1 { app.markInstalled() } }
-
-    public func launch(_ launch: HarnessLaunch) async {
+                username: "me@mail.example", password: $0["imapPassword"], smtpPassword: $0["smtpPassword"])
+        },
+        afterSeed: { _ in if app.release > 1 { app.markInstalled() } },
+        startupRead: { _ in app.accountCheck() }, extensionRead: { _ in app.previewRead() }
+    ) { launch in
         let (state, steps, firstScreen) = app.launch(protectedDataAvailable: await launch.waitForProtectedData())
-        for step in steps { launch.record(step, step.outcome == .moved ? .written : step.outcome == .kept ? .kept : .failed) }
-        launch.setMigration(MigrationOutcome(state: MigrationState(rawValue: state.rawValue) ?? .failed))
-        if let firstScreen { launch.reportStartup(firstScreen.map { SecretRead($0, text: $0.password) }) }
-    }
-
-    /// The app's startup read: the inbox's account check (also the verify).
-    public func startupRead(_ launch: HarnessLaunch) async -> [SecretRead]? {
-        app.accountCheck().map { SecretRead($0, text: $0.password) }
+        launch.setMigration(state: state, steps: steps, by: \.outcome, [.moved: .written, .kept: .kept])
+        if let firstScreen { launch.reportStartup(firstScreen) }
     }
 }

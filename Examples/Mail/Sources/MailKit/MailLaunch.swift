@@ -47,10 +47,17 @@ public struct MailLaunch: Sendable {
     /// inbox's login query names them and never finds it.
     public var renameDropsPort = false
 
+    /// Known-bad 4.1 beta: the notification service extension reads the IMAP password only where 4.0
+    /// keeps it (the internet password). A push that arrives after the update, before the user opens
+    /// the app (whose first launch renames it), shows no preview: the extension finds no password.
+    public var previewReadsOnlyNewPlace = false
+
     public init(
         release: Int, removeArchiveFirst: Bool = false, rewriteSettingsInPlace: Bool = false, readBeforeMigrating: Bool = false,
-        accessibleInQuery: Bool = false, sweepsOnReinstall: Bool = true, renameDropsPort: Bool = false
+        accessibleInQuery: Bool = false, sweepsOnReinstall: Bool = true, renameDropsPort: Bool = false,
+        previewReadsOnlyNewPlace: Bool = false
     ) {
+        self.previewReadsOnlyNewPlace = previewReadsOnlyNewPlace
         self.renameDropsPort = renameDropsPort
         self.release = release
         self.removeArchiveFirst = removeArchiveFirst
@@ -82,6 +89,22 @@ public struct MailLaunch: Sendable {
                 account: account, accessible: accessibleInQuery ? kSecAttrAccessibleWhenUnlocked : nil)
             return Read(label: label, store: "keychain", operation: "SecItemCopyMatching", status: status, password: password)
         }
+    }
+
+    /// What the notification service extension (Mail 3.1 and later) reads to fetch a message's
+    /// preview: the IMAP password, from the keychain group it shares with the app. 4.x's extension
+    /// reads the internet password, and the generic password 3.x kept while the app's first launch
+    /// after the update has not renamed it yet (an extension never migrates: the app does).
+    public func previewRead() -> [Read] {
+        var places = [CredentialStore.genericKey(account: Self.imapAccount)]
+        if release >= 4 { places = previewReadsOnlyNewPlace ? [CredentialStore.imapKey()] : [CredentialStore.imapKey()] + places }
+        var (status, data): (OSStatus, Data?) = (errSecItemNotFound, nil)
+        for key in places where status == errSecItemNotFound { (status, data) = CredentialStore.read(key) }
+        return [
+            Read(
+                label: "imapPassword", store: "keychain", operation: "SecItemCopyMatching", status: status,
+                password: data.map { String(decoding: $0, as: UTF8.self) })
+        ]
     }
 
     private func legacyRead(_ label: String) -> Read? {

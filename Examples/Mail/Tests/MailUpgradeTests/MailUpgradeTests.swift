@@ -16,4 +16,13 @@ import UpgradeRunner
         #expect(result.verdict == .fail)
         #expect(result.failures(.crashSafe).contains { $0.message.contains("imapPassword") }, "\(result)")
     }
+
+    @Test("4.1's notification service extension, run after the update before the app, still reads the IMAP password")
+    func extensionBeforeTheApp() throws {
+        let good = try UpgradeCheck(old: "mail31", new: "mail41", scenarios: [.extensionFirst]).run()
+        #expect(good.passed, "\(good)")
+        let bad = try UpgradeCheck(old: "mail31", new: "mail41-preview-new-only", scenarios: [.extensionFirst]).run()
+        #expect(bad.verdict == .fail)
+        #expect(bad.failures(.staysSignedIn).contains { $0.message.contains("extension notify") }, "\(bad)")
+    }
 }
