@@ -33,19 +33,26 @@ struct ExtensionFirstGateTests {
             accessGroups: [shared, "TEAM123456.com.example.notes.notify"])
     }
 
-    static func gate(_ new: String, in directory: TemporaryDirectory, keepFailed: String? = nil) throws -> GateReport {
+    /// The gate of `notes1` and `new` (written by ``writeBuild(in:id:version:number:service:)``) over
+    /// one `scenario`, one job, case id the scenario's name.
+    static func gate(
+        _ new: String, in directory: TemporaryDirectory, scenario: Scenario = .extensionFirst, keepFailed: String? = nil
+    ) throws -> GateReport {
         let builds = directory.file("builds")
         try writeBuild(in: builds, id: "notes1", version: "1.0", number: "100", service: "com.example.notes")
         try writeBuild(in: builds, id: new, version: "2.0", number: "200", service: "com.example.notes.v2")
         var request = GateRequest(
-            builds: ["notes1", new], scenarios: [.extensionFirst], caseID: "extension-first", jobs: 1,
+            builds: ["notes1", new], scenarios: [scenario], caseID: scenario.rawValue, jobs: 1,
             out: directory.file("out-" + new), buildsFolder: builds, productsFolder: BuiltProducts.directory.path)
         request.keepFailed = keepFailed
         return try ReleaseGate.run(request)
     }
 
-    static func result(_ report: GateReport, _ path: String, _ condition: GateCondition) -> GateReport.CellResult? {
-        report.paths.first { $0.path == path }?.scenarios.first { $0.scenario == .extensionFirst }?.conditions.first {
+    /// One condition's result on `path` in `scenario`'s cell.
+    static func result(
+        _ report: GateReport, _ path: String, _ condition: GateCondition, scenario: Scenario = .extensionFirst
+    ) -> GateReport.CellResult? {
+        report.paths.first { $0.path == path }?.scenarios.first { $0.scenario == scenario }?.conditions.first {
             $0.condition == condition
         }
     }

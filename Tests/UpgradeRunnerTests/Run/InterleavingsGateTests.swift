@@ -13,22 +13,11 @@ import UpgradeRunner
 @Suite("interleavings: the app's first launch and an extension's, every schedule within the bound")
 struct InterleavingsGateTests {
     static func gate(_ new: String, in directory: TemporaryDirectory, keepFailed: String? = nil) throws -> GateReport {
-        let builds = directory.file("builds")
-        try ExtensionFirstGateTests.writeBuild(
-            in: builds, id: "notes1", version: "1.0", number: "100", service: "com.example.notes")
-        try ExtensionFirstGateTests.writeBuild(
-            in: builds, id: new, version: "2.0", number: "200", service: "com.example.notes.v2")
-        var request = GateRequest(
-            builds: ["notes1", new], scenarios: [.interleavings], caseID: "interleavings", jobs: 1,
-            out: directory.file("out-" + new), buildsFolder: builds, productsFolder: BuiltProducts.directory.path)
-        request.keepFailed = keepFailed
-        return try ReleaseGate.run(request)
+        try ExtensionFirstGateTests.gate(new, in: directory, scenario: .interleavings, keepFailed: keepFailed)
     }
 
     static func result(_ report: GateReport, _ path: String, _ condition: GateCondition) -> GateReport.CellResult? {
-        report.paths.first { $0.path == path }?.scenarios.first { $0.scenario == .interleavings }?.conditions.first {
-            $0.condition == condition
-        }
+        ExtensionFirstGateTests.result(report, path, condition, scenario: .interleavings)
     }
 
     static func attempts(_ directory: TemporaryDirectory, _ new: String) throws -> [String: Any] {
