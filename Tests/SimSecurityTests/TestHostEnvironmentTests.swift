@@ -94,34 +94,18 @@ struct TestHostEnvironmentTests {
         return (folder, executable)
     }
 
-    /// Copies an executable through a close-on-exec descriptor: a process another test starts at
-    /// that moment inherits no descriptor open for writing it, which would make running the copy
-    /// fail with ETXTBSY ("Text file busy").
+    /// Copies an executable with `cp` in a child process: this process never holds a descriptor open
+    /// for writing the copy, so no process another test forks at that moment can inherit one and make
+    /// running the copy fail with ETXTBSY ("Text file busy"). The copy is whole once `cp` has exited.
     static func copyExecutable(_ source: String, to destination: String) throws {
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: source))
-        let descriptor = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
-        guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown) }
-        defer { close(descriptor) }
-        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        guard written == bytes.count else { throw CocoaError(.fileWriteUnknown) }
+        let copy = try ProcessRun.run("/bin/cp", [source, destination], environment: ProcessInfo.processInfo.environment)
+        guard copy.status == 0 else { throw CocoaError(.fileWriteUnknown) }
     }
 
     func bundleLine(_ executable: String, _ environment: [String: String]) throws -> String {
         var base = ProcessInfo.processInfo.environment
         for key in ["SIMSECURITY_BUNDLE_ID", "SIMSECURITY_ENTITLEMENTS"] { base[key] = nil }
-        // A child another test forked while the copy was open holds it until that child execs: a
-        // start that meets that moment (ETXTBSY) is tried again.
-        var attempt = 0
-        var started: ProcessRun?
-        while started == nil {
-            do {
-                started = try ProcessRun.run(executable, [], environment: base.merging(environment) { _, new in new })
-            } catch let error as NSError where attempt < 50 && "\(error)".contains("Text file busy") {
-                attempt += 1
-                usleep(20_000)
-            }
-        }
-        let run = started!
+        let run = try ProcessRun.run(executable, [], environment: base.merging(environment) { _, new in new })
         #expect(run.status == 0, "\(run.stderr)")
         return String(run.stdout.split(separator: "\n").last ?? "")
     }
