@@ -44,6 +44,21 @@ public struct BuildCatalog: Sendable {
     public var executables: [String: String]
 
     /// Whether `path`, its links resolved, is inside one of `folders` (their links resolved too).
+    /// Through a link or `..`, a file a manifest names must stay inside the builds folder or its own
+    /// build's folder (which may itself be a link to a checkout): a link out of them would make the
+    /// gate judge a file nobody reviews with the build.
+    /// - Throws: ``DeviceError/malformedFile(_:reason:)`` naming the file and what named it.
+    private func requireInside(_ path: String, buildFolder: String, namedBy: String) throws(DeviceError) {
+        let buildsFolder = (buildFolder as NSString).deletingLastPathComponent
+        guard Self.isInside(path, anyOf: [folder, buildsFolder, buildFolder]) else {
+            throw .malformedFile(
+                path,
+                reason:
+                    "is outside the builds folder \(buildsFolder) (a link or path out of it, named by \(namedBy)); copy the file into the build's folder"
+            )
+        }
+    }
+
     static func isInside(_ path: String, anyOf folders: [String]) -> Bool {
         func real(_ path: String) -> String? {
             guard let resolved = realpath(path, nil) else { return nil }
@@ -102,17 +117,7 @@ public struct BuildCatalog: Sendable {
         guard FileManager.default.fileExists(atPath: entitlementsPath) else {
             throw .missingFile(entitlementsPath, what: "entitlements file named by \(manifestPath)")
         }
-        // Through a link or `..`, the file named must stay inside the builds folder or its own build's
-        // folder (which may itself be a link to a checkout): a link out of them would make the gate
-        // judge a file nobody reviews with the build.
-        let buildsFolder = (buildFolder as NSString).deletingLastPathComponent
-        if !Self.isInside(entitlementsPath, anyOf: [folder, buildsFolder, buildFolder]) {
-            throw .malformedFile(
-                entitlementsPath,
-                reason:
-                    "is outside the builds folder \(buildsFolder) (a link or path out of it, named by \(manifestPath)); copy the file into the build's folder"
-            )
-        }
+        try requireInside(entitlementsPath, buildFolder: buildFolder, namedBy: manifestPath)
         let entitlements = try BuildEntitlements(
             folder: buildFolder, bundleID: manifest.bundleID, entitlementsPath: entitlementsPath)
         let identity = entitlements.identity
@@ -160,14 +165,7 @@ public struct BuildCatalog: Sendable {
                     reason:
                         "build \(manifest.id): field \"\(field)\" names \(item.entitlements), which is not in the build folder")
             }
-            let buildsFolder = (buildFolder as NSString).deletingLastPathComponent
-            if !Self.isInside(path, anyOf: [folder, buildsFolder, buildFolder]) {
-                throw .malformedFile(
-                    path,
-                    reason:
-                        "is outside the builds folder \(buildsFolder) (a link or path out of it, named by \(manifestPath) field \"\(field)\"); copy the file into the build's folder"
-                )
-            }
+            try requireInside(path, buildFolder: buildFolder, namedBy: manifestPath + " field \"\(field)\"")
             let bundleID = item.resolvedBundleID(appBundleID: manifest.bundleID)
             let identity = try BuildEntitlements(extensionFile: path, folder: buildFolder, bundleID: bundleID).identity
             if let appID = identity.applicationIdentifier, !appID.hasSuffix("." + bundleID), !appID.hasSuffix(".*") {
