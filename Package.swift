@@ -314,6 +314,7 @@ let knownBadBuilds = [
     "OSGatedMigration",
     "SessionInCaches",
     "BiometryBoundTokens",
+    "StoredContainerPath",
 ]
 package.targets += knownBadBuilds.map { name in
     appBuild("Mutant" + name, path: "Sources/Mutants/Mutant" + name)

@@ -307,12 +307,34 @@ public enum LedgerMutants {
     /// the keychain: iOS purges that folder under storage pressure, and the user is signed out.
     public static func sessionInCaches() -> LedgerVariant<LedgerV2Build> {
         var base = LedgerV2Build(buildID: "session-in-caches")
-        base.steps = { [$0.moveDefaults(), MoveArchiveToCachesStep($0)] }
+        base.steps = { [$0.moveDefaults(), MoveArchiveToFileStep($0)] }
         let released = base
         var build = LedgerVariant(buildID: base.buildID, base: base)
         build.verifyHook = { SessionInCaches.verify($0) }
         build.cleanupHook = { launch in
             SessionInCaches.removeFile(launch)
+            await released.cleanup(launch)
+        }
+        return build
+    }
+
+    /// v2 whose step 1 -> 2 moves v1's archived session into `Library/Application Support/Session.json`
+    /// and keeps that file's absolute path in the preferences, which later launches read it by: the
+    /// path points nowhere once iOS moves the data container (an update, a restore onto a new phone).
+    public static func storedContainerPath() -> LedgerVariant<LedgerV2Build> {
+        var base = LedgerV2Build(buildID: "stored-container-path")
+        base.steps = {
+            [
+                $0.moveDefaults(),
+                MoveArchiveToFileStep(
+                    $0, destination: StoredContainerPath.file($0.environment), pathKey: StoredContainerPath.pathKey),
+            ]
+        }
+        let released = base
+        var build = LedgerVariant(buildID: base.buildID, base: base)
+        build.verifyHook = { StoredContainerPath.verify($0) }
+        build.cleanupHook = { launch in
+            StoredContainerPath.removeFile(launch)
             await released.cleanup(launch)
         }
         return build
