@@ -110,6 +110,32 @@ struct ExtensionDefaultTests {
         #expect(refused.error.contains("the archived inputs were changed"))
     }
 
+    @Test("shards of a run with extensions merge: merge plans from run.json's extensions as the run did")
+    func shardsMerge() throws {
+        let cli = try CLI("extension-shards")
+        try Self.notesBuilds(cli)
+        let skip = Self.allBut([.upgrade, .extensionFirst, .interleavings])
+        var folders: [String] = []
+        for shard in ["1/2", "2/2"] {
+            let out = cli.directory.file("shard-" + shard.prefix(1))
+            let gate = cli.run([
+                "gate", "--builds", "notes1,notes2", "--skip-scenarios", skip, "--case-id", "shards", "--shard", shard,
+                "--out", out, "--quiet", "--jobs", "1",
+            ])
+            try #require(gate.code == 0, "\(gate.output)\(gate.error)")
+            folders.append(out)
+        }
+        let merged = cli.directory.file("merged")
+        let merge = cli.run(["merge"] + folders + ["--out", merged])
+        #expect(merge.code == 0, "\(merge.output)\(merge.error)")
+        let report = try GateDocument.read(from: merged + "/gate.json").report
+        let cells = report.paths.flatMap { path in path.scenarios.map { "\(path.path)/\($0.scenario)" } }.sorted()
+        #expect(
+            cells == ["notes1-to-notes2/extension-first", "notes1-to-notes2/interleavings", "notes1-to-notes2/upgrade"],
+            "\(cells)")
+        #expect(report.verdict == .pass)
+    }
+
     @Test("replay from the builds folder refuses an extension whose executable or entitlements changed since the run")
     func replayChecksExtensionPins() throws {
         var archived = RunInputs.BuildFiles(executable: "aa", entitlements: "bb", manifest: "cc")
