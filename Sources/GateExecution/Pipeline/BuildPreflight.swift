@@ -16,7 +16,7 @@ enum BuildPreflight {
     static let caseID = "preflight"
 
     /// Launches every build of `builds` once; throws for the first that is not an app build. A
-    /// build whose executable (the same file, unchanged) already passed on this runtime in this
+    /// build whose executable (the same file, unchanged, and its extensions' too) already passed on this runtime in this
     /// process is not launched again: `mutants` runs dozens of gates over the same released builds.
     /// - Returns: the ids of the builds whose launch reported no startup read (they register no
     ///   ``AppHarness/AppBuild/startupRead(_:)``), sorted: the caller says so in one line.
@@ -60,12 +60,18 @@ enum BuildPreflight {
     /// A build that passed: its manifest's folder, its executable's path and state, the runtime.
     private struct Passed: Hashable {
         var folder: String, executable: String, runtime: String, state: FileIdentity?
+        /// Each app extension's name, executable and its state: one that changed is launched again.
+        var extensions: [String] = [], extensionStates: [FileIdentity?] = []
 
         init(_ build: Build, runtime: RuntimeVersion) {
             folder = build.folder
             executable = build.executablePath
             self.runtime = runtime.description
             state = FileIdentity(path: build.executablePath)
+            for item in build.extensions {
+                extensions.append(item.name + "\u{0}" + item.executablePath)
+                extensionStates.append(FileIdentity(path: item.executablePath))
+            }
         }
     }
 

@@ -50,7 +50,9 @@ package struct PlanUnit: Hashable, Sendable, Codable, Comparable, CustomStringCo
 /// Which scenarios run on which path: `fresh-install` only on `none-to-X`; on an upgrade path of a
 /// gate, `upgrade` when the last hop's first build is the new one's predecessor in the builds list
 /// and `skip-version` otherwise (the same checks, named so reports show which paths skip a release);
-/// every other scenario on every upgrade path, a multi-hop route (`v1-to-v2-to-v3`) included. A
+/// every other scenario on every upgrade path, a multi-hop route (`v1-to-v2-to-v3`) included, but
+/// extension-first and interleavings only where the path's new build declares an app extension
+/// (run.json's `extensions`; ``Scenario/needsExtension``). A
 /// single `run` path takes the scenarios as given, except that fresh-install needs no old build and
 /// the others need one.
 ///
