@@ -100,11 +100,12 @@ import Testing
     }
 
     @Test(
-        "the default gate runs every scenario but the opt-in power-loss, extension-first and interleavings; five are exploration by default"
+        "the default gate runs every scenario but the opt-in power-loss; extension-first and interleavings where the new build declares an extension; six are exploration by default"
     )
     func gateDefault() {
-        #expect(Scenario.gateDefault == Scenario.allCases.filter { ![.powerLoss, .extensionFirst, .interleavings].contains($0) })
-        #expect(Scenario.allCases.filter(\.isOptIn) == [.powerLoss, .extensionFirst, .interleavings])
+        #expect(Scenario.gateDefault == Scenario.allCases.filter { $0 != .powerLoss })
+        #expect(Scenario.allCases.filter(\.isOptIn) == [.powerLoss])
+        #expect(Scenario.allCases.filter(\.needsExtension) == [.extensionFirst, .interleavings])
         #expect(
             Set(Scenario.allCases.filter(\.isExploration)) == [
                 .crashPoints, .powerLoss, .writeFailure, .prewarm, .lockedBackground, .interleavings,
