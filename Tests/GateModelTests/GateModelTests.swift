@@ -21,7 +21,7 @@ import Testing
                 "cleanup",
                 "artefact-window", "locked-reads", "backup-restore", "reinstall-self",
                 "os-update", "storage-pressure", "passcode-and-biometry", "backup-after-migration", "extension-first",
-                "interleavings",
+                "interleavings", "second-device",
             ])
     }
 
@@ -48,6 +48,7 @@ import Testing
         (.backupAfterMigration, [.survivesRestore]),
         (.extensionFirst, [.readsOldData, .staysSignedIn]),
         (.interleavings, [.crashSafe, .staysSignedIn]),
+        (.secondDevice, [.readsOldData, .staysSignedIn]),
     ]
 
     @Test("each scenario checks the conditions of docs/gate.md's table", arguments: scenarioTable)
@@ -100,11 +101,13 @@ import Testing
     }
 
     @Test(
-        "the default gate runs every scenario but the opt-in power-loss, extension-first and interleavings; five are exploration by default"
+        "the default gate runs every scenario but the opt-in power-loss, extension-first, interleavings and second-device; five are exploration by default"
     )
     func gateDefault() {
-        #expect(Scenario.gateDefault == Scenario.allCases.filter { ![.powerLoss, .extensionFirst, .interleavings].contains($0) })
-        #expect(Scenario.allCases.filter(\.isOptIn) == [.powerLoss, .extensionFirst, .interleavings])
+        #expect(
+            Scenario.gateDefault
+                == Scenario.allCases.filter { ![.powerLoss, .extensionFirst, .interleavings, .secondDevice].contains($0) })
+        #expect(Scenario.allCases.filter(\.isOptIn) == [.powerLoss, .extensionFirst, .interleavings, .secondDevice])
         #expect(
             Set(Scenario.allCases.filter(\.isExploration)) == [
                 .crashPoints, .powerLoss, .writeFailure, .prewarm, .lockedBackground, .interleavings,
