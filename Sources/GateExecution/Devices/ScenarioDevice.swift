@@ -364,8 +364,10 @@ final class ScenarioDevice {
         }
         if let keep {
             let before = keep.before ?? checkpoint
+            // A second device's launches (second-device's B) ran elsewhere: kept.md replays this device's only.
             keep.kept.keep(
-                self, cell: keep.cell, attempt: keep.attempt, before: before, launches: launches,
+                self, cell: keep.cell, attempt: keep.attempt, before: before,
+                launches: launches.filter { LaunchRecord.deviceSuffix($0.device).isEmpty },
                 skipped: keep.before == nil && checkpoint != nil ? launchesBeforeCheckpoint : 0)
             return
         }
