@@ -120,19 +120,27 @@ let package = Package(
         // The file operations the device, the platform and the gate share: POSIX folder walks, atomic
         // writes, kernel copies, SHA-256 digests of files, and the words for a failed file operation.
         .target(name: "FileUtility", dependencies: ["CSHA256"]),
-        .target(name: "SimRuntime", dependencies: ["UpgradeContract", "FileUtility", "CLaunch", "CFileSupervisor"]),
+        // What a launched app's process and SimSecurity share: the seam, the launch context, the identity,
+        // the lock state. No file supervisor: SimSecurity stands on it alone (the supervisor installs itself).
+        .target(name: "SimRuntime", dependencies: ["UpgradeContract", "FileUtility", "CLaunch"]),
+        // The supervision of a launched app's own file calls (the seccomp filter's Swift half), files'
+        // data protection classes and backup exclusion (extended attributes read past the filter).
+        .target(name: "SimSupervision", dependencies: ["SimRuntime", "CFileSupervisor"]),
         // A test process's Bundle.main named as an iOS test host names it: a constructor that hands
         // over to SimSecurity's TestHostBundle when SIMSECURITY_BUNDLE_ID or _ENTITLEMENTS is set.
         .target(name: "CTestHost"),
-        .target(name: "SimSecurity", dependencies: ["SimRuntime", "CSQLite", "CTestHost"]),
+        .target(name: "SimSecurity", dependencies: ["SimRuntime", "FileUtility", "CSQLite", "CTestHost"]),
         // `import Security` compiles unchanged. Every target whose code tests `canImport(Security)`
         // depends on it (directly or through AppHarness), so that the answer is always yes and
         // never a matter of build order: the module is in the one modules folder once built.
         .target(name: "Security", dependencies: ["SimSecurity"]),
         // The app side of a simulated device: what a launched app's process uses (Platform, Preferences,
         // ProtectedFiles, ProtectedData). SimDevice, the host side, re-exports it.
-        .target(name: "SimPlatform", dependencies: ["SimSecurity", "SimRuntime", "FileUtility", "CPreferences"]),
-        .target(name: "SimDevice", dependencies: ["SimPlatform", "SimSecurity", "SimRuntime", "Entitlements", "FileUtility"]),
+        .target(
+            name: "SimPlatform", dependencies: ["SimSecurity", "SimRuntime", "SimSupervision", "FileUtility", "CPreferences"]),
+        .target(
+            name: "SimDevice",
+            dependencies: ["SimPlatform", "SimSecurity", "SimRuntime", "SimSupervision", "Entitlements", "FileUtility"]),
         .target(name: "Entitlements", dependencies: ["UpgradeContract"]),
         // The gate's pure side: plan, scenario and condition ids, findings, engine, verdicts, the artifact
         // layout and documents. No device: `swift build --target GateModel` builds no simulator module.
@@ -142,7 +150,8 @@ let package = Package(
         .target(
             name: "GateExecution",
             dependencies: [
-                "GateModel", "SimDevice", "SimSecurity", "SimRuntime", "Entitlements", "UpgradeContract", "FileUtility",
+                "GateModel", "SimDevice", "SimSecurity", "SimRuntime", "SimSupervision", "Entitlements", "UpgradeContract",
+                "FileUtility",
             ]),
         // The command line (verbs, options, help, exit codes); re-exports the gate for Swift callers.
         .target(
@@ -167,7 +176,9 @@ let package = Package(
         .executableTarget(name: "FoundationAppDynamic", dependencies: ["SimPlatform"]),
 
         // Automation code compiled into every app build: launch modes, the status file, platform adapters.
-        .target(name: "AppHarness", dependencies: ["SimPlatform", "SimRuntime", "SimSecurity", "Security", "UpgradeContract"]),
+        .target(
+            name: "AppHarness",
+            dependencies: ["SimPlatform", "SimRuntime", "SimSupervision", "SimSecurity", "Security", "UpgradeContract"]),
         // An app build whose hooks wait (the main actor, an actor, a sleep, a continuation), for the harness's tests.
         appBuild("WaitingApp", dependencies: ["AppHarness", "SimSecurity", "Security"]),
         // An app build that keeps its install marker in UserDefaults (2.0) or in a synced file (2.1), for the power-loss tests.
@@ -214,7 +225,8 @@ let package = Package(
             name: "keychain-writer", dependencies: ["SimSecurity", "SimRuntime"], path: "Sources/Tools/keychain-writer"),
         .executableTarget(name: "bare-exit", path: "Sources/Tools/bare-exit"),
         // A launched process that changes files through Foundation, for the file supervisor's tests.
-        .executableTarget(name: "file-mutator", dependencies: ["SimRuntime"], path: "Sources/Tools/file-mutator"),
+        .executableTarget(
+            name: "file-mutator", dependencies: ["SimRuntime", "SimSupervision"], path: "Sources/Tools/file-mutator"),
         // The file supervisor's cost per call against no supervision and against ptrace (docs/file-supervision.md).
         .executableTarget(
             name: "supervision-bench", dependencies: ["CFileSupervisor"], path: "Sources/Tools/supervision-bench"),
@@ -229,7 +241,9 @@ let package = Package(
 
         .testTarget(name: "UpgradeContractTests", dependencies: ["UpgradeContract"]),
         .testTarget(name: "FileUtilityTests", dependencies: ["FileUtility", "TestSupport", "CSHA256"]),
-        .testTarget(name: "SimRuntimeTests", dependencies: ["SimRuntime", "UpgradeContract", "TestSupport"]),
+        .testTarget(
+            name: "SimRuntimeTests",
+            dependencies: ["SimRuntime", "SimSupervision", "CFileSupervisor", "UpgradeContract", "TestSupport"]),
         .testTarget(name: "SimSecurityTests", dependencies: ["SimSecurity", "SimRuntime", "TestSupport"]),
         // The same iOS-style wrapper compiled in both language modes: only its import line differs from iOS code.
         .testTarget(name: "SimSecurityCompatTests", dependencies: ["SimSecurity", "Security", "SimRuntime"]),
@@ -241,7 +255,8 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(
-            name: "SimDeviceTests", dependencies: ["SimDevice", "SimRuntime", "SimSecurity", "FileUtility", "TestSupport"]),
+            name: "SimDeviceTests",
+            dependencies: ["SimDevice", "SimRuntime", "SimSupervision", "SimSecurity", "FileUtility", "TestSupport"]),
         .testTarget(
             name: "EntitlementsTests", dependencies: ["Entitlements", "UpgradeContract", "TestSupport"],
             resources: [.copy("Fixtures")]),
@@ -263,7 +278,8 @@ let package = Package(
         .testTarget(
             name: "GateExecutionTests",
             dependencies: [
-                "GateExecution", "GateModel", "GateTestSupport", "SimDevice", "SimRuntime", "SimSecurity", "UpgradeContract",
+                "GateExecution", "GateModel", "GateTestSupport", "SimDevice", "SimRuntime", "SimSupervision", "SimSecurity",
+                "UpgradeContract",
                 "TestSupport",
             ]),
         .testTarget(name: "TransferTests", dependencies: ["UpgradeRunner", "TestSupport"]),
@@ -314,6 +330,7 @@ let knownBadBuilds = [
     "OSGatedMigration",
     "SessionInCaches",
     "BiometryBoundTokens",
+    "StoredContainerPath",
 ]
 package.targets += knownBadBuilds.map { name in
     appBuild("Mutant" + name, path: "Sources/Mutants/Mutant" + name)

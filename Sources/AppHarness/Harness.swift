@@ -2,6 +2,7 @@ import Foundation
 import SimPlatform
 import SimRuntime
 import SimSecurity
+import SimSupervision
 
 /// The automation entry point of every app build: reads the launch mode and test case from the
 /// arguments, runs the build's hook, and writes the status file.

@@ -1,5 +1,6 @@
 import Foundation
 import SimRuntime
+import SimSupervision
 
 /// A build ready to install: its manifest, its entitlements, and its executable located.
 public struct Build: Sendable, Equatable {

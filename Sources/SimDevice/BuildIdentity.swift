@@ -1,5 +1,6 @@
 import Entitlements
 import SimRuntime
+import SimSupervision
 
 extension AppIdentity {
     /// The identity a build installs with, read by the one entitlements reader `entitlements diff` uses: any kind of

@@ -3,6 +3,7 @@ import Foundation
 import SimPlatform
 import SimRuntime
 import SimSecurity
+import SimSupervision
 
 /// `backup.json`, the manifest of a device backup (docs/device.md, "Backup and restore"): what was
 /// backed up, from which device, and what was left out and why. Names only, never a value.

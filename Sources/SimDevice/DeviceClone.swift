@@ -1,6 +1,7 @@
 import FileUtility
 import Foundation
 import SimRuntime
+import SimSupervision
 
 extension DeviceSet {
     /// Copies `source` to a new device with its own UDID and name: the same record (power, lock

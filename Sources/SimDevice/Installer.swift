@@ -1,5 +1,6 @@
 import Foundation
 import SimRuntime
+import SimSupervision
 
 extension DeviceSession {
     /// Installs `build`. Over an installed app with the same bundle id this is an upgrade in place

@@ -1,6 +1,7 @@
 import Foundation
 import SimRuntime
 import SimSecurity
+import SimSupervision
 
 /// What an app build calls instead of UIKit and Foundation singletons: its containers, preferences,
 /// protected files, protected-data availability, keychain and clock, all on the simulated device

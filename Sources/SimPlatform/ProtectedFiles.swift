@@ -1,6 +1,7 @@
 import FileUtility
 import Foundation
 import SimRuntime
+import SimSupervision
 
 /// A file operation the platform refused or that failed, with the POSIX error it answered.
 public struct FileAccessError: Error, Equatable, CustomStringConvertible {

@@ -1,4 +1,3 @@
-internal import CFileSupervisor
 import Foundation
 
 /// What a device power loss takes from a launch: recorded as the launch goes, taken at the planned
@@ -28,7 +27,7 @@ public final class PowerLoss: @unchecked Sendable {
     /// data a power loss leaves it.
     private var unsynced: [String: (name: String, durable: Data)] = [:]
 
-    init() {}
+    package init() {}
 
     /// Keeps what the preferences plist at `path` holds before the launch's first write of it.
     /// ``Preferences`` calls it before each write.
@@ -44,7 +43,7 @@ public final class PowerLoss: @unchecked Sendable {
 
     /// Before a call that changes the data of the file at `path` (a write, a truncate): what a
     /// power loss leaves it, unless the launch already changed it since its last sync.
-    func willChangeData(of path: String, name: String) {
+    package func willChangeData(of path: String, name: String) {
         let key = Self.key(path)
         lock.withLock {
             guard unsynced[key] == nil else { return }
@@ -53,13 +52,13 @@ public final class PowerLoss: @unchecked Sendable {
     }
 
     /// A file the call created, or truncated on opening: its name survives, its data does not.
-    func created(_ path: String, name: String) {
+    package func created(_ path: String, name: String) {
         let key = Self.key(path)
         lock.withLock { unsynced[key] = (name, Data()) }
     }
 
     /// A truncate to `length`: the metadata survives, so what the file keeps is cut (or zero-extended) to it.
-    func truncated(_ path: String, to length: Int) {
+    package func truncated(_ path: String, to length: Int) {
         let key = Self.key(path)
         lock.withLock {
             guard var entry = unsynced[key], length >= 0 else { return }
@@ -73,14 +72,14 @@ public final class PowerLoss: @unchecked Sendable {
     }
 
     /// An fsync or fdatasync: the file's data as it is now survives.
-    func synced(_ path: String) {
+    package func synced(_ path: String) {
         let key = Self.key(path)
         lock.withLock { _ = unsynced.removeValue(forKey: key) }
     }
 
     /// A rename (of a file or a folder): what was owed to `source` (and below it) is now owed to
     /// `target`, whose own file is gone.
-    func renamed(_ source: String, to target: String, name: String) {
+    package func renamed(_ source: String, to target: String, name: String) {
         let from = Self.key(source), to = Self.key(target)
         lock.withLock {
             forget(to)
@@ -93,7 +92,7 @@ public final class PowerLoss: @unchecked Sendable {
     }
 
     /// A hard link: the new name shares the file, and what it keeps.
-    func linked(_ source: String, to target: String, name: String) {
+    package func linked(_ source: String, to target: String, name: String) {
         let from = Self.key(source), to = Self.key(target)
         lock.withLock {
             if let entry = unsynced[from] { unsynced[to] = (name, entry.durable) }
@@ -101,7 +100,7 @@ public final class PowerLoss: @unchecked Sendable {
     }
 
     /// An unlink or rmdir: nothing is owed to the name any more.
-    func removed(_ path: String) {
+    package func removed(_ path: String) {
         let key = Self.key(path)
         lock.withLock { forget(key) }
     }
@@ -116,14 +115,14 @@ public final class PowerLoss: @unchecked Sendable {
     /// back to what it held before the launch. Returns what was lost, names only: a file whose data
     /// differed (store `file`, its name), a preference key whose value differed (store
     /// `preferences`), in name order.
-    func apply() -> [SeamSubject] {
+    package func apply() -> [SeamSubject] {
         lock.withLock {
             var lost: [SeamSubject] = []
             for (path, entry) in unsynced.sorted(by: { $0.key < $1.key }) {
                 var status = stat()
                 guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { continue }
                 guard Self.read(path) != entry.durable else { continue }
-                _ = entry.durable.withUnsafeBytes { cfs_write_file_own(path, $0.baseAddress, $0.count) }
+                _ = ProcessSupervisor.writeFile(path, entry.durable)
                 lost.append(SeamSubject(store: "file", name: entry.name))
             }
             var keys: [String] = []
@@ -132,9 +131,9 @@ public final class PowerLoss: @unchecked Sendable {
                 guard now != original else { continue }
                 keys += Self.changedKeys(Self.domain(original), Self.domain(now))
                 if let original {
-                    _ = original.withUnsafeBytes { cfs_write_file_own(path, $0.baseAddress, $0.count) }
+                    _ = ProcessSupervisor.writeFile(path, original)
                 } else {
-                    _ = cfs_unlink_own(path)
+                    _ = ProcessSupervisor.unlink(path)
                 }
             }
             return keys.sorted().map { SeamSubject(store: "preferences", name: $0) }
@@ -146,14 +145,7 @@ public final class PowerLoss: @unchecked Sendable {
 
     /// The whole file at `path`, read with the supervisor's own calls (a watched open made on the
     /// supervisor thread would wait for itself); nil when it cannot be read.
-    private static func read(_ path: String) -> Data? {
-        var bytes: UnsafeMutablePointer<UInt8>?
-        let count = cfs_read_file_own(path, &bytes)
-        guard count >= 0 else { return nil }
-        defer { free(bytes) }
-        guard let bytes else { return Data() }
-        return Data(bytes: bytes, count: count)
-    }
+    private static func read(_ path: String) -> Data? { ProcessSupervisor.readFile(path) }
 
     /// The path with its folder's symbolic links resolved: the supervisor names a descriptor's file
     /// by `/proc/self/fd`, which resolves them, and a path call by the path the app gave.

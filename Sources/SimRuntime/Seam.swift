@@ -179,12 +179,12 @@ public final class Seam: @unchecked Sendable {
 
     /// Runs one store operation through the seam.
     /// - Parameter body: performs the operation and returns its OSStatus (0 for success). Its own
-    ///   file calls are the operation's, not mutations of their own (``FileSupervision``).
+    ///   file calls are the operation's, not mutations of their own (``ProcessSupervisor``).
     public func perform(_ operation: StoreOperation, _ subject: SeamSubject, _ body: () -> Int32) -> Int32 {
         let decision = begin(operation)
         let status: Int32 =
             switch decision {
-            case .proceed: FileSupervision.unsupervised(body)
+            case .proceed: ProcessSupervisor.unsupervised(body)
             case .fail(let injected): injected
             case .pretendSuccess: 0
             }
@@ -211,7 +211,7 @@ public final class MutationLogFile: Sendable {
         guard fd >= 0 else { return nil }
         // Above the descriptors the file supervisor watches: the log is the runner's, and the
         // supervisor thread itself appends to it.
-        descriptor = FileSupervision.reserve(fd)
+        descriptor = ProcessSupervisor.reserve(fd)
     }
 
     deinit { close(descriptor) }

@@ -34,8 +34,8 @@ final class StepGate: @unchecked Sendable {
             close(grant)
             return nil
         }
-        self.grant = FileSupervision.reserve(grant)
-        self.report = FileSupervision.reserve(report)
+        self.grant = ProcessSupervisor.reserve(grant)
+        self.report = ProcessSupervisor.reserve(report)
     }
 
     deinit {

@@ -1,4 +1,5 @@
 import Foundation
+import FileUtility
 import SimRuntime
 
 /// One stored item as an inspection tool sees it: every attribute, regardless of entitlements

@@ -5,6 +5,7 @@ import SimDevice
 import SimRuntime
 import Testing
 import UpgradeContract
+import SimSupervision
 
 /// What the gate makes of the app's own file calls (docs/file-supervision.md): they are faulted by
 /// write-failure, named in the app's words at a crash point, and a call outside the sandbox is an

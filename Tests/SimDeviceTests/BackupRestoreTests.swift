@@ -4,6 +4,7 @@ import SimRuntime
 import SimSecurity
 import Testing
 import TestSupport
+import SimSupervision
 
 /// `device backup` and `device restore` (docs/device.md, "Backup and restore"): keychain items by
 /// protection class, files by their backup rules, app groups, a new device identity.

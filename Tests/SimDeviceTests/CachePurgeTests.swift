@@ -4,6 +4,7 @@ import SimRuntime
 import SimSecurity
 import Testing
 import TestSupport
+import SimSupervision
 
 /// `device purge-caches` (docs/device.md, "Storage pressure"): iOS empties Library/Caches and tmp of
 /// apps that are not running, and app group containers' Library/Caches; nothing else changes.

@@ -2,6 +2,7 @@ import Foundation
 import SimDevice
 import SimRuntime
 import Testing
+import SimSupervision
 
 @Suite("Cloning a prepared device")
 struct CloneTests {

@@ -3,6 +3,7 @@ import SimDevice
 import SimRuntime
 import Testing
 import TestSupport
+import SimSupervision
 
 /// `com.apple.developer.default-data-protection`: the class a new data container takes at install,
 /// and what a launched app that creates files with Foundation then reads in each lock state.

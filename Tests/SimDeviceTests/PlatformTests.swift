@@ -3,6 +3,7 @@ import SimDevice
 import SimRuntime
 import Testing
 import TestSupport
+import SimSupervision
 
 @Suite struct PlatformTests {
     @Test("the platform gives an app its containers, group suites, clock and arguments from the launch context")

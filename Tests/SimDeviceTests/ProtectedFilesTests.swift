@@ -3,6 +3,7 @@ import Foundation
 import SimRuntime
 import Testing
 import TestSupport
+import SimSupervision
 
 @Suite struct ProtectedFilesTests {
     private func make(_ directory: TemporaryDirectory, _ state: MutableLockState, seam: Seam = Seam()) -> (ProtectedFiles, URL) {

@@ -2,6 +2,7 @@ import Foundation
 import SimRuntime
 import Testing
 import TestSupport
+import SimSupervision
 
 /// Data protection on the app's own file calls: a launched `file-mutator` creates files with
 /// Foundation in a data container whose folder carries a class (as an install gives it from the

@@ -2,6 +2,7 @@ import Foundation
 import SimRuntime
 import Testing
 import TestSupport
+import SimSupervision
 
 /// The file supervisor in real launched processes: `file-mutator` changes files through Foundation
 /// only (no harness API), the way iOS code does, under a launch context of a made-up device.

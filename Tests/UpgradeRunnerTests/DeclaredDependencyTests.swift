@@ -21,6 +21,22 @@ struct DeclaredDependencyTests {
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
     }
 
+    @Test("SimSecurity stands alone: nothing it depends on, directly or not, is the file supervisor")
+    func simSecurityStandsAlone() throws {
+        let package = try PackageDump.load(root: Self.root)
+        let byName = Dictionary(package.targets.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var closure: Set<String> = []
+        var pending = ["SimSecurity"]
+        while let name = pending.popLast() {
+            for dependency in byName[name]?.dependencyNames ?? [] where closure.insert(dependency).inserted {
+                pending.append(dependency)
+            }
+        }
+        #expect(closure.contains("SimRuntime"), "\(closure.sorted())")
+        #expect(
+            closure.isDisjoint(with: ["SimSupervision", "CFileSupervisor", "SimPlatform", "SimDevice"]), "\(closure.sorted())")
+    }
+
     @Test("the check names the target and the module both ways; tools, C targets and fixture text are not imports")
     func checkFindsDifferences() throws {
         func target(_ name: String, type: String = "regular", _ dependencies: [String]) -> PackageDump.Target {

@@ -2,6 +2,7 @@ import Foundation
 import GateModel
 import SimRuntime
 import SimSecurity
+import SimSupervision
 
 /// honest-status: every launch's status file is the contract's and tells the truth, judged here
 /// alone from each launch's record (``LaunchRecord``: its bytes, its decoding, and where the case's

@@ -1,6 +1,7 @@
 import GateModel
 import SimRuntime
 import UpgradeContract
+import SimSupervision
 
 /// How a place on the device protects a secret: a keychain item's protection class and whether it
 /// syncs, or a file's data protection class (a preference is a file of the default class).

@@ -3,6 +3,7 @@ import GateModel
 import SimDevice
 import SimRuntime
 import SimSecurity
+import SimSupervision
 
 /// interleavings (issue 39, opt-in): the app's first launch after the upgrade and a launch of one of
 /// its extensions run at the same time on one device, and the runner chooses who goes next at each

@@ -3,6 +3,7 @@ import GateModel
 import SimDevice
 import SimRuntime
 import SimSecurity
+import SimSupervision
 
 /// The lock states a store can be read in, by seed 000's table of accessibility classes
 /// (keychain-behaviour.md rows 32-34), asked of the rules the simulated platform itself follows:

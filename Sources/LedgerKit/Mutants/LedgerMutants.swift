@@ -306,13 +306,36 @@ public enum LedgerMutants {
     /// v2 whose step 1 -> 2 moves v1's archived session into `Library/Caches/Session.json` instead of
     /// the keychain: iOS purges that folder under storage pressure, and the user is signed out.
     public static func sessionInCaches() -> LedgerVariant<LedgerV2Build> {
-        var base = LedgerV2Build(buildID: "session-in-caches")
-        base.steps = { [$0.moveDefaults(), MoveArchiveToCachesStep($0)] }
+        sessionInFile(
+            "session-in-caches", step: { MoveArchiveToFileStep($0) }, verify: { SessionInCaches.verify($0) },
+            remove: { SessionInCaches.removeFile($0) })
+    }
+
+    /// v2 whose step 1 -> 2 moves v1's archived session into `Library/Application Support/Session.json`
+    /// and keeps that file's absolute path in the preferences, which later launches read it by: the
+    /// path points nowhere once iOS moves the data container (an update, a restore onto a new phone).
+    public static func storedContainerPath() -> LedgerVariant<LedgerV2Build> {
+        sessionInFile(
+            "stored-container-path",
+            step: {
+                MoveArchiveToFileStep(
+                    $0, destination: StoredContainerPath.file($0.environment), pathKey: StoredContainerPath.pathKey)
+            }, verify: { StoredContainerPath.verify($0) }, remove: { StoredContainerPath.removeFile($0) })
+    }
+
+    /// v2 whose step 1 -> 2 is `step` (v1's session into a JSON file), read by `verify`; its cleanup
+    /// runs `remove`, then v2's own.
+    static func sessionInFile(
+        _ buildID: String, step: @escaping @Sendable (LedgerParts) -> any MigrationStep,
+        verify: @escaping @Sendable (HarnessLaunch) -> Void, remove: @escaping @Sendable (HarnessLaunch) -> Void
+    ) -> LedgerVariant<LedgerV2Build> {
+        var base = LedgerV2Build(buildID: buildID)
+        base.steps = { [$0.moveDefaults(), step($0)] }
         let released = base
-        var build = LedgerVariant(buildID: base.buildID, base: base)
-        build.verifyHook = { SessionInCaches.verify($0) }
+        var build = LedgerVariant(buildID: buildID, base: base)
+        build.verifyHook = { verify($0) }
         build.cleanupHook = { launch in
-            SessionInCaches.removeFile(launch)
+            remove(launch)
             await released.cleanup(launch)
         }
         return build

@@ -16,6 +16,7 @@
 //   read:REL            Data(contentsOf:), printed as `ok TEXT`
 import Foundation
 import SimRuntime
+import SimSupervision
 
 guard let context = LaunchContext.current else {
     FileHandle.standardError.write(Data("file-mutator: no launch context\n".utf8))

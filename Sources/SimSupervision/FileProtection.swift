@@ -1,5 +1,6 @@
 internal import CFileSupervisor
 import Foundation
+import SimRuntime
 
 /// A data protection class, as `FileProtectionType` names them.
 ///

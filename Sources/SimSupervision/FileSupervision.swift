@@ -1,5 +1,6 @@
 internal import CFileSupervisor
 import Foundation
+import SimRuntime
 
 /// Every file-changing system call a launched app makes, through any API (FileManager, `Data.write`,
 /// `UserDefaults`, NSKeyedArchiver, POSIX), numbered by the ``Seam`` with its keychain calls.
@@ -41,6 +42,7 @@ public enum FileSupervision {
     public static func start(_ context: LaunchContext, seam: Seam) throws(Refused) {
         guard !isActive else { return }
         Supervised.state = Supervised(context: context, seam: seam)
+        ProcessSupervisor.install(Self.calls)
         let watchReads = LockStateSource.file(context.lockStatePath).current != .unlocked
         var reason = [CChar](repeating: 0, count: 256)
         let started = reason.withUnsafeMutableBufferPointer { buffer in
@@ -62,6 +64,21 @@ public enum FileSupervision {
     /// Moves a descriptor of the runner's own (the mutation log) out of the range the filter
     /// watches; returns the descriptor to use.
     static func reserve(_ descriptor: Int32) -> Int32 { cfs_reserve_fd(descriptor) }
+
+    /// What the seam and a power loss (SimRuntime) use of the supervisor: the untrapped span of a store
+    /// operation, and file calls the filter lets through.
+    static let calls = ProcessSupervisor.Calls(
+        enter: { cfs_enter_unsupervised() }, leave: { cfs_leave_unsupervised() },
+        readFile: { path in
+            var bytes: UnsafeMutablePointer<UInt8>?
+            let count = cfs_read_file_own(path, &bytes)
+            guard count >= 0 else { return nil }
+            defer { free(bytes) }
+            guard let bytes else { return Data() }
+            return Data(bytes: bytes, count: count)
+        },
+        writeFile: { path, data in data.withUnsafeBytes { cfs_write_file_own(path, $0.baseAddress, $0.count) } == 0 },
+        unlink: { cfs_unlink_own($0) == 0 })
 
     /// Where a supervised path belongs.
     enum Place: Equatable {
