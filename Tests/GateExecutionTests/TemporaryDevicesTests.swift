@@ -68,6 +68,39 @@ struct TemporaryDevicesTests {
         #expect(recopied.flatMap { FileManager.default.contents(atPath: $0) } == Data("#!/bin/sh\nexit 1 # a new length\n".utf8))
     }
 
+    @Test(
+        "an app extension's executable on another file system is staged too: the app's own file once, another file beside it",
+        .enabled(if: memoryFileSystemHasRoom, "needs /dev/shm as a tmpfs with room beside the temporary folder"))
+    func stagingExtensions() throws {
+        let memory = TemporaryDevices.parent(needing: 0, environment: [:])
+        let disk = try TemporaryDirectory("staging-extension-disk")
+        let root = memory + "staging-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        var names: [String: String] = [:]
+        for name in ["App", "Widget"] {
+            names[name] = disk.file(name)
+            try Data("#!/bin/sh\nexit 0 # \(name)\n".utf8).write(to: URL(fileURLWithPath: names[name]!))
+            chmod(names[name]!, 0o755)
+        }
+        let builds = disk.file("builds")
+        try BuildFixture.write(in: builds, id: "v1")
+        for name in ["notify", "widget"] { try BuildFixture.addExtension(to: builds + "/v1", name: name) }
+        var build = try BuildCatalog(folder: builds, productsFolder: "/nonexistent").build("v1", requiringExecutable: false)
+        build.executablePath = names["App"]!
+        build.extensions[0].executablePath = names["App"]!
+        build.extensions[1].executablePath = names["Widget"]!
+        // An install of an extension whose executable is still on the other file system would copy it
+        // (a write descriptor that a concurrent fork can hold: ETXTBSY for the next launch of it).
+        let staged = try #require(try BuildStage(folder: root).staged(["v1": build], for: root)["v1"])
+        #expect(staged.executablePath.hasPrefix(root + "/builds/") && staged.executablePath.hasSuffix("-v1/App"))
+        #expect(staged.extensions[0].executablePath == staged.executablePath, "the app's own file, one copy")
+        let widget = staged.extensions[1].executablePath
+        #expect(widget.hasPrefix(root + "/builds/") && widget.hasSuffix("-v1/Widget"), "\(widget)")
+        #expect(FileManager.default.contents(atPath: widget) == FileManager.default.contents(atPath: names["Widget"]!))
+        #expect(BuildStage.bytes(of: [build]) == 23 + 26)
+    }
+
     @Test("a command's shared stage names the folder it chose as the parent of the runs' devices")
     func sharedStageParent() throws {
         let stage = try BuildStage.shared(needing: 1)

@@ -101,13 +101,12 @@ import Testing
     }
 
     @Test(
-        "the default gate runs every scenario but the opt-in power-loss, extension-first, interleavings and second-device; five are exploration by default"
+        "the default gate runs every scenario but the opt-in power-loss and second-device; extension-first and interleavings where the new build declares an extension; six are exploration by default"
     )
     func gateDefault() {
-        #expect(
-            Scenario.gateDefault
-                == Scenario.allCases.filter { ![.powerLoss, .extensionFirst, .interleavings, .secondDevice].contains($0) })
-        #expect(Scenario.allCases.filter(\.isOptIn) == [.powerLoss, .extensionFirst, .interleavings, .secondDevice])
+        #expect(Scenario.gateDefault == Scenario.allCases.filter { ![.powerLoss, .secondDevice].contains($0) })
+        #expect(Scenario.allCases.filter(\.isOptIn) == [.powerLoss, .secondDevice])
+        #expect(Scenario.allCases.filter(\.needsExtension) == [.extensionFirst, .interleavings])
         #expect(
             Set(Scenario.allCases.filter(\.isExploration)) == [
                 .crashPoints, .powerLoss, .writeFailure, .prewarm, .lockedBackground, .interleavings,

@@ -40,7 +40,10 @@ package final class BuildStage: @unchecked Sendable {
     /// The size of the builds' executables, as much as a stage of them needs.
     static func bytes(of builds: some Sequence<Build>) -> Int {
         builds.reduce(0) { total, build in
-            total + ((try? FileManager.default.attributesOfItem(atPath: build.executablePath)[.size] as? Int) ?? 0)
+            // Each app extension's executable too, unless it is the app's own file.
+            let paths = [build.executablePath] + build.extensions.map(\.executablePath).filter { $0 != build.executablePath }
+            return total
+                + paths.reduce(0) { $0 + ((try? FileManager.default.attributesOfItem(atPath: $1)[.size] as? Int) ?? 0) }
         }
     }
 
@@ -60,14 +63,32 @@ package final class BuildStage: @unchecked Sendable {
         if folder != root, stat(folder, &stageInfo) != 0 || stageInfo.st_dev != rootInfo.st_dev {
             return try BuildStage(folder: root).staged(builds, for: root)
         }
-        let ids = builds.keys.sorted().filter { id in
+        func elsewhere(_ path: String) -> Bool {
             var info = stat()
-            return stat(builds[id]!.executablePath, &info) == 0 && info.st_dev != rootInfo.st_dev
+            return stat(path, &info) == 0 && info.st_dev != rootInfo.st_dev
+        }
+        // Each build's executable, and each app extension's (an install links it into the extension's
+        // bundle as it does the app's): one copy of each file, the first build's in id order naming it.
+        var sources: [(path: String, id: String)] = []
+        for id in builds.keys.sorted() {
+            let build = builds[id]!
+            for path in [build.executablePath] + build.extensions.map(\.executablePath)
+            where elsewhere(path) && !sources.contains(where: { $0.path == path }) {
+                sources.append((path, id))
+            }
         }
         // Copied side by side (each is about 80 MB); the error thrown is the first build's in id order.
-        let copies = try Slots.map(ids) { id throws(GateError) in try self.copy(of: builds[id]!.executablePath, build: id) }
+        let copies = try Slots.map(sources) { source throws(GateError) in try self.copy(of: source.path, build: source.id) }
+        let copyOf = Dictionary(uniqueKeysWithValues: zip(sources.map(\.path), copies))
         var staged = builds
-        for (id, copy) in zip(ids, copies) { staged[id]!.executablePath = copy }
+        for id in builds.keys {
+            if let copy = copyOf[builds[id]!.executablePath] { staged[id]!.executablePath = copy }
+            for index in staged[id]!.extensions.indices {
+                if let copy = copyOf[staged[id]!.extensions[index].executablePath] {
+                    staged[id]!.extensions[index].executablePath = copy
+                }
+            }
+        }
         return staged
     }
 

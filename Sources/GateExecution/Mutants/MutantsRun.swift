@@ -134,7 +134,10 @@ package struct MutantsRun {
             let newestOld = paths.filter { !$0.isMultiHop }.compactMap(\.old).last
             var reports: [GateReport] = []
             for path in paths {
-                let chosen = Self.scenarios(scenarios, on: path, newestOld: newestOld)
+                // extension-first and interleavings where the mutant (the new build) declares an extension.
+                let chosen = Self.scenarios(scenarios, on: path, newestOld: newestOld).filter {
+                    !$0.needsExtension || !mutant.build.extensions.isEmpty
+                }
                 guard !chosen.isEmpty else { continue }
                 var resolved = [id: mutant.build]
                 for build in path.builds where build != id { resolved[build] = releasedBuilds[build] }
@@ -163,6 +166,13 @@ package struct MutantsRun {
             buildFiles: [:], runnerVersion: UpgradeRunnerVersion.current,
             routes: path == nil ? try GatePlan.recordedRoutes(builds: builds, given: nil) : nil)
         inputs.runtimes = runtimes
+        try inputs.recordExtensions(of: resolved, named: nil)
+        if inputs.scenarios.isEmpty {
+            throw GateError.invalidValue(
+                field: .scenarios, value: scenarios.map(\.rawValue).joined(separator: ","),
+                reason: "names only scenarios that run where the new build declares an app extension "
+                    + "(build.json \"extensions\"), and no released build of \(builds.joined(separator: ", ")) declares one")
+        }
         // Judged as --strict: a hygiene warning (a sweep that leaves the kinds of item the app never
         // writes, mutant sweep-generic-only) counts as the FAIL it is under --strict.
         inputs.strict = true

@@ -14,11 +14,19 @@ extension ArchivedInputs {
         var entries: [String: BuildEntry] = [:]
         for (id, build) in builds {
             let folder = "\(folderName)/builds/\(id)/"
+            var extensions: [String: ExtensionEntry] = [:]
+            for item in build.extensions {
+                guard let pinned = pins[id]!.extensions?[item.name] else { continue }
+                extensions[item.name] = ExtensionEntry(
+                    entitlements: folder + item.declaration.entitlements,
+                    executable: "\(folderName)/executables/" + pinned.executable)
+            }
             entries[id] = BuildEntry(
                 manifest: folder + BuildManifest.fileName,
                 manifestSHA256: try GateHash.hexOfFile(atPath: build.folder + "/" + BuildManifest.fileName),
                 entitlements: folder + build.manifest.entitlements,
-                executable: "\(folderName)/executables/" + pins[id]!.executable)
+                executable: "\(folderName)/executables/" + pins[id]!.executable,
+                extensions: extensions.isEmpty ? nil : extensions)
         }
         return ArchivedInputs(formatVersion: currentFormatVersion, builds: entries)
     }
@@ -29,17 +37,24 @@ extension ArchivedInputs {
         var written: Set<String> = []
         for id in self.builds.keys.sorted() {
             guard let entry = self.builds[id], let build = builds[id] else { continue }
-            for (source, target) in [
+            var files = [
                 (build.folder + "/" + BuildManifest.fileName, entry.manifest), (build.entitlementsPath, entry.entitlements),
                 (build.executablePath, entry.executable),
-            ] where written.insert(target).inserted {
+            ]
+            var executables: Set<String> = [entry.executable]
+            for item in build.extensions {
+                guard let archived = entry.extensions?[item.name] else { continue }
+                files += [(item.entitlementsPath, archived.entitlements), (item.executablePath, archived.executable)]
+                executables.insert(archived.executable)
+            }
+            for (source, target) in files where written.insert(target).inserted {
                 let path = out + "/" + target
                 try ArtifactFile.createFolder((path as NSString).deletingLastPathComponent)
                 guard let data = FileManager.default.contents(atPath: source) else {
                     throw .unreadable(path: source, reason: "cannot be read")
                 }
                 try ArtifactFile.write(data, to: path, atomically: true)
-                if target == entry.executable { try ArtifactFile.setMode(0o755, of: path) }
+                if executables.contains(target) { try ArtifactFile.setMode(0o755, of: path) }
             }
         }
     }

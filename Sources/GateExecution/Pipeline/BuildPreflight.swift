@@ -7,14 +7,16 @@ import SimRuntime
 /// Before a run writes anything, each of its builds is launched once on a scratch device (a verify
 /// launch for a case of its own, on an empty device), to prove that it is an app build of this
 /// contract: it must leave a status file, the file must decode with the contract version this
-/// runner speaks, and it must name the build id its build.json gives. A build that is not (any executable that does not link AppHarness, a build of
+/// runner speaks, and it must name the build id its build.json gives. Each app extension the build
+/// declares is launched once too, as extension-first launches it, and must leave a status file of
+/// the contract without crashing. A build that is not (any executable that does not link AppHarness, a build of
 /// an older or newer harness) is bad input, named before any cell runs.
 enum BuildPreflight {
     /// The case id of the preflight launch (its own, so it touches no case's data).
     static let caseID = "preflight"
 
     /// Launches every build of `builds` once; throws for the first that is not an app build. A
-    /// build whose executable (the same file, unchanged) already passed on this runtime in this
+    /// build whose executable (the same file, unchanged, and its extensions' too) already passed on this runtime in this
     /// process is not launched again: `mutants` runs dozens of gates over the same released builds.
     /// - Returns: the ids of the builds whose launch reported no startup read (they register no
     ///   ``AppHarness/AppBuild/startupRead(_:)``), sorted: the caller says so in one line.
@@ -58,12 +60,18 @@ enum BuildPreflight {
     /// A build that passed: its manifest's folder, its executable's path and state, the runtime.
     private struct Passed: Hashable {
         var folder: String, executable: String, runtime: String, state: FileIdentity?
+        /// Each app extension's name, executable and its state: one that changed is launched again.
+        var extensions: [String] = [], extensionStates: [FileIdentity?] = []
 
         init(_ build: Build, runtime: RuntimeVersion) {
             folder = build.folder
             executable = build.executablePath
             self.runtime = runtime.description
             state = FileIdentity(path: build.executablePath)
+            for item in build.extensions {
+                extensions.append(item.name + "\u{0}" + item.executablePath)
+                extensionStates.append(FileIdentity(path: item.executablePath))
+            }
         }
     }
 
@@ -118,8 +126,47 @@ enum BuildPreflight {
                     + "was built as \"\(status.build)\" (its status file says so): build each id's own executable, "
                     + "or mark a stand-in (\"standIn\": true)")
         }
+        for item in build.extensions {
+            try checkExtension(item, of: build, session: session, timeout: timeout, confined: confined)
+        }
         try checkDeclaration(build, devices: devices, runtime: runtime, timeout: timeout, confined: confined)
         return status.startup != nil
+    }
+
+    /// Launches the build's app extension `item` once on the preflight device, as extension-first
+    /// launches it (a plain launch, its own process, identity, entitlements and container; locked after
+    /// the first unlock for the kinds iOS runs so): it must end without crashing and leave a status file
+    /// of this contract. Otherwise every extension-first and interleavings cell would fail on it; one
+    /// line here names the build and the extension instead.
+    /// - Throws: ``GateError/malformed(path:reason:)`` naming the build's manifest, the build and the extension.
+    private static func checkExtension(
+        _ item: ExtensionBuild, of build: Build, session: DeviceSession, timeout: Double, confined: Bool
+    ) throws {
+        var options = LaunchOptions(arguments: [LaunchMode.caseIDArgument, caseID], timeout: timeout)
+        options.confinedToDevice = confined
+        options.extensionName = item.name
+        let locked = ExtensionFirstSteps.runWhileLocked.contains(item.declaration.kind)
+        if locked { try session.lock() }
+        let result = try session.launch(build.manifest.bundleID, options)
+        if locked { try session.unlock() }
+        let what =
+            "build \(build.manifest.id): extension \(item.name) (\(item.declaration.kind), \(item.executablePath)"
+            + (locked ? ", launched locked)" : ")")
+        func problem(_ text: String) -> GateError {
+            .malformed(path: build.folder + "/" + BuildManifest.fileName, reason: "\(what) \(text)")
+        }
+        guard let data = result.statusFile else {
+            throw problem(
+                "left no status file \(LaunchStatus.relativePath) (its launch \(result.termination)): an extension's "
+                    + "executable links AppHarness and runs Harness.main, as the app's does")
+        }
+        do {
+            _ = try LaunchStatus.decode(data)
+        } catch {
+            throw problem("wrote a status file \(LaunchStatus.relativePath) that does not read: \(JSONProblem.describe(error))")
+        }
+        if case .exited = result.termination { return }
+        throw problem("wrote its status file, then its launch \(result.termination)")
     }
 
     /// A build's declared secrets against what its seed stores: the seed runs on a fresh device for

@@ -18,6 +18,14 @@ package enum ExecutableFormat {
                 path: build.folder + "/" + BuildManifest.fileName,
                 reason: "build \(build.manifest.id)'s executable \(build.executablePath) \(reason)")
         }
+        // Each app extension's executable is launched too (preflight, extension-first, interleavings).
+        for item in build.extensions where item.executablePath != build.executablePath {
+            if let reason = format(item.executablePath) {
+                throw GateError.malformed(
+                    path: build.folder + "/" + BuildManifest.fileName,
+                    reason: "build \(build.manifest.id): extension \(item.name)'s executable \(item.executablePath) \(reason)")
+            }
+        }
     }
 
     /// `e_machine` of this machine: EM_X86_64 or EM_AARCH64.

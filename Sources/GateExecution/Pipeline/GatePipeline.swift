@@ -56,15 +56,30 @@ package struct GatePipeline {
         return builds
     }
 
-    /// The sha256 of each build's executable, entitlements and manifest, as run.json pins them. The builds
+    /// The sha256 of each build's executable, entitlements and manifest (and each app extension's
+    /// executable), as run.json pins them. The builds
     /// are hashed side by side (an app build is about 80 MB); when several cannot be read, the
     /// error thrown is the first build's in id order.
     package static func pin(_ builds: [String: Build]) throws -> [String: RunInputs.BuildFiles] {
         let ids = builds.keys.sorted()
         let pinned = try Slots.map(ids) { id throws(GateError) in
-            try RunInputs.BuildFiles(
-                executableAt: builds[id]!.executablePath, entitlementsAt: builds[id]!.entitlementsPath,
-                manifestAt: builds[id]!.folder + "/" + BuildManifest.fileName)
+            let build = builds[id]!
+            var files = try RunInputs.BuildFiles(
+                executableAt: build.executablePath, entitlementsAt: build.entitlementsPath,
+                manifestAt: build.folder + "/" + BuildManifest.fileName)
+            // Each extension's executable too (often the app's own file, hashed once): replay and the
+            // archived inputs check them as they check the app's.
+            if !build.extensions.isEmpty {
+                var digests: [String: RunInputs.ExtensionFiles] = [:]
+                for item in build.extensions {
+                    digests[item.name] = RunInputs.ExtensionFiles(
+                        executable: item.executablePath == build.executablePath
+                            ? files.executable : try GateHash.hexOfFile(atPath: item.executablePath),
+                        entitlements: try GateHash.hexOfFile(atPath: item.entitlementsPath))
+                }
+                files.extensions = digests
+            }
+            return files
         }
         return Dictionary(uniqueKeysWithValues: zip(ids, pinned))
     }

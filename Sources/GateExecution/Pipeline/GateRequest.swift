@@ -23,6 +23,10 @@ public struct GateRequest: Sendable {
     public var strict = false
     /// The scenarios (`--scenarios`; default: all, exploration included).
     public var scenarios: [Scenario]
+    /// Whether ``scenarios`` were named (`--scenarios`, `run --scenario`) rather than the default
+    /// list: a named scenario that needs an app extension (extension-first, interleavings) where no
+    /// path's new build declares one is bad input; an unnamed one is left out (default: false).
+    public var scenariosNamed = false
     /// Which of the inputs the gate varies to use (`--inputs`; default: all of them). The minimal
     /// set leaves out late-upgrade and seed-variants and honest-status's second clock.
     public var inputSet = InputSet.full
@@ -109,6 +113,8 @@ public struct GateRequest: Sendable {
         inputs.release = path == nil ? release : nil
         inputs.strict = strict ? true : nil
         inputs.inputSet = inputSet == .minimal ? .minimal : nil
+        try inputs.recordExtensions(
+            of: resolved, named: scenariosNamed ? (path == nil ? .scenarios : .named("--scenario")) : nil)
         return try GatePipeline(
             inputs: inputs, builds: resolved, out: out,
             settings: RunSettings(

@@ -272,6 +272,19 @@ extension ReplayRequest {
                     description: "build \(id): \(what) sha256 is \(new.prefix(12))… but run.json archived \(old.prefix(12))…; "
                         + "replay needs the archived build (rebuild it, or run a new gate)")
             }
+            // Each app extension's files, where run.json pins them (a runner before them pinned the manifest alone).
+            for (name, pinned) in (archived.extensions ?? [:]).sorted(by: { $0.key < $1.key }) {
+                let found = now.extensions?[name]
+                for (what, old, new) in [
+                    ("executable", pinned.executable, found?.executable),
+                    ("entitlements", pinned.entitlements, found?.entitlements),
+                ] where old != new {
+                    throw ReplayError(
+                        description: "build \(id): extension \(name)'s \(what) sha256 is \((new ?? "none").prefix(12))… "
+                            + "but run.json archived \(old.prefix(12))…; replay needs the archived build (rebuild it, or run a new gate)"
+                    )
+                }
+            }
         }
         if !unpinned.isEmpty {
             note(

@@ -3,15 +3,16 @@ import GateModel
 import SimDevice
 import SimRuntime
 
-/// extension-first (issue 39, opt-in): after an update from the App Store a push can arrive before the
-/// user opens the new release, so the new release's extension runs first, against data the app has not
-/// migrated yet. Seeds through the old release and launches each of its extensions (what each read at
+/// extension-first (issue 39; in the default gate where the new build declares an extension): after an
+/// update from the App Store a push can arrive before the user opens the new release, so the new
+/// release's extension runs first, against data the app has not migrated yet. Seeds through the old release and launches each of its extensions (what each read at
 /// its own startup is its baseline), upgrades, launches each extension of the new release before the
 /// app's first launch, then the app, then each extension again, then a verify launch of the app. A
 /// notification service extension and a widget run while the device is locked after its first unlock,
 /// as iOS runs them (a push's preview, a timeline refresh); a share or background-task extension unlocked.
 /// Judged by stays-signed-in over every launch of the new build (an extension's against its old self's
-/// startup read) and reads-old-data. A new build without extensions runs the upgrade's steps.
+/// startup read) and reads-old-data. The plan runs it only where the new build declares an extension (a
+/// run.json of a runner before that record may still name it for one without: it then runs the upgrade's steps).
 enum ExtensionFirstSteps: ScenarioSteps {
     static let moments = Moment.upgraded
 

@@ -5,9 +5,9 @@ import SimRuntime
 import SimSecurity
 import SimSupervision
 
-/// interleavings (issue 39, opt-in): the app's first launch after the upgrade and a launch of one of
-/// its extensions run at the same time on one device, and the runner chooses who goes next at each
-/// store operation (``StepScheduler``). Every schedule with up to two preemptions is explored while
+/// interleavings (issue 39; in the default gate where the new build declares an extension): the app's
+/// first launch after the upgrade and a launch of one of its extensions run at the same time on one
+/// device, and the runner chooses who goes next at each store operation (``StepScheduler``). Every schedule with up to two preemptions is explored while
 /// the two launches have at most ``Explorer/interleavingLimit`` operations together; beyond, every
 /// schedule with up to one preemption and an evenly spaced sample of those with two. Each schedule is
 /// an attempt named by its id (`schedule aaee…`), deduplicated by the device's state after it, and

@@ -52,6 +52,8 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
         var exploration = false
         /// Runs only when `--scenarios` names it (``isOptIn``).
         var optIn = false
+        /// Runs only on a path whose new build declares an app extension (``needsExtension``).
+        var needsExtension = false
         /// Runs on a fresh install (`none-to-X`) rather than an upgrade path (``isFreshInstall``).
         var freshInstall = false
         /// Runs only on the release under test's path (``releaseOnly``).
@@ -105,14 +107,13 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
         case .backupAfterMigration: Traits(own: [.survivesRestore], tellsValuesApart: true)
         // The new release's extensions before the app's first launch, then the app, then the extensions
         // again (issue 39): stays-signed-in judges every launch, each extension against its old self's read.
-        // Opt-in while the gate cannot tell a build with extensions from one without before it plans.
-        case .extensionFirst: Traits(own: [.readsOldData], judgesSignIn: true, optIn: true)
+        case .extensionFirst: Traits(own: [.readsOldData], judgesSignIn: true, needsExtension: true)
         // The app's first launch and an extension's at once, every schedule of their store operations
         // within the preemption bound (issue 39): crash-safe's invariants over both, stays-signed-in for both.
-        case .interleavings: Traits(own: [.crashSafe], judgesSignIn: true, exploration: true, optIn: true)
+        case .interleavings: Traits(own: [.crashSafe], judgesSignIn: true, exploration: true, needsExtension: true)
         // Two devices of one user share synchronizable items (issue 38): the new release migrates on one,
         // the old release reads on the other after each sync; stays-signed-in judges both devices.
-        // Opt-in while the gate cannot tell a build that keeps synchronizable items before it plans.
+        // Opt-in while the plan cannot tell a build that keeps synchronizable items (as it tells extensions).
         case .secondDevice: Traits(own: [.readsOldData], judgesSignIn: true, optIn: true)
         }
     }
@@ -157,6 +158,11 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
     /// frozen releases fail (docs/gate.md's scenario table).
     public var isOptIn: Bool { traits.optIn }
 
+    /// Whether the scenario runs only on a path whose new build declares an app extension (build.json's
+    /// `extensions`; run.json's `extensions` records which do): extension-first and interleavings. The
+    /// plan leaves it out of every other path, and out of a run whose builds declare none (``GatePlan``).
+    public var needsExtension: Bool { traits.needsExtension }
+
     /// Whether the scenario runs on a fresh install (`none-to-X`) rather than on an upgrade path:
     /// fresh-install, and reinstall-self (the release under test is its own old build).
     public var isFreshInstall: Bool { traits.freshInstall }
@@ -167,7 +173,8 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
     public var releaseOnly: Bool { traits.releaseOnly }
 
     /// The scenarios `gate` runs when none are named: every scenario, exploration included, but the
-    /// opt-in ones (``isOptIn``).
+    /// opt-in ones (``isOptIn``). Those that need an app extension (``needsExtension``) run only on
+    /// the paths whose new build declares one.
     public static var gateDefault: [Scenario] { allCases.filter { !$0.isOptIn } }
 
     /// Parses a comma-separated list of scenario ids, such as `--scenarios upgrade,relaunch`.

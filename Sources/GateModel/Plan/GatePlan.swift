@@ -50,7 +50,9 @@ package struct PlanUnit: Hashable, Sendable, Codable, Comparable, CustomStringCo
 /// Which scenarios run on which path: `fresh-install` only on `none-to-X`; on an upgrade path of a
 /// gate, `upgrade` when the last hop's first build is the new one's predecessor in the builds list
 /// and `skip-version` otherwise (the same checks, named so reports show which paths skip a release);
-/// every other scenario on every upgrade path, a multi-hop route (`v1-to-v2-to-v3`) included. A
+/// every other scenario on every upgrade path, a multi-hop route (`v1-to-v2-to-v3`) included, but
+/// extension-first and interleavings only where the path's new build declares an app extension
+/// (run.json's `extensions`; ``Scenario/needsExtension``). A
 /// single `run` path takes the scenarios as given, except that fresh-install needs no old build and
 /// the others need one.
 ///
@@ -136,9 +138,14 @@ package struct GatePlan: Equatable, Sendable {
     /// (the same checks, named so that reports show which paths skip a release), every other
     /// scenario always.
     /// reinstall-self only on the fresh install of `release` (nil: any fresh install).
+    /// extension-first and interleavings (``Scenario/needsExtension``) only where `extensions` (build
+    /// id to its extensions' names, run.json's `extensions`) lists the path's new build; nil: a
+    /// run.json written before the record, where they ran on every path.
     package static func applies(
-        _ scenario: Scenario, to path: BuildPair, lastHopAdjacent: Bool, release: String? = nil
+        _ scenario: Scenario, to path: BuildPair, lastHopAdjacent: Bool, release: String? = nil,
+        extensions: [String: [String]]? = nil
     ) -> Bool {
+        if scenario.needsExtension, let extensions, extensions[path.new]?.isEmpty ?? true { return false }
         guard !path.isFreshInstall else {
             return scenario.isFreshInstall && (!scenario.releaseOnly || release == nil || path.new == release)
         }
@@ -154,7 +161,11 @@ package struct GatePlan: Equatable, Sendable {
     /// of ``defaultPaths(builds:)``) plus a fresh install of each build.
     /// - Throws: ``GateError`` for bad build ids or routes, or when no scenario applies to any path.
     /// `release`: the release under test, the only build reinstall-self runs for (nil: the newest).
-    init(builds: [String], routes: [BuildPair]? = nil, scenarios: [Scenario], release: String? = nil) throws(GateError) {
+    /// `extensions`: the builds that declare app extensions (run.json's `extensions`; ``applies(_:to:lastHopAdjacent:release:extensions:)``).
+    init(
+        builds: [String], routes: [BuildPair]? = nil, scenarios: [Scenario], release: String? = nil,
+        extensions: [String: [String]]? = nil
+    ) throws(GateError) {
         var paths = try Self.defaultPaths(builds: builds)
         if let routes {
             for route in routes { try Self.validate(route: route, builds: builds) }
@@ -165,7 +176,8 @@ package struct GatePlan: Equatable, Sendable {
         for path in paths {
             let adjacent = path.previous.map { position[path.new]! - position[$0]! == 1 } ?? false
             for scenario in Set(scenarios) {
-                let applies = Self.applies(scenario, to: path, lastHopAdjacent: adjacent, release: release ?? builds.last)
+                let applies = Self.applies(
+                    scenario, to: path, lastHopAdjacent: adjacent, release: release ?? builds.last, extensions: extensions)
                 if applies { units.append(PlanUnit(path: path, scenario: scenario)) }
             }
         }
@@ -174,7 +186,9 @@ package struct GatePlan: Equatable, Sendable {
 
     /// A single path (`run --from OLD --to NEW`, or a fresh install when `path.old` is nil).
     /// - Throws: ``GateError/nothingToRun(_:)`` when a scenario does not fit the path.
-    init(path: BuildPair, scenarios: [Scenario]) throws(GateError) {
+    /// `extensions` as the gate's: a scenario that needs an app extension the new build does not declare
+    /// is left out.
+    init(path: BuildPair, scenarios: [Scenario], extensions: [String: [String]]? = nil) throws(GateError) {
         for id in path.builds { try BuildPair.validate(buildID: id) }
         for scenario in scenarios where scenario.isFreshInstall != path.isFreshInstall {
             throw .nothingToRun(
@@ -182,7 +196,10 @@ package struct GatePlan: Equatable, Sendable {
                     ? "scenario \(scenario) needs an old build (--from)"
                     : "scenario \(scenario) runs on a fresh install, without --from")
         }
-        try self.init(paths: [path], scenarios: scenarios, units: scenarios.map { PlanUnit(path: path, scenario: $0) })
+        let units = scenarios.filter { scenario in
+            !scenario.needsExtension || extensions.map { !($0[path.new]?.isEmpty ?? true) } ?? true
+        }.map { PlanUnit(path: path, scenario: $0) }
+        try self.init(paths: [path], scenarios: scenarios, units: units)
     }
 
     /// The plan that `inputs` describe: a single path when `inputs.path` is set, else the gate over
@@ -190,10 +207,11 @@ package struct GatePlan: Equatable, Sendable {
     init(inputs: RunInputs) throws(GateError) {
         let base: GatePlan
         if let path = inputs.path {
-            base = try GatePlan(path: path, scenarios: inputs.scenarios)
+            base = try GatePlan(path: path, scenarios: inputs.scenarios, extensions: inputs.extensions)
         } else {
             base = try GatePlan(
-                builds: inputs.builds, routes: inputs.routes, scenarios: inputs.scenarios, release: inputs.releaseUnderTest)
+                builds: inputs.builds, routes: inputs.routes, scenarios: inputs.scenarios, release: inputs.releaseUnderTest,
+                extensions: inputs.extensions)
         }
         guard let runtimes = inputs.runtimes else {
             self = base

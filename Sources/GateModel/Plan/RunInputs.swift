@@ -15,6 +15,9 @@ public struct RunInputs: Codable, Equatable, Sendable {
         /// and judged (its secrets, bookkeeping and policies are inline; the entitlements file is the
         /// one file it names, pinned above). Nil in a run.json of a runner before manifests were pinned.
         public package(set) var manifest: String?
+        /// Extension name to the digests of its files, for each app extension the build declares
+        /// (build.json's `extensions`); nil (left out of run.json) for a build without.
+        public package(set) var extensions: [String: ExtensionFiles]?
 
         /// Digests given as hex.
         public init(executable: String, entitlements: String, manifest: String? = nil) {
@@ -33,6 +36,20 @@ public struct RunInputs: Codable, Equatable, Sendable {
             self.executable = try GateHash.hexOfFile(atPath: executablePath)
             self.entitlements = try GateHash.hexOfFile(atPath: entitlementsPath)
             self.manifest = try manifestPath.map { path throws(GateError) in try GateHash.hexOfFile(atPath: path) }
+        }
+    }
+
+    /// The digests of one app extension's files.
+    public struct ExtensionFiles: Codable, Equatable, Sendable {
+        /// Lower-case hex SHA-256 of the extension's executable (often the app's own file).
+        public package(set) var executable: String
+        /// Lower-case hex SHA-256 of the extension's own entitlements file.
+        public package(set) var entitlements: String
+
+        /// Digests given as hex.
+        public init(executable: String, entitlements: String) {
+            self.executable = executable
+            self.entitlements = entitlements
         }
     }
 
@@ -73,6 +90,12 @@ public struct RunInputs: Codable, Equatable, Sendable {
     public package(set) var runnerVersion: String
     /// The slice this run covers; nil for all of it.
     public package(set) var shard: ShardSpec?
+    /// Build id to the names of its app extensions (build.json's `extensions`, in its order), for
+    /// each build of the run that declares one: what the plan reads to run extension-first and
+    /// interleavings on the paths whose new build has one (``Scenario/needsExtension``). Nil (left
+    /// out of run.json, whose bytes are then those of a run before it) when no build declares one,
+    /// and in a run.json of a runner before it, whose plan runs those scenarios on every path.
+    public package(set) var extensions: [String: [String]]?
     /// Where `inputs/` holds every build's files (`gate --archive-inputs`); nil when they were not archived.
     public package(set) var archivedInputs: ArchivedInputs?
     /// The digests of the run's status and verdict files (``ArchivePins``), written with the final
@@ -141,6 +164,14 @@ public struct RunInputs: Codable, Equatable, Sendable {
         }
         for build in inputs.builds where inputs.buildFiles[build] == nil {
             throw .malformed(path: path, reason: "field \"buildFiles\" has no entry for build \"\(build)\"")
+        }
+        for (build, names) in (inputs.extensions ?? [:]).sorted(by: { $0.key < $1.key }) {
+            guard inputs.builds.contains(build), !names.isEmpty else {
+                throw .malformed(
+                    path: path,
+                    reason: "field \"extensions\" names build \"\(build)\", "
+                        + (names.isEmpty ? "with no extension" : "which is not one of its builds"))
+            }
         }
         return inputs
     }

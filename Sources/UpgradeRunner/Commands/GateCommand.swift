@@ -20,7 +20,7 @@ enum GateCommand {
         "--strict", "A failure the old release already had (pre-existing), and a hygiene warning, fail the gate too.")
     static let scenarios = OptionSpec(
         "--scenarios", value: "LIST",
-        "The scenarios to run, comma-separated (default: all but the opt-in power-loss, extension-first, interleavings and second-device, exploration included)."
+        "The scenarios to run, comma-separated (default: all but the opt-in power-loss and second-device, exploration included; extension-first and interleavings where the new build declares an app extension)."
     )
     static let shard = OptionSpec(
         "--shard", value: "I/N", "Run the I-th of N deterministic slices (for a CI job matrix).")
@@ -39,7 +39,7 @@ enum GateCommand {
     static func run(_ options: GateOptions, _ invocation: Invocation) throws -> Int32 {
         try options.settings.execute(
             builds: options.builds, path: nil, routes: options.routes, release: options.release, strict: options.strict,
-            scenarios: options.scenarios,
+            scenarios: options.scenarios, scenariosNamed: options.scenariosNamed,
             shard: options.shard, console: invocation.console)
     }
 
@@ -100,6 +100,8 @@ struct GateOptions {
     /// `--strict`.
     var strict: Bool
     var scenarios: [Scenario]
+    /// Whether `--scenarios` was given.
+    var scenariosNamed: Bool
     var shard: ShardSpec?
     var settings: GateSettings
 
@@ -108,6 +110,7 @@ struct GateOptions {
         let buildsText = options.value(GateCommand.builds)
         builds = buildsText.map(GateSettings.list) ?? GateRequest.defaultBuilds
         scenarios = try ScenarioSelection.read(options, GateCommand.scenarios)
+        scenariosNamed = options.value(GateCommand.scenarios) != nil
         shard = try options.value(GateCommand.shard).map { try ShardSpec(parsing: $0) }
         if let text = options.value(GateCommand.routes) {
             if buildsText != nil {

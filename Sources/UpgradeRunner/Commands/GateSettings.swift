@@ -99,11 +99,11 @@ struct GateSettings {
     /// Runs the request for `builds` (one `path` for `run`), prints the verdict table, and returns the exit code.
     func execute(
         builds: [String], path: BuildPair?, routes: [BuildPair]? = nil, release: String? = nil, strict: Bool = false,
-        scenarios: [Scenario], shard: ShardSpec?, console: Console
+        scenarios: [Scenario], scenariosNamed: Bool, shard: ShardSpec?, console: Console
     ) throws -> Int32 {
         var request = request
         (request.builds, request.path, request.routes) = (builds, path, routes)
-        (request.scenarios, request.shard) = (scenarios, shard)
+        (request.scenarios, request.scenariosNamed, request.shard) = (scenarios, scenariosNamed, shard)
         request.release = release
         request.strict = strict
         let (report, inputs) = try request.execute(progress: GateProgress(console: console, quiet: quiet))

@@ -22,7 +22,7 @@ enum RunCommand {
 
     static func run(_ options: RunOptions, _ invocation: Invocation) throws -> Int32 {
         try options.settings.execute(
-            builds: options.path.builds, path: options.path, scenarios: options.scenarios, shard: nil,
+            builds: options.path.builds, path: options.path, scenarios: options.scenarios, scenariosNamed: true, shard: nil,
             console: invocation.console)
     }
 }

@@ -106,11 +106,14 @@ public struct MailLaunch: Sendable {
 
     /// What the notification service extension (Mail 3.1 and later) reads to fetch a message's
     /// preview: the IMAP password, from the keychain group it shares with the app. 4.x's extension
-    /// reads the internet password, and the generic password 3.x kept while the app's first launch
-    /// after the update has not renamed it yet (an extension never migrates: the app does).
+    /// reads the generic password 3.x kept, then the internet password the app's first launch after
+    /// the update renames it into (an extension never migrates: the app does). Old place first: the
+    /// app adds the new item before it deletes the old one, so in that order the extension finds the
+    /// password whatever the app's launch is doing at the same moment; new place first would miss
+    /// both between the app's add and its delete (the interleavings scenario found that schedule).
     public func previewRead() -> [Read] {
         var places = [CredentialStore.genericKey(account: Self.imapAccount)]
-        if release >= 4 { places = previewReadsOnlyNewPlace ? [CredentialStore.imapKey()] : [CredentialStore.imapKey()] + places }
+        if release >= 4 { places = previewReadsOnlyNewPlace ? [CredentialStore.imapKey()] : places + [CredentialStore.imapKey()] }
         var (status, data): (OSStatus, Data?) = (errSecItemNotFound, nil)
         for key in places where status == errSecItemNotFound { (status, data) = CredentialStore.read(key) }
         return [
