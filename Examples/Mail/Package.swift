@@ -40,6 +40,11 @@ let package = Package(
         .executableTarget(name: "Mail41PreviewNewOnly", dependencies: ["MailAutomation"]),
         // Known-bad: 4.1 whose extension's entitlements lose the keychain group shared with the app.
         .executableTarget(name: "Mail41NotifyNoGroup", dependencies: ["MailAutomation"]),
+        // 3.2 and 4.2: the IMAP password synchronizable (iCloud Keychain); 4.2 keeps the item 3.2 reads.
+        .executableTarget(name: "Mail32", dependencies: ["MailAutomation"]),
+        .executableTarget(name: "Mail42", dependencies: ["MailAutomation"]),
+        // Known-bad: 4.2 whose rename deletes the synchronizable item 3.2 reads on the user's other device.
+        .executableTarget(name: "Mail42MovesSynced", dependencies: ["MailAutomation"]),
         // The upgrade checked in `swift test`: UpgradeCheck runs the gate's cells on the builds above.
         .testTarget(name: "MailUpgradeTests", dependencies: [.product(name: "UpgradeRunner", package: "upgrade-runner")]),
     ]

@@ -32,6 +32,8 @@ public enum DeviceError: Error, Equatable, CustomStringConvertible {
     case restoreRefused(udid: String, reason: String)
     /// An OS update to an older runtime than the device's: iOS does not downgrade in place.
     case olderRuntime(udid: String, current: RuntimeVersion, requested: RuntimeVersion)
+    /// A keychain sync that cannot be: a device named twice (a device syncs with another of its user).
+    case syncRefused(udid: String, reason: String)
     /// The runner is being interrupted (SIGINT, SIGTERM): no app is launched, and one that was
     /// running was killed for it, so its outcome says nothing about the app.
     case interrupted
@@ -47,7 +49,7 @@ public enum DeviceError: Error, Equatable, CustomStringConvertible {
         case .fileSystem, .spawnFailed, .interrupted:
             true
         case .unknownDevice, .ambiguousDevice, .malformedFile, .missingFile, .notWritable, .inUse, .notInstalled,
-            .shutDown, .unknownBuild, .missingExecutable, .restoreRefused, .olderRuntime:
+            .shutDown, .unknownBuild, .missingExecutable, .restoreRefused, .olderRuntime, .syncRefused:
             false
         }
     }
@@ -83,6 +85,8 @@ public enum DeviceError: Error, Equatable, CustomStringConvertible {
             return "device \(udid): cannot restore a backup onto it: \(reason)"
         case .olderRuntime(let udid, let current, let requested):
             return "device \(udid) runs \(current): cannot update it to the older \(requested) (iOS does not downgrade in place)"
+        case .syncRefused(let udid, let reason):
+            return "device \(udid): cannot sync its keychain: \(reason)"
         case .interrupted:
             return "the runner was interrupted; the app's outcome is unknown"
         }

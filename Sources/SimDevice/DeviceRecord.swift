@@ -66,6 +66,8 @@ public struct DeviceLayout: Sendable, Equatable {
     public var digestKeyPath: String { path("digest.key") }
     /// Install, upgrade, downgrade, uninstall and erase events, one JSON object a line.
     public var historyPath: String { path("history.jsonl") }
+    /// What the device and each peer of its user agreed on at their last keychain sync, one file a peer.
+    public var keychainSyncDirectory: String { path("keychain-sync") }
     /// Launch logs that the command line writes when no other place is given.
     public var logsDirectory: String { path("logs") }
     /// Scratch space for installs being assembled; moved into place with one rename.

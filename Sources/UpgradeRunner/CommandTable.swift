@@ -49,6 +49,7 @@ enum CommandTable {
         Command(spec: DevicePurgeCaches.spec, options: DevicesRoot.init, run: DevicePurgeCaches.run),
         Command(spec: DevicePasscode.spec, options: DevicePasscode.Options.init, run: DevicePasscode.run),
         Command(spec: DeviceBiometry.spec, options: DeviceBiometry.Options.init, run: DeviceBiometry.run),
+        Command(spec: DeviceSync.spec, options: DeviceSync.Options.init, run: DeviceSync.run),
         Command(spec: InstallCommand.spec, options: InstallCommand.Options.init, run: InstallCommand.run),
         Command(spec: UninstallCommand.spec, options: DevicesRoot.init, run: UninstallCommand.run),
         Command(spec: LaunchCommand.spec, options: LaunchCommand.Options.init, run: LaunchCommand.run),

@@ -133,4 +133,39 @@ struct StaysSignedInTests {
         evidence.launches.append(launch(5, "v2", .verify, startup: [("authToken", .missing), ("refreshToken", .missing)]))
         #expect(StaysSignedIn.check(evidence).map(\.verdict) == [.pass])
     }
+    /// A second-device cell: v1 seeds on A; v1's first launch on B reads `bFirst` (B's baseline); v2
+    /// migrates on A; v1 on B reads `bAfter`; v2 on A launches and verifies.
+    private func secondDevice(bFirst: [Read], bAfter: [Read]) -> CellEvidence {
+        var evidence = CellEvidence(
+            unit: PlanUnit(path: BuildPair(old: "v1", new: "v2"), scenario: .secondDevice), runtime: .current, caseID: "c")
+        evidence.declarations = .sample
+        evidence.seeded = ["authToken", "refreshToken"]
+        var launches = [
+            launch(1, "v1", .seed, startup: both, written: ["authToken", "refreshToken"]),
+            launch(2, "v1", .launch, startup: bFirst), launch(3, "v2", .launch, startup: both),
+            launch(4, "v1", .launch, startup: bAfter), launch(5, "v2", .launch, startup: both),
+            launch(6, "v2", .verify, startup: both),
+        ]
+        for index in launches.indices { launches[index].device = [1, 3].contains(index) ? "B" : "A" }
+        evidence.launches = launches
+        return evidence
+    }
+
+    @Test("second-device: the old release on device B is judged against its own first read, and the finding names B")
+    func secondDeviceJudgesB() throws {
+        // B's first read found only what synced (authToken); after the sync, missing there signs the user out on B.
+        let failing = StaysSignedIn.check(
+            secondDevice(bFirst: [("authToken", .found), ("refreshToken", .missing)], bAfter: [("authToken", .missing)]))
+        let failure = try #require(failing.first)
+        #expect(failing.count == 1 && failure.verdict == .fail && failure.item == "authToken")
+        #expect(
+            failure.message.contains(
+                "the first launch of v1 on device B after device A's upgrade and a sync (04-v1-on-B-launch) read it missing (-25300); "
+                    + "v1's startup read on device B before the upgrade (02-v1-on-B-launch) found it"), "\(failure.message)")
+        // What B's first read did not find is not required there; A's launches still are.
+        let passing = StaysSignedIn.check(
+            secondDevice(bFirst: [("authToken", .found), ("refreshToken", .missing)], bAfter: [("authToken", .found)]))
+        #expect(passing.map(\.verdict) == [.pass])
+        #expect(passing.first?.message.contains("1 launch(es) of v1 on device B after the syncs read authToken") == true)
+    }
 }

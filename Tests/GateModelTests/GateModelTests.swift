@@ -21,7 +21,7 @@ import Testing
                 "cleanup",
                 "artefact-window", "locked-reads", "backup-restore", "reinstall-self",
                 "os-update", "storage-pressure", "passcode-and-biometry", "backup-after-migration", "extension-first",
-                "interleavings",
+                "interleavings", "second-device",
             ])
     }
 
@@ -48,6 +48,7 @@ import Testing
         (.backupAfterMigration, [.survivesRestore]),
         (.extensionFirst, [.readsOldData, .staysSignedIn]),
         (.interleavings, [.crashSafe, .staysSignedIn]),
+        (.secondDevice, [.readsOldData, .staysSignedIn]),
     ]
 
     @Test("each scenario checks the conditions of docs/gate.md's table", arguments: scenarioTable)
@@ -100,11 +101,11 @@ import Testing
     }
 
     @Test(
-        "the default gate runs every scenario but the opt-in power-loss; extension-first and interleavings where the new build declares an extension; six are exploration by default"
+        "the default gate runs every scenario but the opt-in power-loss and second-device; extension-first and interleavings where the new build declares an extension; six are exploration by default"
     )
     func gateDefault() {
-        #expect(Scenario.gateDefault == Scenario.allCases.filter { $0 != .powerLoss })
-        #expect(Scenario.allCases.filter(\.isOptIn) == [.powerLoss])
+        #expect(Scenario.gateDefault == Scenario.allCases.filter { ![.powerLoss, .secondDevice].contains($0) })
+        #expect(Scenario.allCases.filter(\.isOptIn) == [.powerLoss, .secondDevice])
         #expect(Scenario.allCases.filter(\.needsExtension) == [.extensionFirst, .interleavings])
         #expect(
             Set(Scenario.allCases.filter(\.isExploration)) == [

@@ -26,6 +26,7 @@ struct Row: CustomTestStringConvertible, Sendable {
 struct BehaviourTableTests {
     static let all =
         rowsPrimaryKeysAndAdd + rowsGroups + rowsQueries + rowsUpdateDelete + rowsLock + rowsFromLibraries + rowsAccessControl
+        + rowsSync
 
     @Test("behaviour row", arguments: all)
     func row(_ row: Row) throws {
@@ -34,7 +35,7 @@ struct BehaviourTableTests {
 
     @Test("every row of the specification has a case")
     func coverage() {
-        #expect(Set(Self.all.map(\.number)) == Set(1...53))
+        #expect(Set(Self.all.map(\.number)) == Set(1...57))
     }
 }
 

@@ -235,6 +235,21 @@ import Testing
         #expect(tree() == before, "nothing changed", sourceLocation: sourceLocation)
     }
 
+    @Test("device sync: the other device missing, unknown or the same device: one line, exit 2, nothing changed")
+    func syncRefusals() throws {
+        let cli = try CLI()
+        let udid = try cli.bootedDevice()
+        expectRefused(cli, ["device", "sync", udid], naming: "option --with OTHER is required")
+        expectRefused(cli, ["device", "sync", udid, "--with", "Nope"], naming: "unknown device \"Nope\"")
+        expectRefused(cli, ["device", "sync", "Nope", "--with", udid], naming: "unknown device \"Nope\"")
+        expectRefused(cli, ["device", "sync", udid, "--with", "Phone"], naming: "--with names the same device")
+        let other = cli.run(["device", "create", "Tablet", "--udid", "TEST-DEVICE-2"])
+        #expect(other.code == 0)
+        let synced = cli.run(["device", "sync", udid, "--with", "Tablet"])
+        #expect(synced.code == 0, "\(synced.error)")
+        #expect(synced.output.hasPrefix("\(udid): 0 added, 0 updated, 0 deleted\nTEST-DEVICE-2: 0 added, 0 updated, 0 deleted\n"))
+    }
+
     @Test("unknown device")
     func unknownDevice() throws {
         let cli = try CLI()

@@ -33,6 +33,15 @@ enum StaysSignedIn: CellChecker {
         // Until the test's own cleanup removes the case's items (isolation's): after it, signed out is right.
         let launches = evidence.launches.prefix { !($0.build == newBuild && $0.mode == .cleanup) }
         var judged = launches.filter { $0.build == newBuild && $0.status != nil }
+        // second-device: the old release's launches on the user's other device after its first, each
+        // against that first launch's read (B's baseline), in the order they ran among A's.
+        let onSecond = launches.filter { $0.device == SecondDeviceSteps.secondName }
+        if let first = onSecond.first {
+            guard first.status != nil else {
+                return [evidence.finding(condition, .unknown, "the first launch on device B (\(first.stem)) left no status file")]
+            }
+            judged = (judged + onSecond.dropFirst().filter { $0.status != nil }).sorted { $0.index < $1.index }
+        }
         // reinstall-self: the release's own launches after its own seed; after the reinstall only
         // under keeps-credentials, and only what that policy keeps (the keychain's).
         let reinstall = evidence.reinstallSelf
@@ -54,15 +63,24 @@ enum StaysSignedIn: CellChecker {
         let kept = baseline.filter { evidence.declarations.keptAcrossReinstall($0) == .found }
         if let reinstall { judged = judged.filter { $0.index < reinstall.firstAfterReinstall || !kept.isEmpty } }
         var findings: [GateFinding] = []
-        for (position, launch) in judged.enumerated() {
+        for (offset, launch) in judged.enumerated() {
+            // Counted per device where a cell has two.
+            let position = judged.prefix(offset).filter { $0.device == launch.device }.count
             let state = lockStates[launch.index] ?? launch.extensionLockState ?? .unlocked
             let afterReinstall = reinstall.map { launch.index >= $0.firstAfterReinstall } ?? false
+            let onSecondDevice = launch.device == SecondDeviceSteps.secondName
             let name = describe(
                 launch, position: position, state: state,
-                when: reinstall == nil
-                    ? "after the upgrade" : afterReinstall ? "after the reinstall (keeps-credentials)" : "after its own seed")
+                when: onSecondDevice
+                    ? "after device A's upgrade and a sync"
+                    : reinstall == nil
+                        ? "after the upgrade" : afterReinstall ? "after the reinstall (keeps-credentials)" : "after its own seed")
             var baseline = afterReinstall ? kept : baseline
             var source = source
+            if onSecondDevice, let first = onSecond.first {
+                baseline = first.status?.signedInWith ?? []
+                source = "\(first.build)'s startup read on device B before the upgrade (\(first.stem))"
+            }
             // An extension's launch (extension-first) keeps what its old self read at its own startup.
             if let name = launch.extensionName,
                 let old = evidence.launches.first(where: { $0.extensionName == name && $0.build != newBuild }),
@@ -90,6 +108,19 @@ enum StaysSignedIn: CellChecker {
             }
         }
         if !findings.isEmpty { return findings }
+        if let first = onSecond.first {
+            let onA = judged.filter { $0.device != SecondDeviceSteps.secondName }.count
+            let found = (first.status?.signedInWith ?? []).sorted()
+            return [
+                evidence.finding(
+                    condition, .pass,
+                    "\(onA) launch(es) of \(newBuild) on device A read \(baseline.sorted().joined(separator: ", ")) as \(source) did; "
+                        + "\(judged.count - onA) launch(es) of \(first.build) on device B after the syncs read "
+                        + (found.isEmpty
+                            ? "what its first launch there read (nothing)"
+                            : found.joined(separator: ", ") + " as its first launch there did"))
+            ]
+        }
         return [
             evidence.finding(
                 condition, .pass,
@@ -139,6 +170,7 @@ enum StaysSignedIn: CellChecker {
             case .beforeFirstUnlock: ", before first unlock"
             }
         let of = launch.extensionName.map { "\(launch.build)'s extension \($0)" } ?? launch.build
-        return "\(which) of \(of) \(when) (\(launch.stem)\(lock))"
+        let device = launch.device.map { " on device \($0)" } ?? ""
+        return "\(which) of \(of)\(device) \(when) (\(launch.stem)\(lock))"
     }
 }

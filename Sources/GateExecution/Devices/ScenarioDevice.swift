@@ -96,6 +96,48 @@ final class ScenarioDevice {
         numberedBefore = source.numberedBefore + source.launches.count
     }
 
+    /// What the cell's first device is called where the cell has two (second-device): `A`.
+    static let firstName = "A"
+
+    /// The device's name among the cell's devices (second-device: `A` and `B`); nil in a cell of one
+    /// device. Each launch record carries it, and a second device's status files name it (``LaunchRecord/stem``).
+    var name: String?
+
+    /// The device whose launch list this one's launches go into, numbered in it (a second device's
+    /// launches are the cell's, in the order they ran); nil: its own.
+    private var ledger: ScenarioDevice?
+
+    /// A second device of the same user beside `source` (second-device): new and empty, on `source`'s
+    /// runtime and clock, booted and unlocked; its launches file in `source`'s cell folder and join
+    /// `source`'s launch list in the order they run, named `name` (`B`).
+    init(secondTo source: ScenarioDevice, devices: DeviceSet, folderName: String, name: String) throws {
+        if LaunchedProcesses.isStopped { throw DeviceError.interrupted }
+        let device = try devices.create(
+            name: folderName, runtime: source.device.record.runtime, clock: source.session.record.clock)
+        let session = try device.acquire()
+        do {
+            try session.boot(lockState: .unlocked)
+        } catch {
+            try? session.delete()
+            throw error
+        }
+        self.session = session
+        launchCount = source.launchCount
+        cellFolder = source.cellFolder
+        caseID = source.caseID
+        declarations = source.declarations
+        timeout = source.timeout
+        self.name = name
+        ledger = source
+    }
+
+    /// iCloud Keychain between this device and `other`, two devices of one user
+    /// (``DeviceSession/syncKeychain(with:)``, `device sync`).
+    @discardableResult
+    func syncKeychain(with other: ScenarioDevice) throws -> KeychainSync {
+        try session.syncKeychain(with: other.session)
+    }
+
     /// The manifest of the backup restored onto this device (``init(restoring:devices:name:)``).
     private(set) var restored: BackupManifest?
 
@@ -126,9 +168,10 @@ final class ScenarioDevice {
         _ build: Build, _ mode: LaunchMode, caseID: String? = nil, faultPlan: FaultPlan = .none,
         extraArguments: [String] = [], environment: [String: String] = [:], extensionName: String? = nil
     ) throws -> LaunchRecord {
+        let numbering = ledger ?? self
         let planned = plan(
-            build, mode, index: numberedBefore + launches.count + 1, caseID: caseID, faultPlan: faultPlan,
-            extraArguments: extraArguments, environment: environment, extensionName: extensionName)
+            build, mode, index: numbering.numberedBefore + numbering.launches.count + 1, caseID: caseID,
+            faultPlan: faultPlan, extraArguments: extraArguments, environment: environment, extensionName: extensionName)
         let result = try session.launch(build.manifest.bundleID, planned.options)
         return try file(result, of: planned)
     }
@@ -197,7 +240,8 @@ final class ScenarioDevice {
         if let flag = mode.argument { arguments.insert(flag, at: 0) }
         // An extension's launch (extension-first) is named by the build and the extension: `05-v2-notify-launch`.
         let stem = LaunchRecord.stem(
-            index: index, build: build.manifest.id + (extensionName.map { "-" + $0 } ?? ""), mode: mode)
+            index: index, build: build.manifest.id + (extensionName.map { "-" + $0 } ?? "") + LaunchRecord.deviceSuffix(name),
+            mode: mode)
         launchCount.add()
         var options = LaunchOptions(
             arguments: arguments, faultPlan: faultPlan, timeout: timeout,
@@ -220,6 +264,7 @@ final class ScenarioDevice {
         record.arguments = planned.arguments
         record.bundleID = build.manifest.bundleID
         record.extensionName = planned.extensionName
+        record.device = name
         if planned.extensionName != nil { record.extensionLockState = session.record.lockState }
         record.read(status: result.statusFile)
         // Where the case's secrets are, while the device holds what the launch left.
@@ -234,7 +279,7 @@ final class ScenarioDevice {
         if let data = result.statusFile {
             try ArtifactFile.write(data, to: ArtifactLayout.statusFile(in: cellFolder, stem: planned.stem))
         }
-        launches.append(record)
+        if let ledger { ledger.launches.append(record) } else { launches.append(record) }
         return record
     }
 
@@ -319,8 +364,10 @@ final class ScenarioDevice {
         }
         if let keep {
             let before = keep.before ?? checkpoint
+            // A second device's launches (second-device's B) ran elsewhere: kept.md replays this device's only.
             keep.kept.keep(
-                self, cell: keep.cell, attempt: keep.attempt, before: before, launches: launches,
+                self, cell: keep.cell, attempt: keep.attempt, before: before,
+                launches: launches.filter { LaunchRecord.deviceSuffix($0.device).isEmpty },
                 skipped: keep.before == nil && checkpoint != nil ? launchesBeforeCheckpoint : 0)
             return
         }

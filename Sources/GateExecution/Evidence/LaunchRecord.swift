@@ -48,13 +48,26 @@ struct LaunchRecord: Sendable {
     var schedule: (id: String, beside: String)?
     /// The lock state an extension's launch ran in (extension-first runs some kinds locked); nil for an app's.
     var extensionLockState: LockState?
+    /// The device of the cell the launch ran on, where a cell has two (second-device: `A`, the cell's
+    /// own, and `B`, the user's other device); nil in a cell of one device. Findings name it.
+    var device: String?
 
     /// What a planned power loss took from the launch (its `power.loss` entries: names only).
     var lostToPowerLoss: [SeamSubject] { mutations.filter { $0.operation == .powerLoss }.map(\.subject) }
 
     /// `NN-<build>-<mode>`, the stem of its status and log file names.
     /// `03-v2-launch`; an extension's launch names the extension too (`03-v2-notify-launch`).
-    var stem: String { Self.stem(index: index, build: build + (extensionName.map { "-" + $0 } ?? ""), mode: mode) }
+    /// A second device's launch names its device (`07-v1-on-B-launch`); the cell's own device keeps its names.
+    var stem: String {
+        Self.stem(
+            index: index, build: build + (extensionName.map { "-" + $0 } ?? "") + Self.deviceSuffix(device), mode: mode)
+    }
+
+    /// `-on-B` for a launch on a cell's second device; nothing for its own (`A`, or a cell of one device).
+    static func deviceSuffix(_ device: String?) -> String {
+        guard let device, device != ScenarioDevice.firstName else { return "" }
+        return "-on-" + device
+    }
 
     /// The index is at least two digits (`03`), as `%02d` writes it; without `String(format:)`,
     /// which costs more than the rest of a stem and runs for every finding and lookup by stem.

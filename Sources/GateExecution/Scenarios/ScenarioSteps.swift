@@ -75,6 +75,7 @@ extension Scenario {
         case .backupAfterMigration: BackupAfterMigrationSteps.self
         case .extensionFirst: ExtensionFirstSteps.self
         case .interleavings: InterleavingsSteps.self
+        case .secondDevice: SecondDeviceSteps.self
         }
     }
 }

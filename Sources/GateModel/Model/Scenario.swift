@@ -32,6 +32,7 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
     case backupAfterMigration = "backup-after-migration"
     case extensionFirst = "extension-first"
     case interleavings = "interleavings"
+    case secondDevice = "second-device"
 
     /// The scenario's id, as reports print it.
     public var description: String { rawValue }
@@ -110,6 +111,10 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
         // The app's first launch and an extension's at once, every schedule of their store operations
         // within the preemption bound (issue 39): crash-safe's invariants over both, stays-signed-in for both.
         case .interleavings: Traits(own: [.crashSafe], judgesSignIn: true, exploration: true, needsExtension: true)
+        // Two devices of one user share synchronizable items (issue 38): the new release migrates on one,
+        // the old release reads on the other after each sync; stays-signed-in judges both devices.
+        // Opt-in while the plan cannot tell a build that keeps synchronizable items (as it tells extensions).
+        case .secondDevice: Traits(own: [.readsOldData], judgesSignIn: true, optIn: true)
         }
     }
 

@@ -52,11 +52,22 @@ public struct MailLaunch: Sendable {
     /// the app (whose first launch renames it), shows no preview: the extension finds no password.
     public var previewReadsOnlyNewPlace = false
 
+    /// Mail 3.2 and 4.2: the IMAP password travels to the user's other devices (a synchronizable item,
+    /// through iCloud Keychain), and a fresh install's sweep spares synchronizable items (they came from
+    /// another device of the user).
+    public var syncsIMAP = false
+
+    /// Mail 4.2: the rename into an internet password keeps the synchronizable generic password that
+    /// 3.2, still running on the user's other devices, reads (deleting it would delete it there too).
+    public var keepsSyncedOriginal = false
+
     public init(
         release: Int, removeArchiveFirst: Bool = false, rewriteSettingsInPlace: Bool = false, readBeforeMigrating: Bool = false,
         accessibleInQuery: Bool = false, sweepsOnReinstall: Bool = true, renameDropsPort: Bool = false,
-        previewReadsOnlyNewPlace: Bool = false
+        previewReadsOnlyNewPlace: Bool = false, syncsIMAP: Bool = false, keepsSyncedOriginal: Bool = false
     ) {
+        self.syncsIMAP = syncsIMAP
+        self.keepsSyncedOriginal = keepsSyncedOriginal
         self.previewReadsOnlyNewPlace = previewReadsOnlyNewPlace
         self.renameDropsPort = renameDropsPort
         self.release = release
@@ -79,14 +90,16 @@ public struct MailLaunch: Sendable {
             guard release >= 2 else {
                 return legacyRead(label) ?? Read(label: label, store: "file", operation: "read", status: ENOENT, password: nil)
             }
+            let synchronizable = syncsIMAP && label == "imapPassword"
             if release >= 4 && label == "imapPassword" {
-                let (status, data) = CredentialStore.read(CredentialStore.imapKey())
+                let (status, data) = CredentialStore.read(CredentialStore.imapKey(synchronizable: synchronizable))
                 return Read(
                     label: label, store: "keychain", operation: "SecItemCopyMatching", status: status,
                     password: data.map { String(decoding: $0, as: UTF8.self) })
             }
             let (status, password) = CredentialStore.read(
-                account: account, accessible: accessibleInQuery ? kSecAttrAccessibleWhenUnlocked : nil)
+                account: account, accessible: accessibleInQuery ? kSecAttrAccessibleWhenUnlocked : nil,
+                synchronizable: synchronizable)
             return Read(label: label, store: "keychain", operation: "SecItemCopyMatching", status: status, password: password)
         }
     }
@@ -149,7 +162,7 @@ public struct MailLaunch: Sendable {
             if sweepsOnReinstall && !files.fileExists(atPath: LegacyStores.archiveURL.path)
                 && !files.fileExists(atPath: LegacyStores.settingsURL.path)
             {
-                let status = CredentialStore.sweep()
+                let status = CredentialStore.sweep(sparingSynchronizable: syncsIMAP)
                 guard status == errSecSuccess else {
                     return (
                         .failed,
@@ -186,7 +199,8 @@ public struct MailLaunch: Sendable {
         }
         guard let password else { return true }
         if removeArchiveFirst { try? FileManager.default.removeItem(at: LegacyStores.archiveURL) }
-        guard saveAndReadBack(password, account: Self.imapAccount, label: "imapPassword", &steps) else { return false }
+        guard saveAndReadBack(password, account: Self.imapAccount, label: "imapPassword", synchronizable: syncsIMAP, &steps)
+        else { return false }
         do {
             try FileManager.default.removeItem(at: LegacyStores.archiveURL)
         } catch {
@@ -200,7 +214,7 @@ public struct MailLaunch: Sendable {
     /// 4.0: the IMAP password from its generic password into an internet password for the server
     /// (read old, add new, read the new back, only then delete the old). The bytes move as they are.
     private func renameIMAPPassword(_ steps: inout [Step]) -> Bool {
-        let old = CredentialStore.genericKey(account: Self.imapAccount)
+        let old = CredentialStore.genericKey(account: Self.imapAccount, synchronizable: syncsIMAP)
         let (status, data) = CredentialStore.read(old)
         guard status != errSecItemNotFound else { return true }
         guard status == errSecSuccess, let data else {
@@ -208,7 +222,7 @@ public struct MailLaunch: Sendable {
                 Step(label: "imapPassword", store: "keychain", operation: "SecItemCopyMatching", status: status, outcome: .kept))
             return false
         }
-        let key = CredentialStore.imapKey(withPort: !renameDropsPort)
+        let key = CredentialStore.imapKey(withPort: !renameDropsPort, synchronizable: syncsIMAP)
         var added = CredentialStore.add(data, as: key)
         if added == errSecDuplicateItem { added = SecItemUpdate(key as CFDictionary, [kSecValueData: data] as CFDictionary) }
         let (readBack, stored) = CredentialStore.read(key)
@@ -217,6 +231,10 @@ public struct MailLaunch: Sendable {
             steps.append(
                 Step(label: "imapPassword", store: "keychain", operation: "SecItemAdd", status: failure, outcome: .failed))
             return false
+        }
+        if keepsSyncedOriginal {
+            steps.append(Step(label: "imapPassword", store: "keychain", operation: "SecItemAdd", status: 0, outcome: .moved))
+            return true
         }
         let deleted = SecItemDelete(old as CFDictionary)
         steps.append(
@@ -253,9 +271,11 @@ public struct MailLaunch: Sendable {
     }
 
     /// Saves the secret and reads it back; false (with the failed step) unless the keychain holds it.
-    private func saveAndReadBack(_ secret: String, account: String, label: String, _ steps: inout [Step]) -> Bool {
-        let saved = CredentialStore.save(secret, account: account)
-        let (status, stored) = CredentialStore.read(account: account)
+    private func saveAndReadBack(
+        _ secret: String, account: String, label: String, synchronizable: Bool = false, _ steps: inout [Step]
+    ) -> Bool {
+        let saved = CredentialStore.save(secret, account: account, synchronizable: synchronizable)
+        let (status, stored) = CredentialStore.read(account: account, synchronizable: synchronizable)
         guard saved == errSecSuccess, status == errSecSuccess, stored == secret else {
             let failure = saved != errSecSuccess ? saved : (status != errSecSuccess ? status : errSecDecode)
             steps.append(Step(label: label, store: "keychain", operation: "SecItemAdd", status: failure, outcome: .failed))

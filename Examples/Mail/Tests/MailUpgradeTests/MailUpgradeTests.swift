@@ -25,4 +25,12 @@ import UpgradeRunner
         #expect(bad.verdict == .fail)
         #expect(bad.failures(.staysSignedIn).contains { $0.message.contains("extension notify") }, "\(bad)")
     }
+    @Test("4.2 on one device keeps the synchronizable IMAP password that 3.2 reads on the user's other device")
+    func secondDevice() throws {
+        let good = try UpgradeCheck(old: "mail32", new: "mail42", scenarios: [.secondDevice]).run()
+        #expect(good.passed, "\(good)")
+        let bad = try UpgradeCheck(old: "mail32", new: "mail42-moves-synced", scenarios: [.secondDevice]).run()
+        #expect(bad.verdict == .fail)
+        #expect(bad.failures(.staysSignedIn).contains { $0.message.contains("on device B") }, "\(bad)")
+    }
 }
