@@ -101,12 +101,13 @@ import Testing
     }
 
     @Test(
-        "the default gate runs every scenario but the opt-in power-loss and second-device; extension-first and interleavings where the new build declares an extension; six are exploration by default"
+        "the default gate runs every scenario but the opt-in power-loss; extension-first and interleavings where the new build declares an extension, second-device where the last hop's first build keeps a synchronizable secret; six are exploration by default"
     )
     func gateDefault() {
-        #expect(Scenario.gateDefault == Scenario.allCases.filter { ![.powerLoss, .secondDevice].contains($0) })
-        #expect(Scenario.allCases.filter(\.isOptIn) == [.powerLoss, .secondDevice])
+        #expect(Scenario.gateDefault == Scenario.allCases.filter { $0 != .powerLoss })
+        #expect(Scenario.allCases.filter(\.isOptIn) == [.powerLoss])
         #expect(Scenario.allCases.filter(\.needsExtension) == [.extensionFirst, .interleavings])
+        #expect(Scenario.allCases.filter(\.needsSynchronizable) == [.secondDevice])
         #expect(
             Set(Scenario.allCases.filter(\.isExploration)) == [
                 .crashPoints, .powerLoss, .writeFailure, .prewarm, .lockedBackground, .interleavings,

@@ -134,13 +134,16 @@ package struct MutantsRun {
             let newestOld = paths.filter { !$0.isMultiHop }.compactMap(\.old).last
             var reports: [GateReport] = []
             for path in paths {
-                // extension-first and interleavings where the mutant (the new build) declares an extension.
-                let chosen = Self.scenarios(scenarios, on: path, newestOld: newestOld).filter {
-                    !$0.needsExtension || !mutant.build.extensions.isEmpty
-                }
-                guard !chosen.isEmpty else { continue }
+                // extension-first and interleavings where the mutant (the new build) declares an extension;
+                // second-device where the released build its last hop starts at keeps a synchronizable secret.
                 var resolved = [id: mutant.build]
                 for build in path.builds where build != id { resolved[build] = releasedBuilds[build] }
+                let synchronizable = RunInputs.synchronizableBuilds(of: resolved, ids: path.builds) ?? []
+                let chosen = Self.scenarios(scenarios, on: path, newestOld: newestOld).filter {
+                    (!$0.needsExtension || !mutant.build.extensions.isEmpty)
+                        && (!$0.needsSynchronizable || path.previous.map(synchronizable.contains) ?? false)
+                }
+                guard !chosen.isEmpty else { continue }
                 reports.append(
                     try gate(
                         builds: path.builds, path: path, scenarios: chosen,
@@ -166,7 +169,7 @@ package struct MutantsRun {
             buildFiles: [:], runnerVersion: UpgradeRunnerVersion.current,
             routes: path == nil ? try GatePlan.recordedRoutes(builds: builds, given: nil) : nil)
         inputs.runtimes = runtimes
-        try inputs.recordExtensions(of: resolved, named: nil)
+        try inputs.recordBuildFeatures(of: resolved, named: nil)
         if inputs.scenarios.isEmpty {
             throw GateError.invalidValue(
                 field: .scenarios, value: scenarios.map(\.rawValue).joined(separator: ","),

@@ -113,7 +113,7 @@ public struct GateRequest: Sendable {
         inputs.release = path == nil ? release : nil
         inputs.strict = strict ? true : nil
         inputs.inputSet = inputSet == .minimal ? .minimal : nil
-        try inputs.recordExtensions(
+        try inputs.recordBuildFeatures(
             of: resolved, named: scenariosNamed ? (path == nil ? .scenarios : .named("--scenario")) : nil)
         return try GatePipeline(
             inputs: inputs, builds: resolved, out: out,

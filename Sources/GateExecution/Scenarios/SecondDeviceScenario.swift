@@ -3,7 +3,7 @@ import GateModel
 import SimDevice
 import SimRuntime
 
-/// second-device (issue 38, opt-in): the user has two devices, and iCloud Keychain shares their
+/// second-device (issue 38; where the release the second device keeps declares a synchronizable secret): the user has two devices, and iCloud Keychain shares their
 /// synchronizable items while each updates the app on its own. The old release seeds on device A
 /// (the cell's; a route's hops run too); on device B, new and empty, the user installs the release A
 /// ran before the upgrade, the devices sync (`device sync`: A's synchronizable items arrive) and B's

@@ -54,6 +54,9 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
         var optIn = false
         /// Runs only on a path whose new build declares an app extension (``needsExtension``).
         var needsExtension = false
+        /// Runs only on a path whose last hop starts at a build that keeps a synchronizable secret
+        /// (``needsSynchronizable``).
+        var needsSynchronizable = false
         /// Runs on a fresh install (`none-to-X`) rather than an upgrade path (``isFreshInstall``).
         var freshInstall = false
         /// Runs only on the release under test's path (``releaseOnly``).
@@ -113,8 +116,8 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
         case .interleavings: Traits(own: [.crashSafe], judgesSignIn: true, exploration: true, needsExtension: true)
         // Two devices of one user share synchronizable items (issue 38): the new release migrates on one,
         // the old release reads on the other after each sync; stays-signed-in judges both devices.
-        // Opt-in while the plan cannot tell a build that keeps synchronizable items (as it tells extensions).
-        case .secondDevice: Traits(own: [.readsOldData], judgesSignIn: true, optIn: true)
+        // Only where the release device B runs keeps a synchronizable secret (run.json's `synchronizable`).
+        case .secondDevice: Traits(own: [.readsOldData], judgesSignIn: true, needsSynchronizable: true)
         }
     }
 
@@ -162,6 +165,11 @@ public enum Scenario: String, CaseIterable, Codable, Sendable, Comparable, Custo
     /// `extensions`; run.json's `extensions` records which do): extension-first and interleavings. The
     /// plan leaves it out of every other path, and out of a run whose builds declare none (``GatePlan``).
     public var needsExtension: Bool { traits.needsExtension }
+
+    /// Whether the scenario runs only on a path whose last hop starts at a build that declares a
+    /// synchronizable keychain secret (build.json's `keeps`, `"synchronizable": true`; run.json's
+    /// `synchronizable` records which do): second-device, whose second device runs that build.
+    public var needsSynchronizable: Bool { traits.needsSynchronizable }
 
     /// Whether the scenario runs on a fresh install (`none-to-X`) rather than on an upgrade path:
     /// fresh-install, and reinstall-self (the release under test is its own old build).

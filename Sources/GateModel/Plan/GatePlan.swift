@@ -141,11 +141,13 @@ package struct GatePlan: Equatable, Sendable {
     /// extension-first and interleavings (``Scenario/needsExtension``) only where `extensions` (build
     /// id to its extensions' names, run.json's `extensions`) lists the path's new build; nil: a
     /// run.json written before the record, where they ran on every path.
+    /// second-device (``Scenario/needsSynchronizable``) only where `synchronizable` (run.json's) lists
+    /// the build the path's last hop starts at, the release the second device runs; nil: every path.
     package static func applies(
         _ scenario: Scenario, to path: BuildPair, lastHopAdjacent: Bool, release: String? = nil,
-        extensions: [String: [String]]? = nil
+        extensions: [String: [String]]? = nil, synchronizable: [String]? = nil
     ) -> Bool {
-        if scenario.needsExtension, let extensions, extensions[path.new]?.isEmpty ?? true { return false }
+        if !Self.fits(scenario, path, extensions: extensions, synchronizable: synchronizable) { return false }
         guard !path.isFreshInstall else {
             return scenario.isFreshInstall && (!scenario.releaseOnly || release == nil || path.new == release)
         }
@@ -164,7 +166,7 @@ package struct GatePlan: Equatable, Sendable {
     /// `extensions`: the builds that declare app extensions (run.json's `extensions`; ``applies(_:to:lastHopAdjacent:release:extensions:)``).
     init(
         builds: [String], routes: [BuildPair]? = nil, scenarios: [Scenario], release: String? = nil,
-        extensions: [String: [String]]? = nil
+        extensions: [String: [String]]? = nil, synchronizable: [String]? = nil
     ) throws(GateError) {
         var paths = try Self.defaultPaths(builds: builds)
         if let routes {
@@ -177,7 +179,8 @@ package struct GatePlan: Equatable, Sendable {
             let adjacent = path.previous.map { position[path.new]! - position[$0]! == 1 } ?? false
             for scenario in Set(scenarios) {
                 let applies = Self.applies(
-                    scenario, to: path, lastHopAdjacent: adjacent, release: release ?? builds.last, extensions: extensions)
+                    scenario, to: path, lastHopAdjacent: adjacent, release: release ?? builds.last, extensions: extensions,
+                    synchronizable: synchronizable)
                 if applies { units.append(PlanUnit(path: path, scenario: scenario)) }
             }
         }
@@ -188,7 +191,9 @@ package struct GatePlan: Equatable, Sendable {
     /// - Throws: ``GateError/nothingToRun(_:)`` when a scenario does not fit the path.
     /// `extensions` as the gate's: a scenario that needs an app extension the new build does not declare
     /// is left out.
-    init(path: BuildPair, scenarios: [Scenario], extensions: [String: [String]]? = nil) throws(GateError) {
+    init(
+        path: BuildPair, scenarios: [Scenario], extensions: [String: [String]]? = nil, synchronizable: [String]? = nil
+    ) throws(GateError) {
         for id in path.builds { try BuildPair.validate(buildID: id) }
         for scenario in scenarios where scenario.isFreshInstall != path.isFreshInstall {
             throw .nothingToRun(
@@ -197,9 +202,22 @@ package struct GatePlan: Equatable, Sendable {
                     : "scenario \(scenario) runs on a fresh install, without --from")
         }
         let units = scenarios.filter { scenario in
-            !scenario.needsExtension || extensions.map { !($0[path.new]?.isEmpty ?? true) } ?? true
+            Self.fits(scenario, path, extensions: extensions, synchronizable: synchronizable)
         }.map { PlanUnit(path: path, scenario: $0) }
         try self.init(paths: [path], scenarios: scenarios, units: units)
+    }
+
+    /// Whether what the path's builds declare lets `scenario` run on it: an app extension of the new
+    /// build (``Scenario/needsExtension``), a synchronizable secret of the build the last hop starts at
+    /// (``Scenario/needsSynchronizable``). Nil records (a run.json before them) let every path.
+    static func fits(
+        _ scenario: Scenario, _ path: BuildPair, extensions: [String: [String]]?, synchronizable: [String]?
+    ) -> Bool {
+        if scenario.needsExtension, let extensions, extensions[path.new]?.isEmpty ?? true { return false }
+        if scenario.needsSynchronizable, let synchronizable, !(path.previous.map(synchronizable.contains) ?? false) {
+            return false
+        }
+        return true
     }
 
     /// The plan that `inputs` describe: a single path when `inputs.path` is set, else the gate over
@@ -207,11 +225,12 @@ package struct GatePlan: Equatable, Sendable {
     init(inputs: RunInputs) throws(GateError) {
         let base: GatePlan
         if let path = inputs.path {
-            base = try GatePlan(path: path, scenarios: inputs.scenarios, extensions: inputs.extensions)
+            base = try GatePlan(
+                path: path, scenarios: inputs.scenarios, extensions: inputs.extensions, synchronizable: inputs.synchronizable)
         } else {
             base = try GatePlan(
                 builds: inputs.builds, routes: inputs.routes, scenarios: inputs.scenarios, release: inputs.releaseUnderTest,
-                extensions: inputs.extensions)
+                extensions: inputs.extensions, synchronizable: inputs.synchronizable)
         }
         guard let runtimes = inputs.runtimes else {
             self = base

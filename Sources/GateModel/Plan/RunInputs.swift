@@ -96,6 +96,12 @@ public struct RunInputs: Codable, Equatable, Sendable {
     /// out of run.json, whose bytes are then those of a run before it) when no build declares one,
     /// and in a run.json of a runner before it, whose plan runs those scenarios on every path.
     public package(set) var extensions: [String: [String]]?
+    /// The builds of the run that declare a synchronizable keychain secret (build.json's `keeps`,
+    /// `"synchronizable": true`), in the run's build order: what the plan reads to run second-device on
+    /// the paths whose last hop starts at one (``Scenario/needsSynchronizable``). Nil (left out of
+    /// run.json) when none does, and in a run.json of a runner before it, whose plan runs second-device
+    /// on every path (it was opt-in there).
+    public package(set) var synchronizable: [String]?
     /// Where `inputs/` holds every build's files (`gate --archive-inputs`); nil when they were not archived.
     public package(set) var archivedInputs: ArchivedInputs?
     /// The digests of the run's status and verdict files (``ArchivePins``), written with the final
@@ -172,6 +178,10 @@ public struct RunInputs: Codable, Equatable, Sendable {
                     reason: "field \"extensions\" names build \"\(build)\", "
                         + (names.isEmpty ? "with no extension" : "which is not one of its builds"))
             }
+        }
+        for build in inputs.synchronizable ?? [] where !inputs.builds.contains(build) {
+            throw .malformed(
+                path: path, reason: "field \"synchronizable\" names build \"\(build)\", which is not one of its builds")
         }
         return inputs
     }

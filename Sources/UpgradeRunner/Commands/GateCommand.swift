@@ -20,7 +20,7 @@ enum GateCommand {
         "--strict", "A failure the old release already had (pre-existing), and a hygiene warning, fail the gate too.")
     static let scenarios = OptionSpec(
         "--scenarios", value: "LIST",
-        "The scenarios to run, comma-separated (default: all but the opt-in power-loss and second-device, exploration included; extension-first and interleavings where the new build declares an app extension)."
+        "The scenarios to run, comma-separated (default: all but the opt-in power-loss, exploration included; extension-first and interleavings where the new build declares an app extension, second-device where the old build keeps a synchronizable secret)."
     )
     static let shard = OptionSpec(
         "--shard", value: "I/N", "Run the I-th of N deterministic slices (for a CI job matrix).")

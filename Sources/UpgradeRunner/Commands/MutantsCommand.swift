@@ -46,7 +46,7 @@ struct MutantsOptions {
         "--builds", value: "IDS", "The released builds, oldest first, comma-separated (default: v1,v2,v3).")
     static let scenarios = OptionSpec(
         "--scenarios", value: "LIST",
-        "The scenarios, comma-separated (default: every scenario but the opt-in power-loss and second-device, exploration included; extension-first and interleavings where the new build declares an app extension)."
+        "The scenarios, comma-separated (default: every scenario but the opt-in power-loss, exploration included; extension-first and interleavings where the new build declares an app extension, second-device where the old build keeps a synchronizable secret)."
     )
     static let caseID = OptionSpec(
         "--case-id", value: "ID", "The test-case id the secrets derive from (default: random, recorded in each run.json).")

@@ -5,36 +5,44 @@ import TestSupport
 import Testing
 @testable import UpgradeRunner
 
-/// second-device on the sample builds (issue 38 item 6): Ledger v1-v3 keep no synchronizable item,
-/// so device B reads nothing and the cell passes as the upgrade does on A; what it shows is the
-/// scenario's shape: device B's launches named among the cell's status files, the same bytes on a rerun.
-@Suite("second-device end to end on the sample builds")
+/// second-device runs where the release the second device keeps declares a synchronizable keychain
+/// secret (issue 38 item 6). Ledger v1-v3 declare none: the default gate leaves it out of the sample
+/// (its artifacts are those of a gate before the scenario), and naming it there is bad input. The
+/// scenario's own run, device B's launches named among the cell's status files, is Examples/Mail's
+/// (`MailUpgradeTests.secondDevice`, and scripts/own-app-example's mail32 -> mail42 gates).
+@Suite("second-device where a synchronizable secret is declared")
 struct SecondDeviceGateTests {
-    @Test("v1 to v2 passes second-device; B's launches are NN-v1-on-B-launch, and a rerun gives the same status files")
-    func sampleShape() throws {
-        let cli = try CLI("second-device")
-        var runs: [[String: Data]] = []
-        for name in ["a", "b"] {
-            let out = cli.directory.file(name)
-            let result = cli.run(
-                [
-                    "run", "--from", "v1", "--to", "v2", "--scenario", "second-device", "--case-id", "two", "--jobs", "1",
-                    "--quiet", "--out", out,
-                ],
-                environment: ["UPGRADE_RUNNER_BUILDS": sampleBuilds])
-            #expect(result.code == 0, "\(result.output)\(result.error)")
-            let status = out + "/paths/v1-to-v2/second-device/status"
-            var files: [String: Data] = [:]
-            for file in try FileManager.default.contentsOfDirectory(atPath: status) {
-                files[file] = FileManager.default.contents(atPath: status + "/" + file)
-            }
-            runs.append(files)
+    @Test("the plan runs second-device on the paths whose last hop starts at a build that declares one")
+    func planned() throws {
+        func units(_ synchronizable: [String]?) throws -> [String] {
+            try GatePlan(
+                builds: ["v1", "v2", "v3"], routes: [BuildPair(route: ["v1", "v2", "v3"]), BuildPair(old: "v1", new: "v3")],
+                scenarios: [.upgrade, .secondDevice], synchronizable: synchronizable
+            ).units(in: nil).filter { $0.scenario == .secondDevice }.map(\.path.id)
         }
-        #expect(
-            runs[0].keys.sorted() == [
-                "01-v1-seed.json", "02-v1-on-B-launch.json", "03-v2-launch.json", "04-v1-on-B-launch.json", "05-v2-launch.json",
-                "06-v2-verify.json",
-            ])
-        #expect(runs[0] == runs[1])
+        // The route's last hop starts at v2, whose release the second device keeps.
+        #expect(try units(["v2"]) == ["v1-to-v2-to-v3"])
+        #expect(try units(["v1"]) == ["v1-to-v2", "v1-to-v3"])
+        #expect(try units([]) == [])
+        // A run.json from before the record: every upgrade path, as when the scenario was opt-in.
+        #expect(try units(nil).count == 3)
+    }
+
+    @Test("on the sample builds the default gate leaves it out; naming it is one line naming the flag, exit 2")
+    func sampleRefuses() throws {
+        let cli = try CLI("second-device")
+        let out = cli.directory.file("out")
+        let result = cli.run(
+            [
+                "run", "--from", "v1", "--to", "v2", "--scenario", "upgrade,second-device", "--case-id", "two", "--quiet",
+                "--out", out,
+            ],
+            environment: ["UPGRADE_RUNNER_BUILDS": sampleBuilds])
+        #expect(result.code == 2, "\(result.output)\(result.error)")
+        #expect(result.error.split(separator: "\n").count == 1, "\(result.error)")
+        #expect(result.error.contains("--scenario"), "\(result.error)")
+        #expect(result.error.contains("second-device, which runs only where"), "\(result.error)")
+        #expect(result.error.contains("v1 declares none"), "\(result.error)")
+        #expect(!FileManager.default.fileExists(atPath: out + "/paths"))
     }
 }
