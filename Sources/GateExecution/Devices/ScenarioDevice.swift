@@ -78,22 +78,32 @@ final class ScenarioDevice {
         let backup = devices.root + "/.backup-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: backup) }
         try source.session.backup(to: backup)
-        let device = try devices.create(name: name, runtime: source.device.record.runtime, clock: source.session.record.clock)
-        let session = try device.acquire()
-        do {
-            restored = try session.restore(from: backup)
-            try session.boot(lockState: .unlocked)
-        } catch {
-            try? session.delete()
-            throw error
-        }
-        self.session = session
+        var restored: BackupManifest?
+        session = try Self.bootedDevice(like: source, devices: devices, name: name) { restored = try $0.restore(from: backup) }
+        self.restored = restored
         launchCount = source.launchCount
         cellFolder = source.cellFolder
         caseID = source.caseID
         declarations = source.declarations
         timeout = source.timeout
         numberedBefore = source.numberedBefore + source.launches.count
+    }
+
+    /// A new device named `name` on `source`'s runtime and clock, `prepare`d (a restore), booted and
+    /// unlocked; deleted again when either fails.
+    private static func bootedDevice(
+        like source: ScenarioDevice, devices: DeviceSet, name: String, prepare: (DeviceSession) throws -> Void = { _ in }
+    ) throws -> DeviceSession {
+        let device = try devices.create(name: name, runtime: source.device.record.runtime, clock: source.session.record.clock)
+        let session = try device.acquire()
+        do {
+            try prepare(session)
+            try session.boot(lockState: .unlocked)
+        } catch {
+            try? session.delete()
+            throw error
+        }
+        return session
     }
 
     /// What the cell's first device is called where the cell has two (second-device): `A`.
@@ -112,16 +122,7 @@ final class ScenarioDevice {
     /// `source`'s launch list in the order they run, named `name` (`B`).
     init(secondTo source: ScenarioDevice, devices: DeviceSet, folderName: String, name: String) throws {
         if LaunchedProcesses.isStopped { throw DeviceError.interrupted }
-        let device = try devices.create(
-            name: folderName, runtime: source.device.record.runtime, clock: source.session.record.clock)
-        let session = try device.acquire()
-        do {
-            try session.boot(lockState: .unlocked)
-        } catch {
-            try? session.delete()
-            throw error
-        }
-        self.session = session
+        session = try Self.bootedDevice(like: source, devices: devices, name: folderName)
         launchCount = source.launchCount
         cellFolder = source.cellFolder
         caseID = source.caseID
