@@ -17,8 +17,7 @@ enum LaunchContextReader {
     static func read(_ text: String) -> LaunchContext? {
         var text = text
         return text.withUTF8 { bytes -> LaunchContext? in
-            var parser = Parser(bytes: bytes)
-            guard let value = parser.document() else { return nil }
+            guard var parser = Parser(bytes: bytes), let value = parser.document() else { return nil }
             return context(value)
         }
     }
@@ -192,40 +191,55 @@ enum LaunchContextReader {
     // MARK: JSON
 
     /// RFC 8259 JSON over UTF-8 bytes; nil for anything it does not take.
+    ///
+    /// It indexes an `UnsafePointer` and compares bytes with constants, not through generic
+    /// collection and range calls: app builds are usually debug builds, where those calls are not
+    /// specialized and cost several times the parse itself.
     struct Parser {
-        let bytes: UnsafeBufferPointer<UInt8>
+        let bytes: UnsafePointer<UInt8>
+        let count: Int
         var index = 0
         /// Nesting depth: the runner's contexts are four deep; a deep text goes to `JSONDecoder`.
         var depth = 0
 
-        init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+        /// Nil for an empty text (it has no base address, and is no JSON).
+        init?(bytes: UnsafeBufferPointer<UInt8>) {
+            guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
+            self.bytes = base
+            self.count = bytes.count
+        }
+
+        static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+
+        func text(_ start: Int, _ end: Int) -> String {
+            String(decoding: UnsafeBufferPointer(start: bytes + start, count: end - start), as: UTF8.self)
+        }
 
         mutating func document() -> Value? {
             guard let value = value() else { return nil }
             skipSpace()
-            return index == bytes.count ? value : nil
+            return index == count ? value : nil
         }
 
         mutating func skipSpace() {
-            while index < bytes.count {
-                switch bytes[index] {
-                case 0x20, 0x09, 0x0A, 0x0D: index += 1
-                default: return
-                }
+            while index < count {
+                let byte = bytes[index]
+                guard byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D else { return }
+                index += 1
             }
         }
 
         mutating func literal(_ word: StaticString, _ value: Value) -> Value? {
-            let count = word.utf8CodeUnitCount
-            guard bytes.count - index >= count else { return nil }
-            for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] { return nil }
-            index += count
+            let length = word.utf8CodeUnitCount
+            guard count - index >= length else { return nil }
+            for offset in 0..<length where bytes[index + offset] != word.utf8Start[offset] { return nil }
+            index += length
             return value
         }
 
         mutating func value() -> Value? {
             skipSpace()
-            guard index < bytes.count else { return nil }
+            guard index < count else { return nil }
             switch bytes[index] {
             case UInt8(ascii: "{"): return object()
             case UInt8(ascii: "["): return array()
@@ -244,19 +258,19 @@ enum LaunchContextReader {
             index += 1
             var fields: [String: Value] = [:]
             skipSpace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            if index < count, bytes[index] == UInt8(ascii: "}") {
                 index += 1
                 return .object(fields)
             }
             while true {
                 skipSpace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let key = string() else { return nil }
+                guard index < count, bytes[index] == UInt8(ascii: "\""), let key = string() else { return nil }
                 skipSpace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
+                guard index < count, bytes[index] == UInt8(ascii: ":") else { return nil }
                 index += 1
                 guard let value = value(), fields.updateValue(value, forKey: key) == nil else { return nil }
                 skipSpace()
-                guard index < bytes.count else { return nil }
+                guard index < count else { return nil }
                 if bytes[index] == UInt8(ascii: ",") {
                     index += 1
                     continue
@@ -274,7 +288,7 @@ enum LaunchContextReader {
             index += 1
             var elements: [Value] = []
             skipSpace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            if index < count, bytes[index] == UInt8(ascii: "]") {
                 index += 1
                 return .array(elements)
             }
@@ -282,7 +296,7 @@ enum LaunchContextReader {
                 guard let element = value() else { return nil }
                 elements.append(element)
                 skipSpace()
-                guard index < bytes.count else { return nil }
+                guard index < count else { return nil }
                 if bytes[index] == UInt8(ascii: ",") {
                     index += 1
                     continue
@@ -298,10 +312,10 @@ enum LaunchContextReader {
             index += 1
             let start = index
             // Without escapes: the bytes as they are (the text came from a Swift String: valid UTF-8).
-            while index < bytes.count {
+            while index < count {
                 let byte = bytes[index]
                 if byte == UInt8(ascii: "\"") {
-                    let result = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                    let result = text(start, index)
                     index += 1
                     return result
                 }
@@ -309,14 +323,14 @@ enum LaunchContextReader {
                 guard byte >= 0x20 else { return nil }
                 index += 1
             }
-            var scalars = Array(bytes[start..<index])
-            while index < bytes.count {
+            var scalars = Array(UnsafeBufferPointer(start: bytes + start, count: index - start))
+            while index < count {
                 let byte = bytes[index]
                 index += 1
                 switch byte {
                 case UInt8(ascii: "\""): return String(decoding: scalars, as: UTF8.self)
                 case UInt8(ascii: "\\"):
-                    guard index < bytes.count else { return nil }
+                    guard index < count else { return nil }
                     let escape = bytes[index]
                     index += 1
                     switch escape {
@@ -329,7 +343,7 @@ enum LaunchContextReader {
                     case UInt8(ascii: "u"):
                         guard var code = hex4() else { return nil }
                         if (0xD800..<0xDC00).contains(code) {
-                            guard bytes.count - index >= 6, bytes[index] == UInt8(ascii: "\\"),
+                            guard count - index >= 6, bytes[index] == UInt8(ascii: "\\"),
                                 bytes[index + 1] == UInt8(ascii: "u")
                             else { return nil }
                             index += 2
@@ -351,7 +365,7 @@ enum LaunchContextReader {
         }
 
         mutating func hex4() -> UInt32? {
-            guard bytes.count - index >= 4 else { return nil }
+            guard count - index >= 4 else { return nil }
             var code: UInt32 = 0
             for _ in 0..<4 {
                 let byte = bytes[index]
@@ -373,27 +387,23 @@ enum LaunchContextReader {
             let start = index
             func digits(_ parser: inout Parser) -> Int {
                 let first = parser.index
-                while parser.index < parser.bytes.count,
-                    (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(parser.bytes[parser.index])
-                {
-                    parser.index += 1
-                }
+                while parser.index < parser.count, Parser.isDigit(parser.bytes[parser.index]) { parser.index += 1 }
                 return parser.index - first
             }
-            if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
+            if index < count, bytes[index] == UInt8(ascii: "-") { index += 1 }
             let integerStart = index
             let integerDigits = digits(&self)
             guard integerDigits > 0, integerDigits == 1 || bytes[integerStart] != UInt8(ascii: "0") else { return nil }
-            if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            if index < count, bytes[index] == UInt8(ascii: ".") {
                 index += 1
                 guard digits(&self) > 0 else { return nil }
             }
-            if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            if index < count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
                 index += 1
-                if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+                if index < count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
                 guard digits(&self) > 0 else { return nil }
             }
-            return .number(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+            return .number(text(start, index))
         }
     }
 }
