@@ -125,7 +125,8 @@ let package = Package(
         .target(name: "SimRuntime", dependencies: ["UpgradeContract", "FileUtility", "CLaunch"]),
         // The supervision of a launched app's own file calls (the seccomp filter's Swift half), files'
         // data protection classes and backup exclusion (extended attributes read past the filter).
-        .target(name: "SimSupervision", dependencies: ["SimRuntime", "CFileSupervisor"]),
+        // SQLite only for its system-call table: the keychain's own database calls pass the filter untrapped.
+        .target(name: "SimSupervision", dependencies: ["SimRuntime", "FileUtility", "CFileSupervisor", "CSQLite"]),
         // A test process's Bundle.main named as an iOS test host names it: a constructor that hands
         // over to SimSecurity's TestHostBundle when SIMSECURITY_BUNDLE_ID or _ENTITLEMENTS is set.
         .target(name: "CTestHost"),
@@ -226,7 +227,7 @@ let package = Package(
         .executableTarget(name: "bare-exit", path: "Sources/Tools/bare-exit"),
         // A launched process that changes files through Foundation, for the file supervisor's tests.
         .executableTarget(
-            name: "file-mutator", dependencies: ["SimRuntime", "SimSupervision"], path: "Sources/Tools/file-mutator"),
+            name: "file-mutator", dependencies: ["SimRuntime", "SimSupervision", "CSQLite"], path: "Sources/Tools/file-mutator"),
         // The file supervisor's cost per call against no supervision and against ptrace (docs/file-supervision.md).
         .executableTarget(
             name: "supervision-bench", dependencies: ["CFileSupervisor"], path: "Sources/Tools/supervision-bench"),

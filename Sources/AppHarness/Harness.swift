@@ -82,7 +82,7 @@ public enum Harness {
         environmentLock.withLock { Self.environment = environment }
         let statusURL = platform.containers.home.appendingPathComponent(statusRelativePath)
         // Not a store operation of the app: outside the seam, so it is never counted, faulted or a crash point.
-        FileSupervision.unsupervised { try? FileManager.default.removeItem(at: statusURL) }
+        FileSupervision.removeOwnFile(statusURL.path)
         let mode = LaunchMode.selected(by: environment.arguments)
         let caseID = environment.argument(after: LaunchMode.caseIDArgument)
         let launch = HarnessLaunch(
@@ -123,7 +123,7 @@ public enum Harness {
         let failure = try FileSupervision.unsupervised { () throws -> Int32 in
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             // Atomic without a sync, as every store of a simulated device: its apps end by SIGKILL only.
-            return AtomicFile.write(data, to: url.path)
+            return FileSupervision.writeOwnFile(data, to: url.path)
         }
         guard failure == 0 else {
             throw CocoaError(

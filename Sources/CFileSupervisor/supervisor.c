@@ -26,6 +26,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/xattr.h>
@@ -160,6 +161,92 @@ static int is_vouched(pid_t tid) {
     for (int i = 0; i < CFS_SLOTS; i++)
         if (atomic_load(&vouched[i]) == tid) return 1;
     return 0;
+}
+
+/// Whether the calling thread is vouched for now: inside `cfs_enter_unsupervised` in a supervised
+/// process, holding a slot the supervisor's `is_vouched` finds (a thread that found none is served).
+static int vouched_here(void) { return vouch_slot >= 0; }
+
+// MARK: SQLite's system calls while vouched
+
+// SQLite's unix VFS makes its file calls through a table a process may replace
+// (`xSetSystemCall`). The replacements below add the cookie only while the calling thread is vouched
+// (a store operation the seam numbers itself: the keychain's database): the filter then lets the
+// call through without a notification, where the supervisor would only have answered "continue"
+// after a round trip. Any other SQLite call of the process (an app's own database) runs through
+// SQLite's original function and is trapped as before.
+
+enum { SQ_OPEN, SQ_WRITE, SQ_PWRITE, SQ_PWRITE64, SQ_FTRUNCATE, SQ_UNLINK, SQ_MKDIR, SQ_RMDIR, SQ_COUNT };
+static cfs_syscall_fn sqlite_original[SQ_COUNT];
+
+static long cookie_call(long nr, long a0, long a1, long a2, long a3) {
+    return syscall(nr, a0, a1, a2, a3, 0L, (unsigned long)CFS_COOKIE);
+}
+
+static int sq_open(const char *path, int flags, int mode) {
+    if (vouched_here()) return (int)cookie_call(__NR_openat, AT_FDCWD, (long)path, flags, mode);
+    return ((int (*)(const char *, int, int))sqlite_original[SQ_OPEN])(path, flags, mode);
+}
+
+static ssize_t sq_write(int fd, const void *bytes, size_t count) {
+    if (vouched_here()) return cookie_call(__NR_write, fd, (long)bytes, (long)count, 0);
+    return ((ssize_t (*)(int, const void *, size_t))sqlite_original[SQ_WRITE])(fd, bytes, count);
+}
+
+static ssize_t sq_pwrite(int fd, const void *bytes, size_t count, off_t offset) {
+    if (vouched_here()) return cookie_call(__NR_pwrite64, fd, (long)bytes, (long)count, (long)offset);
+    return ((ssize_t (*)(int, const void *, size_t, off_t))sqlite_original[SQ_PWRITE])(fd, bytes, count, offset);
+}
+
+static ssize_t sq_pwrite64(int fd, const void *bytes, size_t count, off_t offset) {
+    if (vouched_here()) return cookie_call(__NR_pwrite64, fd, (long)bytes, (long)count, (long)offset);
+    return ((ssize_t (*)(int, const void *, size_t, off_t))sqlite_original[SQ_PWRITE64])(fd, bytes, count, offset);
+}
+
+static int sq_ftruncate(int fd, off_t length) {
+    if (vouched_here()) return (int)cookie_call(__NR_ftruncate, fd, (long)length, 0, 0);
+    return ((int (*)(int, off_t))sqlite_original[SQ_FTRUNCATE])(fd, length);
+}
+
+static int sq_unlink(const char *path) {
+    if (vouched_here()) return (int)cookie_call(__NR_unlinkat, AT_FDCWD, (long)path, 0, 0);
+    return ((int (*)(const char *))sqlite_original[SQ_UNLINK])(path);
+}
+
+static int sq_mkdir(const char *path, mode_t mode) {
+    if (vouched_here()) return (int)cookie_call(__NR_mkdirat, AT_FDCWD, (long)path, (long)mode, 0);
+    return ((int (*)(const char *, mode_t))sqlite_original[SQ_MKDIR])(path, mode);
+}
+
+static int sq_rmdir(const char *path) {
+    if (vouched_here()) return (int)cookie_call(__NR_unlinkat, AT_FDCWD, (long)path, AT_REMOVEDIR, 0);
+    return ((int (*)(const char *))sqlite_original[SQ_RMDIR])(path);
+}
+
+cfs_syscall_fn cfs_sqlite_syscall(const char *name, cfs_syscall_fn original) {
+    static const struct {
+        const char *name;
+        int slot;
+        cfs_syscall_fn replacement;
+    } table[] = {
+        {"open", SQ_OPEN, (cfs_syscall_fn)sq_open},
+        {"write", SQ_WRITE, (cfs_syscall_fn)sq_write},
+        {"pwrite", SQ_PWRITE, (cfs_syscall_fn)sq_pwrite},
+        {"pwrite64", SQ_PWRITE64, (cfs_syscall_fn)sq_pwrite64},
+        {"ftruncate", SQ_FTRUNCATE, (cfs_syscall_fn)sq_ftruncate},
+        {"unlink", SQ_UNLINK, (cfs_syscall_fn)sq_unlink},
+        {"mkdir", SQ_MKDIR, (cfs_syscall_fn)sq_mkdir},
+        {"rmdir", SQ_RMDIR, (cfs_syscall_fn)sq_rmdir},
+    };
+    if (name == NULL || original == NULL) return NULL;
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+        if (strcmp(table[i].name, name) != 0) continue;
+        // Installed once; a second call (the same table again) keeps the first original.
+        if (original == table[i].replacement) return NULL;
+        sqlite_original[table[i].slot] = original;
+        return table[i].replacement;
+    }
+    return NULL;
 }
 
 // MARK: Serving one call
@@ -367,6 +454,8 @@ static void serve(const struct seccomp_notif *req) {
     ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &resp);
 }
 
+static atomic_long notifications;
+
 static void *supervise(void *unused) {
     (void)unused;
     struct seccomp_notif req;
@@ -376,6 +465,7 @@ static void *supervise(void *unused) {
             if (errno == EINTR || errno == ENOENT) continue;
             return NULL;
         }
+        atomic_fetch_add_explicit(&notifications, 1, memory_order_relaxed);
         serve(&req);
     }
 }
@@ -428,6 +518,8 @@ int cfs_start(cfs_decide_fn decide, cfs_done_fn done, int watch_reads, char *rea
 }
 
 int cfs_active(void) { return atomic_load(&active); }
+
+long cfs_notifications(void) { return atomic_load_explicit(&notifications, memory_order_relaxed); }
 
 int cfs_reserve_fd(int fd) {
     int moved = fcntl(fd, F_DUPFD_CLOEXEC, CFS_RESERVED_FD_FLOOR);
@@ -514,6 +606,39 @@ int cfs_write_file_own(const char *path, const void *bytes, size_t count) {
     return close((int)fd) == 0 ? 0 : errno;
 }
 
+int cfs_write_file_atomic_own(const char *path, const void *bytes, size_t count) {
+    char temporary[PATH_MAX];
+    unsigned int nonce = 0;
+    if (getrandom(&nonce, sizeof nonce, 0) != (ssize_t)sizeof nonce) nonce = (unsigned int)(uintptr_t)&nonce;
+    if (snprintf(temporary, sizeof temporary, "%s.tmp-%d-%u", path, (int)getpid(), nonce) >= (int)sizeof temporary)
+        return ENAMETOOLONG;
+    unsigned long long open_args[6] = {(unsigned long long)AT_FDCWD, (unsigned long long)(uintptr_t)temporary,
+                                       (unsigned long long)(O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC), 0644, 0, 0};
+    long fd = own_call(__NR_openat, open_args);
+    if (fd < 0) return errno;
+    int failure = 0;
+    size_t done = 0;
+    while (done < count) {
+        unsigned long long write_args[6] = {(unsigned long long)fd, (unsigned long long)(uintptr_t)((const char *)bytes + done),
+                                            (unsigned long long)(count - done), 0, 0, 0};
+        long n = own_call(__NR_write, write_args);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            failure = errno;
+            break;
+        }
+        done += (size_t)n;
+    }
+    if (close((int)fd) != 0 && failure == 0) failure = errno;
+    if (failure == 0) {
+        unsigned long long rename_args[6] = {(unsigned long long)AT_FDCWD, (unsigned long long)(uintptr_t)temporary,
+                                             (unsigned long long)AT_FDCWD, (unsigned long long)(uintptr_t)path, 0, 0};
+        if (own_call(__NR_renameat2, rename_args) != 0) failure = errno;
+    }
+    if (failure != 0) cfs_unlink_own(temporary);
+    return failure;
+}
+
 int cfs_unlink_own(const char *path) {
     unsigned long long args[6] = {(unsigned long long)AT_FDCWD, (unsigned long long)(uintptr_t)path, 0, 0, 0, 0};
     return own_call(__NR_unlinkat, args) == 0 ? 0 : errno;
@@ -570,6 +695,12 @@ int cfs_unlink_own(const char *path) {
     (void)path;
     return 95;
 }
+int cfs_write_file_atomic_own(const char *path, const void *bytes, size_t count) {
+    (void)path;
+    (void)bytes;
+    (void)count;
+    return 95;
+}
 
 long cfs_read_own(const char *path, char *out, size_t size) {
     (void)path;
@@ -609,6 +740,12 @@ int cfs_start(cfs_decide_fn decide, cfs_done_fn done, int watch_reads, char *rea
     return -1;
 }
 int cfs_active(void) { return 0; }
+long cfs_notifications(void) { return 0; }
+cfs_syscall_fn cfs_sqlite_syscall(const char *name, cfs_syscall_fn original) {
+    (void)name;
+    (void)original;
+    return NULL;
+}
 void cfs_enter_unsupervised(void) {}
 void cfs_leave_unsupervised(void) {}
 int cfs_reserve_fd(int fd) { return fd; }

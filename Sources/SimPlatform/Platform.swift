@@ -32,7 +32,11 @@ public final class Platform: Sendable {
         } catch {
             throw .fileSupervisionRefused(error.reason)
         }
-        let platform = Platform(context: context, seam: seam, keychain: .current)
+        // Opening the device's keychain (securityd's database, never the app's: the supervisor lets its
+        // calls run unreported) as a store operation's own calls, so that SQLite's go past the filter
+        // without a round trip to the supervisor thread (FileSupervision.untrapStoreDatabaseCalls).
+        let keychain = ProcessSupervisor.unsupervised { Keychain.current }
+        let platform = Platform(context: context, seam: seam, keychain: keychain)
         FoundationDefaults.route(to: platform)
         return platform
     }

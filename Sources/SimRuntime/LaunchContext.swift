@@ -94,7 +94,9 @@ public struct LaunchContext: Hashable, Sendable, Codable {
     /// its launcher's: the kernel kills the app with SIGKILL when the launcher ends, and an app
     /// whose launcher is already gone exits at once.
     public static let current: LaunchContext? = {
-        guard let text = ProcessInfo.processInfo.environment[environmentKey] else { return nil }
+        // getenv, not ProcessInfo's environment: that builds a dictionary of every variable first.
+        guard let value = getenv(environmentKey) else { return nil }
+        let text = String(cString: value)
         let context: LaunchContext
         do {
             context = try decode(text)
@@ -114,8 +116,10 @@ public struct LaunchContext: Hashable, Sendable, Codable {
         String(decoding: try LaunchContext.encoder.encode(self), as: UTF8.self)
     }
 
-    /// Reads a context from its JSON text.
+    /// Reads a context from its JSON text: the runner's own JSON directly (``LaunchContextReader``),
+    /// anything else through `JSONDecoder`, which also names what is wrong with a bad one.
     public static func decode(_ text: String) throws -> LaunchContext {
+        if let context = LaunchContextReader.read(text) { return context }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
         return try decoder.decode(LaunchContext.self, from: Data(text.utf8))

@@ -1,4 +1,6 @@
 internal import CFileSupervisor
+internal import CSQLite
+import FileUtility
 import Foundation
 import SimRuntime
 
@@ -36,6 +38,10 @@ public enum FileSupervision {
     /// Whether this process's file calls are supervised.
     public static var isActive: Bool { cfs_active() != 0 }
 
+    /// How many trapped calls the supervisor thread has served in this process so far (0 when
+    /// supervision is not active): each one a round trip to that thread.
+    public static var notifications: Int { cfs_notifications() }
+
     /// Starts supervising this process's file calls for the launch `context`, numbered by `seam`.
     /// Call it once, before the app's code runs; later calls do nothing.
     /// - Throws: ``Refused`` when the kernel does not install the filter.
@@ -51,6 +57,27 @@ public enum FileSupervision {
         guard started == 0 else {
             throw Refused(reason: String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
+        untrapStoreDatabaseCalls()
+    }
+
+    /// The names of SQLite's unix system calls that CFileSupervisor replaces (`cfs_sqlite_syscall`).
+    static let sqliteSystemCalls = ["open", "write", "pwrite", "pwrite64", "ftruncate", "unlink", "mkdir", "rmdir"]
+
+    /// Routes SQLite's file-changing system calls through CFileSupervisor's replacements: while a
+    /// thread is vouched for (a store operation the seam numbers itself, such as a `SecItem*` call on
+    /// the keychain's database), they carry the filter's cookie and cost no notification, where the
+    /// supervisor thread would only have let them run after a round trip (about 15 CPU-µs and two
+    /// context switches each); otherwise they are SQLite's own calls, trapped as before, so an app's
+    /// own database stays supervised. `fsync` and `fdatasync` are not in SQLite's table and stay
+    /// trapped. Once a process, before its first database opens.
+    static func untrapStoreDatabaseCalls() {
+        guard let vfs = sqlite3_vfs_find(nil), vfs.pointee.iVersion >= 3,
+            let get = vfs.pointee.xGetSystemCall, let set = vfs.pointee.xSetSystemCall
+        else { return }
+        for name in sqliteSystemCalls {
+            guard let original = get(vfs, name), let replacement = cfs_sqlite_syscall(name, original) else { continue }
+            _ = set(vfs, name, replacement)
+        }
     }
 
     /// Runs `body` with the calling thread's file calls unreported: for the harness's own files and
@@ -59,6 +86,24 @@ public enum FileSupervision {
         cfs_enter_unsupervised()
         defer { cfs_leave_unsupervised() }
         return try body()
+    }
+
+    /// Replaces the file at `path` atomically (a temporary file renamed over it, no sync) with calls
+    /// the filter lets through while supervision is active, else with ``AtomicFile/write(_:to:mode:prepare:)``:
+    /// for the harness's own files (the status file), which are never reported. Returns 0 or an errno.
+    public static func writeOwnFile(_ data: Data, to path: String) -> Int32 {
+        guard isActive else { return AtomicFile.write(data, to: path) }
+        return data.withUnsafeBytes { cfs_write_file_atomic_own(path, $0.baseAddress, $0.count) }
+    }
+
+    /// Removes the file at `path`, a file of the harness's own, with a call the filter lets through while
+    /// supervision is active; anything `unlink` cannot remove (a folder) through FileManager, unreported.
+    public static func removeOwnFile(_ path: String) {
+        if isActive {
+            let failure = cfs_unlink_own(path)
+            if failure == 0 || failure == ENOENT { return }
+        }
+        unsupervised { try? FileManager.default.removeItem(atPath: path) }
     }
 
     /// Moves a descriptor of the runner's own (the mutation log) out of the range the filter

@@ -66,6 +66,30 @@ import SimSupervision
         #expect(log.allSatisfy { $0.status == 0 && $0.subject.store == "file" })
     }
 
+    @Test(
+        "the app's own SQLite database is supervised; a store operation's own SQLite calls pass the filter without a round trip"
+    )
+    func sqliteDatabases() throws {
+        let device = try Device()
+        let (run, log) = try device.launch([
+            "served", "store-sqlite:store.db=a", "served", "sqlite:app.db=b", "served",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        try #require(lines.count == 5, "\(run.stdout)")
+        let served = [lines[0], lines[2], lines[4]].map { Int($0.dropFirst(3)) ?? -1 }
+        // The store's calls (open, writes, journal removal) cost the supervisor thread nothing.
+        #expect(served[1] == served[0], "\(run.stdout)")
+        // The app's database is trapped call by call, and each call is a mutation in the app's words.
+        #expect(served[2] > served[1], "\(run.stdout)")
+        let names = Set(log.compactMap { $0.subject.name })
+        #expect(names.contains("app.db") && names.contains("app.db-journal"), "\(names)")
+        #expect(!names.contains { $0.hasPrefix("store.db") }, "\(names)")
+        let operations = Set(log.filter { $0.subject.name == "app.db-journal" }.map(\.operation))
+        #expect(operations.isSuperset(of: [.fsOpen, .fsWrite, .fsSync, .fsUnlink]), "\(operations)")
+        #expect(FileManager.default.fileExists(atPath: device.container + "/store.db"))
+    }
+
     @Test("a crash point ends the process right after the call: after the truncating open, the file is empty")
     func crashRightAfter() throws {
         let device = try Device()

@@ -37,6 +37,27 @@ import Testing
         }
     }
 
+    @Test("the arithmetic writes and reads what the format style does, and leaves it what it does not take")
+    func arithmeticMatchesTheStyle() throws {
+        let style = Date.ISO8601FormatStyle()
+        var seconds: [Double] = [-11_644_473_600, -11_644_473_601, 253_402_300_799, 253_402_300_800, 951_782_400, 951_868_800]
+        var generator = SplitMix64(seed: 0xDA7E)
+        for _ in 0..<20_000 { seconds.append(Double(Int64(generator.next() % 300_000_000_000) - 30_000_000_000)) }
+        for value in seconds {
+            let date = Date(timeIntervalSince1970: value)
+            #expect(InternetDate.string(from: date) == date.formatted(style), "\(value)")
+            let text = date.formatted(style)
+            #expect(InternetDate.date(from: text) == (try? style.parse(text)), "\(text)")
+        }
+        for text in [
+            "2024-02-29T12:00:00Z", "2023-02-29T12:00:00Z", "2026-04-31T00:00:00Z", "2026-12-01T24:00:00Z",
+            "2026-12-01T23:60:00Z", "2026-12-01T23:59:60Z", "1600-12-31T23:59:59Z", "0000-01-01T00:00:00Z",
+            "2026-12-01t17:00:00z", "2026-12-01T17:00:00+00:00", "+2026-12-01T17:00:00Z",
+        ] {
+            #expect(InternetDate.date(from: text) == (try? style.parse(text)), "\(text)")
+        }
+    }
+
     @Test("text that is not an internet date reads as none")
     func rejectsOtherText() {
         for text in ["", "garbage", "2026-12-01", "2026-12-01 17:00:00Z", "20261201T170000Z", "2026-13-01T17:00:00Z"] {

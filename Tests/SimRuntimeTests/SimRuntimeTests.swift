@@ -39,6 +39,23 @@ struct SimRuntimeTests {
         #expect(source.current == .locked)
     }
 
+    @Test(
+        "a lock-state file reads as Foundation reads it, white space around it or not",
+        arguments: [
+            "unlocked", " unlocked\n", "\t\r\nlocked\u{0B}\u{0C} ", "\u{00A0}unlocked\u{2028}", "beforeFirstUnlock\n\n", "",
+            "un locked", "UNLOCKED", String(repeating: " ", count: 200) + "unlocked", "unlocked\u{0}",
+        ])
+    func lockStateSpelling(_ text: String) throws {
+        let tmp = try TemporaryDirectory()
+        let path = tmp.file("lockstate")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let foundation =
+            (try? String(contentsOfFile: path, encoding: .utf8)).flatMap {
+                LockState(rawValue: $0.trimmingCharacters(in: .whitespacesAndNewlines))
+            } ?? .locked
+        #expect(LockStateSource.file(path).current == foundation)
+    }
+
     @Test("a launch context survives its trip through the environment")
     func launchContextRoundTrip() throws {
         let context = LaunchContext(

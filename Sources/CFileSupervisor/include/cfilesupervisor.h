@@ -81,11 +81,27 @@ int cfs_start(cfs_decide_fn decide, cfs_done_fn done, int watch_reads, char *rea
 /// Whether `cfs_start` succeeded in this process.
 int cfs_active(void);
 
+/// How many notifications the supervisor thread has received so far (each a round trip of a trapped
+/// call to that thread): for tests and measurements of what the filter traps.
+long cfs_notifications(void);
+
 /// Marks the calling thread as inside an operation the seam already numbers (the harness's own
 /// store API), or as writing the harness's own files: its calls run unreported until `cfs_leave`.
 /// Nests. No effect when supervision is not active.
 void cfs_enter_unsupervised(void);
 void cfs_leave_unsupervised(void);
+
+/// A function of SQLite's unix VFS system-call table (`sqlite3_syscall_ptr`).
+typedef void (*cfs_syscall_fn)(void);
+
+/// The replacement for SQLite's system call `name` ("open", "write", "pwrite", "pwrite64",
+/// "ftruncate", "unlink", "mkdir", "rmdir"), whose current function is `original`; NULL for any
+/// other name (the call stays SQLite's). A replacement adds the filter's cookie only while the calling
+/// thread is vouched for (`cfs_enter_unsupervised`), so that a store operation's own database calls
+/// pass the filter without a notification the supervisor would answer "continue"; otherwise it
+/// calls `original`, and the call is trapped as before. For `sqlite3_vfs.xSetSystemCall`, once,
+/// before the process opens a database.
+cfs_syscall_fn cfs_sqlite_syscall(const char *name, cfs_syscall_fn original);
 
 /// Moves `fd` to a descriptor at or above `CFS_RESERVED_FD_FLOOR` (close-on-exec) and closes the
 /// original; returns the new descriptor, or `fd` unchanged when it cannot be moved.
@@ -103,6 +119,11 @@ long cfs_read_file_own(const char *path, unsigned char **out);
 /// Replaces the content of the file at `path` (created when missing, its metadata kept when not)
 /// with `count` bytes, with calls the filter lets through. Returns 0 or an errno.
 int cfs_write_file_own(const char *path, const void *bytes, size_t count);
+
+/// Replaces the file at `path` atomically with `count` bytes (a temporary file beside it, mode 0644,
+/// renamed over it; no sync), with calls the filter lets through: FileUtility's `AtomicFile.write`
+/// for the harness's own files. Returns 0 or an errno.
+int cfs_write_file_atomic_own(const char *path, const void *bytes, size_t count);
 
 /// Removes the file at `path` with a call the filter lets through. Returns 0 or an errno.
 int cfs_unlink_own(const char *path);

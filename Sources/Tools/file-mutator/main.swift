@@ -14,6 +14,12 @@
 //   append:REL=TEXT     open(O_APPEND) and write(2), no fsync
 //   fsync:REL           open for writing and fsync(2)
 //   read:REL            Data(contentsOf:), printed as `ok TEXT`
+//   sqlite:REL=TEXT     the app's own SQLite database (as GRDB or Core Data use it): created with a table,
+//                       TEXT inserted in a transaction (rollback journal, synchronous FULL)
+//   store-sqlite:REL=TEXT  the same as a store operation the seam numbers itself (the keychain's
+//                       database, without syncs): on a vouched thread (ProcessSupervisor.unsupervised)
+//   served              prints `ok N`: the trapped calls the supervisor thread has served so far
+internal import CSQLite
 import Foundation
 import SimRuntime
 import SimSupervision
@@ -29,6 +35,21 @@ do {
     exit(3)
 }
 let home = URL(fileURLWithPath: context.dataContainer, isDirectory: true)
+
+/// Creates the database at `path` with a table and inserts `text`; nil, or SQLite's message. A store's
+/// database does not sync (`synchronous = OFF`, as a simulated device's keychain without power loss).
+func sqliteInsert(_ path: String, _ text: String, syncs: Bool) -> String? {
+    var db: OpaquePointer?
+    guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK, let db else {
+        return "cannot open \(path)"
+    }
+    defer { sqlite3_close_v2(db) }
+    let sql =
+        (syncs ? "" : "PRAGMA synchronous = OFF; ")
+        + "CREATE TABLE IF NOT EXISTS t(v TEXT); BEGIN; INSERT INTO t(v) VALUES('\(text)'); COMMIT;"
+    guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else { return String(cString: sqlite3_errmsg(db)) }
+    return nil
+}
 
 func errnoOf(_ error: Error) -> Int {
     let ns = error as NSError
@@ -64,6 +85,19 @@ for step in CommandLine.arguments.dropFirst() {
             defer { close(fd) }
             let done = verb == "fsync" ? fsync(fd) : second.withCString { write(fd, $0, strlen($0)) < 0 ? -1 : 0 }
             guard done == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        case "sqlite", "store-sqlite":
+            let path = home.appendingPathComponent(first).path
+            let failure =
+                verb == "sqlite"
+                ? sqliteInsert(path, second, syncs: true)
+                : ProcessSupervisor.unsupervised { sqliteInsert(path, second, syncs: false) }
+            if let failure {
+                print("error " + failure)
+                continue
+            }
+        case "served":
+            print("ok \(FileSupervision.notifications)")
+            continue
         case "read":
             print("ok " + String(decoding: try Data(contentsOf: home.appendingPathComponent(first)), as: UTF8.self))
             continue
