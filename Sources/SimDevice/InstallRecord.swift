@@ -100,15 +100,15 @@ public struct InstalledApp: Sendable, Equatable {
         let data = try JSONFile.contents(path, what: "install record")
         // A device copy's bundle containers hold their source's records: each one's bytes are
         // decoded (and checked for a key given twice) once per process.
-        if let known = Self.records.withLock({ $0[data] }) {
+        if let known = Self.records.withLock({ $0[FileBytes(data: data)] }) {
             record = known
         } else {
             record = try JSONFile.decode(InstallRecord.self, from: data, path: path)
-            Self.records.withLock { $0[data] = record }
+            Self.records.withLock { $0[FileBytes(data: data)] = record }
         }
     }
 
-    private static let records = Memo<Data, InstallRecord>()
+    private static let records = Memo<FileBytes, InstallRecord>()
 }
 
 /// One line of `<UDID>/history.jsonl`.
