@@ -63,11 +63,18 @@ public enum ContainerDirectory {
 
     /// The identifier that the metadata file in `folder` names, or nil.
     static func identifier(of folder: String) -> String? {
-        guard let data = FileManager.default.contents(atPath: folder + "/" + metadataFileName),
-            let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
+        guard let data = FileManager.default.contents(atPath: folder + "/" + metadataFileName) else { return nil }
+        // A device copy's containers hold the same metadata files as their source's: each file's
+        // bytes are parsed once per process.
+        if let known = identifiers.withLock({ $0[FileBytes(data: data)] }) { return known }
+        guard let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],
+            let identifier = plist["MCMMetadataIdentifier"] as? String
         else { return nil }
-        return plist["MCMMetadataIdentifier"] as? String
+        identifiers.withLock { $0[FileBytes(data: data)] = identifier }
+        return identifier
     }
+
+    private static let identifiers = Memo<FileBytes, String>()
 
     /// Creates a container folder of `kind` for `identifier` in `parent` (the final place, or a
     /// staging folder), with its metadata file and, for data and group containers, the standard folders.
@@ -155,6 +162,17 @@ public enum ContainerDirectory {
 
     private static let standInUUID = "00000000-0000-0000-0000-000000000000"
     private static let metadataTexts = Memo<[String], String>()
+}
+
+/// A file's bytes as a dictionary key, hashed whole: `Data`'s own hash reads only its first 80
+/// bytes, which every container metadata file (an XML header) and every install record shares.
+struct FileBytes: Hashable, Sendable {
+    let data: Data
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(data.count)
+        data.withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
 }
 
 /// A dictionary shared by threads, for values a process makes once.

@@ -36,10 +36,17 @@ extension DeviceSet {
         let bundles = "data/Containers/" + ContainerKind.bundle.relativePath + "/"
         // The logs folder is made, empty: a clone's launches log afresh. Installed bundles' files
         // are hard links: nothing changes them, and a copy of an 80 MB executable per clone is not free.
+        // So are the digest key and the lock state file, which are only ever replaced whole (written
+        // beside and renamed over, ``AtomicFile``), never changed in place; the record is left out,
+        // as the copy's own is written next.
         try TreeCopy.copy(
             from: source, to: destination, pruning: ["logs"],
             choose: { entry in
-                entry.relative == "device.lock" ? .leaveOut : entry.relative.hasPrefix(bundles) ? .link : .copy
+                switch entry.relative {
+                case "device.lock", "device.json": .leaveOut
+                case "digest.key", "lockstate": .link
+                default: entry.relative.hasPrefix(bundles) ? .link : .copy
+                }
             },
             placed: { _, from, to throws(DeviceError) in try copyProtection(from, to) })
     }

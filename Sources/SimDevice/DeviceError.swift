@@ -104,10 +104,20 @@ enum JSONFile {
 
     /// Decodes `T` from the file at `path`; every failure becomes a one-line ``DeviceError``.
     static func read<T: Decodable>(_ type: T.Type, from path: String, what: String) throws(DeviceError) -> T {
+        try decode(type, from: contents(path, what: what), path: path)
+    }
+
+    /// The bytes of the file at `path` (`what` names it when it is missing).
+    static func contents(_ path: String, what: String) throws(DeviceError) -> Data {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw FileManager.default.fileExists(atPath: path)
                 ? .malformedFile(path, reason: "cannot be read") : .missingFile(path, what: what)
         }
+        return data
+    }
+
+    /// `data`, the bytes of the file at `path`, decoded as ``read(_:from:what:)`` decodes them.
+    static func decode<T: Decodable>(_ type: T.Type, from data: Data, path: String) throws(DeviceError) -> T {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         let value: T

@@ -300,10 +300,9 @@ public final class DeviceSession: @unchecked Sendable {
     /// Removes the device folder. The session is of no further use.
     public func delete() throws(DeviceError) {
         keychainReader.close()
-        do {
-            try FileManager.default.removeItem(atPath: layout.directory)
-        } catch {
-            throw .fileSystem(layout.directory, reason: "cannot be removed (\(error.localizedDescription))")
+        let status = TreeRemoval.remove(layout.directory)
+        guard status == 0 else {
+            throw .fileSystem(layout.directory, reason: "cannot be removed (\(FileFailure.posix(status)))")
         }
         release()
     }

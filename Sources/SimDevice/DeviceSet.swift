@@ -1,3 +1,4 @@
+import FileUtility
 import Foundation
 import SimRuntime
 import SimSecurity
@@ -77,7 +78,7 @@ public struct DeviceSet: Sendable {
     func assemble(udid: String, _ fill: (DeviceLayout) throws -> Void) throws(DeviceError) -> Device {
         let staging = DeviceLayout(directory: root + "/.creating-" + udid)
         let final = DeviceLayout(directory: root + "/" + udid)
-        guard !FileManager.default.fileExists(atPath: final.directory) else {
+        guard access(final.directory, F_OK) != 0 else {
             throw .fileSystem(final.directory, reason: "a device with this UDID exists")
         }
         do {
@@ -87,9 +88,13 @@ public struct DeviceSet: Sendable {
                 throw DeviceError.fileSystem(staging.directory, reason: String(cString: strerror(errno)))
             }
             try fill(staging)
-            try FileManager.default.moveItem(atPath: staging.directory, toPath: final.directory)
+            // One rename (FileManager's moveItem parsed both paths as URLs and looked at each first).
+            guard rename(staging.directory, final.directory) == 0 else {
+                throw DeviceError.fileSystem(
+                    final.directory, reason: "cannot move the new device into place (\(FileFailure.posix(errno)))")
+            }
         } catch {
-            try? FileManager.default.removeItem(atPath: staging.directory)
+            _ = TreeRemoval.remove(staging.directory)
             if let error = error as? DeviceError { throw error }
             throw .fileSystem(final.directory, reason: error.localizedDescription)
         }

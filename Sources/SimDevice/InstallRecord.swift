@@ -96,10 +96,19 @@ public struct InstalledApp: Sendable, Equatable {
 
     init(container: Container) throws(DeviceError) {
         self.container = container
-        self.record = try JSONFile.read(
-            InstallRecord.self, from: container.path + "/" + InstalledApp.recordName,
-            what: "install record")
+        let path = container.path + "/" + InstalledApp.recordName
+        let data = try JSONFile.contents(path, what: "install record")
+        // A device copy's bundle containers hold their source's records: each one's bytes are
+        // decoded (and checked for a key given twice) once per process.
+        if let known = Self.records.withLock({ $0[FileBytes(data: data)] }) {
+            record = known
+        } else {
+            record = try JSONFile.decode(InstallRecord.self, from: data, path: path)
+            Self.records.withLock { $0[FileBytes(data: data)] = record }
+        }
     }
+
+    private static let records = Memo<FileBytes, InstallRecord>()
 }
 
 /// One line of `<UDID>/history.jsonl`.

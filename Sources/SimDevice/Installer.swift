@@ -32,14 +32,23 @@ extension DeviceSession {
         let uuid = UUID().uuidString
         let staged = layout.stagingDirectory + "/" + uuid
         let container = try ContainerDirectory.create(.bundle, identifier: manifest.bundleID, uuid: uuid, at: staged)
-        defer { try? FileManager.default.removeItem(atPath: staged) }
+        // Gone already once the bundle is moved into place; what an install that failed left.
+        defer { _ = TreeRemoval.remove(staged) }
         let appFolder = staged + "/" + manifest.executable + ".app"
         let executable = appFolder + "/" + manifest.executable
         let entitlements = appFolder + "/" + manifest.entitlements
         do {
-            try FileManager.default.createDirectory(atPath: appFolder, withIntermediateDirectories: true)
-            try FileManager.default.copyItem(atPath: build.folder + "/build.json", toPath: appFolder + "/build.json")
-            try FileManager.default.copyItem(atPath: build.entitlementsPath, toPath: entitlements)
+            if mkdir(appFolder, 0o777) != 0 {
+                try FileManager.default.createDirectory(atPath: appFolder, withIntermediateDirectories: true)
+            }
+            // Each file's bytes and permission bits, as FileManager's copyItem (which looks at the
+            // file and its folder a few more times) copied them.
+            for (source, copy) in [
+                (build.folder + "/build.json", appFolder + "/build.json"), (build.entitlementsPath, entitlements),
+            ]
+            where FileCopy.copy(from: source, to: copy) == nil {
+                throw NSError(domain: NSPOSIXErrorDomain, code: Int(errno))
+            }
             let failure = AtomicFile.writeInPlace(try Self.infoPlist(manifest), to: appFolder + "/" + Self.infoPlistName)
             if failure != 0 { throw NSError(domain: NSPOSIXErrorDomain, code: Int(failure)) }
             // A hard link installs the executable without writing it (no descriptor open for writing
@@ -110,7 +119,7 @@ extension DeviceSession {
             throw .fileSystem(final, reason: "cannot move the new bundle into place (\(String(cString: strerror(errno))))")
         }
         if let previous {
-            try? FileManager.default.removeItem(atPath: previous.container.path)
+            _ = TreeRemoval.remove(previous.container.path)
             // An extension the new build no longer ships goes with its data container, as iOS removes it.
             let kept = Set(build.extensions.map(\.bundleID))
             for item in previous.extensions where !kept.contains(item.bundleID) {

@@ -33,8 +33,30 @@ struct SecretLocator {
 
     /// The locator of the secrets `labels` (the cell's declared secrets) of case `caseID`, in `shapes`.
     init(caseID: String, labels: [String], shapes: [String: SecretShape] = [:]) {
+        self.secrets = Self.forms.value(Key(caseID: caseID, labels: labels, shapes: shapes)) {
+            Self.forms(caseID: caseID, labels: labels, shapes: shapes)
+        }
+        self.labels = labels
+    }
+
+    /// Each label's forms, made once per process for each case, labels and shapes: every cell of a
+    /// run (and the run's shape coverage, twice) asks for the same few, and making one derives the
+    /// value and each stored encoding of each secret.
+    private static let forms = Memo<Key, [(label: String, forms: [Data])]>()
+
+    private struct Key: Hashable {
+        let caseID: String
+        let labels: [String]
+        let shapes: [String: SecretShape]
+    }
+
+    private static func forms(
+        caseID: String, labels: [String], shapes: [String: SecretShape]
+    ) -> [(
+        label: String, forms: [Data]
+    )] {
         let secrets = CaseSecrets(caseID: caseID, shapes: shapes)
-        self.secrets = labels.map { label in
+        return labels.map { label in
             let value = secrets.data(label)
             var forms = SecretPatterns.storedForms(of: value).map { Data($0) }
             if !secrets.shape(label).isUTF8 {
@@ -44,7 +66,6 @@ struct SecretLocator {
             }
             return (label, forms)
         }
-        self.labels = labels
     }
 
     /// The app's keychain items that hold each secret, named `genp com.example.notes.v2/session`

@@ -18,9 +18,14 @@ struct FindingSanitizer {
     private let patterns: SecretPatterns?
 
     init(secrets: [Secret], workRoot: String) {
+        self.init(secrets: secrets, patterns: try? SecretPatterns(secrets: secrets), workRoot: workRoot)
+    }
+
+    /// With `patterns` already built from `secrets` (the run's leak scan uses the same ones).
+    init(secrets: [Secret], patterns: SecretPatterns?, workRoot: String) {
         self.secrets = secrets
         self.workRoot = workRoot
-        patterns = try? SecretPatterns(secrets: secrets)
+        self.patterns = patterns
     }
 
     func clean(_ findings: [GateFinding]) -> [GateFinding] {

@@ -115,9 +115,11 @@ struct GateRun {
         progress.end()
         let expected = plan.expectedCells(in: inputs.shard)
         let secrets = GatePipeline.secrets(caseID: inputs.caseID, builds: builds.values)
-        let sanitizer = FindingSanitizer(secrets: secrets, workRoot: workRoot)
+        // One set of patterns for the findings' text and the leak scan (2,000 and more of them).
+        let patterns = Result { () throws(GateError) in try SecretPatterns(secrets: secrets) }
+        let sanitizer = FindingSanitizer(secrets: secrets, patterns: try? patterns.get(), workRoot: workRoot)
         var findings = sanitizer.clean(results.findings)
-        let scan = try SecretScanner.scan(directory: outFolder, secrets: secrets)
+        let scan = try SecretScanner.scan(directory: outFolder, secrets: secrets, patterns: patterns.get())
         let shapes = ShapeCoverage.report(
             units: units, builds: builds, caseID: inputs.caseID, skips: skips.byLabel, runScenarios: inputs.scenarios)
         // A label seeded only `empty` (no bytes) in every cell cannot leak: its clean scan is no PASS.

@@ -80,13 +80,13 @@ package struct StatusComparison: Equatable, Sendable {
     /// first in a matrix, `paths/iOS-15.0/<path>/...`), relative to it.
     static func statusFiles(in folder: String) throws(GateError) -> Set<String> {
         let root = folder + "/" + ArtifactLayout.paths
-        let manager = FileManager.default
-        guard manager.fileExists(atPath: root) else { return [] }
-        guard let enumerator = manager.enumerator(atPath: root) else {
-            throw .unreadable(path: root, reason: "cannot list the folder")
-        }
+        guard FileManager.default.fileExists(atPath: root) else { return [] }
+        guard access(root, R_OK) == 0 else { throw .unreadable(path: root, reason: "cannot list the folder") }
         var files = Set<String>()
-        while let relative = enumerator.nextObject() as? String {
+        // Every entry, as Foundation's enumerator listed them (one readdir walk: a gate's paths/
+        // holds thousands).
+        for entry in FileTree.entries(under: root) {
+            let relative = entry.relative
             let parts = relative.split(separator: "/")
             let matrix = parts.count == 5 && RuntimeVersion(slug: String(parts[0])) != nil
             if ArtifactLayout.isStatusFile(parts, matrix: matrix) {

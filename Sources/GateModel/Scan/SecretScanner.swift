@@ -125,7 +125,15 @@ package enum SecretScanner {
     /// Scans every regular file under `directory` for `secrets`.
     /// - Throws: ``GateError`` when the folder cannot be listed or a secret is shorter than ``minimumSecretLength``.
     package static func scan(directory: String, secrets: [Secret]) throws(GateError) -> SecretScanResult {
-        let patterns = try SecretPatterns(secrets: secrets)
+        try scan(directory: directory, secrets: secrets, patterns: SecretPatterns(secrets: secrets))
+    }
+
+    /// Scans every regular file under `directory` for `secrets`, whose patterns the caller built
+    /// (`SecretPatterns(secrets: secrets)`, shared with whatever else looks for the same secrets).
+    /// - Throws: ``GateError`` when the folder cannot be listed.
+    package static func scan(
+        directory: String, secrets: [Secret], patterns: SecretPatterns
+    ) throws(GateError) -> SecretScanResult {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
         guard manager.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
