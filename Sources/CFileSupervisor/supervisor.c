@@ -585,25 +585,28 @@ long cfs_read_file_own(const char *path, unsigned char **out) {
     return (long)length;
 }
 
-int cfs_write_file_own(const char *path, const void *bytes, size_t count) {
-    unsigned long long open_args[6] = {(unsigned long long)AT_FDCWD, (unsigned long long)(uintptr_t)path,
-                                       (unsigned long long)(O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC), 0644, 0, 0};
-    long fd = own_call(__NR_openat, open_args);
-    if (fd < 0) return errno;
+/// Writes all `count` bytes to `fd` with the supervisor's own calls; 0 or an errno. `fd` stays open.
+static int write_all_own(long fd, const void *bytes, size_t count) {
     size_t done = 0;
     while (done < count) {
         unsigned long long write_args[6] = {(unsigned long long)fd, (unsigned long long)(uintptr_t)((const char *)bytes + done),
                                             (unsigned long long)(count - done), 0, 0, 0};
         long n = own_call(__NR_write, write_args);
         if (n < 0 && errno == EINTR) continue;
-        if (n < 0) {
-            int saved = errno;
-            close((int)fd);
-            return saved;
-        }
+        if (n < 0) return errno;
         done += (size_t)n;
     }
-    return close((int)fd) == 0 ? 0 : errno;
+    return 0;
+}
+
+int cfs_write_file_own(const char *path, const void *bytes, size_t count) {
+    unsigned long long open_args[6] = {(unsigned long long)AT_FDCWD, (unsigned long long)(uintptr_t)path,
+                                       (unsigned long long)(O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC), 0644, 0, 0};
+    long fd = own_call(__NR_openat, open_args);
+    if (fd < 0) return errno;
+    int failure = write_all_own(fd, bytes, count);
+    if (close((int)fd) != 0 && failure == 0) failure = errno;
+    return failure;
 }
 
 int cfs_write_file_atomic_own(const char *path, const void *bytes, size_t count) {
@@ -616,19 +619,7 @@ int cfs_write_file_atomic_own(const char *path, const void *bytes, size_t count)
                                        (unsigned long long)(O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC), 0644, 0, 0};
     long fd = own_call(__NR_openat, open_args);
     if (fd < 0) return errno;
-    int failure = 0;
-    size_t done = 0;
-    while (done < count) {
-        unsigned long long write_args[6] = {(unsigned long long)fd, (unsigned long long)(uintptr_t)((const char *)bytes + done),
-                                            (unsigned long long)(count - done), 0, 0, 0};
-        long n = own_call(__NR_write, write_args);
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) {
-            failure = errno;
-            break;
-        }
-        done += (size_t)n;
-    }
+    int failure = write_all_own(fd, bytes, count);
     if (close((int)fd) != 0 && failure == 0) failure = errno;
     if (failure == 0) {
         unsigned long long rename_args[6] = {(unsigned long long)AT_FDCWD, (unsigned long long)(uintptr_t)temporary,
