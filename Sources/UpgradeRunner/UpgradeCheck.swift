@@ -25,7 +25,11 @@ public struct UpgradeCheck: Sendable {
     public var old: String
     /// The new build's id: the release under test.
     public var new: String
-    /// The scenarios to run (default: the gate's default list).
+    /// The scenarios to run (default: the gate's default list). A list other than the default names
+    /// its scenarios: one that needs what neither build declares (extension-first and interleavings an
+    /// app extension of `new`, second-device a synchronizable secret of `old`) throws ``GateError``,
+    /// as `gate --scenarios` exits 2, rather than pass without running; the default list leaves such
+    /// scenarios out where they cannot run.
     public var scenarios: [Scenario]
     /// The test-case id the secrets derive from; a fixed one makes the check repeatable.
     public var caseID: String
@@ -57,9 +61,10 @@ public struct UpgradeCheck: Sendable {
     ///   temporary folder cannot be made.
     public func run() throws -> UpgradeCheckResult {
         let folder = try Self.makePrivateFolder(named: "upgrade-check-\(old)-to-\(new)")
-        let request = GateRequest(
+        var request = GateRequest(
             builds: [old, new], scenarios: scenarios, caseID: caseID, jobs: jobs, out: folder,
             buildsFolder: buildsFolder, productsFolder: productsFolder)
+        request.scenariosNamed = Set(scenarios) != Set(Scenario.gateDefault)
         let report: GateReport
         do {
             report = try ReleaseGate.run(request)

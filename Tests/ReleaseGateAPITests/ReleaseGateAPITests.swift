@@ -65,6 +65,16 @@ import UpgradeRunner
         #expect(!FileManager.default.fileExists(atPath: result.folder))
     }
 
+    @Test("UpgradeCheck naming a scenario neither build can take throws, rather than pass without running it")
+    func upgradeCheckNamesWhatCannotRun() throws {
+        for scenario in [Scenario.secondDevice, .extensionFirst] {
+            let check = UpgradeCheck(old: "v1", new: "v2", scenarios: [.upgrade, scenario], caseID: "api-check", jobs: 2)
+            let error = try #require(throws: GateError.self) { try check.run() }
+            #expect("\(error)".contains("\(scenario.rawValue), which runs only where"), "\(error)")
+            #expect(ExitStatus.report(error).code == ExitStatus.usage)
+        }
+    }
+
     @Test("UpgradeCheck returns a failing upgrade's findings as values and keeps its artifacts")
     func upgradeCheckFails() throws {
         // v4-transfer is v3 signed by another team with no bridge release: v3's items are out of its reach.
