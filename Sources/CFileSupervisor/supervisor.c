@@ -599,14 +599,20 @@ static int write_all_own(long fd, const void *bytes, size_t count) {
     return 0;
 }
 
-int cfs_write_file_own(const char *path, const void *bytes, size_t count) {
+/// Opens `path` with `flags` (and O_WRONLY | O_CREAT | O_CLOEXEC, mode 0644), writes all `count`
+/// bytes and closes it, with the supervisor's own calls; 0 or an errno.
+static int write_new_own(const char *path, int flags, const void *bytes, size_t count) {
     unsigned long long open_args[6] = {(unsigned long long)AT_FDCWD, (unsigned long long)(uintptr_t)path,
-                                       (unsigned long long)(O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC), 0644, 0, 0};
+                                       (unsigned long long)(O_WRONLY | O_CREAT | O_CLOEXEC | flags), 0644, 0, 0};
     long fd = own_call(__NR_openat, open_args);
     if (fd < 0) return errno;
     int failure = write_all_own(fd, bytes, count);
     if (close((int)fd) != 0 && failure == 0) failure = errno;
     return failure;
+}
+
+int cfs_write_file_own(const char *path, const void *bytes, size_t count) {
+    return write_new_own(path, O_TRUNC, bytes, count);
 }
 
 int cfs_write_file_atomic_own(const char *path, const void *bytes, size_t count) {
@@ -615,12 +621,8 @@ int cfs_write_file_atomic_own(const char *path, const void *bytes, size_t count)
     if (getrandom(&nonce, sizeof nonce, 0) != (ssize_t)sizeof nonce) nonce = (unsigned int)(uintptr_t)&nonce;
     if (snprintf(temporary, sizeof temporary, "%s.tmp-%d-%u", path, (int)getpid(), nonce) >= (int)sizeof temporary)
         return ENAMETOOLONG;
-    unsigned long long open_args[6] = {(unsigned long long)AT_FDCWD, (unsigned long long)(uintptr_t)temporary,
-                                       (unsigned long long)(O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC), 0644, 0, 0};
-    long fd = own_call(__NR_openat, open_args);
-    if (fd < 0) return errno;
-    int failure = write_all_own(fd, bytes, count);
-    if (close((int)fd) != 0 && failure == 0) failure = errno;
+    int failure = write_new_own(temporary, O_EXCL, bytes, count);
+    if (failure == EEXIST) return failure;
     if (failure == 0) {
         unsigned long long rename_args[6] = {(unsigned long long)AT_FDCWD, (unsigned long long)(uintptr_t)temporary,
                                              (unsigned long long)AT_FDCWD, (unsigned long long)(uintptr_t)path, 0, 0};

@@ -138,10 +138,10 @@ package struct MutantsRun {
                 // second-device where the released build its last hop starts at keeps a synchronizable secret.
                 var resolved = [id: mutant.build]
                 for build in path.builds where build != id { resolved[build] = releasedBuilds[build] }
+                let extensions = RunInputs.extensionNames(of: resolved, ids: path.builds) ?? [:]
                 let synchronizable = RunInputs.synchronizableBuilds(of: resolved, ids: path.builds) ?? []
                 let chosen = Self.scenarios(scenarios, on: path, newestOld: newestOld).filter {
-                    (!$0.needsExtension || !mutant.build.extensions.isEmpty)
-                        && (!$0.needsSynchronizable || path.previous.map(synchronizable.contains) ?? false)
+                    GatePlan.fits($0, path, extensions: extensions, synchronizable: synchronizable)
                 }
                 guard !chosen.isEmpty else { continue }
                 reports.append(

@@ -210,7 +210,7 @@ package struct GatePlan: Equatable, Sendable {
     /// Whether what the path's builds declare lets `scenario` run on it: an app extension of the new
     /// build (``Scenario/needsExtension``), a synchronizable secret of the build the last hop starts at
     /// (``Scenario/needsSynchronizable``). Nil records (a run.json before them) let every path.
-    static func fits(
+    package static func fits(
         _ scenario: Scenario, _ path: BuildPair, extensions: [String: [String]]?, synchronizable: [String]?
     ) -> Bool {
         if scenario.needsExtension, let extensions, extensions[path.new]?.isEmpty ?? true { return false }
