@@ -1,6 +1,7 @@
 import Foundation
 @testable import GateExecution
 @testable import GateModel
+import SimDevice
 import TestSupport
 import Testing
 @testable import UpgradeRunner
@@ -26,6 +27,35 @@ struct SecondDeviceGateTests {
         #expect(try units([]) == [])
         // A run.json from before the record: every upgrade path, as when the scenario was opt-in.
         #expect(try units(nil).count == 3)
+    }
+
+    @Test("the default list keeps second-device where a build declares a synchronizable secret (Mail 3.2), recorded in run.json")
+    func recordedFromDeclarations() throws {
+        let folder = Script.repositoryRoot + "/Examples/Mail/builds"
+        let catalog = BuildCatalog(folder: folder, productsFolder: "/nonexistent")
+        var resolved: [String: Build] = [:]
+        for id in ["mail1", "mail32", "mail42"] { resolved[id] = try catalog.build(id, requiringExecutable: false) }
+        #expect(RunInputs.synchronizableBuilds(of: resolved, ids: ["mail1", "mail32", "mail42"]) == ["mail32", "mail42"])
+        #expect(RunInputs.synchronizableBuilds(of: resolved, ids: ["mail1"]) == nil)
+
+        let files = RunInputs.BuildFiles(executable: "0", entitlements: "0")
+        var inputs = RunInputs(
+            builds: ["mail1", "mail32", "mail42"], runtime: .current, caseID: "sync", scenarios: Scenario.gateDefault,
+            buildFiles: ["mail1": files, "mail32": files, "mail42": files], runnerVersion: "test")
+        try inputs.recordBuildFeatures(of: resolved, named: nil)
+        #expect(inputs.synchronizable == ["mail32", "mail42"])
+        #expect(inputs.scenarios.contains(.secondDevice))
+        let planned = try inputs.plan().units(in: nil).filter { $0.scenario == .secondDevice }.map(\.path.id)
+        // Inputs without recorded routes plan the two-build paths: only mail32-to-mail42 starts its last hop at mail32.
+        #expect(planned == ["mail32-to-mail42"])
+
+        // The same list over builds that declare none drops it and records nothing.
+        var plain = RunInputs(
+            builds: ["mail1", "mail32"], runtime: .current, caseID: "sync", scenarios: Scenario.gateDefault,
+            buildFiles: ["mail1": files, "mail32": files], runnerVersion: "test")
+        try plain.recordBuildFeatures(of: resolved, named: nil)
+        #expect(plain.synchronizable == ["mail32"])
+        #expect(!plain.scenarios.contains(.secondDevice), "mail32 is only ever the new build there")
     }
 
     @Test("on the sample builds the default gate leaves it out; naming it is one line naming the flag, exit 2")
