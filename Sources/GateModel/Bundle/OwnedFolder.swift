@@ -26,40 +26,99 @@ package enum OwnedFolder {
     // The held markers by folder: open, locked, close-on-exec (an app launch never inherits one).
     nonisolated(unsafe) private static var held: [String: Int32] = [:]
 
+    /// The hidden name a folder is made under, beside where it goes, until it holds its marker:
+    /// `.creating-` and the folder's own name.
+    package static let stagingPrefix = ".creating-"
+
     /// Creates `folder` (mode 0700 whatever the umask) with its marker and holds the marker's lock
     /// until ``release(_:)``.
+    ///
+    /// The folder never exists without its proof: it is made under a hidden name beside its place
+    /// (``stagingPrefix``), its marker appears there whole and locked (written to an unnamed file,
+    /// `O_TMPFILE`, then linked in), and one rename moves it into place. A runner killed on the way
+    /// leaves a hidden folder that is empty or holds a whole marker with a free lock, which
+    /// ``AbandonedFolders`` removes; a sweep that removes the empty folder under a live runner
+    /// makes this one start again under a new folder. (A file system without `O_TMPFILE` gets the
+    /// marker written in place: a runner killed between its creation and its first line leaves a
+    /// hidden empty-marker folder that no sweep may take, holding nothing.)
     /// - Throws: ``Failure`` saying what failed; the folder is not left behind then.
     package static func create(_ folder: String) throws(OwnedFolder.Failure) {
-        guard mkdir(folder, 0o700) == 0 else { throw Failure(cause: FileFailure.posix(errno)) }
-        chmod(folder, 0o700)
-        do throws(OwnedFolder.Failure) {
-            try claim(folder)
-        } catch {
-            try? FileManager.default.removeItem(atPath: folder)
-            throw error
+        let staging =
+            (folder as NSString).deletingLastPathComponent + "/" + stagingPrefix + (folder as NSString).lastPathComponent
+        var info = stat()
+        guard lstat(folder, &info) != 0 else { throw Failure(cause: FileFailure.posix(EEXIST)) }
+        for _ in 0..<5 {
+            guard mkdir(staging, 0o700) == 0 else { throw Failure(cause: FileFailure.posix(errno)) }
+            chmod(staging, 0o700)
+            let descriptor: Int32
+            switch writeMarker(in: staging) {
+            case .made(let made): descriptor = made
+            case .swept: continue
+            case .failed(let failure):
+                removeMarkerLast(staging)
+                throw failure
+            }
+            guard rename(staging, folder) == 0 else {
+                let failure = errno
+                if failure == ENOENT {
+                    close(descriptor)
+                    continue
+                }
+                removeMarkerLast(staging)
+                close(descriptor)
+                throw Failure(cause: FileFailure.posix(failure))
+            }
+            lock.withLock { held[folder] = descriptor }
+            return
         }
+        throw Failure(cause: "another process kept removing it while it was made")
     }
 
-    /// Writes the marker into `folder`, made by the caller and empty, and holds its lock.
-    package static func claim(_ folder: String) throws(OwnedFolder.Failure) {
+    private enum MarkerWrite {
+        /// The marker is in the folder, whole, and this descriptor holds its lock.
+        case made(Int32)
+        /// The folder went (a sweep took it while it was empty): start again.
+        case swept
+        case failed(Failure)
+    }
+
+    /// `O_TMPFILE` (Linux's `__O_TMPFILE | O_DIRECTORY`, the same number on x86_64 and arm64);
+    /// Glibc's macro does not come through to Swift.
+    private static let unnamedFile: Int32 = 0o20_000_000 | O_DIRECTORY
+
+    /// Writes the marker into `folder` and holds its lock: written and locked unnamed, then linked
+    /// in, so that it never exists empty; in place where the file system has no unnamed files.
+    private static func writeMarker(in folder: String) -> MarkerWrite {
         let marker = folder + "/" + markerName
-        let descriptor = open(marker, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw Failure(cause: FileFailure.posix(errno)) }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            let failure = Failure(cause: FileFailure.posix(errno))
-            close(descriptor)
-            throw failure
-        }
         var token = [UInt8](repeating: 0, count: 16)
         for index in token.indices { token[index] = UInt8.random(in: 0...255) }
-        let text = identity + "\n" + token.map { String(format: "%02x", $0) }.joined() + "\n"
-        let bytes = Array(text.utf8)
-        guard bytes.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == bytes.count else {
-            let failure = Failure(cause: FileFailure.posix(errno))
-            close(descriptor)
-            throw failure
+        let bytes = Array((identity + "\n" + token.map { String(format: "%02x", $0) }.joined() + "\n").utf8)
+        func lockAndWrite(_ descriptor: Int32) -> Failure? {
+            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0,
+                bytes.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == bytes.count
+            else { return Failure(cause: FileFailure.posix(errno)) }
+            return nil
         }
-        lock.withLock { held[folder] = descriptor }
+        let unnamed = open(folder, unnamedFile | O_RDWR | O_CLOEXEC, 0o600)
+        if unnamed >= 0 {
+            if let failure = lockAndWrite(unnamed) {
+                close(unnamed)
+                return .failed(failure)
+            }
+            if linkat(AT_FDCWD, "/proc/self/fd/\(unnamed)", AT_FDCWD, marker, AT_SYMLINK_FOLLOW) == 0 { return .made(unnamed) }
+            close(unnamed)
+            // Gone under us, or no /proc to link through: then the marker is written in place.
+            if access(folder, F_OK) != 0 { return .swept }
+        } else if errno == ENOENT {
+            return .swept
+        }
+        let descriptor = open(marker, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return errno == ENOENT ? .swept : .failed(Failure(cause: FileFailure.posix(errno))) }
+        if let failure = lockAndWrite(descriptor) {
+            close(descriptor)
+            return .failed(failure)
+        }
+        return .made(descriptor)
     }
 
     /// Lets go of `folder`'s lock, once the folder is removed (or is no longer temporary).
@@ -101,12 +160,17 @@ package enum OwnedFolder {
     }
 
     /// Removes an owned folder with its marker last: a process killed halfway leaves a folder that
-    /// still proves whose it is, which the next sweep removes, never one no sweep may touch.
+    /// still proves whose it is, which the next sweep removes, never one no sweep may touch. While
+    /// anything else is left in it (an entry that could not be removed, or one a process still
+    /// writing made again), the marker stays.
     package static func removeMarkerLast(_ folder: String) {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        var left = false
         for name in entries where name != markerName {
-            try? FileManager.default.removeItem(atPath: folder + "/" + name)
+            let path = folder + "/" + name
+            do { try FileManager.default.removeItem(atPath: path) } catch { left = left || access(path, F_OK) == 0 }
         }
+        guard !left else { return }
         unlink(folder + "/" + markerName)
         if rmdir(folder) != 0 { try? FileManager.default.removeItem(atPath: folder) }
     }
@@ -114,13 +178,18 @@ package enum OwnedFolder {
 
 /// The temporary folders of runners that no longer exist (device folders, bundle unpack folders):
 /// a folder whose name starts with one of the prefixes and which ``OwnedFolder`` proves is an ended
-/// runner's. One listing of `base` serves every prefix.
+/// runner's, and the hidden folder one was being made under (``OwnedFolder/stagingPrefix``): proven
+/// the same way, or empty (a live runner whose empty folder goes starts again). One listing of `base`
+/// serves every prefix.
 package enum AbandonedFolders {
     package static func remove(in base: String, prefixes: [String]) {
         let base = base.hasSuffix("/") ? base : base + "/"
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: base) else { return }
-        for name in names where prefixes.contains(where: { name.hasPrefix($0) }) {
-            OwnedFolder.removeIfAbandoned(base + name)
+        for name in names {
+            let staged = name.hasPrefix(OwnedFolder.stagingPrefix)
+            let own = staged ? String(name.dropFirst(OwnedFolder.stagingPrefix.count)) : name
+            guard prefixes.contains(where: { own.hasPrefix($0) }) else { continue }
+            if !OwnedFolder.removeIfAbandoned(base + name) && staged { rmdir(base + name) }
         }
     }
 }

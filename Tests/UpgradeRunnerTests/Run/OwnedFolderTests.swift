@@ -96,4 +96,37 @@ struct OwnedFolderTests {
         #expect(OwnedFolder.vanished(folder))
         #expect(!OwnedFolder.vanished(directory.file("never-held")))
     }
+
+    /// A runner killed between making a folder and writing its marker left a folder no sweep could
+    /// prove (an empty marker, or none): CI's kill right after the plan line found one in 1 of 20
+    /// kills. A folder is now made under a hidden name and moves into place holding its whole marker.
+    @Test("a folder appears with its whole marker and nothing beside it; what a killed creation leaves, a sweep takes")
+    func creationLeavesNothingUnprovable() throws {
+        let directory = try TemporaryDirectory("owned")
+        let folder = directory.file("upgrade-runner-devices-1-made")
+        try #require(throws: Never.self) { try OwnedFolder.create(folder) }
+        let marker = try String(contentsOfFile: folder + "/" + OwnedFolder.markerName, encoding: .utf8)
+        #expect(marker.hasPrefix(OwnedFolder.identity + "\n") && marker.count == OwnedFolder.identity.count + 34)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["upgrade-runner-devices-1-made"])
+        #expect(throws: OwnedFolder.Failure.self) { try OwnedFolder.create(folder) }
+        OwnedFolder.release(folder)
+
+        // Killed after the hidden folder was made: empty. Killed after the marker was linked in: a
+        // whole marker, its lock free. A foreign hidden folder with something in it stays.
+        let empty = directory.file(OwnedFolder.stagingPrefix + "upgrade-runner-devices-2-empty")
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: false)
+        let marked = directory.file(OwnedFolder.stagingPrefix + "upgrade-runner-devices-3-marked")
+        try #require(throws: Never.self) { try OwnedFolder.create(marked) }
+        OwnedFolder.release(marked)
+        let foreign = directory.file(OwnedFolder.stagingPrefix + "upgrade-runner-devices-4-notes")
+        try FileManager.default.createDirectory(atPath: foreign, withIntermediateDirectories: false)
+        try "notes".write(toFile: foreign + "/notes.txt", atomically: false, encoding: .utf8)
+        let unrelated = directory.file(OwnedFolder.stagingPrefix + "something-else")
+        try FileManager.default.createDirectory(atPath: unrelated, withIntermediateDirectories: false)
+        AbandonedFolders.remove(in: directory.path, prefixes: ["upgrade-runner-devices-"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == [
+                OwnedFolder.stagingPrefix + "something-else", OwnedFolder.stagingPrefix + "upgrade-runner-devices-4-notes",
+            ])
+    }
 }

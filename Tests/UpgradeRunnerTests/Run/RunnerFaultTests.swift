@@ -50,7 +50,10 @@ struct RunnerFaultTests {
         func deviceFolders(in tmp: String? = nil) -> [String] {
             let folder = tmp ?? self.tmp
             return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
-                .filter { $0.hasPrefix(TemporaryDevices.prefix) }.map { folder + "/" + $0 }
+                .filter {
+                    $0.hasPrefix(TemporaryDevices.prefix) || $0.hasPrefix(OwnedFolder.stagingPrefix + TemporaryDevices.prefix)
+                }
+                .map { folder + "/" + $0 }
         }
     }
 
@@ -78,7 +81,15 @@ struct RunnerFaultTests {
         }
         // The next start of any runner, even one that refuses its input, removes what a killed one left.
         _ = try runner.run(["builds", "--no-such-option"], tmp: tmp)
-        #expect(runner.deviceFolders(in: tmp).isEmpty, "\(runner.deviceFolders(in: tmp))")
+        #expect(runner.deviceFolders(in: tmp).isEmpty, "\(runner.deviceFolders(in: tmp).map(Self.describe))")
+    }
+
+    /// A folder left behind, with what the sweep decided by: its marker's first line and its entries.
+    static func describe(_ folder: String) -> String {
+        let marker = (try? String(contentsOfFile: folder + "/" + OwnedFolder.markerName, encoding: .utf8))
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return "\(folder) (marker: \(marker.map { $0.split(separator: "\n").first.map(String.init) ?? "empty" } ?? "none"); "
+            + "entries: \(entries.sorted().prefix(10).joined(separator: ", ")))"
     }
 
     @Test("killed (SIGKILL) or interrupted (SIGTERM) at 20 random moments: never a PASS it did not earn, nothing left")
