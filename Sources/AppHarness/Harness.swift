@@ -113,7 +113,8 @@ public enum Harness {
         let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
         let manifest = executable.deletingLastPathComponent().appendingPathComponent(BuildManifest.fileName)
         guard let data = FileManager.default.contents(atPath: manifest.path) else { return nil }
-        return (try? JSONDecoder().decode(BuildManifest.self, from: data))?.keeps
+        // JSONDecoder's answer, without JSONDecoder for what the runner and adopters write.
+        return BuildManifest.installedDeclaration(data)
     }
 
     /// Writes the status file atomically, so a killed launch leaves the whole file or none.

@@ -216,10 +216,9 @@ public final class MutationLogFile: Sendable {
 
     deinit { close(descriptor) }
 
-    /// Appends one entry as a line of sorted-key JSON.
+    /// Appends one entry as a line of sorted-key JSON (``SeamEntry/line()``).
     public func append(_ entry: SeamEntry) {
-        guard var line = try? MutationLogFile.encoder.encode(entry) else { return }
-        line.append(0x0A)
+        let line = entry.line()
         line.withUnsafeBytes { buffer in _ = write(descriptor, buffer.baseAddress, buffer.count) }
     }
 
@@ -239,10 +238,67 @@ public final class MutationLogFile: Sendable {
         if let entries = try? decoder.decode([SeamEntry].self, from: array) { return entries }
         return lines.compactMap { try? decoder.decode(SeamEntry.self, from: Data($0)) }
     }
+}
 
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
+extension SeamEntry {
+    /// The entry's line in the mutation log: the bytes `JSONEncoder` writes for it with
+    /// `.sortedKeys` and `.withoutEscapingSlashes` (a nil optional left out), and a line break,
+    /// written without `JSONEncoder` (its first use cost an app launch several percent,
+    /// docs/benchmarks.md). Keys in sorted order by hand: a field added to ``SeamEntry``,
+    /// ``SeamSubject`` or ``FaultAction`` must be added here (`MutationLogLineTests` compares with
+    /// `JSONEncoder` and counts the stored properties).
+    func line() -> [UInt8] {
+        var out = JSONOutput(pretty: false)
+        out.open(UInt8(ascii: "{"))
+        if let injected {
+            out.key("injected")
+            out.open(UInt8(ascii: "{"))
+            switch injected {
+            case .status(let status):
+                out.key("kind")
+                out.string("status")
+                out.key("status")
+                out.int(Int(status))
+            case .dropWrite:
+                out.key("kind")
+                out.string("dropWrite")
+            }
+            out.close(UInt8(ascii: "}"))
+        }
+        if let mutation {
+            out.key("mutation")
+            out.int(mutation)
+        }
+        out.key("operation")
+        out.string(operation.rawValue)
+        out.key("sequence")
+        out.int(sequence)
+        out.key("status")
+        out.int(Int(status))
+        out.key("subject")
+        out.open(UInt8(ascii: "{"))
+        if let account = subject.account {
+            out.key("account")
+            out.string(account)
+        }
+        if let name = subject.name {
+            out.key("name")
+            out.string(name)
+        }
+        if let service = subject.service {
+            out.key("service")
+            out.string(service)
+        }
+        out.key("store")
+        out.string(subject.store)
+        if let target = subject.target {
+            out.key("target")
+            out.string(target)
+        }
+        out.close(UInt8(ascii: "}"))
+        out.close(UInt8(ascii: "}"))
+        var line = out.bytes
+        line.append(0x0A)
+        return line
+    }
 }
