@@ -110,11 +110,25 @@ public enum Harness {
     /// The `keeps` of the build.json installed beside this executable (the device installs it into
     /// the app's bundle, as Info.plist is), or nil.
     public static func installedDeclaration() -> BuildDeclaration? {
-        let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
-        let manifest = executable.deletingLastPathComponent().appendingPathComponent(BuildManifest.fileName)
-        guard let data = FileManager.default.contents(atPath: manifest.path) else { return nil }
+        guard let data = FileManager.default.contents(atPath: installedManifestPath()) else { return nil }
         // JSONDecoder's answer, without JSONDecoder for what the runner and adopters write.
         return BuildManifest.installedDeclaration(data)
+    }
+
+    /// The build.json beside the executable, symbolic links resolved: by `realpath` (Foundation's
+    /// `URL` path calls were a twentieth of a launch on first use), by `URL` when that fails.
+    static func installedManifestPath(executable argument: String = CommandLine.arguments.first ?? "") -> String {
+        if !argument.isEmpty, let resolved = realpath(argument, nil) {
+            defer { free(resolved) }
+            var path = Array(String(cString: resolved).utf8)
+            if let slash = path.lastIndex(of: UInt8(ascii: "/")) {
+                path.removeSubrange((slash + 1)...)
+                path.append(contentsOf: BuildManifest.fileName.utf8)
+                return String(decoding: path, as: UTF8.self)
+            }
+        }
+        let executable = URL(fileURLWithPath: argument).resolvingSymlinksInPath()
+        return executable.deletingLastPathComponent().appendingPathComponent(BuildManifest.fileName).path
     }
 
     /// Writes the status file atomically, so a killed launch leaves the whole file or none.

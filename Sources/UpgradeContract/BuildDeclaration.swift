@@ -283,7 +283,7 @@ public enum DeclaredStore: Hashable, Sendable {
 
     /// The store with `$(CASE_ID)` replaced by `caseID`.
     public func resolved(caseID: String) -> DeclaredStore {
-        func r(_ text: String) -> String { text.replacingOccurrences(of: "$(CASE_ID)", with: caseID) }
+        func r(_ text: String) -> String { Self.replacingCaseID(in: text, with: caseID) }
         switch self {
         case .preference(let key, let suite): return .preference(key: r(key), suite: suite.map(r))
         case .propertyList(let file, let keyPath): return .propertyList(file: r(file), keyPath: r(keyPath))
@@ -297,6 +297,48 @@ public enum DeclaredStore: Hashable, Sendable {
         case .groupPropertyList(let group, let file, let keyPath):
             return .groupPropertyList(group: group, file: r(file), keyPath: r(keyPath))
         case .json(let file, let keyPath, let group): return .json(file: r(file), keyPath: r(keyPath), group: group)
+        }
+    }
+
+    /// `text.replacingOccurrences(of: "$(CASE_ID)", with: caseID)`, without Foundation where the
+    /// answer is plain: text without a `$` is left as it is, ASCII text has the placeholder's bytes
+    /// replaced. Anything else goes to Foundation, whose search matches canonically equivalent
+    /// characters. Every app launch resolves its declaration, and Foundation's first
+    /// `replacingOccurrences` (bridging to `NSMutableString`) cost a launch a tenth of its CPU
+    /// (docs/benchmarks.md); `InstalledDeclarationTests` compares the two.
+    static func replacingCaseID(in text: String, with caseID: String) -> String {
+        var text = text
+        let plain: String?? = text.withUTF8 { bytes -> String?? in
+            var dollar = false
+            for index in 0..<bytes.count {
+                let byte = bytes[index]
+                if byte >= 0x80 { return nil }
+                if byte == UInt8(ascii: "$") { dollar = true }
+            }
+            guard dollar else { return .some(nil) }
+            let placeholder: StaticString = "$(CASE_ID)"
+            let length = placeholder.utf8CodeUnitCount
+            var result: [UInt8] = []
+            result.reserveCapacity(bytes.count)
+            var index = 0
+            while index < bytes.count {
+                if bytes[index] == UInt8(ascii: "$"), bytes.count - index >= length,
+                    memcmp(bytes.baseAddress! + index, placeholder.utf8Start, length) == 0
+                {
+                    var id = caseID
+                    id.withUTF8 { result.append(contentsOf: $0) }
+                    index += length
+                } else {
+                    result.append(bytes[index])
+                    index += 1
+                }
+            }
+            return .some(String(decoding: result, as: UTF8.self))
+        }
+        switch plain {
+        case .some(.some(let replaced)): return replaced
+        case .some(.none): return text
+        case .none: return text.replacingOccurrences(of: "$(CASE_ID)", with: caseID)
         }
     }
 

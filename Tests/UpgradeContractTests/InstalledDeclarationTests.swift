@@ -168,3 +168,23 @@ import Testing
         }
     }
 }
+
+/// `$(CASE_ID)` replaced without Foundation (``DeclaredStore/replacingCaseID(in:with:)``) against
+/// Foundation's `replacingOccurrences`.
+@Suite struct CaseIDReplacementTests {
+    @Test("the same text as replacingOccurrences: ASCII, non-ASCII, placeholders cut short, next to each other, none")
+    func sameAsFoundation() {
+        let texts = [
+            "", "$", "$(", "$(CASE_ID", "$(CASE_ID)", "$(CASE_ID)$(CASE_ID)", "a$(CASE_ID)b", "$$(CASE_ID))",
+            "com.example.$(CASE_ID).token", "no placeholder", "$(case_id)", "$(CASE_ID)\u{301}", "\u{E9}$(CASE_ID)",
+            "e\u{301}$(CASE_ID)", "\u{1F600}", "caf\u{E9}", "$(CASE_ID)/\u{1F600}/$(CASE_ID)", "\u{FF04}(CASE_ID)",
+        ]
+        for text in texts {
+            for caseID in ["c1", "", "$(CASE_ID)", "\u{E9}", "a/b \"q\""] {
+                #expect(
+                    DeclaredStore.replacingCaseID(in: text, with: caseID)
+                        == text.replacingOccurrences(of: "$(CASE_ID)", with: caseID), "\(text) \(caseID)")
+            }
+        }
+    }
+}
