@@ -81,20 +81,27 @@ enum LaunchContextReader {
     /// spelling as ``RuntimeVersion`` reads it.
     static func runtimeVersion(_ text: String) -> RuntimeVersion? {
         let utf8 = Array(text.utf8)
+        // Indices, not slices: each new generic sequence type costs a debug build a scan of the
+        // executable's conformance records on first use.
         guard utf8.count >= 7, utf8.count <= 16, utf8[0] == UInt8(ascii: "i"), utf8[1] == UInt8(ascii: "O"),
-            utf8[2] == UInt8(ascii: "S"), utf8[3] == UInt8(ascii: " "),
-            let dot = utf8[4...].firstIndex(of: UInt8(ascii: "."))
+            utf8[2] == UInt8(ascii: "S"), utf8[3] == UInt8(ascii: " ")
         else { return RuntimeVersion(text) }
-        func number(_ digits: ArraySlice<UInt8>) -> Int? {
-            guard !digits.isEmpty, digits.count <= 4 else { return nil }
+        var dot = 4
+        while dot < utf8.count, utf8[dot] != UInt8(ascii: ".") { dot += 1 }
+        guard dot < utf8.count else { return RuntimeVersion(text) }
+        func number(_ start: Int, _ end: Int) -> Int? {
+            guard end > start, end - start <= 4 else { return nil }
             var value = 0
-            for digit in digits {
-                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) else { return nil }
+            var index = start
+            while index < end {
+                let digit = utf8[index]
+                guard digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9") else { return nil }
                 value = value * 10 + Int(digit - UInt8(ascii: "0"))
+                index += 1
             }
             return value
         }
-        guard let major = number(utf8[4..<dot]), (2...99).contains(major), let minor = number(utf8[(dot + 1)...]) else {
+        guard let major = number(4, dot), major >= 2, major <= 99, let minor = number(dot + 1, utf8.count) else {
             return RuntimeVersion(text)
         }
         return RuntimeVersion(major: major, minor: minor)

@@ -48,7 +48,9 @@ public final class Seam: @unchecked Sendable {
 
     private let lock = NSLock()
     private var plan: FaultPlan
-    private var calls: [StoreOperation: Int] = [:]
+    /// Calls so far by operation, keyed by its raw value: a dictionary keyed by the enum itself
+    /// cost an app launch a scan of the executable's conformance records for its `Hashable`.
+    private var calls: [String: Int] = [:]
     private var sequence = 0
     private var mutationCount = 0
     private let sink: (@Sendable (SeamEntry) -> Void)?
@@ -116,15 +118,15 @@ public final class Seam: @unchecked Sendable {
     public var mutations: Int { lock.withLock { mutationCount } }
 
     /// How many times `operation` has been called.
-    public func callCount(_ operation: StoreOperation) -> Int { lock.withLock { calls[operation, default: 0] } }
+    public func callCount(_ operation: StoreOperation) -> Int { lock.withLock { calls[operation.rawValue, default: 0] } }
 
     /// Registers a call and says whether the store should be touched.
     public func begin(_ operation: StoreOperation) -> Decision {
         // Held here until the runner grants this step (interleavings); outside the seam's lock.
         gate?.wait(operation)
         return lock.withLock {
-            let call = calls[operation, default: 0] + 1
-            calls[operation] = call
+            let call = calls[operation.rawValue, default: 0] + 1
+            calls[operation.rawValue] = call
             guard let fault = plan.faults.first(where: { $0.operation == operation && $0.call == call }) else {
                 return .proceed
             }

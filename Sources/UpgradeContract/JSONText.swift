@@ -38,9 +38,11 @@ package enum JSONValue: Sendable {
         guard let array else { return nil }
         var result: [String] = []
         result.reserveCapacity(array.count)
-        for element in array {
-            guard let string = element.string else { return nil }
+        var index = 0
+        while index < array.count {
+            guard let string = array[index].string else { return nil }
             result.append(string)
+            index += 1
         }
         return result
     }
@@ -300,7 +302,18 @@ package struct JSONOutput {
             if pretty { bytes.append(0x0A) }
         }
         first = false
-        if pretty { bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth)) }
+        if pretty { indent() }
+    }
+
+    /// Two spaces a level. (Plain loops here and below: in a debug build each new generic
+    /// sequence type, such as `repeatElement`'s or `reversed()`'s, costs the launch a scan of the
+    /// executable's conformance records on first use.)
+    private mutating func indent() {
+        var count = 2 * depth
+        while count > 0 {
+            bytes.append(UInt8(ascii: " "))
+            count -= 1
+        }
     }
 
     /// Opens an object (`{`) or an array (`[`).
@@ -316,7 +329,7 @@ package struct JSONOutput {
         depth -= 1
         if pretty {
             bytes.append(0x0A)
-            bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
+            indent()
         }
         bytes.append(bracket)
         first = false
@@ -366,12 +379,18 @@ package struct JSONOutput {
     package mutating func int(_ value: Int) {
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
-        var digits: [UInt8] = []
+        let start = bytes.count
         repeat {
-            digits.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
             magnitude /= 10
         } while magnitude > 0
-        bytes.append(contentsOf: digits.reversed())
+        var low = start
+        var high = bytes.count - 1
+        while low < high {
+            bytes.swapAt(low, high)
+            low += 1
+            high -= 1
+        }
     }
 
     package mutating func bool(_ value: Bool) {

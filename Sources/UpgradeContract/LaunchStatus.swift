@@ -71,7 +71,8 @@ public struct LaunchStatus: Codable, Hashable, Sendable {
         // without it: its first use in an app launch cost the launch several percent (LaunchStatusJSON.swift).
         var bytes = sortedForFile().json()
         bytes.append(0x0A)
-        return Data(bytes)
+        // Data(bytes:count:), not the generic Data(_:), which asks the runtime about the sequence's type.
+        return bytes.withUnsafeBytes { Data(bytes: $0.baseAddress!, count: $0.count) }
     }
 
     /// The status with its lists in the file's order.
