@@ -116,7 +116,7 @@ public enum Harness {
     }
 
     /// The build.json beside the executable, symbolic links resolved: by `realpath` (Foundation's
-    /// `URL` path calls were a twentieth of a launch on first use), by `URL` when that fails.
+    /// `URL` path calls were about 1% of a launch on first use), by `URL` when that fails.
     static func installedManifestPath(executable argument: String = CommandLine.arguments.first ?? "") -> String {
         if !argument.isEmpty, let resolved = realpath(argument, nil) {
             defer { free(resolved) }

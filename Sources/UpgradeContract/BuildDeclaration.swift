@@ -304,7 +304,7 @@ public enum DeclaredStore: Hashable, Sendable {
     /// answer is plain: text without a `$` is left as it is, ASCII text has the placeholder's bytes
     /// replaced. Anything else goes to Foundation, whose search matches canonically equivalent
     /// characters. Every app launch resolves its declaration, and Foundation's first
-    /// `replacingOccurrences` (bridging to `NSMutableString`) cost a launch a tenth of its CPU
+    /// `replacingOccurrences` (bridging to `NSMutableString`) cost a launch 2% of its CPU
     /// (docs/benchmarks.md); `InstalledDeclarationTests` compares the two.
     static func replacingCaseID(in text: String, with caseID: String) -> String {
         var text = text
