@@ -82,8 +82,17 @@ struct QueryEntries {
         // Both come from one storage in one order (corelibs' `Array(_storage.keys)`, `.values`).
         let keys = dictionary.allKeys
         let values = dictionary.allValues
-        pairs.reserveCapacity(keys.count)
-        for (key, value) in zip(keys, values) {
+        let count = min(keys.count, values.count)
+        pairs.reserveCapacity(count)
+        // Indices, not zip, and an insertion sort of the handful of keys, not sort(by:): in a
+        // debug app build each new generic sequence type cost the launch a scan of the
+        // executable's conformance records on first use. The keys are distinct, so any sort
+        // gives this order.
+        var index = 0
+        while index < count {
+            let key = keys[index]
+            let value = values[index]
+            index += 1
             guard let key = Self.string(key) else {
                 stringKeys = false
                 continue
@@ -98,8 +107,12 @@ struct QueryEntries {
             default: break
             }
             pairs.append((key, native))
+            var position = pairs.count - 1
+            while position > 0, pairs[position].key < pairs[position - 1].key {
+                pairs.swapAt(position, position - 1)
+                position -= 1
+            }
         }
-        pairs.sort { $0.key < $1.key }
     }
 
     /// The entries, or errSecParam when a key is not a string.
