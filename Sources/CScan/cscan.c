@@ -2,6 +2,7 @@
 // every artifact file is looked up in a two-byte-keyed table of about 2,000 patterns. Swift at
 // -Onone (the package's debug builds, which the gate runs as) spent most of the scan's CPU on the
 // loop's own bookkeeping; this target is built at -O2 in every configuration (Package.swift).
+#define _GNU_SOURCE
 #include "cscan.h"
 
 #include <string.h>
@@ -25,4 +26,8 @@ size_t cscan_search(const uint8_t *text, size_t count, size_t first, size_t seco
         }
     }
     return added;
+}
+
+bool cscan_contains(const void *haystack, size_t count, const void *needle, size_t length) {
+    return length > 0 && length <= count && memmem(haystack, count, needle, length) != NULL;
 }

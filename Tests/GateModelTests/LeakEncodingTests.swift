@@ -60,6 +60,17 @@ import Testing
         return try Data(contentsOf: URL(fileURLWithPath: path))
     }
 
+    /// ByteSearch (memmem, for where a secret is on a device) answers as `Data.range(of:)` does.
+    @Test func byteSearchAnswersAsRange() {
+        let text = Data("xx\u{0}tok-3f9a\u{0}yy-tok".utf8)
+        for form in ["tok-3f9a", "tok", "-tok", "yy-tok!", "xx\u{0}t", "\u{0}", "zz", "", String(repeating: "x", count: 40)] {
+            let bytes = Data(form.utf8)
+            #expect(ByteSearch.holds(text, bytes) == (text.range(of: bytes) != nil), "\(form)")
+            #expect(ByteSearch.holds(Data(), bytes) == (Data().range(of: bytes) != nil), "\(form)")
+            #expect(ByteSearch.holds(text.dropFirst(3), bytes) == (text.dropFirst(3).range(of: bytes) != nil), "\(form)")
+        }
+    }
+
     /// The wide and URL forms the patterns are built from are what Foundation and RFC 3986 write
     /// (the loops that make them replaced `flatMap`s of per-character arrays).
     @Test func patternFormsAreTheEncodersOwn() {

@@ -12,4 +12,7 @@ size_t cscan_search(const uint8_t *text, size_t count, size_t first, size_t seco
                     const int32_t *next, const int32_t *patterns, const uint8_t *all, const long *starts,
                     const long *lengths, bool *found, int32_t *hits);
 
+// Whether `needle` (non-empty) occurs in `haystack` (memmem).
+bool cscan_contains(const void *haystack, size_t count, const void *needle, size_t length);
+
 #endif
