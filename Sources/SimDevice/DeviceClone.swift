@@ -21,6 +21,7 @@ extension DeviceSet {
             record.udid = udid
             record.name = name
             try JSONFile.write(record, to: staging.recordPath)
+            return record
         }
     }
 

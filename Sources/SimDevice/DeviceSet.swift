@@ -70,24 +70,28 @@ public struct DeviceSet: Sendable {
             try Device.writeDigestKey(staging)
             try JSONFile.write(record, to: staging.recordPath)
             try Device.writeLockStateFile(record, staging)
+            return record
         }
     }
 
     /// Builds a device under a hidden name with `fill` and moves it into place with one rename, so
-    /// a device is either complete or absent; on failure the partial folder is removed.
-    func assemble(udid: String, _ fill: (DeviceLayout) throws -> Void) throws(DeviceError) -> Device {
+    /// a device is either complete or absent; on failure the partial folder is removed. `fill`
+    /// returns the record it wrote, which the device is made with (not read back: a gate makes
+    /// hundreds of devices, and each JSON decode of a record is a cost in a debug build).
+    func assemble(udid: String, _ fill: (DeviceLayout) throws -> DeviceRecord) throws(DeviceError) -> Device {
         let staging = DeviceLayout(directory: root + "/.creating-" + udid)
         let final = DeviceLayout(directory: root + "/" + udid)
         guard access(final.directory, F_OK) != 0 else {
             throw .fileSystem(final.directory, reason: "a device with this UDID exists")
         }
+        let record: DeviceRecord
         do {
             // The device holds a keychain and preferences in the clear: its folder is this user's
             // alone (0700 whatever the umask), so nothing an app writes inside is readable by others.
             guard mkdir(staging.directory, 0o700) == 0 || errno == EEXIST, chmod(staging.directory, 0o700) == 0 else {
                 throw DeviceError.fileSystem(staging.directory, reason: String(cString: strerror(errno)))
             }
-            try fill(staging)
+            record = try fill(staging)
             // One rename (FileManager's moveItem parsed both paths as URLs and looked at each first).
             guard rename(staging.directory, final.directory) == 0 else {
                 throw DeviceError.fileSystem(
@@ -98,7 +102,7 @@ public struct DeviceSet: Sendable {
             if let error = error as? DeviceError { throw error }
             throw .fileSystem(final.directory, reason: error.localizedDescription)
         }
-        return try Device(layout: final)
+        return Device(layout: final, record: record)
     }
 
     /// `mkdir -p` of `folder` where every folder it creates is 0700 (`~/.upgrade-runner`,

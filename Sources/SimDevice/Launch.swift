@@ -169,17 +169,17 @@ extension DeviceSession {
         let logPath = options.logPath ?? layout.logsDirectory + "/" + process.bundleID + ".log"
         let mutationLogPath =
             options.mutationLogPath ?? layout.logsDirectory + "/" + process.bundleID + ".mutations.jsonl"
-        for path in [logPath, mutationLogPath] {
-            let folder = (path as NSString).deletingLastPathComponent
-            if !FileManager.default.fileExists(atPath: folder) {
-                try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            }
-        }
         // The seam appends; each launch starts its logs empty. Creating them here also names an
         // unwritable log in the error, rather than the executable that posix_spawn would name.
-        // One open each (FileManager's createFile writes a temporary file and renames it).
+        // One open each (FileManager's createFile writes a temporary file and renames it); a
+        // missing folder is made only when the open finds none (not looked for at every launch).
         for (path, what) in [(logPath, "log"), (mutationLogPath, "mutation log")] {
-            let file = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            var file = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            if file < 0 && errno == ENOENT {
+                let folder = (path as NSString).deletingLastPathComponent
+                try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                file = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            }
             guard file >= 0 else { throw .notWritable(path, reason: "cannot create the launch's \(what)") }
             close(file)
         }
@@ -262,17 +262,33 @@ extension DeviceSession {
         // (HOME, CFFIXED_USER_HOME), NSTemporaryDirectory() (TMPDIR), Application Support and
         // Caches in `FileManager.urls(for:in:)` (XDG_DATA_HOME, XDG_CACHE_HOME), and the folder where
         // a UserDefaults that is not routed to the device writes on synchronize() (XDG_CONFIG_HOME).
-        let container = URL(fileURLWithPath: dataContainer, isDirectory: true)
-        let paths = AppContainers(home: container)
         values["HOME"] = dataContainer
         values["CFFIXED_USER_HOME"] = dataContainer
-        values["TMPDIR"] = paths.tmp.path + "/"
-        values["XDG_DATA_HOME"] = paths.applicationSupport.path
-        values["XDG_CACHE_HOME"] = paths.caches.path
-        values["XDG_CONFIG_HOME"] = paths.preferences.path
+        for (key, value) in containerPaths(dataContainer) { values[key] = value }
         values[LaunchContext.environmentKey] = context
         return values.map { "\($0.key)=\($0.value)" }.sorted()
     }
+
+    /// The variables of Foundation's paths in `dataContainer` (``environment(context:dataContainer:extra:)``),
+    /// worked out through `URL`s once per container and process: a container is launched from
+    /// again and again, and its paths do not change.
+    private static func containerPaths(_ dataContainer: String) -> [(String, String)] {
+        if let known = containerPathsLock.withLock({ knownContainerPaths[dataContainer] }) { return known }
+        let paths = AppContainers(home: URL(fileURLWithPath: dataContainer, isDirectory: true))
+        let values = [
+            ("TMPDIR", paths.tmp.path + "/"), ("XDG_DATA_HOME", paths.applicationSupport.path),
+            ("XDG_CACHE_HOME", paths.caches.path), ("XDG_CONFIG_HOME", paths.preferences.path),
+        ]
+        containerPathsLock.withLock {
+            // Bounded: a gate launches in a few thousand containers at most; past that it starts over.
+            if knownContainerPaths.count >= 4096 { knownContainerPaths.removeAll() }
+            knownContainerPaths[dataContainer] = values
+        }
+        return values
+    }
+
+    private static let containerPathsLock = NSLock()
+    nonisolated(unsafe) private static var knownContainerPaths: [String: [(String, String)]] = [:]
 }
 
 /// The outcomes of launches run together, each set by its own thread.

@@ -60,6 +60,34 @@ import Testing
         return try Data(contentsOf: URL(fileURLWithPath: path))
     }
 
+    /// ByteSearch (memmem, for where a secret is on a device) answers as `Data.range(of:)` does.
+    @Test func byteSearchAnswersAsRange() {
+        let text = Data("xx\u{0}tok-3f9a\u{0}yy-tok".utf8)
+        for form in ["tok-3f9a", "tok", "-tok", "yy-tok!", "xx\u{0}t", "\u{0}", "zz", "", String(repeating: "x", count: 40)] {
+            let bytes = Data(form.utf8)
+            #expect(ByteSearch.holds(text, bytes) == (text.range(of: bytes) != nil), "\(form)")
+            #expect(ByteSearch.holds(Data(), bytes) == (Data().range(of: bytes) != nil), "\(form)")
+            #expect(ByteSearch.holds(text.dropFirst(3), bytes) == (text.dropFirst(3).range(of: bytes) != nil), "\(form)")
+        }
+    }
+
+    /// The wide and URL forms the patterns are built from are what Foundation and RFC 3986 write
+    /// (the loops that make them replaced `flatMap`s of per-character arrays).
+    @Test func patternFormsAreTheEncodersOwn() {
+        let text = "p\u{e4}ssw\u{f6}rd-\u{1F511}-tok"
+        let patterns = SecretPatterns.encodings(of: Data(text.utf8))
+        let expected: [(SecretEncoding, Data?)] = [
+            (.utf16, text.data(using: .utf16BigEndian)), (.utf16, text.data(using: .utf16LittleEndian)),
+            (.utf32, text.data(using: .utf32BigEndian)), (.utf32, text.data(using: .utf32LittleEndian)),
+        ]
+        for (encoding, data) in expected {
+            let bytes = [UInt8](data ?? Data())
+            #expect(!bytes.isEmpty && patterns.contains { $0.0 == encoding && $0.1 == bytes })
+        }
+        #expect(SecretPatterns.urlSafe("a+b/c+/==") == "a-b_c-_")
+        #expect(SecretPatterns.percentEncoded(Array("a b~\u{e4}".utf8)) == Array("a%20b~%C3%A4".utf8))
+    }
+
     @Test("an ASCII token written as UTF-16 or UTF-32, either byte order, with a byte-order mark, is a leak")
     func wideText() throws {
         let text = String(decoding: Self.token.value, as: UTF8.self)

@@ -77,7 +77,7 @@ struct SecretLocator {
         for (label, forms) in secrets where !forms.isEmpty {
             result[label] = items.filter { item in
                 guard let data = item.data else { return false }
-                return forms.contains { data.range(of: $0) != nil }
+                return forms.contains { ByteSearch.holds(data, $0) }
             }.map { "\($0.itemClass) \([$0.service, $0.account].compactMap { $0 }.joined(separator: "/"))" }.sorted()
         }
         return result
@@ -104,10 +104,11 @@ struct SecretLocator {
                 continue
             }
             var place: Place = []
-            if items.contains(where: { item in forms.contains { item.range(of: $0) != nil } }) { place.insert(.keychain) }
-            if legacy.contains(where: { file in forms.contains { file.range(of: $0) != nil } }) { place.insert(.legacy) }
+            if items.contains(where: { item in forms.contains { ByteSearch.holds(item, $0) } }) { place.insert(.keychain) }
+            if legacy.contains(where: { file in forms.contains { ByteSearch.holds(file, $0) } }) { place.insert(.legacy) }
             places[label] = place
         }
         return places
     }
+
 }

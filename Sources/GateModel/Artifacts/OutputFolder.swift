@@ -111,7 +111,16 @@ package enum OutputFolder {
     private static func openMarker(_ marker: String, in folder: String) throws(GateError) -> (Int32, existed: Bool) {
         let flags = O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK
         var existed = false
-        var descriptor = open(marker, flags | O_CREAT | O_EXCL, 0o644)
+        var descriptor: Int32 = -1
+        // A new marker appears holding the identity line and locked (``WholeLockedFile``): a run
+        // killed as it made one leaves none, never an empty one that a rerun must refuse as foreign.
+        switch WholeLockedFile.create(marker, bytes: Array("\(identity)\npid \(getpid())\n".utf8), mode: 0o644) {
+        case .made(let made): descriptor = made
+        case .exists: errno = EEXIST
+        case .folderGone: errno = ENOENT
+        case .failed(let failure): errno = failure
+        case .unsupported: descriptor = open(marker, flags | O_CREAT | O_EXCL, 0o644)
+        }
         if descriptor < 0, errno == EEXIST {
             existed = true
             descriptor = open(marker, flags)

@@ -82,39 +82,26 @@ package enum OwnedFolder {
         case failed(Failure)
     }
 
-    /// `O_TMPFILE` (Linux's `__O_TMPFILE | O_DIRECTORY`, the same number on x86_64 and arm64);
-    /// Glibc's macro does not come through to Swift.
-    private static let unnamedFile: Int32 = 0o20_000_000 | O_DIRECTORY
-
-    /// Writes the marker into `folder` and holds its lock: written and locked unnamed, then linked
-    /// in, so that it never exists empty; in place where the file system has no unnamed files.
+    /// Writes the marker into `folder` and holds its lock: whole from the moment it has a name
+    /// (``WholeLockedFile``); in place where the file system has no unnamed files.
     private static func writeMarker(in folder: String) -> MarkerWrite {
         let marker = folder + "/" + markerName
         var token = [UInt8](repeating: 0, count: 16)
         for index in token.indices { token[index] = UInt8.random(in: 0...255) }
         let bytes = Array((identity + "\n" + token.map { String(format: "%02x", $0) }.joined() + "\n").utf8)
-        func lockAndWrite(_ descriptor: Int32) -> Failure? {
-            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0,
-                bytes.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == bytes.count
-            else { return Failure(cause: FileFailure.posix(errno)) }
-            return nil
-        }
-        let unnamed = open(folder, unnamedFile | O_RDWR | O_CLOEXEC, 0o600)
-        if unnamed >= 0 {
-            if let failure = lockAndWrite(unnamed) {
-                close(unnamed)
-                return .failed(failure)
-            }
-            if linkat(AT_FDCWD, "/proc/self/fd/\(unnamed)", AT_FDCWD, marker, AT_SYMLINK_FOLLOW) == 0 { return .made(unnamed) }
-            close(unnamed)
-            // Gone under us, or no /proc to link through: then the marker is written in place.
-            if access(folder, F_OK) != 0 { return .swept }
-        } else if errno == ENOENT {
-            return .swept
+        switch WholeLockedFile.create(marker, bytes: bytes, mode: 0o600) {
+        case .made(let descriptor): return .made(descriptor)
+        case .folderGone: return .swept
+        case .exists: return .failed(Failure(cause: FileFailure.posix(EEXIST)))
+        case .failed(let failure): return .failed(Failure(cause: FileFailure.posix(failure)))
+        case .unsupported: break
         }
         let descriptor = open(marker, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { return errno == ENOENT ? .swept : .failed(Failure(cause: FileFailure.posix(errno))) }
-        if let failure = lockAndWrite(descriptor) {
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0,
+            bytes.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == bytes.count
+        else {
+            let failure = Failure(cause: FileFailure.posix(errno))
             close(descriptor)
             return .failed(failure)
         }

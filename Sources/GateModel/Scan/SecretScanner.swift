@@ -1,5 +1,6 @@
-import Foundation
+internal import CScan
 import FileUtility
+import Foundation
 
 /// A seeded secret the leak scan looks for, known by a label (such as `authToken`) that reports may print.
 package struct Secret: Hashable, Sendable {
@@ -269,36 +270,25 @@ package struct SecretPatterns {
         var nextInBucket: [Int32] = []
         var patterns: [Int32] = []
 
-        /// Marks in `found` every pattern of this index that occurs in `text`.
+        /// Marks in `found` every pattern of this index that occurs in `text`, and appends each newly
+        /// found one to `hits` (room for every pattern) from `hitCount` on (C, see CScan: the loop
+        /// looks up every byte of every artifact file).
         func search(
-            _ text: UnsafeBufferPointer<UInt8>, base: UnsafePointer<UInt8>, patterns all: UnsafePointer<UInt8>,
-            starts: UnsafeBufferPointer<Int>, lengths: UnsafeBufferPointer<Int>, found: UnsafeMutableBufferPointer<Bool>,
-            hits: inout [Int]
+            _ text: UnsafeBufferPointer<UInt8>, patterns all: UnsafePointer<UInt8>, starts: UnsafeBufferPointer<Int>,
+            lengths: UnsafeBufferPointer<Int>, found: UnsafeMutableBufferPointer<Bool>,
+            hits: UnsafeMutableBufferPointer<Int32>, hitCount: inout Int
         ) {
-            guard text.count > second else { return }
-            heads.withUnsafeBufferPointer { heads in
+            guard let base = text.baseAddress, text.count > second else { return }
+            let added = heads.withUnsafeBufferPointer { heads in
                 nextInBucket.withUnsafeBufferPointer { next in
                     patterns.withUnsafeBufferPointer { patterns in
-                        let count = text.count
-                        var position = 0
-                        while position < count - second {
-                            var candidate = heads[Int(base[position + first]) << 8 | Int(base[position + second])]
-                            while candidate >= 0 {
-                                let pattern = Int(patterns[Int(candidate)])
-                                let length = lengths[pattern]
-                                if !found[pattern], position + length <= count,
-                                    memcmp(all + starts[pattern], base + position, length) == 0
-                                {
-                                    found[pattern] = true
-                                    hits.append(pattern)
-                                }
-                                candidate = next[Int(candidate)]
-                            }
-                            position += 1
-                        }
+                        cscan_search(
+                            base, text.count, first, second, heads.baseAddress!, next.baseAddress, patterns.baseAddress,
+                            all, starts.baseAddress, lengths.baseAddress, found.baseAddress, hits.baseAddress! + hitCount)
                     }
                 }
             }
+            hitCount += added
         }
     }
 
@@ -344,27 +334,28 @@ package struct SecretPatterns {
     /// Every (secret, encoding) whose pattern occurs in `data`, each once, sorted.
     package func matches(in data: Data) -> [(secret: Int, encoding: SecretEncoding)] {
         var found = [Bool](repeating: false, count: starts.count)
-        var hits: [Int] = []
+        var hits = [Int32](repeating: 0, count: starts.count)
+        var hitCount = 0
         data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
             let text = buffer.bindMemory(to: UInt8.self)
-            guard let base = text.baseAddress, text.count >= 2 else { return }
-            // The hot loop reads every table through pointers: a debug build otherwise retains and
-            // bounds-checks each array on every byte of every file.
+            guard text.count >= 2, !starts.isEmpty else { return }
             bytes.withUnsafeBufferPointer { all in
                 starts.withUnsafeBufferPointer { starts in
                     lengths.withUnsafeBufferPointer { lengths in
                         found.withUnsafeMutableBufferPointer { found in
-                            for index in indexes {
-                                index.search(
-                                    text, base: base, patterns: all.baseAddress!, starts: starts, lengths: lengths, found: found,
-                                    hits: &hits)
+                            hits.withUnsafeMutableBufferPointer { hits in
+                                for index in indexes {
+                                    index.search(
+                                        text, patterns: all.baseAddress!, starts: starts, lengths: lengths, found: found,
+                                        hits: hits, hitCount: &hitCount)
+                                }
                             }
                         }
                     }
                 }
             }
         }
-        return Set(hits.map { owners[$0] }).sorted().map { ($0.secret, $0.encoding) }
+        return Set(hits[0..<hitCount].map { owners[Int($0)] }).sorted().map { ($0.secret, $0.encoding) }
     }
 
     /// Every pattern of `value`, labelled by encoding.
@@ -382,26 +373,18 @@ package struct SecretPatterns {
             }
             for escaped in xmlForms(text) where escaped != bytes { result.append((.xmlEscaped, escaped)) }
             // ASCII text too: `String.data(using: .utf16)` writes any text so (with a byte-order mark).
-            result.append((.utf16, text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }))
-            result.append((.utf16, text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }))
+            result.append((.utf16, wide(text.utf16.map(UInt32.init), width: 2, bigEndian: true)))
+            result.append((.utf16, wide(text.utf16.map(UInt32.init), width: 2, bigEndian: false)))
             let scalars = text.unicodeScalars.map(\.value)
-            result.append(
-                (
-                    .utf32,
-                    scalars.flatMap { [UInt8($0 >> 24), UInt8(($0 >> 16) & 0xFF), UInt8(($0 >> 8) & 0xFF), UInt8($0 & 0xFF)] }
-                ))
-            result.append(
-                (
-                    .utf32,
-                    scalars.flatMap { [UInt8($0 & 0xFF), UInt8(($0 >> 8) & 0xFF), UInt8(($0 >> 16) & 0xFF), UInt8($0 >> 24)] }
-                ))
+            result.append((.utf32, wide(scalars, width: 4, bigEndian: true)))
+            result.append((.utf32, wide(scalars, width: 4, bigEndian: false)))
         }
         let percent = percentEncoded(bytes)
         if percent != bytes { result.append((.percent, percent)) }
         let standard = value.base64EncodedString()
         result.append((.base64, Array(standard.utf8)))
         for alignment in 0..<3 { result.append((.base64, alignedBase64(bytes, alignment: alignment, urlSafe: false))) }
-        result.append((.base64URL, Array(urlSafe(standard).utf8)))
+        result.append((.base64URL, urlSafe(Array(standard.utf8))))
         for alignment in 0..<3 { result.append((.base64URL, alignedBase64(bytes, alignment: alignment, urlSafe: true))) }
         for alignment in 0..<5 {
             let upper = alignedBase32(bytes, alignment: alignment)
@@ -422,7 +405,7 @@ package struct SecretPatterns {
     static func alignedBase64(_ bytes: [UInt8], alignment: Int, urlSafe: Bool) -> [UInt8] {
         let padded = Data(repeating: 0, count: alignment) + Data(bytes) + Data(repeating: 0, count: 3)
         var text = Array(padded.base64EncodedString().utf8)
-        if urlSafe { text = Array(Self.urlSafe(String(decoding: text, as: UTF8.self)).utf8) }
+        if urlSafe { text = Self.urlSafe(text) }
         let firstBit = alignment * 8, endBit = firstBit + bytes.count * 8
         let first = (firstBit + 5) / 6, end = endBit / 6
         return end > first ? Array(text[first..<end]) : []
@@ -501,18 +484,45 @@ package struct SecretPatterns {
     /// Every byte but RFC 3986's unreserved characters (`A-Z a-z 0-9 - . _ ~`) as `%XX`.
     static func percentEncoded(_ bytes: [UInt8]) -> [UInt8] {
         let digits = Array("0123456789ABCDEF".utf8)
-        return bytes.flatMap { byte -> [UInt8] in
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count * 3)
+        for byte in bytes {
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
                 UInt8(ascii: "0")...UInt8(ascii: "9"),
                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                [byte]
-            default: [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 0xF)]]
+                result.append(byte)
+            default: result += [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 0xF)]]
             }
         }
+        return result
     }
 
     static func urlSafe(_ base64: String) -> String {
-        String(base64.compactMap { $0 == "+" ? "-" : $0 == "/" ? "_" : $0 == "=" ? nil : $0 })
+        String(decoding: urlSafe(Array(base64.utf8)), as: UTF8.self)
+    }
+
+    /// Base64 bytes in the URL-safe alphabet (`-` for `+`, `_` for `/`), without padding.
+    static func urlSafe(_ base64: [UInt8]) -> [UInt8] {
+        var result: [UInt8] = []
+        result.reserveCapacity(base64.count)
+        for byte in base64 where byte != UInt8(ascii: "=") {
+            result.append(byte == UInt8(ascii: "+") ? UInt8(ascii: "-") : byte == UInt8(ascii: "/") ? UInt8(ascii: "_") : byte)
+        }
+        return result
+    }
+
+    /// Each of `units` as `width` bytes (2: UTF-16 code units, 4: UTF-32 scalars), most significant
+    /// byte first or last.
+    static func wide(_ units: [UInt32], width: Int, bigEndian: Bool) -> [UInt8] {
+        var result: [UInt8] = []
+        result.reserveCapacity(units.count * width)
+        for unit in units {
+            for index in 0..<width {
+                let shift = 8 * (bigEndian ? width - 1 - index : index)
+                result.append(UInt8(truncatingIfNeeded: unit >> UInt32(shift)))
+            }
+        }
+        return result
     }
 }

@@ -129,4 +129,30 @@ struct OwnedFolderTests {
                 OwnedFolder.stagingPrefix + "something-else", OwnedFolder.stagingPrefix + "upgrade-runner-devices-4-notes",
             ])
     }
+
+    @Test("a marker file has a name only once it is whole and locked; an existing name and a gone folder are told apart")
+    func wholeLockedFile() throws {
+        let directory = try TemporaryDirectory("owned")
+        let path = directory.file("marker")
+        guard case .made(let descriptor) = WholeLockedFile.create(path, bytes: Array("line\n".utf8), mode: 0o600) else {
+            Issue.record("not made")
+            return
+        }
+        defer { close(descriptor) }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "line\n")
+        let other = open(path, O_RDONLY | O_CLOEXEC)
+        defer { close(other) }
+        #expect(flock(other, LOCK_EX | LOCK_NB) != 0, "the lock is held from the moment it has a name")
+        var info = stat()
+        #expect(stat(path, &info) == 0 && info.st_mode & 0o077 == 0 && info.st_nlink == 1)
+        guard case .exists = WholeLockedFile.create(path, bytes: [], mode: 0o600) else {
+            Issue.record("an existing name is not replaced")
+            return
+        }
+        guard case .folderGone = WholeLockedFile.create(directory.file("gone/marker"), bytes: [], mode: 0o600) else {
+            Issue.record("a missing folder")
+            return
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["marker"])
+    }
 }
