@@ -6,16 +6,10 @@ import Testing
 /// Odd values for the writers' tests: strings with every character `JSONEncoder` escapes or
 /// leaves alone, a deterministic generator.
 struct OddValues {
-    /// A small deterministic generator (SplitMix64): the same values on every run.
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    /// A deterministic generator: the same values on every run.
+    var generator: SplitMix64
+    init(seed: UInt64) { generator = SplitMix64(seed: seed) }
+    mutating func next() -> UInt64 { generator.next() }
 
     mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
     mutating func chance() -> Bool { next() & 1 == 0 }
@@ -101,7 +95,7 @@ struct OddValues {
 
     @Test("the same bytes as JSONEncoder over 3,000 statuses: odd strings, every optional set and unset, empty lists")
     func sameAsJSONEncoder() throws {
-        var values = OddValues(state: 40)
+        var values = OddValues(seed: 40)
         for _ in 0..<3000 {
             let status = Self.status(&values)
             // encoded() sorts the lists first: the encoder gets the same sorted copy.
