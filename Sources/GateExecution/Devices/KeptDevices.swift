@@ -37,6 +37,8 @@ package final class KeptDevices: @unchecked Sendable {
         var launches: [LaunchRecord]
         /// How many launches of `launches` came before the `before` device's state (not replayed).
         var skipped: Int
+        /// For one of the cell's other devices (a restored phone, a second device), its role.
+        var role: String? = nil
     }
 
     /// Prepares `folder` (created 0700, or an empty folder made 0700).
@@ -96,19 +98,25 @@ package final class KeptDevices: @unchecked Sendable {
     }
 
     /// Keeps `device` (its session is given back) with its `before` copy and the launches made
-    /// since that copy's state (`launches`, of which the first `skipped` came before it).
+    /// since that copy's state (`launches`, of which the first `skipped` came before it). `role`: one
+    /// of the cell's other devices (``ScenarioDevice/accompany(_:role:kept:cell:)``), kept as
+    /// `<cell>-<role>`.
     func keep(
-        _ device: ScenarioDevice, cell: String, attempt: String?, before: Device?, launches: [LaunchRecord], skipped: Int = 0
+        _ device: ScenarioDevice, cell: String, attempt: String?, before: Device?, launches: [LaunchRecord], skipped: Int = 0,
+        role: String? = nil
     ) {
-        let name = Self.name(cell: cell, attempt: attempt)
+        let name = Self.name(cell: cell, attempt: attempt) + (role.map { "-" + $0 } ?? "")
         guard (try? device.session.move(into: set, name: name)) != nil else { return }
         lock.withLock {
             entries.append(
                 Entry(
-                    cell: cell, attempt: attempt, device: name, before: before?.record.name, launches: launches, skipped: skipped)
-            )
+                    cell: cell, attempt: attempt, device: name, before: before?.record.name, launches: launches, skipped: skipped,
+                    role: role))
         }
     }
+
+    /// What each of a cell's other devices is, for kept.md.
+    static let roles = ["restored": "the new phone the backup was restored onto", "B": "the user's second device"]
 
     /// How many devices were kept (not counting their `-before` copies).
     var count: Int { lock.withLock { entries.count } }
@@ -123,9 +131,18 @@ package final class KeptDevices: @unchecked Sendable {
             "keep this folder to yourself, and delete it when done.", "",
         ]
         for entry in sorted {
-            lines.append("## `\(entry.cell)`" + (entry.attempt.map { ", attempt `\($0)`" } ?? ""))
+            lines.append(
+                "## `\(entry.cell)`" + (entry.attempt.map { ", attempt `\($0)`" } ?? "")
+                    + (entry.role.map { ", device `\($0)`" } ?? ""))
             lines.append("")
-            lines.append("- `\(entry.device)`: the device as it was left")
+            if let role = entry.role {
+                lines.append(
+                    "- `\(entry.device)`: the cell's device `\(role)` (\(Self.roles[role] ?? "another device of the cell")) as it was left; "
+                        + "between its launches the runner installs, restores or syncs as docs/gate.md's row for the scenario says"
+                )
+            } else {
+                lines.append("- `\(entry.device)`: the device as it was left")
+            }
             if let before = entry.before {
                 lines.append("- `\(before)`: the device before the launches below (run them on it, in order, to make them again)")
             }

@@ -281,6 +281,7 @@ final class ScenarioDevice {
             try ArtifactFile.write(data, to: ArtifactLayout.statusFile(in: cellFolder, stem: planned.stem))
         }
         if let ledger { ledger.launches.append(record) } else { launches.append(record) }
+        launchedHere.append(record)
         return record
     }
 
@@ -339,6 +340,24 @@ final class ScenarioDevice {
         try session.advanceClock(by: days * 86_400)
     }
 
+    /// Every launch made on this device, whichever device's list numbers it (a second device's
+    /// launches go to the first device's list, ``init(secondTo:devices:folderName:name:)``).
+    private(set) var launchedHere: [LaunchRecord] = []
+
+    /// The cell's other devices: the restored phone of backup-restore and backup-after-migration
+    /// (role `restored`), the user's second device of second-device (role `B`). Each ends with this
+    /// device (``finish(keepSnapshotFor:keep:)``): with `--keep-failed`, kept beside it when the cell
+    /// keeps it, as `<cell>-<role>` with its `-before` copy (the device as it was when it joined the
+    /// cell); else deleted, its copy discarded.
+    private var companions: [(device: ScenarioDevice, role: String, before: Device?, kept: KeptDevices?)] = []
+
+    /// Makes `other` one of the cell's other devices (``companions``); with `kept`, a copy of it as it
+    /// is now becomes its `-before` device.
+    func accompany(_ other: ScenarioDevice, role: String, kept: KeptDevices?, cell: String) {
+        let before = kept?.copy(other.device, as: KeptDevices.name(cell: cell, attempt: nil) + "-" + role + "-before")
+        companions.append((other, role, before, kept))
+    }
+
     /// Ends the cell: on failure a redacted snapshot goes to `device/` in the cell's folder
     /// (device.json, install records, keychain attributes with keyed digests, preference keys and
     /// file names with keyed digests; never a value), then the device is deleted, or with `keep`
@@ -363,14 +382,26 @@ final class ScenarioDevice {
                     toPath: folder + "/install-\(app.bundleID).json")
             }
         }
+        let companions = self.companions
+        self.companions = []
         if let keep {
             let before = keep.before ?? checkpoint
-            // A second device's launches (second-device's B) ran elsewhere: kept.md replays this device's only.
+            // The launches made on the cell's other devices are listed with those devices.
+            let elsewhere = Set(companions.flatMap { $0.device.launchedHere.map(\.index) })
             keep.kept.keep(
                 self, cell: keep.cell, attempt: keep.attempt, before: before,
-                launches: launches.filter { LaunchRecord.deviceSuffix($0.device).isEmpty },
+                launches: launches.filter { !elsewhere.contains($0.index) },
                 skipped: keep.before == nil && checkpoint != nil ? launchesBeforeCheckpoint : 0)
+            for companion in companions {
+                keep.kept.keep(
+                    companion.device, cell: keep.cell, attempt: keep.attempt, before: companion.before,
+                    launches: companion.device.launchedHere, role: companion.role)
+            }
             return
+        }
+        for companion in companions {
+            companion.device.finish(keepSnapshotFor: nil)
+            if let before = companion.before { companion.kept?.discard(before) }
         }
         try? session.delete()
         session.release()

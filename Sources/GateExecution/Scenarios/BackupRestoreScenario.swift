@@ -30,9 +30,12 @@ enum BackupRestoreSteps: ScenarioSteps {
     ) throws {
         let restored = try ScenarioDevice(
             restoring: device, devices: cell.devices, name: "\(cell.unit.pathID)-\(cell.unit.scenario)-restored")
+        // Once the new build is installed there, the restored phone ends with the cell's device: kept
+        // beside it (--keep-failed, its `-before` copy taken then), or deleted with it.
+        var accompanied = false
         defer {
             device.adoptLaunches(of: restored)
-            restored.finish(keepSnapshotFor: nil)
+            if !accompanied { restored.finish(keepSnapshotFor: nil) }
         }
         let items = try restored.keychainItems()
         let travelled = cell.declarations.locator.locate(on: restored.session, app: app, keychain: items)
@@ -46,6 +49,8 @@ enum BackupRestoreSteps: ScenarioSteps {
         adjust(&facts)
         evidence.facts = .restore(facts)
         try restored.install(cell.new)
+        device.accompany(restored, role: "restored", kept: cell.kept, cell: cell.unit.description)
+        accompanied = true
         try restored.launch(cell.new, .launch)
         evidence.snapshots[.afterFirstLaunch] = try restored.snapshot(cell.new)
         try restored.launch(cell.new, .verify)

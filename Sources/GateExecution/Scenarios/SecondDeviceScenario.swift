@@ -29,9 +29,14 @@ enum SecondDeviceSteps: ScenarioSteps {
         let second = try ScenarioDevice(
             secondTo: device, devices: cell.devices, folderName: "\(cell.unit.pathID)-\(cell.unit.scenario)-\(secondName)",
             name: secondName)
-        defer { second.finish(keepSnapshotFor: nil) }
+        // Once the release is installed and synced, B ends with A: kept beside it (--keep-failed, its
+        // `-before` copy taken then), or deleted with it.
+        var accompanied = false
+        defer { if !accompanied { second.finish(keepSnapshotFor: nil) } }
         try second.install(release)
         try device.syncKeychain(with: second)
+        device.accompany(second, role: secondName, kept: cell.kept, cell: cell.unit.description)
+        accompanied = true
         try second.launch(release, .launch)
         try cell.upgrade(device, &evidence)
         try device.syncKeychain(with: second)

@@ -178,6 +178,42 @@ struct MutantsEndToEndTests {
     }
 
     @Test(
+        "--keep-failed keeps a cell's other device too: the restored phone of backup-after-migration beside the cell's own, with its launches listed under it and runnable on its -before copy"
+    )
+    func keepFailedKeepsTheRestoredPhone() throws {
+        let cli = try CLI("keep-failed-restored")
+        let builds = try Self.buildsFolder(cli, mutants: ["stored-container-path"])
+        let kept = cli.directory.file("kept")
+        let environment = ["UPGRADE_RUNNER_BUILDS": builds]
+        let result = cli.run(
+            [
+                "run", "--from", "v1", "--to", "stored-container-path", "--scenario", "backup-after-migration",
+                "--case-id", "keep", "--keep-failed", kept, "--out", cli.directory.file("out"), "--quiet",
+            ],
+            environment: environment)
+        #expect(result.code == 1, "\(result.output)\(result.error)")
+        let index = try String(contentsOfFile: kept + "/" + KeptDevices.indexFile, encoding: .utf8)
+        let device = "v1-to-stored-container-path-backup-after-migration"
+        let listed = cli.run(["device", "list", "--devices-root", kept], environment: environment).output
+        for name in [device, device + "-before", device + "-restored", device + "-restored-before"] {
+            #expect(listed.contains(name + " ") || listed.contains(name + "\n"), "\(name): \(listed)")
+        }
+        // Each section's launch lines run on its own -before device: the restored phone's (the new
+        // build's launch and verify there) under the restored phone, never under the cell's device.
+        let sections = index.components(separatedBy: "\n## ")
+        let restored = try #require(sections.first { $0.contains(", device `restored`") }, "\(index)")
+        let own = try #require(
+            sections.first { $0.hasPrefix("`v1-to-stored-container-path/backup-after-migration`\n") }, "\(index)")
+        let restoredLines = restored.split(separator: "\n").filter { $0.hasPrefix("upgrade-runner launch ") }
+        #expect(
+            restoredLines.count == 2 && restoredLines.allSatisfy { $0.contains(" \(device)-restored-before ") }, "\(restored)")
+        #expect(!own.contains(device + "-restored"), "\(own)")
+        let words = restoredLines[0].components(separatedBy: "   #")[0].split(separator: " ").dropFirst().map(String.init)
+        let launched = cli.run(words, environment: environment)
+        #expect(launched.code == 0, "\(launched.output)\(launched.error)")
+    }
+
+    @Test(
         "a leaking artifact is replaced by a note naming the label and encodings; the raw file goes only to --keep-failed, 0600; the run still fails no-secret-in-artifacts"
     )
     func leakRedacted() throws {
