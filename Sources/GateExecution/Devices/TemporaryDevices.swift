@@ -146,7 +146,8 @@ package enum TemporaryDevices {
     /// A cell still at work after the deadline (a loaded machine) must not make a folder again
     /// under a removed folder's name, which `mkdir -p` below it would, with no marker that a later
     /// sweep could prove: a tombstone file stands at each removed folder's path while such cells
-    /// may run (every folder made below it fails with ENOTDIR), and goes just before the exit.
+    /// may run (every folder made below it fails with ENOTDIR), and goes just before the exit once
+    /// they have stopped; while one still runs it stays (``OwnedFolder/tombstone(_:)``).
     static func removeAll() {
         cells.lock()
         stopping = true
@@ -154,7 +155,7 @@ package enum TemporaryDevices {
         while activeCells > 0 && cells.wait(until: deadline) {}
         let straggling = activeCells > 0
         cells.unlock()
-        var tombstones: [String] = []
+        var tombstones: [(path: String, descriptor: Int32)] = []
         for folder in lock.withLock({ folders }) {
             for _ in 0..<5 {
                 let doomed = folder + ".removing-" + UUID().uuidString
@@ -164,10 +165,8 @@ package enum TemporaryDevices {
                     OwnedFolder.removeMarkerLast(folder)
                 }
                 guard straggling else { break }
-                let tombstone = open(folder, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-                if tombstone >= 0 {
-                    close(tombstone)
-                    tombstones.append(folder)
+                if let descriptor = OwnedFolder.tombstone(folder) {
+                    tombstones.append((folder, descriptor))
                     break
                 }
             }
@@ -179,10 +178,16 @@ package enum TemporaryDevices {
         cells.lock()
         let later = Date().addingTimeInterval(10)
         while activeCells > 0 && cells.wait(until: later) {}
+        let stillStraggling = activeCells > 0
         cells.unlock()
+        // Cells still at work after that keep their tombstones until the exit: one removed now could
+        // let them make a folder again, unproven, before the process ends. A tombstone holds nothing
+        // and proves whose it is, and the next start removes it (``OwnedFolder/removeIfAbandoned(_:)``).
+        guard !stillStraggling else { return }
         for tombstone in tombstones {
             var info = stat()
-            if lstat(tombstone, &info) == 0, info.st_mode & S_IFMT == S_IFREG { unlink(tombstone) }
+            if lstat(tombstone.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG { unlink(tombstone.path) }
+            close(tombstone.descriptor)
         }
     }
 

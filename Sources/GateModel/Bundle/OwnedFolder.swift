@@ -108,6 +108,15 @@ package enum OwnedFolder {
         return .made(descriptor)
     }
 
+    /// A file standing at a removed folder's path (`folder`), so that nothing is made below it again,
+    /// proven a runner's as a folder is: the identity line, and a lock held by the returned descriptor
+    /// until it closes (at the latest when this process ends). Nil when the path is taken.
+    package static func tombstone(_ folder: String) -> Int32? {
+        guard case .made(let descriptor) = WholeLockedFile.create(folder, bytes: Array((identity + "\n").utf8), mode: 0o600)
+        else { return nil }
+        return descriptor
+    }
+
     /// Lets go of `folder`'s lock, once the folder is removed (or is no longer temporary).
     package static func release(_ folder: String) {
         guard let descriptor = lock.withLock({ held.removeValue(forKey: folder) }) else { return }
@@ -125,13 +134,17 @@ package enum OwnedFolder {
     }
 
     /// Removes `folder` when it is provably an ended runner's: its marker is a regular file, not a
-    /// link, starting with ``identity``, and its lock is free. Answers whether it removed it. The lock
+    /// link, starting with ``identity``, and its lock is free (a ``tombstone(_:)`` is a regular file
+    /// at the folder's path that is its own marker). Answers whether it removed it. The lock
     /// is held while the folder goes, so that two sweeps never race over one folder.
     @discardableResult
     package static func removeIfAbandoned(_ folder: String) -> Bool {
         var info = stat()
-        guard lstat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return false }
-        let descriptor = open(folder + "/" + markerName, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        guard lstat(folder, &info) == 0 else { return false }
+        // A tombstone (``tombstone(_:)``): the file is its own marker.
+        let isTombstone = info.st_mode & S_IFMT == S_IFREG
+        guard isTombstone || info.st_mode & S_IFMT == S_IFDIR else { return false }
+        let descriptor = open(isTombstone ? folder : folder + "/" + markerName, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
         var marker = stat()
@@ -140,6 +153,7 @@ package enum OwnedFolder {
         let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
         guard count == buffer.count, buffer == Array((identity + "\n").utf8) else { return false }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return false }
+        if isTombstone { return unlink(folder) == 0 }
         // Renamed away first, so that nothing is made under the old name while it goes.
         let doomed = folder + ".removing-" + UUID().uuidString
         removeMarkerLast(rename(folder, doomed) == 0 ? doomed : folder)

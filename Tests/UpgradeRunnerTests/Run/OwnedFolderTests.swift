@@ -155,4 +155,19 @@ struct OwnedFolderTests {
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["marker"])
     }
+
+    @Test("a tombstone left at a removed folder's path stays while its runner lives and goes after; a look-alike file stays")
+    func tombstones() throws {
+        let directory = try TemporaryDirectory("owned")
+        let path = directory.file("upgrade-runner-devices-6-tomb")
+        let descriptor = try #require(OwnedFolder.tombstone(path))
+        #expect(OwnedFolder.tombstone(path) == nil, "the path is taken")
+        let foreign = directory.file("upgrade-runner-devices-7-notes")
+        try "notes\n".write(toFile: foreign, atomically: false, encoding: .utf8)
+        AbandonedFolders.remove(in: directory.path, prefixes: ["upgrade-runner-devices-"])
+        #expect(FileManager.default.fileExists(atPath: path), "its runner still holds it")
+        close(descriptor)
+        AbandonedFolders.remove(in: directory.path, prefixes: ["upgrade-runner-devices-"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["upgrade-runner-devices-7-notes"])
+    }
 }

@@ -84,6 +84,11 @@ struct RunnerFaultTests {
         #expect(runner.deviceFolders(in: tmp).isEmpty, "\(runner.deviceFolders(in: tmp).map(Self.describe))")
     }
 
+    func isFolder(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+    }
+
     /// A folder left behind, with what the sweep decided by: its marker's first line and its entries.
     static func describe(_ folder: String) -> String {
         let marker = (try? String(contentsOfFile: folder + "/" + OwnedFolder.markerName, encoding: .utf8))
@@ -120,7 +125,9 @@ struct RunnerFaultTests {
                 #expect(code == 3 || code == 0, "SIGTERM ends the run with 3 (or it had finished): \(code) \(error)")
                 if code == 3 {
                     interruptedCleanly += 1
-                    #expect(runner.deviceFolders().isEmpty, "an interrupted run removes its devices itself")
+                    // (A tombstone file, left only while a cell was still at work at the exit, goes at the next start.)
+                    let folders = runner.deviceFolders().filter(isFolder)
+                    #expect(folders.isEmpty, "an interrupted run removes its devices itself")
                     #expect(!error.contains("FAIL"), "\(error)")
                 }
             }
