@@ -27,14 +27,8 @@ enum LaunchContextReader {
 
     // MARK: The context's fields
 
-    /// An optional field: absent or null is nil (`decodeIfPresent`); `.some(nil)` is a value of the wrong type.
-    private static func optional<T>(_ value: Value?, _ read: (Value) -> T?) -> T?? {
-        guard let value, !isNull(value) else { return .some(nil) }
-        guard let read = read(value) else { return nil }
-        return .some(read)
-    }
-
-    private static func isNull(_ value: Value) -> Bool { if case .null = value { true } else { false } }
+    /// An optional field as `decodeIfPresent` reads it (``JSONValue/optional(_:_:)``).
+    private static func optional<T>(_ value: Value?, _ read: (Value) -> T?) -> T?? { Value.optional(value, read) }
 
     static func context(_ value: Value) -> LaunchContext? {
         guard let fields = value.object,

@@ -119,7 +119,6 @@ package enum OutputFolder {
         case .exists: errno = EEXIST
         case .folderGone: errno = ENOENT
         case .failed(let failure): errno = failure
-        case .unsupported: descriptor = open(marker, flags | O_CREAT | O_EXCL, 0o644)
         }
         if descriptor < 0, errno == EEXIST {
             existed = true

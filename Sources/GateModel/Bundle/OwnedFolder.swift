@@ -53,10 +53,14 @@ package enum OwnedFolder {
             let descriptor: Int32
             switch writeMarker(in: staging) {
             case .made(let made): descriptor = made
-            case .swept: continue
+            // The hidden folder went (a sweep took it while it was empty): start again.
+            case .folderGone: continue
+            case .exists:
+                removeMarkerLast(staging)
+                throw Failure(cause: FileFailure.posix(EEXIST))
             case .failed(let failure):
                 removeMarkerLast(staging)
-                throw failure
+                throw Failure(cause: FileFailure.posix(failure))
             }
             guard rename(staging, folder) == 0 else {
                 let failure = errno
@@ -74,38 +78,13 @@ package enum OwnedFolder {
         throw Failure(cause: "another process kept removing it while it was made")
     }
 
-    private enum MarkerWrite {
-        /// The marker is in the folder, whole, and this descriptor holds its lock.
-        case made(Int32)
-        /// The folder went (a sweep took it while it was empty): start again.
-        case swept
-        case failed(Failure)
-    }
-
     /// Writes the marker into `folder` and holds its lock: whole from the moment it has a name
-    /// (``WholeLockedFile``); in place where the file system has no unnamed files.
-    private static func writeMarker(in folder: String) -> MarkerWrite {
-        let marker = folder + "/" + markerName
+    /// (``WholeLockedFile``).
+    private static func writeMarker(in folder: String) -> WholeLockedFile.Outcome {
         var token = [UInt8](repeating: 0, count: 16)
         for index in token.indices { token[index] = UInt8.random(in: 0...255) }
         let bytes = Array((identity + "\n" + token.map { String(format: "%02x", $0) }.joined() + "\n").utf8)
-        switch WholeLockedFile.create(marker, bytes: bytes, mode: 0o600) {
-        case .made(let descriptor): return .made(descriptor)
-        case .folderGone: return .swept
-        case .exists: return .failed(Failure(cause: FileFailure.posix(EEXIST)))
-        case .failed(let failure): return .failed(Failure(cause: FileFailure.posix(failure)))
-        case .unsupported: break
-        }
-        let descriptor = open(marker, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { return errno == ENOENT ? .swept : .failed(Failure(cause: FileFailure.posix(errno))) }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0,
-            bytes.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == bytes.count
-        else {
-            let failure = Failure(cause: FileFailure.posix(errno))
-            close(descriptor)
-            return .failed(failure)
-        }
-        return .made(descriptor)
+        return WholeLockedFile.create(folder + "/" + markerName, bytes: bytes, mode: 0o600)
     }
 
     /// A file standing at a removed folder's path (`folder`), so that nothing is made below it again,

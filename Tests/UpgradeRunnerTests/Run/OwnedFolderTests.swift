@@ -154,6 +154,23 @@ struct OwnedFolderTests {
             return
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["marker"])
+        // Where unnamed files cannot be made: in place, locked and whole by the time the call returns.
+        let inPlace = directory.file("in-place")
+        guard case .made(let made) = WholeLockedFile.inPlace(inPlace, bytes: Array("line\n".utf8), mode: 0o600) else {
+            Issue.record("not made in place")
+            return
+        }
+        defer { close(made) }
+        #expect(try String(contentsOfFile: inPlace, encoding: .utf8) == "line\n")
+        let reader = open(inPlace, O_RDONLY | O_CLOEXEC)
+        defer { close(reader) }
+        #expect(flock(reader, LOCK_EX | LOCK_NB) != 0)
+        guard case .exists = WholeLockedFile.inPlace(inPlace, bytes: [], mode: 0o600),
+            case .folderGone = WholeLockedFile.inPlace(directory.file("gone/x"), bytes: [], mode: 0o600)
+        else {
+            Issue.record("an existing name, a missing folder")
+            return
+        }
     }
 
     @Test("a tombstone left at a removed folder's path stays while its runner lives and goes after; a look-alike file stays")
