@@ -84,7 +84,7 @@ struct CellRunner {
             return (evidence, CellJudge.judge(evidence), inputs(evidence, launches: 0))
         }
         if let kept, !unit.scenario.isExploration {
-            device.checkpointPlan = (new.manifest.id, KeptDevices.name(cell: unit.description, attempt: nil) + "-before", kept)
+            device.checkpointPlan = (new.manifest.id, KeptDevices.name(cell: unit.description, attempt: nil), kept)
         }
         do {
             try unit.scenario.steps.run(self, on: device, &evidence)

@@ -20,9 +20,10 @@ final class ScenarioDevice {
     private let timeout: Double
     /// Launches made on the device this one was cloned from, when its numbering continues theirs.
     private var numberedBefore = 0
-    /// With `--keep-failed`: copy the device, named `name`, right before the first launch of
-    /// `build` (``KeptDevices``: the `-before` device of a cell's launch lines).
-    var checkpointPlan: (build: String, name: String, kept: KeptDevices)?
+    /// With `--keep-failed`: copy the device right before the first launch of `build`, as
+    /// `<cell>-before` (``KeptDevices``: the `-before` device of a cell's launch lines), `cell` being
+    /// the kept device's name.
+    var checkpointPlan: (build: String, cell: String, kept: KeptDevices)?
     /// That copy, once made, and how many of ``launches`` came before it.
     private(set) var checkpoint: Device?
     private var checkpointTaken = false
@@ -232,7 +233,7 @@ final class ScenarioDevice {
     ) -> PlannedLaunch {
         if let plan = checkpointPlan, !checkpointTaken, build.manifest.id == plan.build {
             checkpointTaken = true
-            checkpoint = plan.kept.copy(session.device, as: plan.name)
+            checkpoint = plan.kept.copy(session.device, as: plan.cell + "-before")
             launchesBeforeCheckpoint = launches.count
         }
         // Every launch of the cell, for any case, seeds and reads each secret in the cell's shape.
@@ -347,15 +348,20 @@ final class ScenarioDevice {
     /// The cell's other devices: the restored phone of backup-restore and backup-after-migration
     /// (role `restored`), the user's second device of second-device (role `B`). Each ends with this
     /// device (``finish(keepSnapshotFor:keep:)``): with `--keep-failed`, kept beside it when the cell
-    /// keeps it, as `<cell>-<role>` with its `-before` copy (the device as it was when it joined the
-    /// cell); else deleted, its copy discarded.
-    private var companions: [(device: ScenarioDevice, role: String, before: Device?, kept: KeptDevices?)] = []
+    /// keeps it, as `<cell>-<role>` with its `-before` copy (``checkpoint(_:)``); else deleted, its
+    /// copy discarded.
+    private var companions: [(device: ScenarioDevice, role: String, before: Device?)] = []
 
-    /// Makes `other` one of the cell's other devices (``companions``); with `kept`, a copy of it as it
-    /// is now becomes its `-before` device.
-    func accompany(_ other: ScenarioDevice, role: String, kept: KeptDevices?, cell: String) {
-        let before = kept?.copy(other.device, as: KeptDevices.name(cell: cell, attempt: nil) + "-" + role + "-before")
-        companions.append((other, role, before, kept))
+    /// Makes `other`, just made, one of the cell's other devices (``companions``).
+    func accompany(_ other: ScenarioDevice, role: String) {
+        companions.append((other, role, nil))
+    }
+
+    /// With `--keep-failed`, a copy of the companion `other` as it is now becomes its `-before`
+    /// device: the state its launch lines in kept.md start from.
+    func checkpoint(_ other: ScenarioDevice) {
+        guard let plan = checkpointPlan, let index = companions.firstIndex(where: { $0.device === other }) else { return }
+        companions[index].before = plan.kept.copy(other.device, as: plan.cell + "-" + companions[index].role + "-before")
     }
 
     /// Ends the cell: on failure a redacted snapshot goes to `device/` in the cell's folder
@@ -401,7 +407,7 @@ final class ScenarioDevice {
         }
         for companion in companions {
             companion.device.finish(keepSnapshotFor: nil)
-            if let before = companion.before { companion.kept?.discard(before) }
+            if let before = companion.before { checkpointPlan?.kept.discard(before) }
         }
         try? session.delete()
         session.release()

@@ -30,13 +30,9 @@ enum BackupRestoreSteps: ScenarioSteps {
     ) throws {
         let restored = try ScenarioDevice(
             restoring: device, devices: cell.devices, name: "\(cell.unit.pathID)-\(cell.unit.scenario)-restored")
-        // Once the new build is installed there, the restored phone ends with the cell's device: kept
-        // beside it (--keep-failed, its `-before` copy taken then), or deleted with it.
-        var accompanied = false
-        defer {
-            device.adoptLaunches(of: restored)
-            if !accompanied { restored.finish(keepSnapshotFor: nil) }
-        }
+        // The restored phone ends with the cell's device: kept beside it (--keep-failed), or deleted.
+        device.accompany(restored, role: "restored")
+        defer { device.adoptLaunches(of: restored) }
         let items = try restored.keychainItems()
         let travelled = cell.declarations.locator.locate(on: restored.session, app: app, keychain: items)
         evidence.snapshots[.afterRestore] = try restored.snapshot(app, keychain: items)
@@ -49,8 +45,7 @@ enum BackupRestoreSteps: ScenarioSteps {
         adjust(&facts)
         evidence.facts = .restore(facts)
         try restored.install(cell.new)
-        device.accompany(restored, role: "restored", kept: cell.kept, cell: cell.unit.description)
-        accompanied = true
+        device.checkpoint(restored)
         try restored.launch(cell.new, .launch)
         evidence.snapshots[.afterFirstLaunch] = try restored.snapshot(cell.new)
         try restored.launch(cell.new, .verify)

@@ -29,14 +29,12 @@ enum SecondDeviceSteps: ScenarioSteps {
         let second = try ScenarioDevice(
             secondTo: device, devices: cell.devices, folderName: "\(cell.unit.pathID)-\(cell.unit.scenario)-\(secondName)",
             name: secondName)
-        // Once the release is installed and synced, B ends with A: kept beside it (--keep-failed, its
-        // `-before` copy taken then), or deleted with it.
-        var accompanied = false
-        defer { if !accompanied { second.finish(keepSnapshotFor: nil) } }
+        // B ends with A: kept beside it (--keep-failed; its `-before` copy once the release is
+        // installed and synced), or deleted with it.
+        device.accompany(second, role: secondName)
         try second.install(release)
         try device.syncKeychain(with: second)
-        device.accompany(second, role: secondName, kept: cell.kept, cell: cell.unit.description)
-        accompanied = true
+        device.checkpoint(second)
         try second.launch(release, .launch)
         try cell.upgrade(device, &evidence)
         try device.syncKeychain(with: second)

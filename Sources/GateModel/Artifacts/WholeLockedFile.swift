@@ -40,7 +40,8 @@ enum WholeLockedFile {
         close(descriptor)
         if failure == EEXIST { return .exists }
         if access(folder.isEmpty ? "." : folder, F_OK) != 0 { return .folderGone }
-        return failure == ENOENT || failure == EXDEV || failure == EPERM ? inPlace(path, bytes: bytes, mode: mode) : .failed(failure)
+        return failure == ENOENT || failure == EXDEV || failure == EPERM
+            ? inPlace(path, bytes: bytes, mode: mode) : .failed(failure)
     }
 
     /// Without unnamed files: created (never through a link), locked, written.
