@@ -1,3 +1,4 @@
+import FileUtility
 import Foundation
 import SimRuntime
 import SimSupervision

@@ -289,24 +289,11 @@ package enum OutputFolder {
             || GateArtifacts.isFinished(path)
     }
 
-    /// `rm -r` that never follows a link: a link is unlinked, a folder emptied entry by entry. 0,
-    /// or the errno of the first failure.
+    /// `rm -r` that never follows a link (``TreeRemoval``): a link is unlinked, a folder emptied
+    /// through its descriptors. 0 (also for nothing there), or the errno of the first failure.
     package static func removeTree(_ path: String) -> Int32 {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return errno == ENOENT ? 0 : errno }
-        guard info.st_mode & S_IFMT == S_IFDIR else { return unlink(path) == 0 ? 0 : errno }
-        guard let directory = opendir(path) else { return errno }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        closedir(directory)
-        for name in names {
-            let failure = removeTree(path + "/" + name)
-            if failure != 0 { return failure }
-        }
-        return rmdir(path) == 0 ? 0 : errno
+        let failure = TreeRemoval.remove(path)
+        return failure == ENOENT && access(path, F_OK) != 0 ? 0 : failure
     }
 
     /// Removes the in-progress marker and drops the lock: the run in `folder` is finished.

@@ -148,11 +148,11 @@ package enum OwnedFolder {
         var left = false
         for name in entries where name != markerName {
             let path = folder + "/" + name
-            do { try FileManager.default.removeItem(atPath: path) } catch { left = left || access(path, F_OK) == 0 }
+            if TreeRemoval.remove(path) != 0, access(path, F_OK) == 0 { left = true }
         }
         guard !left else { return }
         unlink(folder + "/" + markerName)
-        if rmdir(folder) != 0 { try? FileManager.default.removeItem(atPath: folder) }
+        if rmdir(folder) != 0 { _ = TreeRemoval.remove(folder) }
     }
 }
 

@@ -6,10 +6,10 @@ import Foundation
 /// A gate deletes a device for every exploration attempt (hundreds a run, a few hundred files
 /// each); Foundation's `removeItem` looked at every entry and built its path before removing it, a
 /// few percent of the runner's CPU. Symbolic links are removed, never followed.
-enum TreeRemoval {
+public enum TreeRemoval {
     /// Removes `path` and everything under it. 0, or the errno of the first entry that could not be
     /// removed (what follows it is still tried).
-    static func remove(_ path: String) -> Int32 {
+    public static func remove(_ path: String) -> Int32 {
         let folder = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard folder >= 0 else {
             // Not a folder (or a link to one): the entry itself.
