@@ -1,5 +1,11 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 import PackageDescription
+
+// Tools version 6.2: a package that depends on this one by version (README, "Gate your own app",
+// step 2) builds its targets with their `unsafeFlags` (CSHA256's and CScan's `-O2`, the app builds'
+// static link) only when this manifest is 6.2 or later; under an earlier tools version SwiftPM
+// refuses the dependency ("the target 'CSHA256' in product 'Security' contains unsafe build flags"),
+// a refusal a path dependency never meets. scripts/own-app-example depends by version to keep it so.
 
 // The app builds (the executables the gate launches, hundreds of times a run) are static executables:
 // the Swift runtime, Foundation, the C++ standard library, SQLite and the C library are all in the

@@ -4,7 +4,9 @@ import PackageDescription
 // "Notes", an app that is not the sample: a team's own package with its migration code and its app
 // builds, depending on upgrade-runner by path. The package identity of a path dependency is the
 // last component of its path: `.package(path: "../..")` from this folder inside the upgrade-runner
-// checkout is named after that folder, so scripts/own-app-example gives it the name upgrade-runner.
+// checkout is named after that folder, so a link named upgrade-runner reaches the checkout.
+// scripts/own-app-example builds its copy with this line replaced by the README's dependency by
+// version, on a bare repository of the checkout tagged with the last release.
 let package = Package(
     name: "notes",
     dependencies: [.package(path: "../upgrade-runner")],
