@@ -23,6 +23,17 @@ public typealias CFOptionFlags = UInt
 /// The domain of a ``CFError``.
 public typealias CFErrorDomain = CFString
 
+// An NSString in an `AnyHashable` is the String it holds, as Apple's Foundation makes it (its NSString
+// has a custom AnyHashable representation; swift-corelibs-foundation gives one to NSData and NSUUID,
+// not to NSString). Keychain code looks up a result's attributes, cast to `[AnyHashable: Any]`, by the
+// constants themselves, `attributes[kSecAttrAccount]`: without this the key, an NSString, never equals
+// the result's String keys and the lookup finds nothing on Linux alone (SwiftKeychainWrapper's
+// `allKeys()` answered an empty set; docs/simsecurity.md, "Real libraries' own test suites"). It holds
+// in every process that links SimSecurity, as Apple's holds in every app.
+extension NSString: @retroactive _HasCustomAnyHashableRepresentation {
+    public func _toCustomAnyHashable() -> AnyHashable? { AnyHashable(String._unconditionallyBridgeFromObjectiveC(self)) }
+}
+
 /// The domain of errors that carry an OSStatus, such as the Security framework's.
 public nonisolated(unsafe) let kCFErrorDomainOSStatus: CFErrorDomain! = "NSOSStatusErrorDomain"
 

@@ -42,6 +42,24 @@ struct SecurityFunctionTests {
         #expect(query[kSecAttrAccessControl as String] == AnyHashable(same))
     }
 
+    @Test("a result's attributes as [AnyHashable: Any] are found by the constants themselves, as on iOS")
+    func attributesByConstant() {
+        let keychain = makeKeychain()
+        #expect(keychain.add(password("a", [kSecValueData: Data("v")])) == errSecSuccess)
+        #expect(keychain.add(password("b", [kSecValueData: Data("w"), kSecAttrService: Data("s".utf8)])) == errSecSuccess)
+        let all =
+            keychain.copy([
+                kSecClass: kSecClassGenericPassword, kSecMatchLimit: kSecMatchLimitAll, kSecReturnAttributes: true,
+            ]).result as? [[AnyHashable: Any]]
+        // On iOS an NSString in an AnyHashable is its String: kSecAttrAccount finds the "acct" key.
+        #expect(Set(all?.compactMap { $0[kSecAttrAccount] as? String } ?? []) == ["a", "b"])
+        #expect(all?.compactMap { $0[kSecAttrService] as? Data } == [Data("s".utf8)])
+        #expect(AnyHashable(kSecAttrAccount) == AnyHashable("acct"))
+        #expect(AnyHashable(NSMutableString(string: "acct")).hashValue == AnyHashable("acct").hashValue)
+        let byConstant: [AnyHashable: Any] = [kSecAttrAccount: "a"]
+        #expect(byConstant["acct"] as? String == "a")
+    }
+
     @Test("kSecUseNoAuthenticationUI and the other use keys are accepted and show no UI")
     func noAuthenticationUI() {
         let keychain = makeKeychain()
