@@ -34,6 +34,11 @@ extension NSString: @retroactive _HasCustomAnyHashableRepresentation {
     public func _toCustomAnyHashable() -> AnyHashable? { AnyHashable(String._unconditionallyBridgeFromObjectiveC(self)) }
 }
 
+/// The Info.plist key of the bundle identifier (Core Foundation's `CFBundle.h`), which keychain
+/// wrappers read to name their default service (`Bundle.main.infoDictionary?[kCFBundleIdentifierKey
+/// as String]`); corelibs Foundation does not export Core Foundation's names.
+public nonisolated(unsafe) let kCFBundleIdentifierKey: CFString = "CFBundleIdentifier"
+
 /// The domain of errors that carry an OSStatus, such as the Security framework's.
 public nonisolated(unsafe) let kCFErrorDomainOSStatus: CFErrorDomain! = "NSOSStatusErrorDomain"
 

@@ -60,6 +60,13 @@ struct SecurityFunctionTests {
         #expect(byConstant["acct"] as? String == "a")
     }
 
+    @Test("kCFBundleIdentifierKey is Info.plist's key of the bundle identifier, as keychain wrappers read it")
+    func bundleIdentifierKey() {
+        #expect(kCFBundleIdentifierKey as String == "CFBundleIdentifier")
+        let info: [String: Any] = ["CFBundleIdentifier": "com.example.app"]
+        #expect(info[kCFBundleIdentifierKey as String] as? String == "com.example.app")
+    }
+
     @Test("kSecUseNoAuthenticationUI and the other use keys are accepted and show no UI")
     func noAuthenticationUI() {
         let keychain = makeKeychain()
