@@ -79,6 +79,17 @@ func appBuild(
 // UpgradeContract owns): SimDevice reads an installed build's entitlements with it, and the gate diffs with it, so a
 // diff and an install read one way. SimSecurity stands alone: a test host's entitlements are a property list it reads
 // itself. The gate talks to app builds only by launching them.
+// What every app launch runs is compiled optimised in every configuration, as the C targets CSHA256 and
+// CScan are: the launch contract, the file operations, the simulated keychain and platform, the file
+// supervision and AppHarness. At -Onone a launch spent a sixth of its CPU in the Swift runtime's
+// generic metadata lookups by mangled name (each first use of a generic type with a requirement scans
+// the static executable's 5,500 conformance records); the gate makes about 900 launches, and an
+// adopter's app builds link the same modules. A Ledger v3 verify launch at -O: 0.72x the CPU
+// (docs/benchmarks.md, "The harness optimised in every configuration"). The price: these modules
+// compile slower, and a debugger stepping into them sees optimised code. The sample app's own code
+// and the runner's modules keep the configuration's level.
+let optimizedInEveryConfiguration: [SwiftSetting] = [.unsafeFlags(["-O"])]
+
 let package = Package(
     name: "upgrade-runner",
     // The library products are what outside teams import, and each is a promise (CHANGELOG.md): the
@@ -125,21 +136,27 @@ let package = Package(
         .target(name: "CPreferences"),
         // The wire contract between the runner and any app build: launch modes, the status file, the
         // build declaration. Foundation only, so that any package can speak it.
-        .target(name: "UpgradeContract"),
+        .target(name: "UpgradeContract", swiftSettings: optimizedInEveryConfiguration),
         // The file operations the device, the platform and the gate share: POSIX folder walks, atomic
         // writes, kernel copies, SHA-256 digests of files, and the words for a failed file operation.
-        .target(name: "FileUtility", dependencies: ["CSHA256"]),
+        .target(name: "FileUtility", dependencies: ["CSHA256"], swiftSettings: optimizedInEveryConfiguration),
         // What a launched app's process and SimSecurity share: the seam, the launch context, the identity,
         // the lock state. No file supervisor: SimSecurity stands on it alone (the supervisor installs itself).
-        .target(name: "SimRuntime", dependencies: ["UpgradeContract", "FileUtility", "CLaunch"]),
+        .target(
+            name: "SimRuntime", dependencies: ["UpgradeContract", "FileUtility", "CLaunch"],
+            swiftSettings: optimizedInEveryConfiguration),
         // The supervision of a launched app's own file calls (the seccomp filter's Swift half), files'
         // data protection classes and backup exclusion (extended attributes read past the filter).
         // SQLite only for its system-call table: the keychain's own database calls pass the filter untrapped.
-        .target(name: "SimSupervision", dependencies: ["SimRuntime", "FileUtility", "CFileSupervisor", "CSQLite"]),
+        .target(
+            name: "SimSupervision", dependencies: ["SimRuntime", "FileUtility", "CFileSupervisor", "CSQLite"],
+            swiftSettings: optimizedInEveryConfiguration),
         // A test process's Bundle.main named as an iOS test host names it: a constructor that hands
         // over to SimSecurity's TestHostBundle when SIMSECURITY_BUNDLE_ID or _ENTITLEMENTS is set.
         .target(name: "CTestHost"),
-        .target(name: "SimSecurity", dependencies: ["SimRuntime", "FileUtility", "CSQLite", "CTestHost"]),
+        .target(
+            name: "SimSecurity", dependencies: ["SimRuntime", "FileUtility", "CSQLite", "CTestHost"],
+            swiftSettings: optimizedInEveryConfiguration),
         // `import Security` compiles unchanged. Every target whose code tests `canImport(Security)`
         // depends on it (directly or through AppHarness), so that the answer is always yes and
         // never a matter of build order: the module is in the one modules folder once built.
@@ -147,7 +164,8 @@ let package = Package(
         // The app side of a simulated device: what a launched app's process uses (Platform, Preferences,
         // ProtectedFiles, ProtectedData). SimDevice, the host side, re-exports it.
         .target(
-            name: "SimPlatform", dependencies: ["SimSecurity", "SimRuntime", "SimSupervision", "FileUtility", "CPreferences"]),
+            name: "SimPlatform", dependencies: ["SimSecurity", "SimRuntime", "SimSupervision", "FileUtility", "CPreferences"],
+            swiftSettings: optimizedInEveryConfiguration),
         .target(
             name: "SimDevice",
             dependencies: ["SimPlatform", "SimSecurity", "SimRuntime", "SimSupervision", "Entitlements", "FileUtility"]),
@@ -188,7 +206,8 @@ let package = Package(
         // Automation code compiled into every app build: launch modes, the status file, platform adapters.
         .target(
             name: "AppHarness",
-            dependencies: ["SimPlatform", "SimRuntime", "SimSupervision", "SimSecurity", "Security", "UpgradeContract"]),
+            dependencies: ["SimPlatform", "SimRuntime", "SimSupervision", "SimSecurity", "Security", "UpgradeContract"],
+            swiftSettings: optimizedInEveryConfiguration),
         // An app build whose hooks wait (the main actor, an actor, a sleep, a continuation), for the harness's tests.
         appBuild("WaitingApp", dependencies: ["AppHarness", "SimSecurity", "Security"]),
         // An app build that keeps its install marker in UserDefaults (2.0) or in a synced file (2.1), for the power-loss tests.
