@@ -79,12 +79,13 @@ func appBuild(
 // UpgradeContract owns): SimDevice reads an installed build's entitlements with it, and the gate diffs with it, so a
 // diff and an install read one way. SimSecurity stands alone: a test host's entitlements are a property list it reads
 // itself. The gate talks to app builds only by launching them.
+
 // What every app launch runs is compiled optimised in every configuration, as the C targets CSHA256 and
 // CScan are: the launch contract, the file operations, the simulated keychain and platform, the file
 // supervision and AppHarness. At -Onone a launch spent a sixth of its CPU in the Swift runtime's
 // generic metadata lookups by mangled name (each first use of a generic type with a requirement scans
 // the static executable's 5,500 conformance records); the gate makes about 900 launches, and an
-// adopter's app builds link the same modules. A Ledger v3 verify launch at -O: 0.72x the CPU
+// adopter's app builds link the same modules. A Ledger v3 verify launch at -O: 0.75-0.85x the CPU
 // (docs/benchmarks.md, "The harness optimised in every configuration"). The price: these modules
 // compile slower, and a debugger stepping into them sees optimised code. The sample app's own code
 // and the runner's modules keep the configuration's level.

@@ -29,7 +29,8 @@ public typealias CFErrorDomain = CFString
 // constants themselves, `attributes[kSecAttrAccount]`: without this the key, an NSString, never equals
 // the result's String keys and the lookup finds nothing on Linux alone (SwiftKeychainWrapper's
 // `allKeys()` answered an empty set; docs/simsecurity.md, "Real libraries' own test suites"). It holds
-// in every process that links SimSecurity, as Apple's holds in every app.
+// in every process that links SimSecurity, as Apple's holds in every app. Should a later corelibs give
+// NSString one of its own, the compiler names this conformance as redundant and it goes.
 extension NSString: @retroactive _HasCustomAnyHashableRepresentation {
     public func _toCustomAnyHashable() -> AnyHashable? { AnyHashable(String._unconditionallyBridgeFromObjectiveC(self)) }
 }
