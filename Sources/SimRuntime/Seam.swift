@@ -257,46 +257,24 @@ extension SeamEntry {
             out.open(UInt8(ascii: "{"))
             switch injected {
             case .status(let status):
-                out.key("kind")
-                out.string("status")
-                out.key("status")
-                out.int(Int(status))
+                out.field("kind", "status")
+                out.field("status", Int(status))
             case .dropWrite:
-                out.key("kind")
-                out.string("dropWrite")
+                out.field("kind", "dropWrite")
             }
             out.close(UInt8(ascii: "}"))
         }
-        if let mutation {
-            out.key("mutation")
-            out.int(mutation)
-        }
-        out.key("operation")
-        out.string(operation.rawValue)
-        out.key("sequence")
-        out.int(sequence)
-        out.key("status")
-        out.int(Int(status))
+        out.field("mutation", mutation)
+        out.field("operation", operation.rawValue)
+        out.field("sequence", sequence)
+        out.field("status", Int(status))
         out.key("subject")
         out.open(UInt8(ascii: "{"))
-        if let account = subject.account {
-            out.key("account")
-            out.string(account)
-        }
-        if let name = subject.name {
-            out.key("name")
-            out.string(name)
-        }
-        if let service = subject.service {
-            out.key("service")
-            out.string(service)
-        }
-        out.key("store")
-        out.string(subject.store)
-        if let target = subject.target {
-            out.key("target")
-            out.string(target)
-        }
+        out.field("account", subject.account)
+        out.field("name", subject.name)
+        out.field("service", subject.service)
+        out.field("store", subject.store)
+        out.field("target", subject.target)
         out.close(UInt8(ascii: "}"))
         out.close(UInt8(ascii: "}"))
         var line = out.bytes

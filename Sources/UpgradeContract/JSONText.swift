@@ -138,16 +138,10 @@ package struct JSONParser {
             skipSpace()
             guard index < count, bytes[index] == UInt8(ascii: ":") else { return nil }
             index += 1
-            guard let value = value(), fields.updateValue(value, forKey: key) == nil else { return nil }
-            skipSpace()
-            guard index < count else { return nil }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-                continue
-            }
-            guard bytes[index] == UInt8(ascii: "}") else { return nil }
-            index += 1
-            return .object(fields)
+            guard let value = value(), fields.updateValue(value, forKey: key) == nil,
+                let closed = next(closing: UInt8(ascii: "}"))
+            else { return nil }
+            if closed { return .object(fields) }
         }
     }
 
@@ -165,16 +159,18 @@ package struct JSONParser {
         while true {
             guard let element = value() else { return nil }
             elements.append(element)
-            skipSpace()
-            guard index < count else { return nil }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-                continue
-            }
-            guard bytes[index] == UInt8(ascii: "]") else { return nil }
-            index += 1
-            return .array(elements)
+            guard let closed = next(closing: UInt8(ascii: "]")) else { return nil }
+            if closed { return .array(elements) }
         }
+    }
+
+    /// After an object's member or an array's element: past a comma, false; past the closing
+    /// `bracket`, true; nil for anything else.
+    private mutating func next(closing bracket: UInt8) -> Bool? {
+        skipSpace()
+        guard index < count, bytes[index] == UInt8(ascii: ",") || bytes[index] == bracket else { return nil }
+        index += 1
+        return bytes[index - 1] == bracket
     }
 
     /// A string at `index` (its opening quote).
@@ -401,6 +397,27 @@ package struct JSONOutput {
                 UInt8(ascii: "f"), UInt8(ascii: "a"), UInt8(ascii: "l"), UInt8(ascii: "s"), UInt8(ascii: "e"),
             ])
         }
+    }
+
+    /// A key and its string; nothing when it is nil, as a synthesized `Codable` leaves a nil optional out.
+    package mutating func field(_ name: StaticString, _ value: String?) {
+        guard let value else { return }
+        key(name)
+        string(value)
+    }
+
+    /// A key and its number; nothing when it is nil.
+    package mutating func field(_ name: StaticString, _ value: Int?) {
+        guard let value else { return }
+        key(name)
+        int(value)
+    }
+
+    /// A key and its array of strings; nothing when it is nil.
+    package mutating func field(_ name: StaticString, _ list: [String]?) {
+        guard let list else { return }
+        key(name)
+        strings(list)
     }
 
     /// An array of strings, each an element.

@@ -11,14 +11,11 @@ extension LaunchStatus {
     func json() -> [UInt8] {
         var out = JSONOutput(pretty: true)
         out.open(UInt8(ascii: "{"))
-        out.key("build")
-        out.string(build)
-        out.key("caseID")
-        out.string(caseID)
+        out.field("build", build)
+        out.field("caseID", caseID)
         out.key("errors")
         Self.write(errors, &out)
-        out.key("formatVersion")
-        out.int(formatVersion)
+        out.field("formatVersion", formatVersion)
         out.key("items")
         Self.write(items, &out)
         if let legacy {
@@ -26,51 +23,28 @@ extension LaunchStatus {
             out.open(UInt8(ascii: "{"))
             out.key("archive")
             out.bool(legacy.archive)
-            out.key("artefacts")
-            out.strings(legacy.artefacts)
-            out.key("preferenceKeys")
-            out.strings(legacy.preferenceKeys)
+            out.field("artefacts", legacy.artefacts)
+            out.field("preferenceKeys", legacy.preferenceKeys)
             out.close(UInt8(ascii: "}"))
         }
         if let migration {
             out.key("migration")
             out.open(UInt8(ascii: "{"))
-            if let from = migration.from {
-                out.key("from")
-                out.int(from)
-            }
-            if let reason = migration.reason {
-                out.key("reason")
-                out.string(reason)
-            }
-            out.key("state")
-            out.string(migration.state.rawValue)
-            if let to = migration.to {
-                out.key("to")
-                out.int(to)
-            }
+            out.field("from", migration.from)
+            out.field("reason", migration.reason)
+            out.field("state", migration.state.rawValue)
+            out.field("to", migration.to)
             out.close(UInt8(ascii: "}"))
         }
-        out.key("mode")
-        out.string(mode.rawValue)
-        out.key("runtime")
-        out.string(runtime)
-        if let schemaVersion {
-            out.key("schemaVersion")
-            out.int(schemaVersion)
-        }
+        out.field("mode", mode.rawValue)
+        out.field("runtime", runtime)
+        out.field("schemaVersion", schemaVersion)
         if let startup {
             out.key("startup")
             Self.write(startup, &out)
         }
-        if let sweep {
-            out.key("sweep")
-            out.string(sweep.rawValue)
-        }
-        if let textReadsOfBytes {
-            out.key("textReadsOfBytes")
-            out.strings(textReadsOfBytes)
-        }
+        out.field("sweep", sweep?.rawValue)
+        out.field("textReadsOfBytes", textReadsOfBytes)
         out.close(UInt8(ascii: "}"))
         return out.bytes
     }
@@ -80,18 +54,12 @@ extension LaunchStatus {
         for check in checks {
             out.element()
             out.open(UInt8(ascii: "{"))
-            out.key("location")
-            out.string(check.location.rawValue)
-            out.key("name")
-            out.string(check.name)
-            out.key("operation")
-            out.string(check.operation)
-            out.key("result")
-            out.string(check.result.rawValue)
-            out.key("runtime")
-            out.string(check.runtime)
-            out.key("status")
-            out.int(Int(check.status))
+            out.field("location", check.location.rawValue)
+            out.field("name", check.name)
+            out.field("operation", check.operation)
+            out.field("result", check.result.rawValue)
+            out.field("runtime", check.runtime)
+            out.field("status", Int(check.status))
             out.close(UInt8(ascii: "}"))
         }
         out.close(UInt8(ascii: "]"))

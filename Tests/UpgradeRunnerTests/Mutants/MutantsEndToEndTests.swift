@@ -11,6 +11,12 @@ import Testing
 struct MutantsEndToEndTests {
     /// A builds folder holding the repository's v1 and v2 and the named mutants (links, not copies),
     /// plus, when asked, `control`: v2's executable relabelled as a mutant, which nothing should catch.
+    /// The arguments of one of kept.md's launch lines, as a shell would give them to the runner
+    /// (without `upgrade-runner` and the trailing comment).
+    static func launchArguments(_ line: some StringProtocol) -> [String] {
+        line.components(separatedBy: "   #")[0].split(separator: " ").dropFirst().map(String.init)
+    }
+
     static func buildsFolder(_ cli: CLI, mutants: [String], control: Bool = false) throws -> String {
         let manager = FileManager.default
         let folder = cli.directory.file("catalogue")
@@ -154,7 +160,7 @@ struct MutantsEndToEndTests {
         #expect(cli.run(["keychain", "--devices-root", kept, device, "dump"], environment: environment).code == 0)
         // The first launch line, as kept.md gives it, on the device before the launches.
         let line = try #require(index.split(separator: "\n").first { $0.hasPrefix("upgrade-runner launch ") })
-        let words = line.components(separatedBy: "   #")[0].split(separator: " ").dropFirst().map(String.init)
+        let words = Self.launchArguments(line)
         #expect(words.contains(device + "-before"), "\(line)")
         let launched = cli.run(words, environment: environment)
         #expect(launched.code == 0, "\(launched.output)\(launched.error)")
@@ -208,7 +214,7 @@ struct MutantsEndToEndTests {
         #expect(
             restoredLines.count == 2 && restoredLines.allSatisfy { $0.contains(" \(device)-restored-before ") }, "\(restored)")
         #expect(!own.contains(device + "-restored"), "\(own)")
-        let words = restoredLines[0].components(separatedBy: "   #")[0].split(separator: " ").dropFirst().map(String.init)
+        let words = Self.launchArguments(restoredLines[0])
         let launched = cli.run(words, environment: environment)
         #expect(launched.code == 0, "\(launched.output)\(launched.error)")
     }

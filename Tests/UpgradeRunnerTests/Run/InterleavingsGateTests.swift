@@ -72,7 +72,7 @@ struct InterleavingsGateTests {
             kept.split(separator: "\n").first { $0.hasPrefix("upgrade-runner launch ") && $0.contains("--schedule") },
             "\(kept)")
         #expect(line.contains("--beside notify --schedule "), "\(line)")
-        let words = line.components(separatedBy: "   #")[0].split(separator: " ").dropFirst().map(String.init)
+        let words = MutantsEndToEndTests.launchArguments(line)
         let id = try #require(words.firstIndex(of: "--schedule").map { words[$0 + 1] })
         let before = try #require(words.first { $0.hasSuffix("-before") })
         let cli = try CLI("interleavings-replay")

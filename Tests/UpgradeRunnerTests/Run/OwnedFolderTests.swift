@@ -133,44 +133,34 @@ struct OwnedFolderTests {
     @Test("a marker file has a name only once it is whole and locked; an existing name and a gone folder are told apart")
     func wholeLockedFile() throws {
         let directory = try TemporaryDirectory("owned")
-        let path = directory.file("marker")
-        guard case .made(let descriptor) = WholeLockedFile.create(path, bytes: Array("line\n".utf8), mode: 0o600) else {
-            Issue.record("not made")
-            return
+        // `create` links an unnamed file in; `inPlace`, where unnamed files cannot be made, writes it
+        // under its name. Either is whole and locked by the time the call returns.
+        let makers: [(name: String, make: (String, [UInt8], mode_t) -> WholeLockedFile.Outcome)] = [
+            ("marker", WholeLockedFile.create), ("in-place", WholeLockedFile.inPlace),
+        ]
+        for (name, make) in makers {
+            let path = directory.file(name)
+            guard case .made(let descriptor) = make(path, Array("line\n".utf8), 0o600) else {
+                Issue.record("\(name): not made")
+                continue
+            }
+            defer { close(descriptor) }
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == "line\n")
+            let other = open(path, O_RDONLY | O_CLOEXEC)
+            defer { close(other) }
+            #expect(flock(other, LOCK_EX | LOCK_NB) != 0, "\(name): the lock is held from the moment it has a name")
+            var info = stat()
+            #expect(stat(path, &info) == 0 && info.st_mode & 0o077 == 0 && info.st_nlink == 1, "\(name)")
+            guard case .exists = make(path, [], 0o600) else {
+                Issue.record("\(name): an existing name is not replaced")
+                continue
+            }
+            guard case .folderGone = make(directory.file("gone/" + name), [], 0o600) else {
+                Issue.record("\(name): a missing folder")
+                continue
+            }
         }
-        defer { close(descriptor) }
-        #expect(try String(contentsOfFile: path, encoding: .utf8) == "line\n")
-        let other = open(path, O_RDONLY | O_CLOEXEC)
-        defer { close(other) }
-        #expect(flock(other, LOCK_EX | LOCK_NB) != 0, "the lock is held from the moment it has a name")
-        var info = stat()
-        #expect(stat(path, &info) == 0 && info.st_mode & 0o077 == 0 && info.st_nlink == 1)
-        guard case .exists = WholeLockedFile.create(path, bytes: [], mode: 0o600) else {
-            Issue.record("an existing name is not replaced")
-            return
-        }
-        guard case .folderGone = WholeLockedFile.create(directory.file("gone/marker"), bytes: [], mode: 0o600) else {
-            Issue.record("a missing folder")
-            return
-        }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["marker"])
-        // Where unnamed files cannot be made: in place, locked and whole by the time the call returns.
-        let inPlace = directory.file("in-place")
-        guard case .made(let made) = WholeLockedFile.inPlace(inPlace, bytes: Array("line\n".utf8), mode: 0o600) else {
-            Issue.record("not made in place")
-            return
-        }
-        defer { close(made) }
-        #expect(try String(contentsOfFile: inPlace, encoding: .utf8) == "line\n")
-        let reader = open(inPlace, O_RDONLY | O_CLOEXEC)
-        defer { close(reader) }
-        #expect(flock(reader, LOCK_EX | LOCK_NB) != 0)
-        guard case .exists = WholeLockedFile.inPlace(inPlace, bytes: [], mode: 0o600),
-            case .folderGone = WholeLockedFile.inPlace(directory.file("gone/x"), bytes: [], mode: 0o600)
-        else {
-            Issue.record("an existing name, a missing folder")
-            return
-        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["in-place", "marker"])
     }
 
     @Test("a tombstone left at a removed folder's path stays while its runner lives and goes after; a look-alike file stays")
