@@ -17,6 +17,25 @@ struct MutantsEndToEndTests {
         line.components(separatedBy: "   #")[0].split(separator: " ").dropFirst().map(String.init)
     }
 
+    /// `run` from v1 to the known-bad build `mutant` through `scenarios` with `--keep-failed`: the
+    /// CLI, the kept folder, the environment naming the builds folder, and the run's result.
+    static func keptRun(
+        _ name: String, mutant: String, scenarios: String
+    ) throws -> (
+        cli: CLI, kept: String, environment: [String: String], result: CLI.Result
+    ) {
+        let cli = try CLI(name)
+        let environment = ["UPGRADE_RUNNER_BUILDS": try buildsFolder(cli, mutants: [mutant])]
+        let kept = cli.directory.file("kept")
+        let result = cli.run(
+            [
+                "run", "--from", "v1", "--to", mutant, "--scenario", scenarios, "--case-id", "keep", "--keep-failed", kept,
+                "--out", cli.directory.file("out"), "--quiet",
+            ],
+            environment: environment)
+        return (cli, kept, environment, result)
+    }
+
     static func buildsFolder(_ cli: CLI, mutants: [String], control: Bool = false) throws -> String {
         let manager = FileManager.default
         let folder = cli.directory.file("catalogue")
@@ -136,16 +155,8 @@ struct MutantsEndToEndTests {
         "--keep-failed keeps a failing cell's device and the one before the new build's first launch (0700), every device verb works on them, and kept.md's launch lines run; a passing cell keeps nothing; a folder that is not empty is refused first"
     )
     func keepFailed() throws {
-        let cli = try CLI("keep-failed")
-        let builds = try Self.buildsFolder(cli, mutants: ["accessible-in-query"])
-        let kept = cli.directory.file("kept")
-        let environment = ["UPGRADE_RUNNER_BUILDS": builds]
-        let result = cli.run(
-            [
-                "run", "--from", "v1", "--to", "accessible-in-query", "--scenario", "upgrade,entitlements", "--case-id", "keep",
-                "--keep-failed", kept, "--out", cli.directory.file("out"), "--quiet",
-            ],
-            environment: environment)
+        let (cli, kept, environment, result) = try Self.keptRun(
+            "keep-failed", mutant: "accessible-in-query", scenarios: "upgrade,entitlements")
         #expect(result.code == 1, "\(result.output)\(result.error)")
         #expect(result.output.contains("### Kept devices"), "the summary says where the devices are: \(result.output)")
         var info = stat()
@@ -187,16 +198,8 @@ struct MutantsEndToEndTests {
         "--keep-failed keeps a cell's other device too: the restored phone of backup-after-migration beside the cell's own, with its launches listed under it and runnable on its -before copy"
     )
     func keepFailedKeepsTheRestoredPhone() throws {
-        let cli = try CLI("keep-failed-restored")
-        let builds = try Self.buildsFolder(cli, mutants: ["stored-container-path"])
-        let kept = cli.directory.file("kept")
-        let environment = ["UPGRADE_RUNNER_BUILDS": builds]
-        let result = cli.run(
-            [
-                "run", "--from", "v1", "--to", "stored-container-path", "--scenario", "backup-after-migration",
-                "--case-id", "keep", "--keep-failed", kept, "--out", cli.directory.file("out"), "--quiet",
-            ],
-            environment: environment)
+        let (cli, kept, environment, result) = try Self.keptRun(
+            "keep-failed-restored", mutant: "stored-container-path", scenarios: "backup-after-migration")
         #expect(result.code == 1, "\(result.output)\(result.error)")
         let index = try String(contentsOfFile: kept + "/" + KeptDevices.indexFile, encoding: .utf8)
         let device = "v1-to-stored-container-path-backup-after-migration"
