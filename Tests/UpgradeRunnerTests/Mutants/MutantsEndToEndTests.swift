@@ -9,8 +9,6 @@ import Testing
 /// `upgrade-runner mutants` on a few real mutants with a few scenarios, through the command line.
 @Suite("The mutants command end to end")
 struct MutantsEndToEndTests {
-    /// A builds folder holding the repository's v1 and v2 and the named mutants (links, not copies),
-    /// plus, when asked, `control`: v2's executable relabelled as a mutant, which nothing should catch.
     /// The arguments of one of kept.md's launch lines, as a shell would give them to the runner
     /// (without `upgrade-runner` and the trailing comment).
     static func launchArguments(_ line: some StringProtocol) -> [String] {
@@ -36,6 +34,8 @@ struct MutantsEndToEndTests {
         return (cli, kept, environment, result)
     }
 
+    /// A builds folder holding the repository's v1 and v2 and the named mutants (links, not copies),
+    /// plus, when asked, `control`: v2's executable relabelled as a mutant, which nothing should catch.
     static func buildsFolder(_ cli: CLI, mutants: [String], control: Bool = false) throws -> String {
         let manager = FileManager.default
         let folder = cli.directory.file("catalogue")
