@@ -5,8 +5,22 @@ import SimRuntime
 /// `protectedDataDidBecomeAvailable` notification give it on iOS.
 public struct ProtectedData: Sendable {
     public let lockState: LockStateSource
+    /// The FIFO a wait is announced on (``waitAnnouncementEnvironmentKey``); nil announces nothing.
+    public let waitAnnouncement: String?
 
-    public init(lockState: LockStateSource) { self.lockState = lockState }
+    /// Availability from `lockState`, announcing waits where this process's environment says
+    /// (``waitAnnouncementEnvironmentKey``, read once here).
+    public init(lockState: LockStateSource) {
+        self.init(
+            lockState: lockState, waitAnnouncement: ProcessInfo.processInfo.environment[Self.waitAnnouncementEnvironmentKey])
+    }
+
+    /// Availability from `lockState`, announcing waits on `waitAnnouncement` (nil: nowhere), whatever
+    /// the environment holds: what a test that runs beside others in one process uses.
+    public init(lockState: LockStateSource, waitAnnouncement: String?) {
+        self.lockState = lockState
+        self.waitAnnouncement = waitAnnouncement
+    }
 
     /// The environment variable naming a FIFO the launcher reads: a launch about to wait for
     /// protected data writes one byte to it first, so the launcher can unlock on the app's word
@@ -31,7 +45,7 @@ public struct ProtectedData: Sendable {
         // The watch is made before the state is read again, so an unlock between the two is seen.
         let watch = lockState.path.flatMap(FileChangeWatch.init(file:))
         defer { watch?.close() }
-        Self.announceWait()
+        announceWait()
         while !isAvailable {
             let now = DispatchTime.now().uptimeNanoseconds
             guard now < deadline else { return false }
@@ -45,8 +59,8 @@ public struct ProtectedData: Sendable {
     }
 
     /// Writes one byte to the launcher's FIFO, if it gave one and reads it.
-    private static func announceWait() {
-        guard let path = ProcessInfo.processInfo.environment[waitAnnouncementEnvironmentKey] else { return }
+    private func announceWait() {
+        guard let path = waitAnnouncement else { return }
         let fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { return }
         var byte: UInt8 = 0x57  // "W"

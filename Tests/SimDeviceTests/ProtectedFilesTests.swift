@@ -85,7 +85,7 @@ import SimSupervision
         let directory = try TemporaryDirectory("files")
         let path = directory.file("lockstate")
         try "beforeFirstUnlock\n".write(toFile: path, atomically: true, encoding: .utf8)
-        let data = ProtectedData(lockState: .file(path))
+        let data = ProtectedData(lockState: .file(path), waitAnnouncement: nil)
         #expect(!data.isAvailable)
         #expect(!data.waitUntilAvailable(timeout: 0))
         // The unlock comes from another thread whenever it is scheduled; the wait's bound is only a
@@ -102,17 +102,17 @@ import SimSupervision
         let directory = try TemporaryDirectory("files")
         let path = directory.file("lockstate")
         try "beforeFirstUnlock\n".write(toFile: path, atomically: true, encoding: .utf8)
-        defer { unsetenv(ProtectedData.waitAnnouncementEnvironmentKey) }
-        let data = ProtectedData(lockState: .file(path))
+        // Each listener's path is given to the ProtectedData that announces to it, not set in the
+        // environment: a wait in a test running beside this one in the process (becameAvailable)
+        // would announce on it, and answer the quiet listener's question for it.
         // Timeout 0 answers at once and announces nothing: no unlock is awaited. (An announcement
         // wins over the cancel, so a byte written would make this listener answer true.)
         let quiet = try ProtectedDataWaitListener(path: directory.file("quiet.fifo"))
-        setenv(ProtectedData.waitAnnouncementEnvironmentKey, quiet.path, 1)
-        #expect(!data.waitUntilAvailable(timeout: 0))
+        #expect(!ProtectedData(lockState: .file(path), waitAnnouncement: quiet.path).waitUntilAvailable(timeout: 0))
         quiet.cancel()
         #expect(!quiet.waitForAnnouncement())
         let listener = try ProtectedDataWaitListener(path: directory.file("wait.fifo"))
-        setenv(ProtectedData.waitAnnouncementEnvironmentKey, listener.path, 1)
+        let data = ProtectedData(lockState: .file(path), waitAnnouncement: listener.path)
         let result = LockedBox<Bool?>(nil)
         let finished = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
