@@ -51,6 +51,78 @@ struct SecKeyTests {
         #expect(status == errSecParam)
     }
 
+    /// The public point (04 || X || Y) of an EC P-256 key made by `openssl ecparam -name prime256v1
+    /// -genkey`, and filler for the private scalar (no private key is kept in the repository).
+    static let ecPublic = hex(
+        "04eaa95fc47632e21a2c23fecc712d9284b4e1122668d8eea2fdf9a2ad604bfbefb9a94d6b0754b9411fd42e103a0803903e2857141605e78da94cc3cf876f3791"
+    )
+    static let ecScalar = Data(repeating: 0x5A, count: 32)
+    /// The `RSAPublicKey` (PKCS #1, the form iOS exports an RSA public key in) of a 1024-bit key made
+    /// by `openssl genrsa -traditional 1024`, as `openssl rsa -RSAPublicKey_out -outform DER` gives it.
+    static let rsaPublic = Data(
+        base64Encoded:
+            "MIGJAoGBAN+Vkz4wN3pi/6HpO28udWksNOpLFHXQdhlC4Hs107y+ORFECYUiiPkKYJ5LfYkWC9zXVkGdSM+wVxyufAagxOeM"
+            + "JC5QDHhnHyXNtjllHY5fHYaEGQaQo08v23Db6u6JoWh0kSsq2O2hEymVKuFwslHxxMn42Hzwpbv6uxpuJyC/AgMBAAE=")!
+
+    /// An `RSAPrivateKey` laid out as openssl writes one (`SEQUENCE { version 0, modulus, publicExponent,
+    /// privateExponent, prime1, prime2, exponent1, exponent2, coefficient }`, long-form lengths),
+    /// holding `rsaPublic`'s modulus and exponent and filler for the private fields: no private key
+    /// is kept in the repository, and none is needed to find the public one.
+    static var rsaPrivate: Data {
+        let publicKey = [UInt8](rsaPublic)
+        // rsaPublic is 30 81 89 | modulus (02 81 81 ...) | exponent (02 03 ...).
+        let fields = Array(publicKey[3...])
+        func integer(_ count: Int, fill: UInt8) -> [UInt8] {
+            [0x02] + (count < 0x80 ? [UInt8(count)] : [0x81, UInt8(count)]) + [0x01] + [UInt8](repeating: fill, count: count - 1)
+        }
+        let body =
+            [0x02, 0x01, 0x00] + fields + integer(128, fill: 0x11) + integer(65, fill: 0x22) + integer(65, fill: 0x33)
+            + integer(64, fill: 0x44) + integer(64, fill: 0x55) + integer(64, fill: 0x66)
+        return Data([0x30, 0x82, UInt8(body.count >> 8), UInt8(body.count & 0xFF)] + body)
+    }
+
+    static func hex(_ text: String) -> Data {
+        Data(
+            stride(from: 0, to: text.count, by: 2).map { offset in
+                let start = text.index(text.startIndex, offsetBy: offset)
+                return UInt8(text[start..<text.index(start, offsetBy: 2)], radix: 16)!
+            })
+    }
+
+    @Test("SecKeyCopyPublicKey: an EC private key's point, an RSA private key's modulus and exponent, as openssl derives them")
+    func publicKey() throws {
+        var error: Unmanaged<CFError>?
+        let ecPrivate = try #require(makeKey(Self.ecPublic + Self.ecScalar).0)
+        let ecPublic = try #require(SecKeyCopyPublicKey(ecPrivate))
+        #expect(SecKeyCopyExternalRepresentation(ecPublic, &error) as Data? == Self.ecPublic)
+        #expect(ecPublic.keyClass == "0" && ecPublic.sizeInBits == 256)
+        #expect(ecPublic == makeKey(Self.ecPublic, Self.attributes(type: "73", keyClass: "0")).0)
+        #expect(SecKeyCopyPublicKey(ecPublic) == ecPublic, "a public key's public key is itself")
+
+        let rsaPrivate = try #require(makeKey(Self.rsaPrivate, Self.attributes(type: "42", keyClass: "1")).0)
+        let rsaPublic = try #require(SecKeyCopyPublicKey(rsaPrivate))
+        #expect(SecKeyCopyExternalRepresentation(rsaPublic, &error) as Data? == Self.rsaPublic)
+        #expect(rsaPublic.keyClass == "0" && SecKeyGetBlockSize(rsaPublic) == 128)
+        #expect(
+            SecKeyCopyAttributes(rsaPublic).flatMap { ($0 as? [String: Any])?[kSecAttrKeySizeInBits as String] as? Int } == 1024)
+    }
+
+    @Test("SecKeyCopyPublicKey on the larger curves takes two field elements; bytes with no public key give nil")
+    func publicKeyEdges() throws {
+        for (bits, field) in [(384, 48), (521, 66)] {
+            let key = try #require(makeKey(Data([0x04] + (0..<3 * field).map { UInt8($0 & 0xFF) })).0)
+            let bytes = SecKeyCopyPublicKey(key).map { [UInt8]($0.bytes) }
+            #expect(bytes == [0x04] + (0..<2 * field).map { UInt8($0 & 0xFF) }, "P-\(bits)")
+        }
+        // A DER sequence that is not an RSAPrivateKey: a version and nothing else.
+        let truncated = try #require(makeKey(Data([0x30, 0x03, 0x02, 0x01, 0x00]), Self.attributes(type: "42", keyClass: "1")).0)
+        #expect(SecKeyCopyPublicKey(truncated) == nil)
+        // A length that runs past the bytes.
+        let overlong = try #require(
+            makeKey(Data([0x30, 0x84, 0x7F, 0xFF, 0xFF, 0xFF, 0x02]), Self.attributes(type: "42", keyClass: "1")).0)
+        #expect(SecKeyCopyPublicKey(overlong) == nil)
+    }
+
     @Test("SecItemAdd with kSecValueRef stores the key with its key-class attributes; kSecReturnRef gives it back")
     func storeAndReadBack() throws {
         let keychain = makeKeychain()
