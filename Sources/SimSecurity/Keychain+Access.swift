@@ -41,6 +41,14 @@ extension Keychain {
         if let reference = query.persistentRef {
             filter.require("rowid", equals: .integer(reference.rowid))
         }
+        // `kSecValueRef` in a search: iOS turns the key into its attributes, among them its
+        // application label, a digest of the key, so the items holding that key match. Here the
+        // key's class, type and bytes pick them out.
+        if let key = query.referencedKey {
+            filter.require("kcls", equals: Int64(key.keyClass).map(SQLiteValue.integer) ?? .text(key.keyClass))
+            filter.require("type", equals: Int64(key.keyType).map(SQLiteValue.integer) ?? .text(key.keyType))
+            filter.require(bytesOf: "data", equal: .blob(key.bytes))
+        }
         return filter
     }
 

@@ -57,6 +57,9 @@ struct ParsedQuery {
     /// `kSecValueData` when present: nil inside means present but not a CFData (row 25).
     var valueData: Data??
     var valueRef = false
+    /// The key a search's `kSecValueRef` names: the items holding it match (their class, type and
+    /// bytes are the key's).
+    var referencedKey: SecKey?
     /// `kSecValuePersistentRef`, decoded: the class and row it names.
     var persistentRef: (itemClass: ItemClass, rowid: Int64)?
 }
@@ -178,6 +181,9 @@ enum QueryParser {
             itemClass = named
         } else if let reference {
             itemClass = reference.itemClass
+        } else if entries.pairs.contains(where: { $0.key == "v_Ref" && $0.value.any is SecKey }) {
+            // A key reference brings its class, as the attributes iOS turns it into do.
+            itemClass = .key
         } else {
             throw SecStatusFailure(errSecParam)
         }
@@ -226,7 +232,14 @@ enum QueryParser {
         case "r_Ref": if try returnFlag(value.any) { query.returns.insert(.ref) }
         case "r_PersistentRef": if try returnFlag(value.any) { query.returns.insert(.persistentRef) }
         case "v_Data": query.valueData = .some(value.data)
-        case "v_Ref": query.valueRef = true
+        case "v_Ref":
+            query.valueRef = true
+            // Through `Any`, as an add opens it (``Keychain/expandingKeyReference(_:)``).
+            if let key = value.any as? SecKey {
+                // Its attributes are a key's: another class has no such attributes (row 17).
+                guard query.itemClass == .key else { throw SecStatusFailure(errSecNoSuchAttr) }
+                query.referencedKey = key
+            }
         case "v_PersistentRef": query.persistentRef = try persistentReference(value)
         default:
             if key.hasPrefix("m_") {

@@ -152,6 +152,43 @@ struct SecKeyTests {
         #expect(keychain.copy(query.merging([kSecReturnRef: true]) { $1 }).status == errSecItemNotFound)
     }
 
+    @Test(
+        "kSecValueRef in a search names the items holding that key: found without a class, deleted alone, updated alone; another class is errSecNoSuchAttr"
+    )
+    func searchByReference() throws {
+        let keychain = makeKeychain()
+        let first = try #require(makeKey().0)
+        let second = try #require(makeKey(Data([0x04] + (101...196).map { UInt8($0) })).0)
+        let unstored = try #require(makeKey(Data([0x04] + (2...97).map { UInt8($0) })).0)
+        for (key, tag) in [(first, "first"), (second, "second")] {
+            let add: Query = [kSecClass: kSecClassKey, kSecAttrApplicationTag: Data(tag.utf8), kSecValueRef: key]
+            #expect(keychain.add(add) == errSecSuccess)
+        }
+        func tag(of key: SecKey) -> String? {
+            let found = keychain.copy([kSecValueRef: key, kSecReturnAttributes: true])
+            return (found.result as? [String: Any])?[kSecAttrApplicationTag as String].flatMap { $0 as? Data }
+                .map { String(decoding: $0, as: UTF8.self) }
+        }
+        #expect(tag(of: first) == "first")
+        #expect(tag(of: second) == "second")
+        #expect(keychain.copy([kSecValueRef: unstored, kSecReturnAttributes: true]).status == errSecItemNotFound)
+        #expect(
+            keychain.update([kSecClass: kSecClassKey, kSecValueRef: second], [kSecAttrLabel: "renamed"]) == errSecSuccess)
+        let labels = keychain.copy([kSecClass: kSecClassKey, kSecReturnAttributes: true, kSecMatchLimit: kSecMatchLimitAll])
+        let byTag = Dictionary(
+            uniqueKeysWithValues: ((labels.result as? [[String: Any]]) ?? []).map {
+                (
+                    String(decoding: ($0[kSecAttrApplicationTag as String] as? Data) ?? Data(), as: UTF8.self),
+                    $0[kSecAttrLabel as String] as? String
+                )
+            })
+        #expect(byTag == ["first": nil, "second": "renamed"], "only the referenced key's item changed")
+        #expect(keychain.delete([kSecClass: kSecClassKey, kSecValueRef: second]) == errSecSuccess)
+        #expect(tag(of: first) == "first", "the other key stays")
+        #expect(keychain.copy([kSecValueRef: second]).status == errSecItemNotFound)
+        #expect(keychain.copy([kSecClass: kSecClassGenericPassword, kSecValueRef: first]).status == errSecNoSuchAttr)
+    }
+
     @Test("a stored key is locked as its protection class says")
     func lockedKey() throws {
         let key = try #require(makeKey().0)
