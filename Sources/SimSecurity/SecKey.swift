@@ -6,8 +6,9 @@ import Foundation
 ///
 /// SimSecurity keeps keys; it does no cryptography (there is no crypto library in the toolchain on
 /// Linux): `SecKeyCreateRandomKey`, signing and encryption are missing (docs/simsecurity.md).
-/// `SecKeyCopyPublicKey` needs none: a private key's bytes hold its public key. A key stored with `kSecValueRef` and read back with `kSecReturnRef` is
-/// the same key, which is what a migration that moves keys between items needs.
+/// `SecKeyCopyPublicKey` needs none: a private key's bytes hold its public key. A key stored with
+/// `kSecValueRef` and read back with `kSecReturnRef` is the same key, which is what a migration that
+/// moves keys between items needs.
 ///
 /// Two keys with the same class, type and bytes are equal, as two references to one key are on iOS.
 public final class SecKey: Hashable, @unchecked Sendable {
@@ -130,7 +131,9 @@ public func SecKeyCopyPublicKey(_ key: SecKey) -> SecKey? {
     case ("1", "73"):
         // 04 || X || Y: two field elements of the curve's size in bytes.
         let field = (key.sizeInBits + 7) / 8
-        return SecKey(keyClass: "0", keyType: key.keyType, sizeInBits: key.sizeInBits, bytes: key.bytes.prefix(1 + 2 * field))
+        // A copy, so the public key holds no reference to the private key's bytes.
+        return SecKey(
+            keyClass: "0", keyType: key.keyType, sizeInBits: key.sizeInBits, bytes: Data(key.bytes.prefix(1 + 2 * field)))
     case ("1", "42"):
         guard let (modulus, exponent, bits) = RSAPrivateKeyFields(key.bytes) else { return nil }
         return SecKey(keyClass: "0", keyType: key.keyType, sizeInBits: bits, bytes: DER.sequence(modulus + exponent))
