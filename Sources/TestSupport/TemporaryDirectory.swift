@@ -15,7 +15,19 @@ public final class TemporaryDirectory: @unchecked Sendable {
     /// The path of `name` inside the directory.
     public func file(_ name: String) -> String { url.appendingPathComponent(name).path }
 
-    deinit { try? FileManager.default.removeItem(at: url) }
+    /// Removes the folder. An entry can vanish while it goes: SQLite deletes a keychain's `-wal` and
+    /// `-shm` files when its last connection closes, which may be at this moment on another thread.
+    /// `removeItem` then stops at that entry and leaves the ones after it, so it is tried again.
+    deinit {
+        for _ in 0..<5 {
+            do {
+                try FileManager.default.removeItem(at: url)
+                return
+            } catch {
+                if !FileManager.default.fileExists(atPath: url.path) { return }
+            }
+        }
+    }
 }
 
 /// Waits on file descriptors, not the clock: a wait ends when its event comes, and the long safety
