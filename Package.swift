@@ -250,7 +250,7 @@ let package = Package(
         // Known-bad builds ("mutants"): added below, one executable `Mutant<Name>` each.
 
         // Helpers for tests and benchmarks.
-        .target(name: "TestSupport"),
+        .target(name: "TestSupport", dependencies: ["FileUtility"]),
         .executableTarget(
             name: "keychain-writer", dependencies: ["SimSecurity", "SimRuntime"], path: "Sources/Tools/keychain-writer"),
         .executableTarget(name: "bare-exit", path: "Sources/Tools/bare-exit"),

@@ -1,3 +1,4 @@
+import FileUtility
 import Foundation
 
 /// A fresh directory under the system's temporary folder, removed when the value is released.
@@ -15,19 +16,11 @@ public final class TemporaryDirectory: @unchecked Sendable {
     /// The path of `name` inside the directory.
     public func file(_ name: String) -> String { url.appendingPathComponent(name).path }
 
-    /// Removes the folder. An entry can vanish while it goes: SQLite deletes a keychain's `-wal` and
-    /// `-shm` files when its last connection closes, which may be at this moment on another thread.
-    /// `removeItem` then stops at that entry and leaves the ones after it, so it is tried again.
-    deinit {
-        for _ in 0..<5 {
-            do {
-                try FileManager.default.removeItem(at: url)
-                return
-            } catch {
-                if !FileManager.default.fileExists(atPath: url.path) { return }
-            }
-        }
-    }
+    /// Removes the folder with ``TreeRemoval``, which goes on past an entry that vanished as it went:
+    /// SQLite deletes a keychain's `-wal` and `-shm` files when its last connection closes, which may
+    /// be at this moment on another thread. Foundation's `removeItem` stopped at that entry and left
+    /// the ones after it.
+    deinit { _ = TreeRemoval.remove(url.path) }
 }
 
 /// Waits on file descriptors, not the clock: a wait ends when its event comes, and the long safety
