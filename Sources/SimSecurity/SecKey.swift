@@ -150,7 +150,7 @@ private func RSAPrivateKeyFields(_ bytes: Data) -> (modulus: Data, exponent: Dat
     guard let outer = DER.element(bytes, at: 0), outer.tag == 0x30, outer.end == bytes.count,
         let version = DER.element(bytes, at: outer.content.lowerBound), version.tag == 0x02,
         let modulus = DER.element(bytes, at: version.end), modulus.tag == 0x02,
-        let exponent = DER.element(bytes, at: modulus.end), exponent.tag == 0x02, exponent.end <= outer.end
+        let exponent = DER.element(bytes, at: modulus.end), exponent.tag == 0x02
     else { return nil }
     let digits = bytes[modulus.content].drop { $0 == 0 }
     guard let first = digits.first else { return nil }

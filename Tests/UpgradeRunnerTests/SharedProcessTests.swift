@@ -8,22 +8,16 @@ import Testing
 /// there (1 run in 150 failed). A test hands such a value to what it tests instead.
 @Suite("Tests share one process: none changes what the process shares")
 struct SharedProcessTests {
-    /// The calls that change process-wide state.
-    static let processWideCalls = [
-        "setenv(", "unsetenv(", "putenv(", "clearenv(", "chdir(", "fchdir(", "changeCurrentDirectoryPath(", "umask(",
-        "setProcessDefault(",
-    ]
+    /// A call of one of the functions that change process-wide state (not the end of a longer name).
+    static let processWideCall = try! NSRegularExpression(
+        pattern:
+            "(?<![A-Za-z_])(setenv|unsetenv|putenv|clearenv|chdir|fchdir|changeCurrentDirectoryPath|umask|setProcessDefault)\\(")
 
-    /// The lines of `text` that call one of ``processWideCalls``, comments left out.
+    /// The lines of `text` that call one of them, comments left out.
     static func processWideLines(_ text: String) -> [String] {
-        text.split(separator: "\n", omittingEmptySubsequences: false).compactMap { line in
+        text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).filter { line in
             let code = line.components(separatedBy: "//")[0]
-            return processWideCalls.contains { call in
-                code.range(of: call).map { range in
-                    // A call, not the end of a longer name (`mysetenv(`).
-                    range.lowerBound == code.startIndex || !(code[code.index(before: range.lowerBound)].isLetter)
-                } ?? false
-            } ? String(line) : nil
+            return processWideCall.firstMatch(in: code, range: NSRange(code.startIndex..., in: code)) != nil
         }
     }
 
